@@ -1,0 +1,27 @@
+"""lukfu_solver: the Luk Fu (Six Tigers) rules engine, notation, solver and analysis library.
+
+The rules are those of ``RULES.md`` (R1–R17, M1–M2); the text forms those of ``NOTATION.md``,
+both shipped in ``lukfu_solver/data``.
+"""
+
+from .cards import CardSet, card_name, format_cards, old_cards, parse_card, parse_cards
+from .errors import NotationError
+from .plays import CLAIM_PLAY, Play
+from .position import Position
+from .rules import Outcome, payments
+
+__all__ = [
+    "CLAIM_PLAY",
+    "CardSet",
+    "NotationError",
+    "Outcome",
+    "Play",
+    "Position",
+    "card_name",
+    "format_cards",
+    "old_cards",
+    "parse_card",
+    "parse_cards",
+    "payments",
+]
+__version__ = "0.1.0"
