@@ -1,0 +1,1 @@
+"""The ``lukfu`` command line (import name ``lukfu_cli``; sources in ``cli/``): thin over the library."""

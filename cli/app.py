@@ -1,0 +1,48 @@
+"""The Typer application behind the ``lukfu`` command: creates the app and registers commands.
+
+Each command lives in its own module and is registered here. Modules import only the light
+library (cards, plays, position); heavy dependencies (ortools, numba) are imported inside the
+command functions that need them, so ``lukfu --help`` stays instant. Errors are handled once,
+in :class:`~lukfu_cli.common.LukfuGroup`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from . import play_cmds, replay_cmd, rules_cmd, show_cmd
+from .common import EXIT_INTERRUPTED, LukfuGroup, note
+
+app = typer.Typer(
+    cls=LukfuGroup,
+    rich_markup_mode="markdown",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Luk Fu (Six Tigers): rules engine, solver and analysis.\n\n"
+    "Positions, views, cards and moves are written as in NOTATION.md; --json prints JSON only. "
+    "Bad input exits with code 2 and one line on stderr.",
+)
+
+# A position can start with "-" (seat 0's hand is empty at the end): such an argument is taken
+# as the POSITION, not as an unknown option.
+POSITION_ARGS = {"ignore_unknown_options": True}
+
+app.command("deal")(play_cmds.deal)
+app.command("legal", context_settings=POSITION_ARGS)(play_cmds.legal)
+app.command("apply", context_settings=POSITION_ARGS)(play_cmds.apply)
+app.command("show", context_settings=POSITION_ARGS)(show_cmd.show)
+app.command("replay")(replay_cmd.replay)
+app.command("rules")(rules_cmd.rules)
+
+
+def main() -> None:
+    """Entry point of the ``lukfu`` command."""
+    try:
+        app()
+    except KeyboardInterrupt:  # outside a command (commands handle it in LukfuGroup)
+        note("interrupted")
+        sys.exit(EXIT_INTERRUPTED)

@@ -1,0 +1,179 @@
+"""``deal``, ``legal`` and ``apply``: positions in, positions and moves out."""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any
+
+import typer
+
+from lukfu_solver.errors import NotationError
+from lukfu_solver.plays import Play
+from lukfu_solver.position import Position
+
+from .batch import run_batch
+from .common import bad_usage, emit_json, emit_line, note
+from .render import outcome_data, points_data, result_line
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one object).")]
+BatchOpt = Annotated[
+    str | None,
+    typer.Option("--batch", metavar="FILE", help="Read requests from FILE, one a line ('-' is standard input)."),
+]
+POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
+
+
+def check_seat(value: int, field: str) -> int:
+    """``value`` if it is a seat (0, 1, 2), else a NotationError naming ``field``."""
+    if value not in (0, 1, 2):
+        raise NotationError(field, f"a seat is 0, 1 or 2, got {value}")
+    return value
+
+
+def one_source(argument: Any, other: str | None, name: str, other_name: str = "--batch FILE") -> None:
+    """Require exactly one of a command-line ``argument`` and an option (``--batch FILE``)."""
+    if other is not None and argument:
+        raise bad_usage(name.lower(), f"give either {name} or {other_name}, not both")
+    if other is None and not argument:
+        raise bad_usage(name.lower(), f"missing: give {name} or {other_name}")
+
+
+def sorted_legal(pos: Position) -> list[Play]:
+    """The legal moves of ``pos`` in canonical order (:meth:`Play.sort_key`)."""
+    return sorted(pos.legal_moves(), key=Play.sort_key)
+
+
+# ---------------------------------------------------------------- deal
+
+
+def deal(
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
+    ] = None,
+    caller: Annotated[int, typer.Option("--caller", metavar="SEAT", help="The seat that called 'play' (0-2).")] = 0,
+    json_: JsonOpt = False,
+) -> None:
+    """Deal at random: the position ready for the Master's first lead (R2-R4).
+
+    Prints the position line, or with --json `{"seed", "caller", "position"}`. Without --seed
+    the seed chosen is printed on stderr, so the deal can be reproduced.
+    """
+    from lukfu_solver.game import start_position
+
+    check_seat(caller, "caller")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        note(f"seed {seed}")
+    pos = start_position(seed, caller)
+    if json_:
+        emit_json({"seed": seed, "caller": caller, "position": str(pos)})
+    else:
+        emit_line(str(pos))
+
+
+# ---------------------------------------------------------------- legal
+
+
+def legal_data(text: str) -> dict[str, Any]:
+    """``{"position", "legal"}`` for one position line (raises NotationError when bad)."""
+    pos = Position.parse(text)
+    return {"position": str(pos), "legal": [str(m) for m in sorted_legal(pos)]}
+
+
+def legal(
+    position: Annotated[str | None, typer.Argument(metavar="POSITION", help=POSITION_HELP, show_default=False)] = None,
+    batch: BatchOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """List the legal moves of a position in canonical order, one a line.
+
+    With --json: `{"position", "legal"}`. With --batch FILE: one position a line in, one JSON
+    object a line out (`{"position", "legal"}`, or `{"line", "error"}` for a bad line).
+    """
+    one_source(position, batch, "POSITION")
+    if batch is not None:
+        run_batch(batch, legal_data, "legal moves")
+        return
+    assert position is not None
+    data = legal_data(position)
+    if json_:
+        emit_json(data)
+        return
+    if not data["legal"]:
+        note("no legal moves: the deal has ended")
+    for move in data["legal"]:
+        emit_line(move)
+
+
+# ---------------------------------------------------------------- apply
+
+
+def apply_moves(pos: Position, moves: list[str], fields: list[str]) -> list[Play]:
+    """Play ``moves`` on ``pos`` in turn, each checked (R5-R9, R14); return the moves as parsed."""
+    played = []
+    for text, field in zip(moves, fields, strict=True):
+        move = Play.parse(text, field)
+        pos.push_checked(move, field)
+        played.append(move)
+    return played
+
+
+def apply_line(text: str) -> dict[str, Any]:
+    """One batch request ``POSITION<TAB>MOVE`` → ``{"position", "move", "result", "points"}``."""
+    if "\t" not in text:
+        raise NotationError("line", "expected POSITION<TAB>MOVE")
+    pos_text, move_text = text.split("\t", 1)
+    pos = Position.parse(pos_text)
+    start = str(pos)
+    (move,) = apply_moves(pos, [move_text], ["move"])
+    return {
+        "position": start,
+        "move": str(move),
+        "result": None if pos.is_over else str(pos),
+        "points": points_data(pos.outcome),
+    }
+
+
+def apply(
+    position: Annotated[str | None, typer.Argument(metavar="POSITION", help=POSITION_HELP, show_default=False)] = None,
+    moves: Annotated[
+        list[str] | None, typer.Argument(metavar="MOVE...", help="Moves to play in turn (S7, C5S5M5, xC2, claim).")
+    ] = None,
+    batch: BatchOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Play moves on a position, each checked for legality; print the position reached.
+
+    Once the deal has ended (a claim, or the last trick: R15) the result is printed instead:
+    who won, T, how, and the net points. With --json: `{"position", "moves", "result", "points",
+    "outcome"}`. With --batch FILE: lines `POSITION<TAB>MOVE` in, one JSON object a line out
+    (`{"position", "move", "result", "points"}`; result is null and points set once the deal has
+    ended; `{"line", "error"}` for a bad line).
+    """
+    one_source(position, batch, "POSITION")
+    if batch is not None:
+        if moves:
+            raise bad_usage("move", "with --batch the moves are in FILE")
+        run_batch(batch, apply_line, "applying")
+        return
+    assert position is not None
+    if not moves:
+        raise bad_usage("move", "missing: give at least one MOVE")
+    pos = Position.parse(position)
+    start = str(pos)
+    fields = ["move"] if len(moves) == 1 else [f"move {i}" for i in range(1, len(moves) + 1)]
+    played = apply_moves(pos, moves, fields)
+    if json_:
+        emit_json(
+            {
+                "position": start,
+                "moves": [str(m) for m in played],
+                "result": None if pos.is_over else str(pos),
+                "points": points_data(pos.outcome),
+                "outcome": outcome_data(pos.outcome),
+            }
+        )
+    elif pos.outcome is not None:
+        emit_line(result_line(pos.outcome))
+    else:
+        emit_line(str(pos))

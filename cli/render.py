@@ -1,0 +1,455 @@
+"""Rich renderings and JSON data of positions, seat views and replays (no rules here: the
+library computes every fact, this module only lays it out)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards, suit_bits
+from lukfu_solver.plays import DISCARD, Play
+from lukfu_solver.rules import Outcome, end_outcome
+
+OLD_STYLE = "bold yellow"
+OLD_MARK = "*"
+CARD_BACK = "▒▒"
+LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " Old for its holder (R11–R13)")
+
+
+# ---------------------------------------------------------------- words
+
+
+def seat_label(seat: int) -> str:
+    """``seat 0 (Master)`` for seat 0, ``seat N`` otherwise."""
+    return "seat 0 (Master)" if seat == 0 else f"seat {seat}"
+
+
+def role(seat: int, caller: int) -> str:
+    """The seat's role words: Master and/or caller."""
+    words = []
+    if seat == 0:
+        words.append("Master")
+    if seat == caller:
+        words.append("caller")
+    return ", ".join(words)
+
+
+def caller_text(caller: int) -> str:
+    """Who called, and what the Master's pass implies (R6)."""
+    if caller == 0:
+        return "seat 0, the Master"
+    return f"seat {caller} (the Master passed, so R6 limits seat 0's leads)"
+
+
+def signed(n: int) -> str:
+    """A net point count with its sign (``+4``, ``-2``, ``0``)."""
+    return f"{n:+d}" if n else "0"
+
+
+def points_text(points: Sequence[int]) -> str:
+    """``seat 0 -2, seat 1 +4, seat 2 -2``."""
+    return ", ".join(f"seat {s} {signed(p)}" for s, p in enumerate(points))
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """How the deal ended, in words: who won, T and how (R14–R16)."""
+    if outcome.winner is None:
+        return "void: nobody won six fu (R15)"
+    if outcome.how == "claim":
+        return f"seat {outcome.winner} wins by claim with T = {outcome.total}"
+    return f"seat {outcome.winner} wins when the hands ran out with T = {outcome.total} fu (R15)"
+
+
+def result_line(outcome: Outcome) -> str:
+    """One line for scripts and humans: the outcome and the net points (R16–R17)."""
+    return f"result: {outcome_text(outcome)}; net points: {points_text(outcome.points)}"
+
+
+def outcome_data(outcome: Outcome | None) -> dict[str, Any] | None:
+    """``{"winner", "total", "how"}`` of an outcome, or None."""
+    if outcome is None:
+        return None
+    return {"winner": outcome.winner, "total": outcome.total, "how": outcome.how}
+
+
+def points_data(outcome: Outcome | None) -> list[int] | None:
+    """The net points of seats 0, 1, 2, or None while the deal goes on."""
+    return None if outcome is None else list(outcome.points)
+
+
+# ---------------------------------------------------------------- cards
+
+
+def suit_cell(hand: CardSet, old: CardSet, suit: int) -> Text:
+    """The ranks a hand holds in one suit, Old ranks bold with an asterisk; ``·`` for none."""
+    ranks = suit_bits(hand, suit)
+    olds = suit_bits(old, suit)
+    if not ranks:
+        return Text("·", style="dim")
+    text = Text()
+    for r in range(9):
+        if ranks >> r & 1:
+            if text:
+                text.append(" ")
+            if olds >> r & 1:
+                text.append(f"{r + 1}{OLD_MARK}", style=OLD_STYLE)
+            else:
+                text.append(str(r + 1))
+    return text
+
+
+def hidden_cell(count: int) -> Text:
+    """``count`` card backs."""
+    return Text(" ".join([CARD_BACK] * count) if count else "·", style="dim")
+
+
+def play_text(play: Play) -> Text:
+    """A play as shown: face-up cards as written, a hidden discard as card backs."""
+    if play.hidden:
+        return Text("x " + " ".join([CARD_BACK] * play.size), style="dim")
+    if play.kind == DISCARD:
+        return Text(str(play), style="dim")
+    return Text(str(play))
+
+
+def _suit_columns(table: Table) -> None:
+    for s in range(4):
+        table.add_column(f"{SUITS[s]} {SUIT_NAMES[s]}")
+
+
+# ---------------------------------------------------------------- positions
+
+
+def trick_table(plays: Sequence[Play], leader: int, best_seat: int | None) -> Table:
+    """The trick in progress: one row a play, leader first, the current best marked."""
+    table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
+    table.add_column("seat")
+    table.add_column("play")
+    table.add_column("")
+    for i, play in enumerate(plays):
+        seat = (leader + i) % 3
+        notes = []
+        if i == 0:
+            notes.append("lead")
+        elif play.kind == DISCARD:
+            notes.append("discard")
+        else:
+            notes.append("beats")
+        if seat == best_seat:
+            notes.append("best so far")
+        table.add_row(str(seat), play_text(play), ", ".join(notes))
+    return table
+
+
+def position_renderable(pos: Any) -> RenderableType:
+    """A perfect-information position: hands by suit (Old marked), fu, roles, turn, trick."""
+    over = pos.is_over
+    hands = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    hands.add_column("", width=1)
+    hands.add_column("seat")
+    _suit_columns(hands)
+    hands.add_column("fu", justify="right")
+    hands.add_column("cards", justify="right")
+    for s in range(3):
+        old = pos.old_cards(s)
+        turn = "▶" if not over and s == pos.to_move else ""
+        label = f"{s} {role(s, pos.caller)}".rstrip()
+        cells = [suit_cell(pos.hands[s], old, suit) for suit in range(4)]
+        hands.add_row(turn, label, *cells, str(pos.fu[s]), str(pos.hands[s].bit_count()))
+    lines: list[RenderableType] = [hands, LEGEND, Text(f"Caller: {caller_text(pos.caller)}")]
+    if over:
+        lines.append(Text(f"Deal over: {outcome_text(pos.outcome)}", style="bold"))
+        lines.append(Text(f"Net points: {points_text(pos.outcome.points)}"))
+    else:
+        action = "to follow" if pos.trick else "to lead"
+        turn = f"To move: seat {pos.to_move}, {action}"
+        if pos.can_claim():
+            total = pos.fu[pos.to_move] + pos.old_cards(pos.to_move).bit_count()
+            turn += f" (may claim: fu + Old cards = {total} ≥ 6, R14)"
+        lines.append(Text(turn))
+    lines.append(Text(f"Face up: {format_cards(pos.faceup)}"))
+    down = pos.facedown.bit_count()
+    lines.append(Text(f"Face down in completed tricks: {down} card{'' if down == 1 else 's'}"))
+    if pos.trick:
+        lines.append(Text(f"Trick in progress, led by seat {pos.leader}:"))
+        lines.append(trick_table(pos.trick, pos.leader, pos.best_seat))
+    elif not over:
+        lines.append(Text("No trick in progress."))
+    return Group(*lines)
+
+
+def position_data(pos: Any) -> dict[str, Any]:
+    """The facts of ``show POSITION`` as JSON data (cards and plays in canonical text)."""
+    trick = None
+    if pos.trick:
+        trick = {
+            "leader": pos.leader,
+            "plays": [{"seat": (pos.leader + i) % 3, "play": str(p)} for i, p in enumerate(pos.trick)],
+            "best": {"seat": pos.best_seat, "play": str(pos.best)},
+        }
+    return {
+        "position": str(pos),
+        "hands": [format_cards(h) for h in pos.hands],
+        "old": [format_cards(pos.old_cards(s)) for s in range(3)],
+        "fu": list(pos.fu),
+        "caller": pos.caller,
+        "master": 0,
+        "to_move": None if pos.is_over else pos.to_move,
+        "can_claim": pos.can_claim(),
+        "faceup": format_cards(pos.faceup),
+        "facedown": pos.facedown.bit_count(),
+        "trick": trick,
+        "outcome": outcome_data(pos.outcome),
+        "points": points_data(pos.outcome),
+    }
+
+
+# ---------------------------------------------------------------- trick histories
+
+
+def trick_rows_table(
+    rows: Sequence[tuple[int, Sequence[Play], int | None, int | None]], title: str | None = None
+) -> Table:
+    """Tricks as rows ``(leader, plays leader first, winner or None, fu won or None)``.
+
+    One column a seat, so each seat's plays line up; the winning play (or the best so far, in a
+    trick in progress) is bold, a hidden discard shows card backs.
+    """
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
+    table.add_column("trick", justify="right")
+    table.add_column("leader", justify="center")
+    for s in range(3):
+        table.add_column(f"seat {s}")
+    table.add_column("winner", justify="center")
+    table.add_column("fu", justify="right")
+    for n, (leader, plays, winner, fu_won) in enumerate(rows, 1):
+        best = leader
+        for i, p in enumerate(plays):
+            if p.kind != DISCARD:
+                best = (leader + i) % 3
+        cells: list[Text] = [Text("") for _ in range(3)]
+        for i, p in enumerate(plays):
+            seat = (leader + i) % 3
+            cell = play_text(p)
+            if seat == best and p.kind != DISCARD:
+                cell.stylize("bold")
+            cells[seat] = cell
+        if winner is None:
+            for i in range(len(plays), 3):
+                cells[(leader + i) % 3] = Text("…", style="dim")
+        table.add_row(
+            str(n),
+            str(leader),
+            *cells,
+            "…" if winner is None else str(winner),
+            "" if fu_won is None else str(fu_won),
+        )
+    return table
+
+
+def view_trick_rows(view: Any) -> list[tuple[int, tuple[Play, ...], int | None, int | None]]:
+    """The rows of a view's history: completed tricks with winner and fu, then the trick in progress."""
+    rows = []
+    for t, plays in enumerate(view.tricks):
+        leader = view.leaders[t]
+        if t < len(view.winners):
+            winner = view.winners[t]
+            rows.append((leader, plays, winner, plays[(winner - leader) % 3].size))
+        else:
+            rows.append((leader, plays, None, None))
+    return rows
+
+
+# ---------------------------------------------------------------- seat views
+
+
+def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
+    """One seat's view: its hand (Old marked), every seat's size, fu and hidden discards, the
+    tricks so far, whose turn it is and, when it is the viewer's, its legal moves."""
+    seat = view.seat
+    calling = view.caller is None
+    head = f"Seat {seat}'s view"
+    head += " (the Master)" if seat == 0 else ""
+    lines: list[RenderableType] = [Text(head, style="bold")]
+
+    hand = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    hand.add_column("hand")
+    _suit_columns(hand)
+    old = view.old_cards()
+    hand.add_row(f"seat {seat}", *(suit_cell(view.hand, old, s) for s in range(4)))
+    lines += [hand, LEGEND]
+
+    seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    seats.add_column("", width=1)
+    seats.add_column("seat")
+    seats.add_column("cards", justify="right")
+    seats.add_column("fu", justify="right")
+    seats.add_column("face-down discards")
+    for s in range(3):
+        turn = "▶" if s == view.to_move else ""
+        label = f"{s} {role(s, view.caller if not calling else -1)}".rstrip()
+        if s == seat:
+            label += " (you)"
+            down = Text(format_cards(view.own_discards) if view.own_discards else "·")
+        else:
+            down = hidden_cell(view.hidden_discards[s])
+        seats.add_row(turn, label, str(view.hand_sizes[s]), str(view.fu[s]), down)
+    lines.append(seats)
+
+    if calling:
+        calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
+        lines.append(Text(f"Calling (R3). Calls so far: {calls}."))
+        lines.append(Text(f"To call: seat {view.to_move}" + (" (you)" if view.to_move == seat else "")))
+        return Group(*lines)
+
+    lines.append(Text(f"Caller: {caller_text(view.caller)}"))
+    if view.tricks:
+        lines.append(trick_rows_table(view_trick_rows(view), title="Tricks"))
+    else:
+        lines.append(Text("No trick played yet."))
+    if view.is_over:
+        outcome = end_outcome(view.fu, view.winners[-1], view.caller)
+        lines.append(Text(f"The hands have run out. Deal over: {outcome_text(outcome)}", style="bold"))
+        lines.append(Text(f"Net points: {points_text(outcome.points)}"))
+        return Group(*lines)
+    action = "to follow" if view.trick else "to lead"
+    you = " (you)" if view.to_move == seat else ""
+    turn = f"To move: seat {view.to_move}{you}, {action}"
+    if view.trick:
+        turn += f"; best so far {view.best} by seat {view.best_seat}"
+    lines.append(Text(turn))
+    if view.to_move == seat:
+        moves = [str(m) for m in sorted(view.legal_moves(), key=Play.sort_key)]
+        shown = " ".join(moves[:max_moves])
+        if len(moves) > max_moves:
+            shown += f" … and {len(moves) - max_moves} more (--json lists all)"
+        lines.append(Text(f"Legal moves ({len(moves)}): {shown}"))
+    return Group(*lines)
+
+
+def view_data(view: Any) -> dict[str, Any]:
+    """The facts of ``show --view`` as JSON data (cards and plays in canonical text)."""
+    calling = view.caller is None
+    tricks = []
+    for n, (leader, plays, winner, fu_won) in enumerate(view_trick_rows(view) if not calling else [], 1):
+        tricks.append(
+            {"number": n, "leader": leader, "plays": [str(p) for p in plays], "winner": winner, "fu_won": fu_won}
+        )
+    trick = None
+    if view.trick:
+        leader = view.trick_leader
+        trick = {
+            "leader": leader,
+            "plays": [{"seat": (leader + i) % 3, "play": str(p)} for i, p in enumerate(view.trick)],
+            "best": {"seat": view.best_seat, "play": str(view.best)},
+        }
+    return {
+        "view": str(view),
+        "seat": view.seat,
+        "hand": format_cards(view.hand),
+        "old": format_cards(view.old_cards()),
+        "caller": view.caller,
+        "master": 0,
+        "calls": list(view.calls),
+        "tricks": tricks,
+        "trick": trick,
+        "faceup": format_cards(view.faceup),
+        "hand_sizes": list(view.hand_sizes),
+        "fu": list(view.fu),
+        "hidden_discards": list(view.hidden_discards),
+        "own_discards": format_cards(view.own_discards),
+        "unseen": format_cards(view.unseen),
+        "to_move": view.to_move,
+        "is_over": view.is_over,
+        "legal": [str(m) for m in sorted(view.legal_moves(), key=Play.sort_key)],
+    }
+
+
+# ---------------------------------------------------------------- records
+
+
+def hands_table(hands: Sequence[CardSet], caller: int | None, faceup: CardSet = 0) -> Table:
+    """Hands by seat and suit, Old cards marked (for each holder, given ``faceup``)."""
+    from lukfu_solver.cards import old_cards
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("seat")
+    _suit_columns(table)
+    for s, hand in enumerate(hands):
+        old = old_cards(hand, faceup)
+        label = f"{s} {role(s, caller if caller is not None else -1)}".rstrip()
+        table.add_row(label, *(suit_cell(hand, old, suit) for suit in range(4)))
+    return table
+
+
+def claim_of(record: Any, positions: Sequence[Any]) -> tuple[int, CardSet] | None:
+    """``(seat, Old cards shown)`` when the record ends with a claim (R14), else None."""
+    if not record.plays or str(record.plays[-1]) != "claim" or len(positions) < 2:
+        return None
+    before = positions[-2]
+    return before.to_move, before.old_cards(before.to_move)
+
+
+def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
+    """A validated record: the deal, the calls, the tricks one by one, the claim and the result."""
+    caller = record.caller
+    facts = []
+    if record.seed is not None:
+        facts.append(f"seed {record.seed}")
+    if record.players is not None:
+        facts.append("players by seat: " + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
+    if record.passed_out:
+        facts.append(f"{len(record.passed_out)} deal(s) passed out before it (R3)")
+    lines: list[RenderableType] = [Text("Deal" + (f" ({'; '.join(facts)})" if facts else ""), style="bold")]
+    lines.append(hands_table(record.hands, caller))
+    lines.append(LEGEND)
+    calls = ", ".join(f"seat {s} {c}" for s, c in enumerate(record.calls)) or "none yet"
+    lines.append(Text(f"Calls: {calls}"))
+    if caller is None:
+        lines.append(Text("Nobody has called 'play' yet: no play."))
+        return Group(*lines)
+    lines.append(Text(f"Caller: {caller_text(caller)}"))
+    rows = [(t.leader, t.plays, t.winner, t.fu_won if t.winner is not None else None) for t in record.tricks()]
+    if rows:
+        lines.append(trick_rows_table(rows, title="Tricks"))
+    claim = claim_of(record, positions)
+    if claim is not None:
+        seat, old = claim
+        lines.append(Text(f"Seat {seat} claims (R14), showing the Old cards {format_cards(old)}"))
+    if record.outcome is None:
+        lines.append(Text("Unfinished: no result yet."))
+    else:
+        lines.append(Text(f"Result: {outcome_text(record.outcome)}", style="bold"))
+        lines.append(Text(f"Net points: {points_text(record.outcome.points)}"))
+    return Group(*lines)
+
+
+def replay_data(record: Any, positions: Sequence[Any]) -> dict[str, Any]:
+    """The facts of ``replay`` as JSON data."""
+    claim = claim_of(record, positions)
+    return {
+        "seed": record.seed,
+        "players": list(record.players) if record.players is not None else None,
+        "passed_out": len(record.passed_out),
+        "hands": [format_cards(h) for h in record.hands],
+        "calls": list(record.calls),
+        "caller": record.caller,
+        "tricks": [
+            {
+                "number": n,
+                "leader": t.leader,
+                "plays": [str(p) for p in t.plays],
+                "winner": t.winner,
+                "fu_won": t.fu_won if t.winner is not None else None,
+            }
+            for n, t in enumerate(record.tricks(), 1)
+        ],
+        "claim": None if claim is None else {"seat": claim[0], "old": format_cards(claim[1])},
+        "outcome": outcome_data(record.outcome),
+        "points": points_data(record.outcome),
+    }

@@ -1,0 +1,35 @@
+"""``replay``: validate a game record and print it trick by trick."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import emit_json, stdout_console
+from .play_cmds import JsonOpt
+from .render import replay_data, replay_renderable
+
+
+def replay(
+    record: Annotated[
+        str, typer.Argument(metavar="RECORD.json", help="A game record file (JSON).", show_default=False)
+    ],
+    json_: JsonOpt = False,
+) -> None:
+    """Validate a game record and print the deal trick by trick, then the result.
+
+    Every play is checked against the rules; an invalid record exits with code 2 and one line
+    naming the first illegal play. Shows the hands as dealt, the calls, each trick (leader, each
+    seat's play, winner, fu won), a final claim, and the result with net points. --json prints
+    the same as data: `{"seed", "players", "passed_out", "hands", "calls", "caller", "tricks",
+    "claim", "outcome", "points"}`.
+    """
+    from lukfu_solver.record import GameRecord
+
+    rec = GameRecord.load(record)
+    positions = rec.replay()
+    if json_:
+        emit_json(replay_data(rec, positions))
+    else:
+        stdout_console().print(replay_renderable(rec, positions))

@@ -1,0 +1,50 @@
+"""``show``: a Rich rendering of a position or of one seat's view."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from lukfu_solver.position import Position
+
+from .common import emit_json, stdout_console
+from .play_cmds import POSITION_HELP, JsonOpt, one_source
+from .render import position_data, position_renderable, view_data, view_renderable
+
+
+def show(
+    position: Annotated[str | None, typer.Argument(metavar="POSITION", help=POSITION_HELP, show_default=False)] = None,
+    view: Annotated[
+        str | None,
+        typer.Option(
+            "--view",
+            metavar="VIEW",
+            help="A seat view instead (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`.",
+        ),
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Show a position, or with --view what one seat knows.
+
+    A position: hands by suit with Old cards marked, fu, caller and Master, whose turn, face-up
+    cards and the trick in progress. A view: the seat's hand (Old marked), the tricks so far,
+    hidden discards as card backs, hand sizes and fu, whose turn, and the seat's legal moves when
+    it is to play. --json prints the data instead.
+    """
+    one_source(position, view, "POSITION", "--view VIEW")
+    if view is not None:
+        from lukfu_solver.view import SeatView
+
+        seat_view = SeatView.parse(view)
+        if json_:
+            emit_json(view_data(seat_view))
+        else:
+            stdout_console().print(view_renderable(seat_view))
+        return
+    assert position is not None
+    pos = Position.parse(position)
+    if json_:
+        emit_json(position_data(pos))
+    else:
+        stdout_console().print(position_renderable(pos))
