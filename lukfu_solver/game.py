@@ -1,0 +1,169 @@
+"""Dealing and playing whole deals: seeded deals (R2), calling (R3), players and the table loop.
+
+A player is any callable that takes its :class:`~lukfu_solver.view.SeatView` and answers: in the
+calling phase (``view.caller is None``) ``"play"`` or ``"pass"``, in the play phase a
+:class:`~lukfu_solver.plays.Play`. :func:`play_deal` seats the players, deals, runs the calling
+and the play, checks every answer against the rules and returns the :class:`GameRecord`.
+
+>>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7)
+>>> rec == play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7)
+True
+>>> sum(rec.outcome.points), len(rec.replay()) == len(rec.plays) + 1
+(0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from .cards import NUM_CARDS, iter_cards
+from .errors import NotationError
+from .plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
+from .position import Position
+from .record import GameRecord, Hands
+from .rules import beating_plays
+from .view import HAND_SIZE, SeatView
+
+Player = Callable[[SeatView], Play | str]
+"""A player: given its view, ``"play"``/``"pass"`` in the calling phase, else a Play."""
+
+MAX_PASSED_OUT = 100
+"""play_deal gives up after this many deals in a row passed out (R3)."""
+
+
+def deal_hands(rng: random.Random) -> Hands:
+    """R2: shuffle the 36 cards with ``rng`` and deal 12 to each seat (seat 0 first)."""
+    cards = list(range(NUM_CARDS))
+    rng.shuffle(cards)
+    hands = [0, 0, 0]
+    for i, c in enumerate(cards):
+        hands[i // HAND_SIZE] |= 1 << c
+    return (hands[0], hands[1], hands[2])
+
+
+def deal_from_seed(seed: int) -> Hands:
+    """The deal of ``seed``: ``deal_hands(random.Random(seed))``, the same in every process."""
+    return deal_hands(random.Random(seed))
+
+
+def start_position(seed: int, caller: int = 0) -> Position:
+    """The position before the first lead of the deal of ``seed``, with ``caller`` (R4)."""
+    return Position.start(deal_from_seed(seed), caller)
+
+
+class IllegalMove(NotationError):
+    """A player answered with an illegal call or move; ``seat`` and ``move`` say which."""
+
+    def __init__(self, seat: int, move: object, reason: str, name: str | None = None) -> None:
+        self.seat = seat
+        self.move = move
+        who = f"seat {seat}" + (f" ({name})" if name else "")
+        shown = str(move) if isinstance(move, Play) else repr(move)
+        super().__init__("move", f"{who} answered {shown}, which is not legal: {reason}")
+
+
+class RandomPlayer:
+    """A player that chooses uniformly at random among its legal choices, from its own seeded RNG.
+
+    Calls ``play`` or ``pass`` with probability 1/2 each; leads and beating plays are drawn
+    uniformly from the rules' generators; a discard is a uniformly random set of the lead's size
+    drawn without listing them all.
+
+    >>> RandomPlayer(0)(SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")).kind == DISCARD
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, view: SeatView) -> Play | str:
+        rng = self.rng
+        if view.caller is None:
+            return "play" if rng.random() < 0.5 else "pass"
+        if view.to_move != view.seat:
+            raise NotationError("view", f"seat {view.seat} is not to move")
+        best = view.best
+        if best is None:
+            return rng.choice(list(view.legal_moves()))
+        beating = list(beating_plays(view.hand, best, view.best_seat == view.trick_leader))
+        if beating:
+            return rng.choice(beating)
+        size = view.trick[0].size
+        chosen = rng.sample(list(iter_cards(view.hand)), size)
+        return Play(DISCARD, sum(1 << c for c in chosen), size)
+
+
+def _name(player: Player) -> str:
+    return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
+
+
+def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None = None) -> GameRecord:
+    """Play one deal at a table of three and return its record; the same ``seed`` gives the same deal.
+
+    ``players[i]`` is person i. With ``random.Random(seed)`` the Master is drawn among the persons
+    (R2), seats are numbered from the Master (seat s is person (master + s) % 3) and the hands are
+    dealt; the calls go from seat 0 (R3); if all pass, the hands go to ``passed_out`` and a new
+    Master is drawn and the cards dealt again. Every answer is checked: an illegal one raises
+    :class:`IllegalMove`. ``names`` (default: each player's ``name`` or function name) label the
+    record's players by seat.
+    """
+    if len(players) != 3:
+        raise NotationError("players", f"a table has three players, got {len(players)}")
+    labels = [str(n) for n in names] if names is not None else [_name(p) for p in players]
+    if len(labels) != 3:
+        raise NotationError("names", f"three names, got {len(labels)}")
+    rng = random.Random(seed)
+    passed_out: list[Hands] = []
+    while True:
+        master = rng.randrange(3)
+        hands = deal_hands(rng)
+        persons = [(master + s) % 3 for s in range(3)]
+        calls: list[str] = []
+        for s in range(3):
+            call = players[persons[s]](SeatView(s, hands[s], None, (), tuple(calls)))
+            if not isinstance(call, str) or call not in ("play", "pass"):
+                raise IllegalMove(
+                    s, call, "in the calling phase the answer is 'play' or 'pass' (R3)", labels[persons[s]]
+                )
+            calls.append(call)
+            if call == "play":
+                break
+        if calls[-1] == "play":
+            break
+        passed_out.append(hands)
+        if len(passed_out) >= MAX_PASSED_OUT:
+            raise NotationError("players", f"{MAX_PASSED_OUT} deals in a row were passed out (R3); giving up")
+    caller = len(calls) - 1
+    pos = Position.start(hands, caller)
+    plays: list[Play] = []
+    while not pos.is_over:
+        s = pos.to_move
+        move = players[persons[s]](SeatView.from_deal(s, hands[s], caller, plays))
+        if not isinstance(move, Play):
+            raise IllegalMove(s, move, "in the play phase the answer is a Play", labels[persons[s]])
+        if not pos.is_legal(move):
+            reason = "its kind, cards and size disagree" if _malformed(move) else pos.why_illegal(move)
+            raise IllegalMove(s, move, reason, labels[persons[s]])
+        pos.push(move)
+        plays.append(move)
+    return GameRecord(
+        hands,
+        tuple(calls),
+        tuple(plays),
+        pos.outcome,
+        (labels[persons[0]], labels[persons[1]], labels[persons[2]]),
+        seed,
+        tuple(passed_out),
+    )
+
+
+def _malformed(move: Play) -> bool:
+    """True for a Play whose fields disagree (a size that is not its card count, a wrong kind)."""
+    if move.kind == CLAIM:
+        return move != CLAIM_PLAY
+    if move.kind == DISCARD:  # x2 (cards hidden) is well formed, if illegal here
+        return bool(move.cards) and move.cards.bit_count() != move.size
+    return move.cards.bit_count() != move.size or classify(move.cards) != move.kind

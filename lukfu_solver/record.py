@@ -1,0 +1,387 @@
+"""Game records: one whole deal as a documented JSON object (``docs/records.md``).
+
+A record keeps the hands as dealt (seat 0 = Master), the calls (seat 0 first, up to the first
+``play``), every play in order with discards showing their cards, and the result; and, for the
+table, the players' names by seat, the seed that dealt it and the deals passed out before it
+(R3). Example (the deal of ``docs/records.md``)::
+
+    {"format": "lukfu-record/1", "seed": 175, "players": ["ann", "bob", "cy"],
+     "passed_out": ["C157S235M1569T28/C2689S19M3478T47/C34S4678M2T13569"],
+     "hands": ["C68S1578M245T145", "C12457M1389T238", "C39S23469M67T679"],
+     "calls": ["pass", "play"], "caller": 1,
+     "plays": ["T5", "T8", "T9", "S6M6T6", "xC8S1T4", "xC7M3T2", "S234", "xS7M2T1", "xM19T3", "claim"],
+     "result": {"winner": 2, "total": 10, "how": "claim", "points": [0, -10, 10]}}
+
+``hands`` and ``passed_out`` use the card lists of NOTATION.md (a passed-out deal is its three
+hands joined by ``/``), ``plays`` the plays of NOTATION.md (``xC2M4`` for a discard, ``claim``),
+``caller`` is redundant (the seat of the ``play`` call) and checked, ``seed`` and ``players`` may
+be null, ``result`` is null only while the deal is unfinished; ``how`` is ``claim`` (R14),
+``end`` (R15 with a winner) or ``void``, ``winner`` is null exactly for ``void``, ``points`` are
+the net points of seats 0, 1, 2 (R16–R17).
+
+Reading (:meth:`GameRecord.from_json`) checks the structure only; :meth:`GameRecord.replay`
+checks the rules: the deal (R1–R2), the calls (R3), every play and the result.
+
+>>> rec = GameRecord.loads('''{"format": "lukfu-record/1", "hands": ["C69S246M567T1235",
+...     "C1378S57M24T4789", "C245S1389M1389T6"], "calls": ["pass", "play"],
+...     "plays": ["T2", "T4", "T6", "M3", "M5"], "result": null}''')
+>>> rec.caller, len(rec.replay()), str(rec.view(1))
+(1, 6, '1 C1378S57M24T789 1 T2,T4,T6/M3,M5')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .cards import ALL_CARDS, CardSet, format_cards, parse_cards
+from .errors import NotationError
+from .plays import CLAIM, DISCARD, Play
+from .position import Position
+from .rules import Outcome
+from .view import HAND_SIZE, SeatView
+
+FORMAT = "lukfu-record/1"
+"""The value of the ``format`` key of every record this module writes and reads."""
+
+Hands = tuple[CardSet, CardSet, CardSet]
+_KEYS = ("format", "seed", "players", "passed_out", "hands", "calls", "caller", "plays", "result")
+_REQUIRED = ("format", "hands", "calls", "plays", "result")
+_HOWS = ("claim", "end", "void")
+
+
+class TrickSummary(NamedTuple):
+    """One trick of a record: its ``leader``, ``plays`` (leader first), ``winner`` and ``fu_won``.
+
+    For an unfinished last trick ``winner`` is None and ``fu_won`` 0.
+    """
+
+    leader: int
+    plays: tuple[Play, ...]
+    winner: int | None
+    fu_won: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One whole deal: dealt ``hands`` (seat 0 = Master), ``calls``, ``plays`` and ``outcome``.
+
+    ``outcome`` is None only for an unfinished record. ``players`` names the players by seat,
+    ``seed`` is the seed that dealt the deal, ``passed_out`` the deals passed out before it (R3).
+    """
+
+    hands: Hands
+    calls: tuple[str, ...]
+    plays: tuple[Play, ...]
+    outcome: Outcome | None
+    players: tuple[str, str, str] | None = None
+    seed: int | None = None
+    passed_out: tuple[Hands, ...] = ()
+
+    @property
+    def caller(self) -> int | None:
+        """The seat that called ``play`` (R3), or None if nobody has yet."""
+        return self.calls.index("play") if "play" in self.calls else None
+
+    # ------------------------------------------------------------ JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (the format of ``docs/records.md``)."""
+        o = self.outcome
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "players": list(self.players) if self.players is not None else None,
+            "passed_out": [format_deal(h) for h in self.passed_out],
+            "hands": [format_cards(h) for h in self.hands],
+            "calls": list(self.calls),
+            "caller": self.caller,
+            "plays": [str(p) for p in self.plays],
+            "result": None
+            if o is None
+            else {"winner": o.winner, "total": o.total, "how": o.how, "points": list(o.points)},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a record from its JSON dict, checking the structure (not the rules: see :meth:`replay`).
+
+        A fault raises ``NotationError("record: <key>", …)`` (``"record"`` when not an object).
+        """
+        if not isinstance(data, dict):
+            raise NotationError("record", f"expected a JSON object, got {type(data).__name__}")
+        for key in data:
+            if key not in _KEYS:
+                raise NotationError("record", f"unknown key {key!r} (keys: {', '.join(_KEYS)})")
+        for key in _REQUIRED:
+            if key not in data:
+                raise NotationError(f"record: {key}", "missing")
+        if data["format"] != FORMAT:
+            raise NotationError("record: format", f"expected {FORMAT!r}, got {data['format']!r}")
+        hands = _hands(data["hands"], "record: hands")
+        calls = tuple(_str_list(data["calls"], "record: calls"))
+        for i, c in enumerate(calls, 1):
+            if c not in ("play", "pass"):
+                raise NotationError("record: calls", f"call {i} is {c!r}; a call is 'play' or 'pass'")
+        plays = []
+        for i, text in enumerate(_str_list(data["plays"], "record: plays"), 1):
+            try:
+                p = Play.parse(text, "record: plays")
+            except NotationError as e:
+                raise NotationError("record: plays", f"play {i}: {e.message}") from None
+            if p.hidden:
+                raise NotationError("record: plays", f"play {i}: {p} hides its cards; a record shows every discard's")
+            plays.append(p)
+        seed = data.get("seed")
+        if seed is not None and (type(seed) is not int):
+            raise NotationError("record: seed", f"expected an integer or null, got {seed!r}")
+        players = data.get("players")
+        if players is not None:
+            players = _str_list(players, "record: players")
+            if len(players) != 3:
+                raise NotationError("record: players", f"expected 3 names (by seat), got {len(players)}")
+        passed = data.get("passed_out", [])
+        if not isinstance(passed, list):
+            raise NotationError("record: passed_out", f"expected a list, got {type(passed).__name__}")
+        passed_out = []
+        for i, text in enumerate(passed, 1):
+            if not isinstance(text, str):
+                raise NotationError("record: passed_out", f"deal {i}: expected a string H0/H1/H2, got {text!r}")
+            passed_out.append(_hands(text.split("/"), "record: passed_out", f"deal {i}: "))
+        rec = cls(
+            hands,
+            calls,
+            tuple(plays),
+            _outcome(data["result"]),
+            tuple(players) if players is not None else None,  # type: ignore[arg-type]
+            seed,
+            tuple(passed_out),
+        )
+        if "caller" in data:
+            caller = data["caller"]
+            if not (caller is None or _is_int(caller)) or caller != rec.caller:
+                raise NotationError("record: caller", f"is {caller!r} but the calls make it {rec.caller!r}")
+        return rec
+
+    def dumps(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_json())
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        """Read a record from JSON text (structure checked; bad JSON is NotationError("record", …))."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise NotationError("record", f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        return cls.from_json(data)
+
+    def save(self, path: str | os.PathLike[str], overwrite: bool = False) -> None:
+        """Write the record to ``path`` as JSON; an existing file is replaced only with ``overwrite``."""
+        p = Path(path)
+        try:
+            with p.open("w" if overwrite else "x", encoding="utf-8") as f:
+                f.write(self.dumps() + "\n")
+        except FileExistsError:
+            raise NotationError("file", f"{p} already exists; refusing to overwrite it") from None
+        except OSError as e:
+            raise NotationError("file", f"{p}: cannot write ({e.strerror})") from None
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record from a JSON file; a missing or unreadable file or bad JSON is NotationError("file", …)."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise NotationError("file", f"{p}: no such file") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise NotationError("file", f"{p}: cannot read ({getattr(e, 'strerror', None) or e})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise NotationError("file", f"{p}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        return cls.from_json(data)
+
+    # ------------------------------------------------------------ rules
+
+    def replay(self) -> list[Position]:
+        """Check the record against the rules and return the positions before each play and the last.
+
+        Checks the deal and the passed-out deals (R1–R2: three disjoint hands of 12), the calls
+        (R3), every play (the first illegal one is named: ``play 7 (trick 3, seat 2): …``) and
+        that the recorded result is the one the plays give. Faults raise NotationError with the
+        field ``hands``, ``passed_out``, ``calls``, ``plays`` or ``result``. A record still in
+        the calling phase has no position: the list is empty.
+        """
+        check_deal(self.hands, "hands")
+        for i, deal in enumerate(self.passed_out, 1):
+            check_deal(deal, "passed_out", f"deal {i}: ")
+        caller = check_calls(self.calls)
+        if caller is None:
+            if self.plays or self.outcome is not None:
+                raise NotationError("calls", "nobody has called 'play', so there can be no play and no result (R3)")
+            return []
+        pos = Position.start(self.hands, caller)
+        out = [pos.copy()]
+        trick = 1
+        for n, p in enumerate(self.plays, 1):
+            if pos.is_over:
+                raise NotationError("plays", f"play {n}: the deal ended at play {n - 1} ({describe(pos.outcome)})")
+            where = f"play {n} (trick {trick}, seat {pos.to_move})"
+            if p.hidden:
+                raise NotationError("plays", f"{where}: {p} hides its cards; a record shows every discard's")
+            if not pos.is_legal(p):
+                raise NotationError("plays", f"{where}: {p} is not legal ({pos.why_illegal(p)})")
+            pos.push(p)
+            if not pos.trick and p.kind != CLAIM:
+                trick += 1
+            out.append(pos.copy())
+        if self.outcome is None:
+            if pos.is_over:
+                raise NotationError("result", f"null, but the deal ended: {describe(pos.outcome)}")
+        elif not pos.is_over:
+            raise NotationError("result", f"recorded, but the deal has not ended after {len(self.plays)} plays")
+        elif tuple(self.outcome) != tuple(pos.outcome):  # type: ignore[arg-type]
+            raise NotationError(
+                "result", f"the record says {describe(self.outcome)} but the plays give {describe(pos.outcome)}"
+            )
+        return out
+
+    def view(self, seat: int, plays: int | None = None) -> SeatView:
+        """The view of ``seat`` after the first ``plays`` plays (default: all but a final claim).
+
+        Before the caller is known it is the calling-phase view with the calls so far. A view
+        does not show a claim: asking for the plays up to and including one is an error.
+        """
+        if seat not in (0, 1, 2):
+            raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat!r}")
+        caller = self.caller
+        if caller is None:
+            if plays:
+                raise NotationError("plays", "nobody has called 'play' yet: there are no plays")
+            return SeatView(seat, self.hands[seat], None, (), self.calls)
+        seq = self.plays
+        if plays is None:
+            if seq and seq[-1].kind == CLAIM:
+                seq = seq[:-1]
+        elif not 0 <= plays <= len(seq):
+            raise NotationError("plays", f"{plays} is outside 0-{len(seq)}")
+        else:
+            seq = seq[:plays]
+        return SeatView.from_deal(seat, self.hands[seat], caller, seq)
+
+    def tricks(self) -> list[TrickSummary]:
+        """The tricks of the deal in order (a claim is not part of a trick)."""
+        out = []
+        leader = 0
+        cur: list[Play] = []
+        best_i = 0
+        for p in self.plays:
+            if p.kind == CLAIM:
+                break
+            if cur and p.kind != DISCARD:
+                best_i = len(cur)
+            cur.append(p)
+            if len(cur) == 3:
+                winner = (leader + best_i) % 3
+                out.append(TrickSummary(leader, tuple(cur), winner, cur[best_i].size))
+                leader, cur, best_i = winner, [], 0
+        if cur:
+            out.append(TrickSummary(leader, tuple(cur), None, 0))
+        return out
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def format_deal(hands: Hands) -> str:
+    """Three hands as ``H0/H1/H2`` (the form of ``passed_out``)."""
+    return "/".join(format_cards(h) for h in hands)
+
+
+def check_deal(hands: Hands, field: str, prefix: str = "") -> None:
+    """R1–R2: three disjoint hands of 12 cards that use the whole deck; else NotationError(field, …)."""
+    seen = 0
+    for s, h in enumerate(hands):
+        if h.bit_count() != HAND_SIZE:
+            raise NotationError(field, f"{prefix}seat {s} has {h.bit_count()} cards; each is dealt {HAND_SIZE} (R2)")
+        if seen & h:
+            raise NotationError(field, f"{prefix}{format_cards(seen & h)} is dealt twice (seat {s})")
+        seen |= h
+    if seen != ALL_CARDS:  # pragma: no cover - 36 distinct cards of 36 always cover the deck
+        raise NotationError(field, f"{prefix}not every card is dealt (R2)")
+
+
+def check_calls(calls: tuple[str, ...]) -> int | None:
+    """R3: passes from seat 0 on, ending at the first ``play``; return the caller (None: none yet)."""
+    for i, c in enumerate(calls):
+        if c not in ("play", "pass"):
+            raise NotationError("calls", f"call {i + 1} is {c!r}; a call is 'play' or 'pass'")
+        if c == "play":
+            if i + 1 < len(calls):
+                raise NotationError(
+                    "calls", f"call {i + 2} comes after seat {i} called 'play'; calling stops there (R3)"
+                )
+            return i
+    if len(calls) >= 3:
+        raise NotationError(
+            "calls",
+            "all three seats passed, so the deal was passed out and dealt again (R3); "
+            "its hands belong in passed_out of the next deal's record",
+        )
+    return None
+
+
+def describe(outcome: Outcome | None) -> str:
+    """A one-line account of an outcome: ``seat 1 wins by claim with T=7, points -4,4,0``."""
+    if outcome is None:
+        return "no result"
+    pts = ",".join(str(x) for x in outcome.points)
+    if outcome.winner is None:
+        return f"a void deal ({outcome.how}), points {pts}"
+    return f"seat {outcome.winner} wins by {outcome.how} with T={outcome.total}, points {pts}"
+
+
+def _str_list(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise NotationError(field, f"expected a list of strings, got {value!r:.60}")
+    return value
+
+
+def _hands(value: Any, field: str, prefix: str = "") -> Hands:
+    if not isinstance(value, list) or len(value) != 3 or not all(isinstance(x, str) for x in value):
+        raise NotationError(field, f"{prefix}expected three card lists (seats 0, 1, 2), got {value!r:.80}")
+    out = []
+    for s, text in enumerate(value):
+        try:
+            out.append(parse_cards(text, field))
+        except NotationError as e:
+            raise NotationError(field, f"{prefix}seat {s}: {e.message}") from None
+    return (out[0], out[1], out[2])
+
+
+def _is_int(x: Any) -> bool:
+    return type(x) is int
+
+
+def _outcome(value: Any) -> Outcome | None:
+    """The ``result`` object as an Outcome (None for null); structure faults name ``record: result``."""
+    if value is None:
+        return None
+    f = "record: result"
+    if not isinstance(value, dict) or set(value) != {"winner", "total", "how", "points"}:
+        raise NotationError(f, f"expected null or an object with winner, total, how and points, got {value!r:.80}")
+    winner, total, how, points = value["winner"], value["total"], value["how"], value["points"]
+    if how not in _HOWS:
+        raise NotationError(f, f"how is {how!r}; it is one of {', '.join(_HOWS)}")
+    if (winner is None) != (how == "void") or (winner is not None and not (_is_int(winner) and 0 <= winner <= 2)):
+        raise NotationError(f, f"winner {winner!r} with how {how!r}: a seat 0-2, null exactly when void")
+    if not _is_int(total) or total < 0:
+        raise NotationError(f, f"total {total!r} is not a whole number >= 0")
+    if not isinstance(points, list) or len(points) != 3 or not all(_is_int(x) for x in points):
+        raise NotationError(f, f"points {points!r:.60} are not three whole numbers (seats 0, 1, 2)")
+    return Outcome(winner, total, how, (points[0], points[1], points[2]))

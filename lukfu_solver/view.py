@@ -1,0 +1,599 @@
+"""Seat views (NOTATION.md "Seat view"): what one player knows in mid-deal, as an immutable value.
+
+A view is the line ``<seat> <hand> <caller> <history>``: the viewer's current hand, the caller and
+every play so far, trick by trick. Other seats' face-down discards are hidden (``x2``); the
+viewer's own discards show their cards. Everything else the viewer knows is derived from that:
+leaders and winners, fu, face-up cards, hand sizes, whose turn it is and the viewer's legal moves
+(from the :mod:`lukfu_solver.rules` generators, so a view can never disagree with a position).
+
+>>> v = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
+>>> v.fu, v.leaders, v.to_move, str(v.best)
+((0, 0, 1), (0, 2), 1, 'M5')
+>>> [str(m) for m in v.legal_moves()][:3]
+['xC1', 'xM2', 'xC3']
+
+**Calling phase** (an extension of NOTATION.md): before the caller is known the caller field is
+``-`` and the history field lists the calls made so far, seat 0 first (``-`` for none), e.g.
+``2 C245S1389M1389T6 - pass,pass``. Every call in it is ``pass`` (the first ``play`` ends the
+calling) and there are at most two (three passes redeal, R3).
+
+Validation (:meth:`SeatView.validate`, run by :meth:`SeatView.parse`) rejects everything that
+no deal can produce and that the view itself shows: cards named twice, malformed or mis-sized
+plays, followers that do not beat (R8), R6 leads, an illegal play by the viewer (R7, R9, given
+the hand it held then), a wrong hand size, a claim, more than 12 tricks; and two inferences
+about other seats that their later face-up plays make certain: a discard by a seat that held a
+beating play (R9), and a non-caller's single lead that R7 forbids given cards it showed later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
+from .errors import NotationError
+from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
+from .rules import beating_plays, can_claim, follow_plays, lead_plays, single_leads
+
+HAND_SIZE = 12
+"""R2: cards dealt to each seat."""
+MAX_TRICKS = 12
+"""A deal has at most 12 tricks (all singles)."""
+CALLS = ("play", "pass")
+"""The two calls of the calling phase (R3)."""
+
+Tricks = tuple[tuple[Play, ...], ...]
+
+
+# ---------------------------------------------------------------- history text
+
+
+def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
+    """Parse a history field: tricks separated by ``/``, plays by ``,``; ``-`` is no trick yet.
+
+    The public structure is checked (see :func:`check_history`). With ``reveal`` every discard
+    must show its cards (a fully revealed history, as ``lukfu sample`` prints); otherwise hidden
+    discards (``x2``) are allowed too and a :class:`SeatView` decides which ones must be hidden.
+    With ``caller`` given, R6 is checked as well.
+
+    >>> tricks = parse_history("t2,t4,t6/M3,xC1", reveal=True)
+    >>> format_history(tricks), len(tricks[1])
+    ('T2,T4,T6/M3,xC1', 2)
+    >>> parse_history("T2,T4,T6/M3,x1", reveal=True)
+    Traceback (most recent call last):
+    ...
+    lukfu_solver.errors.NotationError: history: trick 2, play 2: the discard x1 hides its cards; every discard must show them here
+    """
+    s = text.strip()
+    if s == "-":
+        return ()
+    if not s:
+        raise NotationError("history", "empty (write '-' before the first lead)")
+    parts = s.split("/")
+    if len(parts) > MAX_TRICKS:
+        raise NotationError("history", f"at most {MAX_TRICKS} tricks, got {len(parts)}")
+    tricks = []
+    for t, part in enumerate(parts, 1):
+        plays = []
+        for i, pt in enumerate(part.split(","), 1):
+            try:
+                plays.append(Play.parse(pt, "history"))
+            except NotationError as e:
+                raise NotationError("history", f"trick {t}, play {i}: {e.message}") from None
+        tricks.append(tuple(plays))
+    result = tuple(tricks)
+    check_history(result, reveal, caller)
+    return result
+
+
+def format_history(tricks: Sequence[Sequence[Play]]) -> str:
+    """The canonical history field: ``-`` when empty, else tricks by ``/`` and plays by ``,``.
+
+    >>> format_history(()), format_history([[Play.parse("s5"), Play.parse("x1")]])
+    ('-', 'S5,x1')
+    """
+    if not tricks:
+        return "-"
+    return "/".join(",".join(str(p) for p in trick) for trick in tricks)
+
+
+def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = None) -> None:
+    """Check the public structure of a history; a fault raises ``NotationError("history", …)``.
+
+    At most 12 tricks, three plays in every trick but the last, no claim, a face-up lead (R5) no
+    larger than the hands, followers of the lead's size whose face-up plays beat the current
+    best (R8), no card named twice, and (``caller`` given) no long lead by a passed Master (R6).
+    With ``reveal``, discards must show their cards.
+    """
+    if len(tricks) > MAX_TRICKS:
+        raise NotationError("history", f"at most {MAX_TRICKS} tricks, got {len(tricks)}")
+    seen = 0
+    left = HAND_SIZE  # cards each seat holds when the trick starts
+    leader = 0
+    for t, trick in enumerate(tricks, 1):
+        if not trick or len(trick) > 3:
+            raise NotationError("history", f"trick {t}: a trick has 1 to 3 plays, got {len(trick)}")
+        if t < len(tricks) and len(trick) < 3:
+            raise NotationError(
+                "history", f"trick {t}: only the last trick may be incomplete, but it has {len(trick)} plays"
+            )
+        if left == 0:
+            raise NotationError("history", f"trick {t}: the hands ran out after trick {t - 1} (R15)")
+        best_i = 0
+        for i, p in enumerate(trick):
+            where = f"trick {t}, play {i + 1}"
+            if p.kind == CLAIM:
+                raise NotationError("history", f"{where}: a view has no claim (a claim ends the deal)")
+            if p.kind == DISCARD and (p.cards.bit_count() != p.size if p.cards else not p.size):
+                raise NotationError("history", f"{where}: a malformed discard {p}")
+            if reveal and p.hidden:
+                raise NotationError(
+                    "history", f"{where}: the discard {p} hides its cards; every discard must show them here"
+                )
+            seat = (leader + i) % 3
+            if i == 0:
+                if p.kind == DISCARD:
+                    raise NotationError(
+                        "history", f"{where}: a trick is led with a single, set or run, not a discard {p}"
+                    )
+                if p.size > left:
+                    raise NotationError(
+                        "history", f"{where}: a {p.size}-card lead {p}, but each seat holds only {left} cards"
+                    )
+                if caller is not None and caller != 0 and seat == 0 and p.size >= 4:
+                    raise NotationError(
+                        "history",
+                        f"{where}: seat 0 passed and may not lead {p}, a four-card set or a run of four or more (R6)",
+                    )
+            else:
+                if p.size != trick[0].size:
+                    raise NotationError(
+                        "history", f"{where}: {p} has {p.size} cards but the lead {trick[0]} has {trick[0].size}"
+                    )
+                if p.kind != DISCARD:
+                    best = trick[best_i]
+                    if not beats(p, best, best_i == 0):
+                        raise NotationError("history", f"{where}: {p} does not beat {best} (R8)")
+                    best_i = i
+            dup = seen & p.cards
+            if dup:
+                raise NotationError(
+                    "history", f"{where}: {format_cards(dup)} is already played in {_find(tricks, dup)}"
+                )
+            seen |= p.cards
+        if len(trick) == 3:
+            leader = (leader + best_i) % 3
+        left -= trick[0].size
+
+
+def _find(tricks: Tricks, mask: CardSet) -> str:
+    """Where the first play naming a card of ``mask`` is: ``"trick 1, play 2"``."""
+    for t, trick in enumerate(tricks, 1):
+        for i, p in enumerate(trick, 1):
+            if p.cards & mask:
+                return f"trick {t}, play {i}"
+    return "the history"  # pragma: no cover - only called for cards that are there
+
+
+def parse_calls(text: str) -> tuple[str, ...]:
+    """Parse the calls of a calling-phase view: ``-`` or up to two ``pass`` separated by commas."""
+    s = text.strip().lower()
+    if s == "-":
+        return ()
+    calls = tuple(c.strip() for c in s.split(","))
+    for i, c in enumerate(calls, 1):
+        if c == "play":
+            raise NotationError(
+                "history", f"call {i} is 'play', so seat {i - 1} is the caller: write its seat as the caller, not '-'"
+            )
+        if c != "pass":
+            raise NotationError("history", f"call {i} is {c!r}; before the caller is known every call is 'pass'")
+    if len(calls) > 2:
+        raise NotationError("history", "three passes: the deal is passed out and dealt again (R3)")
+    return calls
+
+
+# ---------------------------------------------------------------- the view
+
+
+class _Facts(NamedTuple):
+    """Everything derived from a history in one pass (cached by :class:`SeatView`)."""
+
+    leaders: tuple[int, ...]
+    winners: tuple[int, ...]
+    faceup: CardSet
+    trick: tuple[Play, ...]
+    trick_leader: int
+    trick_faceup: CardSet
+    best_i: int
+    fu: tuple[int, int, int]
+    played: tuple[int, int, int]
+    hidden: tuple[int, int, int]
+    own_discards: CardSet
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What seat ``seat`` knows: its ``hand``, the ``caller`` and the ``tricks`` played so far.
+
+    ``tricks`` holds each trick's plays, leader first; the last may be incomplete. Other seats'
+    discards are hidden (``Play(DISCARD, 0, k)``), the viewer's own show their cards. ``caller``
+    is None only in the calling phase, whose ``calls`` so far (seat 0 first) are then kept.
+    The constructor does not check anything: :meth:`parse` and :meth:`validate` do.
+    """
+
+    seat: int
+    hand: CardSet
+    caller: int | None
+    tricks: Tricks
+    calls: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------ text
+
+    @classmethod
+    def parse(cls, text: str) -> SeatView:
+        """Parse and validate ``<seat> <hand> <caller> <history>``; a fault raises NotationError.
+
+        >>> str(SeatView.parse("2 s1389c245T6m1389 - PASS,pass"))
+        '2 C245S1389M1389T6 - pass,pass'
+        """
+        fields = text.split()
+        if len(fields) != 4:
+            raise NotationError("view", f"expected 4 fields (seat hand caller history), got {len(fields)}")
+        seat = _parse_seat(fields[0], "seat")
+        hand = parse_cards(fields[1], "hand")
+        if fields[2] == "-":
+            view = cls(seat, hand, None, (), parse_calls(fields[3]))
+        else:
+            caller = _parse_seat(fields[2], "caller")
+            view = cls(seat, hand, caller, parse_history(fields[3], reveal=False, caller=caller))
+        view.validate()
+        return view
+
+    def __str__(self) -> str:
+        if self.caller is None:
+            return f"{self.seat} {format_cards(self.hand)} - {','.join(self.calls) or '-'}"
+        return f"{self.seat} {format_cards(self.hand)} {self.caller} {format_history(self.tricks)}"
+
+    def __repr__(self) -> str:
+        return f"SeatView.parse({str(self)!r})"
+
+    @classmethod
+    def from_deal(cls, seat: int, dealt: CardSet, caller: int, plays: Sequence[Play]) -> SeatView:
+        """The view of ``seat`` (dealt ``dealt``) after the fully known ``plays`` (no checks).
+
+        Other seats' discards are hidden, the hand is ``dealt`` less the seat's own plays. A claim
+        ends the deal and is not part of a view: it raises NotationError("plays", …).
+        """
+        tricks: list[tuple[Play, ...]] = []
+        cur: list[Play] = []
+        leader = best_i = 0
+        hand = dealt
+        for n, p in enumerate(plays, 1):
+            if p.kind == CLAIM:
+                raise NotationError("plays", f"play {n} is a claim: the deal is over and a view does not show it")
+            s = (leader + len(cur)) % 3
+            if s == seat:
+                hand &= ~p.cards
+            elif p.kind == DISCARD:
+                p = Play(DISCARD, 0, p.size)
+            if cur and p.kind != DISCARD:
+                best_i = len(cur)
+            cur.append(p)
+            if len(cur) == 3:
+                tricks.append(tuple(cur))
+                leader = (leader + best_i) % 3
+                cur = []
+                best_i = 0
+        if cur:
+            tricks.append(tuple(cur))
+        return cls(seat, hand, caller, tuple(tricks))
+
+    # ------------------------------------------------------------ derivations
+
+    @cached_property
+    def _facts(self) -> _Facts:
+        leader = 0
+        leaders: list[int] = []
+        winners: list[int] = []
+        faceup = trick_faceup = own = 0
+        fu = [0, 0, 0]
+        played = [0, 0, 0]
+        hidden = [0, 0, 0]
+        trick: tuple[Play, ...] = ()
+        best_i = 0
+        for tr in self.tricks:
+            leaders.append(leader)
+            best_i = 0
+            up = 0
+            for i, p in enumerate(tr):
+                s = (leader + i) % 3
+                played[s] += p.size
+                if p.kind == DISCARD:
+                    if s == self.seat:
+                        own |= p.cards
+                    else:
+                        hidden[s] += p.size
+                else:
+                    up |= p.cards
+                    if i:
+                        best_i = i
+            if len(tr) == 3:
+                winner = (leader + best_i) % 3
+                winners.append(winner)
+                fu[winner] += tr[best_i].size
+                faceup |= up
+                leader = winner
+                best_i = 0
+            else:
+                trick, trick_faceup = tr, up
+        return _Facts(
+            tuple(leaders),
+            tuple(winners),
+            faceup,
+            trick,
+            leader,
+            trick_faceup,
+            best_i,
+            (fu[0], fu[1], fu[2]),
+            (played[0], played[1], played[2]),
+            (hidden[0], hidden[1], hidden[2]),
+            own,
+        )
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The leader of each trick of the history (seat 0 first (R4), then each previous winner)."""
+        return self._facts.leaders
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner of each completed trick (R10)."""
+        return self._facts.winners
+
+    @property
+    def faceup(self) -> CardSet:
+        """The face-up cards of the completed tricks."""
+        return self._facts.faceup
+
+    @property
+    def trick(self) -> tuple[Play, ...]:
+        """The plays of the trick in progress, leader first (``()`` when a seat is about to lead)."""
+        return self._facts.trick
+
+    @property
+    def trick_leader(self) -> int:
+        """The leader of the trick in progress, or the seat about to lead."""
+        return self._facts.trick_leader
+
+    @property
+    def best(self) -> Play | None:
+        """The current best play of the trick in progress (None before its lead)."""
+        f = self._facts
+        return f.trick[f.best_i] if f.trick else None
+
+    @property
+    def best_seat(self) -> int | None:
+        """The seat whose play is currently best in the trick in progress (None before its lead)."""
+        f = self._facts
+        return (f.trick_leader + f.best_i) % 3 if f.trick else None
+
+    @property
+    def fu(self) -> tuple[int, int, int]:
+        """The fu won so far by seats 0, 1, 2 (R10)."""
+        return self._facts.fu
+
+    @property
+    def hand_sizes(self) -> tuple[int, int, int]:
+        """The cards each seat holds now."""
+        p = self._facts.played
+        return (HAND_SIZE - p[0], HAND_SIZE - p[1], HAND_SIZE - p[2])
+
+    @property
+    def hidden_discards(self) -> tuple[int, int, int]:
+        """By seat, the face-down cards it discarded that the viewer cannot see (0 for the viewer)."""
+        return self._facts.hidden
+
+    @property
+    def own_discards(self) -> CardSet:
+        """The cards the viewer discarded face down."""
+        return self._facts.own_discards
+
+    @property
+    def unseen(self) -> CardSet:
+        """The cards the viewer cannot place: other hands and other seats' face-down discards."""
+        f = self._facts
+        return ALL_CARDS & ~(self.hand | f.own_discards | f.faceup | f.trick_faceup)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that acts next: the next to call in the calling phase; None once the hands ran out."""
+        if self.caller is None:
+            return len(self.calls)
+        f = self._facts
+        if not f.trick and f.played[f.trick_leader] >= HAND_SIZE:
+            return None
+        return (f.trick_leader + len(f.trick)) % 3
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has ended (the hands ran out, R15)."""
+        return self.to_move is None
+
+    def old_cards(self) -> CardSet:
+        """The viewer's Old cards (R11–R13): from its hand and every face-up card, the trick's too."""
+        f = self._facts
+        return old_cards(self.hand, f.faceup | f.trick_faceup)
+
+    def legal_moves(self) -> Iterator[Play]:
+        """The viewer's legal moves when it is to move in the play phase, in Position's order.
+
+        About to lead: the claim when allowed (R14), then every lead (R5–R7). Following: the
+        plays that beat the current best, or else every discard (R8–R9). Otherwise nothing.
+        """
+        if self.caller is None or self.to_move != self.seat:
+            return
+        f = self._facts
+        s = self.seat
+        if not f.trick:
+            if can_claim(f.fu[s], self.hand, f.faceup):
+                yield CLAIM_PLAY
+            yield from lead_plays(self.hand, f.faceup, s == self.caller, s == 0 and self.caller != 0)
+        else:
+            yield from follow_plays(self.hand, f.trick[f.best_i], f.best_i == 0, f.trick[0].size)
+
+    # ------------------------------------------------------------ validation
+
+    def validate(self) -> None:
+        """Check that some deal can produce this view; a fault raises NotationError naming its field.
+
+        Fields: ``seat``, ``hand``, ``caller`` and ``history`` (with the trick and play at fault).
+        """
+        if self.seat not in (0, 1, 2):
+            raise NotationError("seat", f"a seat is 0, 1 or 2, got {self.seat!r}")
+        if not 0 <= self.hand <= ALL_CARDS:
+            raise NotationError("hand", "not a card set")
+        if self.caller is None:
+            if self.tricks:
+                raise NotationError("history", "no trick is played before the caller is known (R3)")
+            if len(self.calls) > 2 or any(c != "pass" for c in self.calls):
+                raise NotationError("history", f"calls {','.join(self.calls)}: at most two, all 'pass' (R3)")
+            if self.hand.bit_count() != HAND_SIZE:
+                raise NotationError("hand", f"{self.hand.bit_count()} cards; a hand holds {HAND_SIZE} before the play")
+            return
+        if self.caller not in (0, 1, 2):
+            raise NotationError("caller", f"a seat is 0, 1 or 2, got {self.caller!r}")
+        if self.calls:
+            raise NotationError("history", "calls are kept only in the calling phase (caller '-')")
+        check_history(self.tricks, reveal=False, caller=self.caller)
+        self._check_seat()
+
+    def _check_seat(self) -> None:
+        """The checks that depend on the viewer: discards' visibility, the hand, the viewer's plays."""
+        seat, caller, tricks = self.seat, self.caller, self.tricks
+        f = self._facts
+        # the seat of every play
+        seats: list[list[int]] = []
+        leader = 0
+        for t, tr in enumerate(tricks):
+            seats.append([(leader + i) % 3 for i in range(len(tr))])
+            if t < len(f.winners):
+                leader = f.winners[t]
+        for t, tr in enumerate(tricks):
+            for i, p in enumerate(tr):
+                s = seats[t][i]
+                where = f"trick {t + 1}, play {i + 1}"
+                if p.kind == DISCARD:
+                    if s == seat and p.hidden:
+                        raise NotationError(
+                            "history", f"{where}: {p} is seat {seat}'s own discard; it must show its cards (xC2)"
+                        )
+                    if s != seat and p.cards:
+                        raise NotationError(
+                            "history",
+                            f"{where}: the discard {p} of seat {s} is hidden from seat {seat}; write it as x{p.size}",
+                        )
+                dup = p.cards & self.hand
+                if dup:
+                    raise NotationError("history", f"{where}: {format_cards(dup)} is also in the hand")
+        n = HAND_SIZE - f.played[seat]
+        if self.hand.bit_count() != n:
+            raise NotationError(
+                "hand",
+                f"seat {seat} holds {self.hand.bit_count()} cards but has played {f.played[seat]}, so it holds {n}",
+            )
+        # suffix unions: face-up cards by seat from trick t on; own cards from trick t on
+        count = len(tricks)
+        up_by = [[0] * (count + 1) for _ in range(3)]
+        mine_from = [0] * (count + 1)
+        for t in range(count - 1, -1, -1):
+            for s in range(3):
+                up_by[s][t] = up_by[s][t + 1]
+            mine_from[t] = mine_from[t + 1]
+            for i, p in enumerate(tricks[t]):
+                s = seats[t][i]
+                if p.kind != DISCARD:
+                    up_by[s][t] |= p.cards
+                if s == seat:
+                    mine_from[t] |= p.cards
+        faceup = 0  # face-up cards of the tricks before t
+        own_before = 0  # the viewer's discards before t
+        for t, tr in enumerate(tricks):
+            held = self.hand | mine_from[t]  # the viewer's hand when trick t started
+            best_i = 0
+            for i, p in enumerate(tr):
+                s = seats[t][i]
+                where = f"trick {t + 1}, play {i + 1}"
+                if i == 0 and p.kind == SINGLE:
+                    if s == seat:
+                        allowed = single_leads(held, faceup, seat == caller)
+                        if not p.cards & allowed:
+                            raise NotationError(
+                                "history",
+                                f"{where}: seat {seat} may not lead {p}: a non-caller leads a non-Old single "
+                                f"of its highest suit holding one, here {format_cards(allowed)} (R7)",
+                            )
+                    elif s != caller:
+                        shown = p.cards | up_by[s][t + 1]
+                        out = held | own_before | ((up_by[0][t] | up_by[1][t] | up_by[2][t]) & ~shown)
+                        _check_single_lead(where, s, p, shown, out, faceup)
+                if i and p.kind == DISCARD:
+                    best = tr[best_i]
+                    known = held if s == seat else up_by[s][t + 1]
+                    beat = next(beating_plays(known, best, best_i == 0), None)
+                    if beat is not None:
+                        held_how = "" if s == seat else " (shown later)"
+                        raise NotationError(
+                            "history",
+                            f"{where}: seat {s} discarded but held{held_how} {beat}, which beats {best} (R9)",
+                        )
+                if i and p.kind != DISCARD:
+                    best_i = i
+                if s == seat:
+                    held &= ~p.cards
+                    if p.kind == DISCARD:
+                        own_before |= p.cards
+            if len(tr) == 3:  # only completed tricks count for Old cards at the next lead
+                for p in tr:
+                    if p.kind != DISCARD:
+                        faceup |= p.cards
+
+
+def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: CardSet, faceup: CardSet) -> None:
+    """R7 for another non-caller's single lead, from what is certain about its hand then.
+
+    ``shown`` are cards it surely held (the lead and its later face-up plays), ``out`` cards it
+    surely did not hold and that were not face up. A shown card below an ``out`` card of its suit
+    was surely not Old; the lead was surely Old when all higher cards were shown or face up.
+    """
+    not_old = 0
+    for suit in range(4):
+        out9 = (out >> (9 * suit)) & SUIT_MASK9
+        if out9:
+            not_old |= (((1 << (out9.bit_length() - 1)) - 1) << (9 * suit)) & shown
+    not_old &= ~ALWAYS_OLD
+    if not not_old:
+        return
+    higher = not_old >> (9 * (lead.suit + 1))
+    if higher:
+        y = not_old & ~((1 << (9 * (lead.suit + 1))) - 1)
+        y &= -y
+        raise NotationError(
+            "history",
+            f"{where}: seat {s}, a non-caller, led {lead} but held the non-Old {format_cards(y)} "
+            f"(shown later) of a higher suit (R7)",
+        )
+    if old_cards(shown, faceup) & lead.cards:
+        y = not_old & -not_old
+        raise NotationError(
+            "history",
+            f"{where}: seat {s}, a non-caller, led the Old {lead} but held the non-Old {format_cards(y)} (shown later) (R7)",
+        )
+
+
+def _parse_seat(text: str, field: str) -> int:
+    if text not in ("0", "1", "2"):
+        raise NotationError(field, f"a seat is 0, 1 or 2, got {text!r}")
+    return int(text)
