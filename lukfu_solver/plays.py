@@ -75,7 +75,7 @@ class Play(NamedTuple):
             return CLAIM_PLAY
         if low.startswith("x"):
             rest = s[1:].strip()
-            if rest.isdigit():
+            if rest.isascii() and rest.isdigit():
                 n = int(rest)
                 if not 1 <= n <= 12:
                     raise NotationError(field, f"discard count {n} outside 1-12 in {text!r}")
@@ -83,6 +83,8 @@ class Play(NamedTuple):
             if not rest:
                 raise NotationError(field, f"discard {text!r} names no cards and no count")
             mask = parse_cards(rest, field)
+            if not mask:
+                raise NotationError(field, f"discard {text!r} names no cards and no count")
             return Play(DISCARD, mask, mask.bit_count())
         if not s:
             raise NotationError(field, "empty play")

@@ -372,7 +372,7 @@ class Position:
         to_move = _parse_seat(tm_t, "to-move")
         caller = _parse_seat(caller_t, "caller")
         fu_parts = fu_t.split(",")
-        if len(fu_parts) != 3 or not all(f.isdigit() for f in fu_parts):
+        if len(fu_parts) != 3 or not all(f.isascii() and f.isdigit() for f in fu_parts):
             raise NotationError("fu", f"expected three numbers f0,f1,f2, got {fu_t!r}")
         fu = [int(f) for f in fu_parts]
         faceup = parse_cards(up_t, "face-up")

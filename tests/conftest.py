@@ -1,0 +1,112 @@
+"""Shared test helpers and the hypothesis profile.
+
+Hypothesis runs derandomized (the same examples on every run, so CI is reproducible) with no
+deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more examples.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import HealthCheck, settings
+
+from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
+from lukfu_solver.plays import Play
+from lukfu_solver.position import Position
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=40,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    derandomize=False,
+    deadline=None,
+    max_examples=1000,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+EXAMPLE = "C69S246M567T1235/C1378S57M24T4789/C245S1389M1389T6 0 1 0,0,0 - -"
+"""The example position of NOTATION.md: seat 1 called, the Master to lead."""
+
+
+def C(text: str) -> int:
+    """A card mask from a card list."""
+    return parse_cards(text)
+
+
+def P(text: str) -> Play:
+    """A play from its text."""
+    return Play.parse(text)
+
+
+def moves(pos: Position) -> list[str]:
+    """The legal moves of ``pos`` as text, in generator order."""
+    return [str(m) for m in pos.legal_moves()]
+
+
+def make_pos(
+    hands: tuple[str, str, str] | list[str],
+    to_move: int = 0,
+    caller: int = 0,
+    fu: tuple[int, int, int] | None = None,
+    faceup: str | None = None,
+    trick: str = "-",
+) -> Position:
+    """A validated position from its parts, via :meth:`Position.parse`.
+
+    ``hands`` are the hands now (the cards in ``trick`` are added back by the parser). ``fu``
+    defaults to every completed-trick card going to the leader. ``faceup`` defaults to every card
+    named nowhere else (so nothing is face down).
+    """
+    named = 0
+    for h in hands:
+        named |= parse_cards(h)
+    n_plays = 0
+    trick_cards = 0
+    if trick != "-":
+        for t in trick.split(","):
+            trick_cards |= Play.parse(t).cards
+            n_plays += 1
+    named |= trick_cards
+    leader = (to_move - n_plays) % 3
+    n = parse_cards(hands[leader]).bit_count() + (Play.parse(trick.split(",")[0]).size if n_plays else 0)
+    c = 12 - n
+    if fu is None:
+        fu = [0, 0, 0]
+        fu[leader] = c
+    up = format_cards(ALL_CARDS & ~named) if faceup is None else faceup
+    line = f"{'/'.join(hands)} {to_move} {caller} {','.join(map(str, fu))} {up} {trick}"
+    return Position.parse(line)
+
+
+def deal(seed: int) -> list[int]:
+    """Three 12-card hands (masks) from a seeded shuffle of the 36 cards."""
+    cards = list(range(36))
+    random.Random(seed).shuffle(cards)
+    return [sum(1 << c for c in cards[12 * s : 12 * s + 12]) for s in range(3)]
+
+
+def start_line(hands: list[int], caller: int) -> str:
+    """The position line of a deal before the first lead."""
+    return f"{'/'.join(format_cards(h) for h in hands)} 0 {caller} 0,0,0 - -"
+
+
+def start(h0: str, h1: str, caller: int = 0) -> Position:
+    """The position before the first lead with seat 0 and seat 1 holding ``h0``, ``h1`` (seat 2 the rest)."""
+    h2 = format_cards(ALL_CARDS & ~parse_cards(h0) & ~parse_cards(h1))
+    return Position.parse(f"{h0}/{h1}/{h2} 0 {caller} 0,0,0 - -")
+
+
+def play(pos: Position, *texts: str) -> Position:
+    """Push each move (checked for legality) and return the position."""
+    for t in texts:
+        pos.push_checked(Play.parse(t))
+    return pos
