@@ -1,0 +1,521 @@
+"""Exact perfect-information search (M1): alpha-beta with a transposition table, in the manner
+of the bridge double-dummy solvers.
+
+The value of a position is the caller's net points under best play, the caller maximising and
+the two non-callers minimising together: an even integer from −14 to +14 (R16–R17 make every
+payment to or from the caller even). The driver asks zero-window questions ("can the caller
+make at least v?") and moves the target, as DDS does; each answer tightens bounds stored in
+the table, so later questions reuse earlier work.
+
+>>> from lukfu_solver.position import Position
+>>> res = Solver().solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))
+>>> res.value, str(res.best)
+(4, 'claim')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD
+from .plays import CLAIM, DISCARD, SINGLE, Play
+from .position import Z_FACEUP, Position, zmask
+from .rules import can_beat
+
+MAX_VALUE = 14
+MIN_VALUE = -14
+INF = 100
+
+
+class SearchAborted(Exception):
+    """Raised inside the search when the node or time limit is reached."""
+
+
+@dataclass
+class SolveResult:
+    """What a solve found: the value (or bounds when stopped early), the best move, the principal
+    variation, the value of every root move (all-moves mode) and the search statistics."""
+
+    value: int | None
+    lower: int
+    upper: int
+    best: Play | None
+    pv: list[Play] = field(default_factory=list)
+    moves: dict[Play, int] = field(default_factory=dict)
+    nodes: int = 0
+    tt_probes: int = 0
+    tt_hits: int = 0
+    ms: float = 0.0
+    complete: bool = True
+
+    @property
+    def hit_rate(self) -> float:
+        """Share of table probes that found an entry."""
+        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+
+def value_bounds(pos: Position) -> tuple[int, int]:
+    """Bounds on the value that need no search: what each side can still reach (R15–R17).
+
+    Every remaining trick gives its size to one seat, so a seat can end with at most its fu plus
+    the cards each seat still has to play (n); its total T (claim or end) is bounded the same way.
+    A side that can no longer reach six can at best make the deal void.
+    """
+    if pos.outcome is not None:
+        v = pos.outcome.points[pos.caller]
+        return v, v
+    n = pos.cards_per_hand()
+    caller = pos.caller
+    fu = pos.fu
+    best_c = fu[caller] + n
+    upper = 2 * (best_c - 5) if best_c >= 6 else 0
+    best_nc = max(fu[s] for s in range(3) if s != caller) + n
+    lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    return lower, upper
+
+
+class Solver:
+    """Alpha-beta search with a transposition table (lower/upper bounds and best move per key).
+
+    The table persists across calls (useful for all-moves and principal-variation passes, and
+    for batches of related positions); ``max_entries`` bounds its memory: when full, the entries
+    nearest the end of the deal (cheapest to recompute) are dropped first.
+    """
+
+    def __init__(self, max_entries: int = 2_000_000, driver: str = "bisect", reduce: bool = True) -> None:
+        self.reduce = reduce
+        self.tt: dict[int, list] = {}
+        self.max_entries = max_entries
+        self.driver = driver
+        self.nodes = 0
+        self.tt_probes = 0
+        self.tt_hits = 0
+        self.history: dict[tuple[int, int], int] = {}
+        self._limit_nodes = 0
+        self._deadline = 0.0
+        self._pos: Position
+
+    # ------------------------------------------------------------ public
+
+    def solve(
+        self,
+        pos: Position,
+        all_moves: bool = False,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+    ) -> SolveResult:
+        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s."""
+        t0 = time.perf_counter()
+        self.nodes = self.tt_probes = self.tt_hits = 0
+        self._limit_nodes = max_nodes or 0
+        self._deadline = t0 + time_limit if time_limit else 0.0
+        pos = pos.copy()
+        self._pos = pos
+        lo, hi = value_bounds(pos)
+        result = SolveResult(None, lo, hi, None)
+        try:
+            lo, hi = self._drive(lo, hi, result)
+            result.value = lo
+            if pos.outcome is None:
+                result.pv = self._pv(result.value)
+                result.best = result.pv[0] if result.pv else None
+                if all_moves:
+                    for m in self._ordered(list(pos.legal_moves()), None):
+                        pos.push(m)
+                        try:
+                            result.moves[m] = self._exact(*value_bounds(pos))
+                        finally:
+                            pos.pop()
+        except SearchAborted:
+            result.complete = False
+            result.lower, result.upper = lo, hi
+            if lo == hi:
+                result.value = lo
+        result.nodes = self.nodes
+        result.tt_probes = self.tt_probes
+        result.tt_hits = self.tt_hits
+        result.ms = (time.perf_counter() - t0) * 1000
+        return result
+
+    def value(self, pos: Position) -> int:
+        """The exact value of ``pos`` (M1)."""
+        return self.solve(pos).value  # type: ignore[return-value]
+
+    # ------------------------------------------------------------ drivers
+
+    def _drive(self, lo: int, hi: int, result: SolveResult) -> tuple[int, int]:
+        """Narrow [lo, hi] to the exact value with zero-window tests; keeps ``result`` bounds current."""
+        while lo < hi:
+            if self.driver == "mtdf":
+                target = lo + 1 if lo + 1 < hi else hi
+                target = max(target, _guess(result, lo, hi))
+            else:
+                target = _midpoint(lo, hi)
+            g = self._ab(target - 1, target)
+            if g >= target:
+                lo = g
+            else:
+                hi = g
+            result.lower, result.upper = lo, hi
+        return lo, hi
+
+    def _exact(self, lo: int, hi: int) -> int:
+        dummy = SolveResult(None, lo, hi, None)
+        return self._drive(lo, hi, dummy)[0]
+
+    def _pv(self, value: int) -> list[Play]:
+        """The principal variation to the end: at each step a move whose child keeps ``value``."""
+        pos = self._pos
+        line: list[Play] = []
+        while pos.outcome is None:
+            maximizing = pos.to_move == pos.caller
+            entry = self.tt.get(pos.key)
+            moves = self._ordered(list(pos.legal_moves()), entry[2] if entry else None)
+            chosen = None
+            for m in moves:
+                pos.push(m)
+                # does this child keep the value? (max: child ≥ value; min: child ≤ value)
+                g = self._ab(value - 1, value) if maximizing else self._ab(value, value + 1)
+                if (maximizing and g >= value) or (not maximizing and g <= value):
+                    chosen = m
+                    break
+                pos.pop()
+            if chosen is None:  # cannot happen when value is exact
+                raise AssertionError("principal variation lost the value")
+            line.append(chosen)
+        for _ in line:
+            pos.pop()
+        return line
+
+    # ------------------------------------------------------------ the search
+
+    def _ordered(self, moves: list[Play], tt_move: Play | None) -> list[Play]:
+        """Move ordering: the table's move, claims, plays that take the trick outright (the
+        largest first for leads, the cheapest for followers), then by history, then cheap
+        discards (low, non-Old cards first)."""
+        pos = self._pos
+        s = pos.to_move
+        hist = self.history
+        hands = pos.hands
+        n1 = hands[(s + 1) % 3]
+        n2 = hands[(s + 2) % 3]
+        n_played = len(pos.trick)
+        old = pos.old_cards(s) if moves and moves[-1].kind == DISCARD else 0
+
+        def score(m: Play) -> int:
+            if m == tt_move:
+                return -(10**9)
+            kind = m.kind
+            if kind == CLAIM:
+                return -(10**8)
+            h = hist.get((s, m.cards), 0)
+            if kind == DISCARD:
+                return 10**6 - h + _low_score(m.cards) + 20 * (m.cards & old).bit_count()
+            if n_played == 0:
+                wins = not can_beat(n1, m, True) and not can_beat(n2, m, True)
+                return (-(10**5) if wins else 0) - h - 10 * m.size
+            if n_played == 1:
+                wins = not can_beat(n1, m, False)
+                return (-(10**5) if wins else 0) - h + m.rank
+            return -h + m.rank
+
+        moves.sort(key=score)
+        return moves
+
+    def _ab(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta on the current position; returns the caller's points."""
+        pos = self._pos
+        self.nodes += 1
+        if self.nodes & 0xFFF == 0:
+            self._check_limits()
+        outcome = pos.outcome
+        if outcome is not None:
+            return outcome.points[pos.caller]
+        lo, hi = value_bounds(pos)
+        if lo >= beta or hi <= alpha or lo == hi:
+            return lo if lo >= beta or lo == hi else hi
+        key = tt_key(pos)
+        self.tt_probes += 1
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            self.tt_hits += 1
+            elo, ehi, tt_move = entry
+            if elo >= beta:
+                return elo
+            if ehi <= alpha:
+                return ehi
+            if elo == ehi:
+                return elo
+            if elo > lo:
+                lo = elo
+            if ehi < hi:
+                hi = ehi
+        a0, b0 = alpha, beta
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        maximizing = pos.to_move == pos.caller
+        moves = self._ordered(reduced_moves(pos) if self.reduce else list(pos.legal_moves()), tt_move)
+        best_move = moves[0]
+        if maximizing:
+            g = -INF
+            for m in moves:
+                pos.push(m)
+                v = self._ab(alpha, beta)
+                pos.pop()
+                if v > g:
+                    g = v
+                    best_move = m
+                    if g > alpha:
+                        alpha = g
+                        if g >= beta:
+                            self._reward(m)
+                            break
+        else:
+            g = INF
+            for m in moves:
+                pos.push(m)
+                v = self._ab(alpha, beta)
+                pos.pop()
+                if v < g:
+                    g = v
+                    best_move = m
+                    if g < beta:
+                        beta = g
+                        if g <= alpha:
+                            self._reward(m)
+                            break
+        # store bounds: g is exact inside (a0, b0), a lower bound at or above b0, an upper at or below a0
+        if entry is None:
+            entry = [lo, hi, best_move]
+            if len(self.tt) >= self.max_entries:
+                self._evict()
+            self.tt[key] = entry
+        if g <= a0:
+            entry[1] = min(entry[1], g)
+        elif g >= b0:
+            entry[0] = max(entry[0], g)
+        else:
+            entry[0] = entry[1] = g
+        entry[2] = best_move
+        return g
+
+    def _reward(self, m: Play) -> None:
+        k = (self._pos.to_move, m.cards)
+        n = self._pos.hands[self._pos.to_move].bit_count() + 1
+        self.history[k] = self.history.get(k, 0) + n * n
+
+    def _check_limits(self) -> None:
+        if self._limit_nodes and self.nodes >= self._limit_nodes:
+            raise SearchAborted
+        if self._deadline and time.perf_counter() >= self._deadline:
+            raise SearchAborted
+
+    def _evict(self) -> None:
+        """Replacement policy: drop the older half of the table (dict order is insertion order)."""
+        keys = list(self.tt)
+        for k in keys[: len(keys) // 2]:
+            del self.tt[k]
+
+
+def equivalence_classes(pos: Position) -> tuple[list[int], list[int]]:
+    """Classes of interchangeable cards in the hand of the seat to move (rank equivalence).
+
+    Two cards of one suit in one hand are interchangeable as singles when every card between
+    them has been played face up in a completed trick and neither can take part in a set or a
+    run of that hand (hands only shrink, so it never will), and neither is C1 or T1 (R8, R11):
+    no live card separates them, and
+    each is Old exactly when the other is (R12). Swapping them maps every line of play onto an
+    equally valued one. As *discards* they are interchangeable only when a face-down card above
+    them already blocks them from ever becoming Old; otherwise keeping the higher one can matter.
+
+    Returns (single classes, discard classes), each a list of card masks with 2+ cards.
+    """
+    s = pos.to_move
+    hand = pos.hands[s]
+    busy = 0
+    for r in range(1, 10):
+        m = hand & RANK_MASK[r]
+        if m.bit_count() >= 3:
+            busy |= m
+    up = pos.faceup
+    blocked_below = 0  # per suit: cards below the highest face-down card
+    down = pos.facedown
+    for suit in range(4):
+        shift = 9 * suit
+        m9 = (hand >> shift) & SUIT_MASK9
+        for run in RUNS9[m9]:
+            busy |= run << shift
+        d9 = (down >> shift) & SUIT_MASK9
+        if d9:
+            blocked_below |= ((1 << (d9.bit_length() - 1)) - 1) << shift
+    free = hand & ~busy & ~UNBEATABLE_LEAD  # C1 and T1 are special: always Old, unbeatable led
+    singles: list[int] = []
+    discards: list[int] = []
+    for suit in range(4):
+        shift = 9 * suit
+        f = (free >> shift) & SUIT_MASK9
+        if f.bit_count() < 2:
+            continue
+        up9 = (up >> shift) & SUIT_MASK9
+        cls = 0
+        prev = -1
+        for r in range(9):
+            if not f >> r & 1:
+                continue
+            if prev >= 0 and ((((1 << r) - 1) & ~((1 << (prev + 1)) - 1)) & ~up9) == 0:
+                cls |= 1 << r
+            else:
+                _close(cls, shift, blocked_below, singles, discards)
+                cls = 1 << r
+            prev = r
+        _close(cls, shift, blocked_below, singles, discards)
+    return singles, discards
+
+
+def _close(cls9: int, shift: int, blocked_below: int, singles: list[int], discards: list[int]) -> None:
+    if cls9.bit_count() < 2:
+        return
+    cls = cls9 << shift
+    singles.append(cls)
+    if cls & blocked_below == cls:
+        discards.append(cls)
+
+
+def reduced_moves(pos: Position) -> list[Play]:
+    """The legal moves with interchangeable ones searched once (see :func:`equivalence_classes`):
+    of a class of singles only the lowest card; of discards only those that take the lowest
+    cards of each discard class."""
+    moves = list(pos.legal_moves())
+    if len(moves) < 2:
+        return moves
+    singles, discards = equivalence_classes(pos)
+    if not singles:
+        return moves
+    skip = 0
+    for c in singles:
+        skip |= c & ~(c & -c)  # every card of the class but the lowest
+    out = []
+    for m in moves:
+        if m.kind == SINGLE:
+            if m.cards & skip:
+                continue
+        elif m.kind == DISCARD and discards:
+            ok = True
+            for c in discards:
+                d = m.cards & c
+                if d and d != _lowest_bits(c, d.bit_count()):
+                    ok = False
+                    break
+            if not ok:
+                continue
+        out.append(m)
+    return out
+
+
+def _lowest_bits(mask: int, k: int) -> int:
+    out = 0
+    for _ in range(k):
+        low = mask & -mask
+        out |= low
+        mask ^= low
+    return out
+
+
+def _relevant9(live9: int) -> int:
+    """Ranks of a suit above its lowest live card: the only ones whose face-up state can matter."""
+    if not live9:
+        return 0
+    low = live9 & -live9
+    return SUIT_MASK9 & ~((low << 1) - 1)
+
+
+RELEVANT9 = tuple(_relevant9(m) for m in range(512))
+
+
+def tt_key(pos: Position) -> int:
+    """The table key: the position's Zobrist key with face-up cards that can no longer matter
+    taken out. A face-up card only matters (R12) while a lower card of its suit is still in a
+    hand; below the lowest such card, face up and face down are the same, so those positions
+    share one entry."""
+    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
+    up = pos.faceup
+    irrelevant = up & ~(
+        RELEVANT9[live & SUIT_MASK9]
+        | RELEVANT9[(live >> 9) & SUIT_MASK9] << 9
+        | RELEVANT9[(live >> 18) & SUIT_MASK9] << 18
+        | RELEVANT9[live >> 27] << 27
+    )
+    return pos.key ^ zmask(Z_FACEUP, irrelevant) if irrelevant else pos.key
+
+
+def _low_score(cards: int) -> int:
+    s = 0
+    while cards:
+        low = cards & -cards
+        i = low.bit_length() - 1
+        s += i % 9
+        cards ^= low
+    return s
+
+
+def _midpoint(lo: int, hi: int) -> int:
+    """A target strictly above lo and at most hi, halfway, on the even value grid."""
+    mid = (lo + hi) // 2
+    if mid % 2:
+        mid += 1
+    if mid <= lo:
+        mid = lo + 2 if lo + 2 <= hi else hi
+    return mid
+
+
+def _guess(result: SolveResult, lo: int, hi: int) -> int:
+    return lo + 1
+
+
+def plain_alphabeta(pos: Position, max_nodes: int = 0) -> tuple[int | None, int]:
+    """The baseline: alpha-beta with no table, no ordering and no bounds. Returns (value, nodes);
+    value None when ``max_nodes`` was reached first."""
+    pos = pos.copy()
+    caller = pos.caller
+    count = [0]
+
+    def ab(alpha: int, beta: int) -> int:
+        count[0] += 1
+        if max_nodes and count[0] > max_nodes:
+            raise SearchAborted
+        if pos.outcome is not None:
+            return pos.outcome.points[caller]
+        maximizing = pos.to_move == caller
+        g = -INF if maximizing else INF
+        for m in list(pos.legal_moves()):
+            pos.push(m)
+            v = ab(alpha, beta)
+            pos.pop()
+            if maximizing:
+                g = max(g, v)
+                alpha = max(alpha, g)
+            else:
+                g = min(g, v)
+                beta = min(beta, g)
+            if alpha >= beta:
+                break
+        return g
+
+    try:
+        return ab(-INF, INF), count[0]
+    except SearchAborted:
+        return None, count[0]
+
+
+def iter_pv_positions(pos: Position, pv: list[Play]) -> Iterator[Position]:
+    """The positions along a principal variation, starting with ``pos`` itself."""
+    p = pos.copy()
+    yield p.copy()
+    for m in pv:
+        p.push(m)
+        yield p.copy()
