@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD
+from .cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
 from .plays import CLAIM, DISCARD, SINGLE, Play
 from .position import Z_FACEUP, Position, zmask
 from .rules import can_beat
@@ -57,7 +57,8 @@ class SolveResult:
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
-    """Bounds on the value that need no search: what each side can still reach (R15–R17).
+    """Bounds on the value that need no search: what each side can still reach (R15–R17), and,
+    when a seat is about to lead, the claim it can force by cashing sure winners.
 
     Every remaining trick gives its size to one seat, so a seat can end with at most its fu plus
     the cards each seat still has to play (n); its total T (claim or end) is bounded the same way.
@@ -73,7 +74,53 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
     best_nc = max(fu[s] for s in range(3) if s != caller) + n
     lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    if not pos.trick:
+        t = sure_claim(pos)
+        if t >= 6:
+            if pos.to_move == caller:
+                lower = max(lower, 2 * (t - 5))
+            else:
+                upper = min(upper, -2 * (t - 5))
     return lower, upper
+
+
+def sure_claim(pos: Position) -> int:
+    """The claim total the seat about to lead can force (0 if none is sure): its fu, its Old
+    cards, and one more for each non-Old card it can cash as a single that nobody can beat.
+
+    A single above every card the other two hold in its suit wins its trick (followers must beat
+    if they can, and cannot), and the winner leads again; cashing moves a card from the hand to
+    the face-up cards, so the leader's Old cards stay Old. A non-caller may only cash what R7
+    lets it lead: a non-Old card of the highest suit that holds one.
+    """
+    s = pos.to_move
+    hand = pos.hands[s]
+    others = pos.hands[(s + 1) % 3] | pos.hands[(s + 2) % 3]
+    old = old_cards(hand, pos.faceup)
+    sure = 0
+    for suit in range(4):
+        shift = 9 * suit
+        o9 = (others >> shift) & SUIT_MASK9
+        h9 = (hand >> shift) & SUIT_MASK9
+        sure |= (h9 & ~((1 << o9.bit_length()) - 1)) << shift
+    sure &= ~old
+    if s == pos.caller:
+        cashed = sure.bit_count()
+    else:
+        cashed = 0
+        nonold = hand & ~old
+        while nonold:
+            top_suit = (nonold.bit_length() - 1) // 9
+            in_suit = nonold & SUIT_MASK[top_suit]
+            can = in_suit & sure
+            if not can:
+                break
+            cashed += can.bit_count()
+            if can != in_suit:
+                break  # the suit still holds a non-Old card that is not sure: R7 keeps it on top
+            nonold &= ~in_suit
+    total = pos.fu[s] + old.bit_count() + cashed
+    return total if total >= 6 else 0
 
 
 class Solver:
