@@ -1,0 +1,377 @@
+"""Benchmark of the exact solver (``lukfu_solver.search``) on fixed seeded position sets.
+
+Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``):
+
+- **a**: 200 endgames with 6 cards a hand (seeds 0–199; the caller drawn by the seed);
+- **b**: 50 full deals of 12 cards after calling (seeds 0–49; the caller drawn by the seed);
+- **c**: the same 50 deals once for each of the three possible callers (150 positions).
+
+For each set: median, p95 and max of time, nodes, nodes/s and table hit rate of the solver
+(``Solver(driver="bisect")``, a per-position ``--time-limit``), and the same for the plain
+baseline ``plain_alphabeta`` (no table, no ordering, no bounds) capped at a node count, measured
+in the same run; node and time ratios solver/plain over the positions where plain finished (and
+the solver too); the worst cases; on set a, the bisect and MTD(f) drivers compared. Values of
+the solver, plain (when it finished) and the other driver are cross-checked.
+
+Run: ``/work/venv/bin/python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``.
+``--quick``: set a with 40 positions and set b with 5 deals (set c, if asked for, 5 deals).
+Results are saved to ``bench/results/solve.json`` (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from common import (  # bench/ is on the path: python puts the script's directory first
+    Case,
+    Timer,
+    base_parser,
+    deal_cases,
+    endgame_cases,
+    fmt,
+    make_console,
+    progress,
+    ratio,
+    save_json,
+    summary,
+)
+
+from lukfu_solver.search import Solver, plain_alphabeta
+
+SET_NAMES = ("a", "b", "c")
+FULL = {"a": 200, "b": 50, "c": 50}
+QUICK = {"a": 40, "b": 5, "c": 5}
+PLAIN_CAP = {"a": 200_000, "b": 100_000, "c": 100_000}
+ENDGAME_CARDS = 6
+WORST = 5
+
+
+def describe(name: str, count: int) -> str:
+    """What a set holds, in words."""
+    if name == "a":
+        return f"{count} endgames, {ENDGAME_CARDS} cards a hand (seeds 0-{count - 1})"
+    if name == "b":
+        return f"{count} full deals after calling, caller by seed (seeds 0-{count - 1})"
+    return f"{count} full deals x 3 callers = {3 * count} positions (seeds 0-{count - 1})"
+
+
+def build_set(name: str, count: int) -> list[Case]:
+    """The fixed positions of set ``name`` with ``count`` seeds."""
+    if name == "a":
+        return endgame_cases(count, ENDGAME_CARDS)
+    if name == "b":
+        return deal_cases(count)
+    return deal_cases(count, callers=(0, 1, 2))
+
+
+# ---------------------------------------------------------------- measuring one position
+
+
+def nodes_per_s(nodes: int, ms: float) -> float:
+    return nodes / (ms / 1000) if ms > 0 else 0.0
+
+
+def measure_solver(case: Case, driver: str, time_limit: float, max_entries: int | None) -> dict[str, Any]:
+    """Solve one position with a fresh Solver; the record of the result and its statistics."""
+    solver = Solver(driver=driver) if max_entries is None else Solver(max_entries=max_entries, driver=driver)
+    with Timer() as t:
+        res = solver.solve(case.position, time_limit=time_limit)
+    return {
+        "seed": case.seed,
+        "caller": case.caller,
+        "value": res.value,
+        "lower": res.lower,
+        "upper": res.upper,
+        "complete": res.complete,
+        "nodes": res.nodes,
+        "ms": round(t.ms, 3),
+        "nodes_per_s": round(nodes_per_s(res.nodes, t.ms)),
+        "hit_rate": round(res.hit_rate, 4),
+    }
+
+
+def measure_plain(case: Case, cap: int) -> dict[str, Any]:
+    """Run the plain baseline on one position, capped at ``cap`` nodes."""
+    with Timer() as t:
+        value, nodes = plain_alphabeta(case.position, cap)
+    return {
+        "seed": case.seed,
+        "caller": case.caller,
+        "value": value,
+        "finished": value is not None,
+        "nodes": nodes,
+        "ms": round(t.ms, 3),
+        "nodes_per_s": round(nodes_per_s(nodes, t.ms)),
+    }
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def stats(records: list[dict[str, Any]], hit_rate: bool = True) -> dict[str, Any]:
+    """Median, p95, max (and mean) of time, nodes, nodes/s and (solver) table hit rate."""
+    out = {
+        "time_ms": summary(r["ms"] for r in records),
+        "nodes": summary((r["nodes"] for r in records), 1),
+        "nodes_per_s": summary((r["nodes_per_s"] for r in records), 0),
+    }
+    if hit_rate:
+        out["hit_rate"] = summary(r["hit_rate"] for r in records)
+    return out
+
+
+def compare(solver: list[dict[str, Any]], plain: list[dict[str, Any]]) -> dict[str, Any]:
+    """Solver vs plain over the positions where plain finished and the solver completed."""
+    pairs = [(s, p) for s, p in zip(solver, plain, strict=True) if p["finished"] and s["complete"]]
+    s_nodes = sum(s["nodes"] for s, _ in pairs)
+    p_nodes = sum(p["nodes"] for _, p in pairs)
+    s_ms = sum(s["ms"] for s, _ in pairs)
+    p_ms = sum(p["ms"] for _, p in pairs)
+    mismatches = [
+        {"seed": s["seed"], "caller": s["caller"], "solver": s["value"], "plain": p["value"]}
+        for s, p in pairs
+        if s["value"] != p["value"]
+    ]
+    return {
+        "over": "positions where plain finished under its cap and the solver completed",
+        "positions": len(pairs),
+        "node_ratio": ratio(s_nodes, p_nodes),
+        "time_ratio": ratio(s_ms, p_ms),
+        "node_ratio_per_position": summary((s["nodes"] / p["nodes"] for s, p in pairs if p["nodes"]), 4),
+        "time_ratio_per_position": summary((s["ms"] / p["ms"] for s, p in pairs if p["ms"]), 4),
+        "value_mismatches": mismatches,
+    }
+
+
+def compare_drivers(bisect: list[dict[str, Any]], mtdf: list[dict[str, Any]]) -> dict[str, Any]:
+    """Bisect vs MTD(f): medians of nodes and time, and any disagreement in value."""
+    both = [(b, m) for b, m in zip(bisect, mtdf, strict=True) if b["complete"] and m["complete"]]
+    out: dict[str, Any] = {}
+    for name, recs in (("bisect", bisect), ("mtdf", mtdf)):
+        out[name] = {
+            "nodes": summary((r["nodes"] for r in recs), 1),
+            "time_ms": summary(r["ms"] for r in recs),
+            "time_limit_hits": sum(not r["complete"] for r in recs),
+        }
+    out["mtdf_vs_bisect"] = {
+        "over": "positions both drivers completed",
+        "positions": len(both),
+        "node_ratio": ratio(sum(m["nodes"] for _, m in both), sum(b["nodes"] for b, _ in both)),
+        "time_ratio": ratio(sum(m["ms"] for _, m in both), sum(b["ms"] for b, _ in both)),
+    }
+    out["value_mismatches"] = [
+        {"seed": b["seed"], "caller": b["caller"], "bisect": b["value"], "mtdf": m["value"]}
+        for b, m in both
+        if b["value"] != m["value"]
+    ]
+    return out
+
+
+def worst_cases(records: list[dict[str, Any]], k: int = WORST) -> list[dict[str, Any]]:
+    """The ``k`` slowest positions: seed, caller, time, nodes, whether complete."""
+    slow = sorted(records, key=lambda r: r["ms"], reverse=True)[:k]
+    return [{key: r[key] for key in ("seed", "caller", "ms", "nodes", "complete", "value")} for r in slow]
+
+
+# ---------------------------------------------------------------- one set
+
+
+def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
+    """Measure the solver, plain and (set a) the other driver on every case of a set."""
+    cap = PLAIN_CAP[name] if args.plain_cap is None else args.plain_cap
+    drivers = name == "a" and not args.no_drivers
+    solver, plain, mtdf = [], [], []
+    for case in progress(cases, f"set {name}"):
+        solver.append(measure_solver(case, "bisect", args.time_limit, args.max_entries))
+        if not args.no_plain:
+            plain.append(measure_plain(case, cap))
+        if drivers:
+            mtdf.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries))
+    result: dict[str, Any] = {
+        "description": describe(name, args.counts[name]),
+        "positions": len(cases),
+        "time_limit_s": args.time_limit,
+        "solver": {
+            "driver": "bisect",
+            **stats(solver),
+            "time_limit_hits": sum(not r["complete"] for r in solver),
+        },
+        "worst": worst_cases(solver),
+    }
+    if plain:
+        result["plain"] = {
+            "cap_nodes": cap,
+            "hit_cap": sum(not r["finished"] for r in plain),
+            "all": stats(plain, hit_rate=False),
+            "finished": stats([r for r in plain if r["finished"]], hit_rate=False),
+        }
+        result["solver_vs_plain"] = compare(solver, plain)
+    if mtdf:
+        result["drivers"] = compare_drivers(solver, mtdf)
+    result["records"] = {"solver": solver, "plain": plain, "mtdf": mtdf}
+    return result
+
+
+# ---------------------------------------------------------------- printing
+
+
+def print_set(name: str, res: dict[str, Any]) -> None:
+    """The detailed report of one set on stdout."""
+    from rich import box
+    from rich.table import Table
+
+    console = make_console()
+    console.print(f"\n[bold]Set {name}[/bold]: {res['description']}")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("")
+    for col in ("median", "p95", "max"):
+        table.add_column(col, justify="right")
+    rows = [
+        ("solver time (ms)", res["solver"]["time_ms"], ""),
+        ("solver nodes", res["solver"]["nodes"], ""),
+        ("solver nodes/s", res["solver"]["nodes_per_s"], ""),
+        ("solver hit rate", res["solver"]["hit_rate"], "%"),
+    ]
+    if "plain" in res:
+        fin = res["plain"]["all"]
+        rows += [
+            ("plain time (ms)", fin["time_ms"], ""),
+            ("plain nodes", fin["nodes"], ""),
+            ("plain nodes/s", fin["nodes_per_s"], ""),
+        ]
+    for label, s, unit in rows:
+        if unit == "%":
+            cells = [fmt(None if s[c] is None else 100 * s[c], "%") for c in ("median", "p95", "max")]
+        else:
+            cells = [fmt(s[c]) for c in ("median", "p95", "max")]
+        table.add_row(label, *cells)
+    console.print(table)
+    hits = res["solver"]["time_limit_hits"]
+    console.print(f"solver time limit {res['time_limit_s']:g} s: {hits} of {res['positions']} positions hit it")
+    if "plain" in res:
+        p = res["plain"]
+        console.print(
+            f"plain capped at {p['cap_nodes']:,} nodes: {p['hit_cap']} of {res['positions']} hit the cap "
+            "(plain rows above count capped positions at the cap)"
+        )
+        c = res["solver_vs_plain"]
+        if not c["positions"]:
+            console.print("solver/plain: no position where plain finished under its cap (and the solver completed)")
+        else:
+            console.print(
+                f"solver/plain over the {c['positions']} positions where plain finished (and the solver completed): "
+                f"nodes x{fmt(c['node_ratio'], digits=4)}, time x{fmt(c['time_ratio'], digits=4)} "
+                f"(per position, median: nodes x{fmt(c['node_ratio_per_position']['median'], digits=4)}, "
+                f"time x{fmt(c['time_ratio_per_position']['median'], digits=4)})"
+            )
+        if c["value_mismatches"]:
+            console.print(f"[bold red]VALUE MISMATCH solver vs plain: {c['value_mismatches']}[/bold red]")
+    if "drivers" in res:
+        d = res["drivers"]
+        b, m = d["bisect"], d["mtdf"]
+        console.print(
+            f"drivers, medians: bisect {fmt(b['nodes']['median'])} nodes {fmt(b['time_ms']['median'])} ms; "
+            f"mtdf {fmt(m['nodes']['median'])} nodes {fmt(m['time_ms']['median'])} ms "
+            f"(totals mtdf/bisect: nodes x{fmt(d['mtdf_vs_bisect']['node_ratio'], digits=3)}, "
+            f"time x{fmt(d['mtdf_vs_bisect']['time_ratio'], digits=3)})"
+        )
+        if d["value_mismatches"]:
+            console.print(f"[bold red]VALUE MISMATCH bisect vs mtdf: {d['value_mismatches']}[/bold red]")
+    worst = "; ".join(
+        f"seed {w['seed']} caller {w['caller']}: {fmt(w['ms'])} ms, {w['nodes']:,} nodes"
+        + ("" if w["complete"] else " (time limit)")
+        for w in res["worst"]
+    )
+    console.print(f"worst: {worst}")
+
+
+def print_summary(results: dict[str, dict[str, Any]]) -> None:
+    """The compact summary table of every set run."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Summary", title_justify="left")
+    for col in (
+        "set",
+        "n",
+        "ms med",
+        "ms p95",
+        "ms max",
+        "nodes med",
+        "knodes/s",
+        "hit",
+        "limit",
+        "plain cap",
+        "node x",
+        "time x",
+    ):
+        table.add_column(col, justify="left" if col == "set" else "right")
+    for name, res in results.items():
+        s = res["solver"]
+        c = res.get("solver_vs_plain")
+        p = res.get("plain")
+        table.add_row(
+            name,
+            str(res["positions"]),
+            fmt(s["time_ms"]["median"]),
+            fmt(s["time_ms"]["p95"]),
+            fmt(s["time_ms"]["max"]),
+            fmt(s["nodes"]["median"]),
+            fmt(None if s["nodes_per_s"]["median"] is None else s["nodes_per_s"]["median"] / 1000),
+            fmt(None if s["hit_rate"]["median"] is None else 100 * s["hit_rate"]["median"], "%"),
+            str(s["time_limit_hits"]),
+            "-" if p is None else f"{p['hit_cap']}/{res['positions']}",
+            "-" if c is None else fmt(c["node_ratio"], digits=4),
+            "-" if c is None else fmt(c["time_ratio"], digits=4),
+        )
+    console = make_console()
+    console.print()
+    console.print(table)
+    console.print(
+        "ms/nodes/knodes/s/hit: solver medians; limit: positions that hit the solver time limit; plain cap: "
+        "positions where plain hit its node cap; node x / time x: solver/plain totals over the positions "
+        "where plain finished."
+    )
+
+
+# ---------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = base_parser(__doc__.splitlines()[0], "solve.json")
+    parser.add_argument("--sets", default=None, help="comma-separated sets among a,b,c (default: a,b,c; quick: a,b)")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="solver time limit per position, s (60)")
+    parser.add_argument("--plain-cap", type=int, default=None, help="plain node cap (default 200k for a, 100k b/c)")
+    parser.add_argument("--max-entries", type=int, default=None, help="Solver table size (default: the Solver's)")
+    parser.add_argument("--no-plain", action="store_true", help="skip the plain baseline")
+    parser.add_argument("--no-drivers", action="store_true", help="skip the MTD(f) driver on set a")
+    args = parser.parse_args(argv)
+    default_sets = "a,b" if args.quick else "a,b,c"
+    names = [s.strip() for s in (args.sets or default_sets).split(",") if s.strip()]
+    bad = [s for s in names if s not in SET_NAMES]
+    if bad or not names:
+        parser.error(f"--sets: unknown set(s) {','.join(bad) or '(none)'}; choose among a,b,c")
+    if not args.time_limit > 0:
+        parser.error("--time-limit must be more than 0")
+    args.counts = QUICK if args.quick else FULL
+    results: dict[str, dict[str, Any]] = {}
+    for name in names:
+        cases = build_set(name, args.counts[name])
+        results[name] = run_set(name, cases, args)
+        print_set(name, results[name])
+    print_summary(results)
+    data = {
+        "bench": "solve",
+        "quick": args.quick,
+        "time_limit_s": args.time_limit,
+        "plain_cap": {n: PLAIN_CAP[n] if args.plain_cap is None else args.plain_cap for n in names},
+        "sets": results,
+    }
+    path = save_json(data, args.out)
+    print(f"saved {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,321 @@
+"""``solve``: the exact value of a position (M1), its best move, every move's value and the
+principal variation told trick by trick; ``--batch`` solves one position a line, optionally over
+several processes.
+
+The search module is imported inside the command and the batch worker, so ``lukfu --help`` stays
+instant. Every position gets a fresh :class:`~lukfu_solver.search.Solver`, so a result never
+depends on the order of a batch or on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from lukfu_solver.cards import format_cards
+from lukfu_solver.errors import NotationError
+from lukfu_solver.plays import CLAIM, DISCARD, Play
+from lukfu_solver.position import Position
+
+from .batch import count_lines, error_object, read_lines, with_progress
+from .common import bad_usage, emit_json, stdout_console
+from .play_cmds import POSITION_HELP, BatchOpt, JsonOpt, one_source
+from .render import result_line, signed
+
+if TYPE_CHECKING:
+    from lukfu_solver.search import SolveResult
+
+AllMovesOpt = Annotated[bool, typer.Option("--all-moves", help="Also find the exact value of every legal move.")]
+MaxNodesOpt = Annotated[
+    int | None,
+    typer.Option("--max-nodes", metavar="N", help="Stop each search after about N nodes and report the bounds found."),
+]
+TimeOpt = Annotated[
+    float | None,
+    typer.Option("--time", metavar="SECONDS", help="Stop each search after SECONDS and report the bounds found."),
+]
+JobsOpt = Annotated[
+    int, typer.Option("--jobs", metavar="N", help="With --batch: solve on N processes (same results, in order).")
+]
+
+
+# ---------------------------------------------------------------- solving
+
+
+def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
+    """Reject limits that make no sense (NotationError, so exit 2 with one line)."""
+    if max_nodes is not None and max_nodes < 1:
+        raise bad_usage("max-nodes", f"must be at least 1, got {max_nodes}")
+    if time_limit is not None and not time_limit > 0:
+        raise bad_usage("time", f"must be more than 0 seconds, got {time_limit}")
+
+
+def run_solver(pos: Position, all_moves: bool, max_nodes: int | None, time_limit: float | None) -> SolveResult:
+    """Solve ``pos`` with a fresh Solver (the result depends on the position alone)."""
+    from lukfu_solver.search import Solver
+
+    return Solver().solve(pos, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit)
+
+
+def moves_data(res: SolveResult) -> dict[str, int]:
+    """The value of every root move, in canonical move order, keyed by the move's text."""
+    return {str(m): res.moves[m] for m in sorted(res.moves, key=Play.sort_key)}
+
+
+def solve_data(pos: Position, res: SolveResult, all_moves: bool) -> dict[str, Any]:
+    """The ``--json`` object of a single solve."""
+    data: dict[str, Any] = {
+        "position": str(pos),
+        "value": res.value,
+        "lower": res.lower,
+        "upper": res.upper,
+        "complete": res.complete,
+        "best": None if res.best is None else str(res.best),
+        "pv": [str(m) for m in res.pv],
+    }
+    if all_moves:
+        data["moves"] = moves_data(res)
+    data.update(nodes=res.nodes, hit_rate=round(res.hit_rate, 4), ms=round(res.ms, 1))
+    return data
+
+
+def batch_data(pos: Position, res: SolveResult, all_moves: bool) -> dict[str, Any]:
+    """One line of ``--batch`` output. A search stopped at a limit also has ``complete``
+    (false), ``lower`` and ``upper``, since its value is then null."""
+    data: dict[str, Any] = {
+        "position": str(pos),
+        "value": res.value,
+        "best": None if res.best is None else str(res.best),
+        "pv": [str(m) for m in res.pv],
+    }
+    if all_moves:
+        data["moves"] = moves_data(res)
+    data.update(nodes=res.nodes, ms=round(res.ms, 1))
+    if not res.complete:
+        data.update(complete=False, lower=res.lower, upper=res.upper)
+    return data
+
+
+def solve_line(
+    item: tuple[int, str], all_moves: bool, max_nodes: int | None, time_limit: float | None
+) -> dict[str, Any]:
+    """Answer one batch line ``(number, text)``: its result object, or its error object."""
+    n, text = item
+    try:
+        pos = Position.parse(text)
+    except NotationError as err:
+        return error_object(n, err)
+    return batch_data(pos, run_solver(pos, all_moves, max_nodes, time_limit), all_moves)
+
+
+def _ignore_sigint() -> None:
+    """Pool worker initializer: Ctrl-C is the parent's business (it terminates the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_solve_batch(path: str, all_moves: bool, max_nodes: int | None, time_limit: float | None, jobs: int) -> int:
+    """Solve every line of ``path`` and print one JSON object a line, in input order."""
+    lines = read_lines(path)
+    total = count_lines(path) if sys.stderr.isatty() else None
+    work = functools.partial(solve_line, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit)
+    done = 0
+    if jobs == 1:
+        for obj in with_progress(map(work, lines), total, "solving"):
+            emit_json(obj)
+            done += 1
+        return done
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    pool = ctx.Pool(jobs, initializer=_ignore_sigint)
+    try:
+        for obj in with_progress(pool.imap(work, lines, chunksize=1), total, "solving"):
+            emit_json(obj)
+            done += 1
+        pool.close()
+    except BaseException:  # Ctrl-C, a broken pipe, a bug: stop the workers at once
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return done
+
+
+# ---------------------------------------------------------------- narration
+
+
+def _play_words(pos: Position, move: Play) -> str:
+    """What the seat to move does with ``move`` (before it is played)."""
+    s = pos.to_move
+    if not pos.trick:
+        return f"seat {s} leads {move}"
+    if move.kind == DISCARD:
+        return f"seat {s} discards {format_cards(move.cards)} face down"
+    return f"seat {s} beats with {move}"
+
+
+def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
+    """The principal variation told trick by trick, replayed on a copy of ``pos``.
+
+    One line a trick: who leads, who beats, who discards, who wins the fu; then a claim with its
+    total, and finally the result with net points (R14–R17).
+    """
+    p = pos.copy()
+    lines: list[str] = []
+    n = 1  # tricks are numbered from this position (a position does not say how many were played)
+    words: list[str] = []
+    if p.trick:
+        words = [f"so far seat {p.leader} led {p.trick[0]}"]
+        for i, play in enumerate(p.trick[1:], 1):
+            seat = (p.leader + i) % 3
+            words.append(
+                f"seat {seat} discarded {format_cards(play.cards)}"
+                if play.kind == DISCARD
+                else f"seat {seat} beat with {play}"
+            )
+    for move in pv:
+        s = p.to_move
+        if move.kind == CLAIM:
+            old = p.old_cards(s)
+            total = p.fu[s] + old.bit_count()
+            shown = format_cards(old) if old else "none"
+            lines.append(
+                f"claim: seat {s} claims with {p.fu[s]} fu + {old.bit_count()} Old cards ({shown}) = T {total}, "
+                f"worth {total - 5} point{'s' if total - 5 != 1 else ''} (R14, R16)"
+            )
+            p.push(move)
+            break
+        words.append(_play_words(p, move))
+        before = p.fu[:]
+        p.push(move)
+        if not p.trick:  # the trick is complete (R10)
+            winner = p.to_move
+            won = p.fu[winner] - before[winner]
+            fu = ",".join(str(f) for f in p.fu)
+            lines.append(f"trick {n}: " + "; ".join(words) + f"; seat {winner} wins {won} fu (fu {fu})")
+            words = []
+            n += 1
+    if words:  # cannot happen with a full pv (it runs to the end of the deal)
+        lines.append(f"trick {n}: " + "; ".join(words) + " …")
+    if p.outcome is not None:
+        lines.append(result_line(p.outcome))
+    return lines
+
+
+def moves_table(pos: Position, res: SolveResult) -> Table:
+    """Every root move with its value, best first for the side to move, the best marked."""
+    maximizing = pos.to_move == pos.caller
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("move")
+    table.add_column("value", justify="right")
+    table.add_column("")
+    order = sorted(res.moves, key=lambda m: ((-1 if maximizing else 1) * res.moves[m], m.sort_key()))
+    for m in order:
+        v = res.moves[m]
+        if m == res.best:
+            mark = Text("◀ best", style="bold green")
+        elif res.value is not None and v == res.value:
+            mark = Text("also best", style="green")
+        else:
+            mark = Text("")
+        style = "bold" if m == res.best else ""
+        table.add_row(Text(str(m), style=style), Text(signed(v), style=style), mark)
+    return table
+
+
+def stats_line(res: SolveResult) -> str:
+    """Nodes, table hit rate and time."""
+    return f"nodes {res.nodes:,} · table hit rate {res.hit_rate:.1%} · time {res.ms:,.0f} ms"
+
+
+def print_solve(
+    pos: Position, res: SolveResult, all_moves: bool, max_nodes: int | None, time_limit: float | None
+) -> None:
+    """The Rich report of a single solve on stdout."""
+    console = stdout_console()
+    caller = pos.caller
+    mover = f"seat {pos.to_move} to {'follow' if pos.trick else 'lead'}"
+    head = f"Caller: seat {caller}" + ("" if pos.is_over else f"; {mover}")
+    console.print(Text(head))
+    if pos.outcome is not None:
+        console.print(Text("The deal has ended: nothing to search."))
+        console.print(Text(result_line(pos.outcome)))
+        console.print(Text(stats_line(res), style="dim"))
+        return
+    if not res.complete:
+        limits = []
+        if max_nodes is not None:
+            limits.append(f"--max-nodes {max_nodes}")
+        if time_limit is not None:
+            limits.append(f"--time {time_limit:g}")
+        why = " or ".join(limits) or "a limit"
+        console.print(Text(f"Search stopped at a limit ({why}) before it finished.", style="bold yellow"))
+        console.print(Text(f"Bounds: [{signed(res.lower)}, {signed(res.upper)}] (the caller's net points)"))
+    if res.value is not None:
+        console.print(Text(f"Value: {signed(res.value)} (the caller's net points under best play, M1)", style="bold"))
+    if res.best is not None:
+        console.print(Text(f"Best move: {res.best}"))
+    if all_moves and res.moves:
+        console.print(Text("Move values (the caller's net points), best first for the side to move:"))
+        console.print(moves_table(pos, res))
+        n_legal = sum(1 for _ in pos.legal_moves())
+        if len(res.moves) < n_legal:
+            console.print(Text(f"(only {len(res.moves)} of {n_legal} moves valued before the limit)", style="dim"))
+    if res.pv:
+        console.print(Text("Principal variation (tricks numbered from this position):", style="bold"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for line in narrate_pv(pos, res.pv):
+            label, sep, rest = line.partition(": ")
+            grid.add_row(" " + label + sep.rstrip(), rest)
+        console.print(grid)
+    console.print(Text(stats_line(res), style="dim"))
+
+
+# ---------------------------------------------------------------- the command
+
+
+def solve(
+    position: Annotated[str | None, typer.Argument(metavar="POSITION", help=POSITION_HELP, show_default=False)] = None,
+    batch: BatchOpt = None,
+    all_moves: AllMovesOpt = False,
+    json_: JsonOpt = False,
+    jobs: JobsOpt = 1,
+    max_nodes: MaxNodesOpt = None,
+    time_limit: TimeOpt = None,
+) -> None:
+    """Solve a position exactly: its value (the caller's net points under best play, M1), the best
+    move and the principal variation told trick by trick, with nodes, table hit rate and time.
+
+    --all-moves adds a table of every legal move's value. --max-nodes / --time stop the search
+    early: the bounds found so far are shown (exit 0). --json: `{"position", "value", "lower",
+    "upper", "complete", "best", "pv", "moves" (with --all-moves), "nodes", "hit_rate", "ms"}`.
+    With --batch FILE ('-' is standard input): one position a line in, one JSON object a line out
+    in the same order (`{"position", "value", "best", "pv", "moves", "nodes", "ms"}`, or
+    `{"line", "error"}` for a bad line; a search stopped at a limit adds `"complete": false`,
+    `"lower"` and `"upper"`); --jobs N spreads the batch over N processes.
+    """
+    one_source(position, batch, "POSITION")
+    check_limits(max_nodes, time_limit)
+    if jobs < 1:
+        raise bad_usage("jobs", f"must be at least 1, got {jobs}")
+    if batch is not None:
+        run_solve_batch(batch, all_moves, max_nodes, time_limit, jobs)
+        return
+    if jobs != 1:
+        raise bad_usage("jobs", "--jobs applies to --batch only")
+    assert position is not None
+    pos = Position.parse(position)
+    res = run_solver(pos, all_moves, max_nodes, time_limit)
+    if json_:
+        emit_json(solve_data(pos, res, all_moves))
+    else:
+        print_solve(pos, res, all_moves, max_nodes, time_limit)
