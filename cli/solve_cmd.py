@@ -134,7 +134,13 @@ def run_solve_batch(path: str, all_moves: bool, max_nodes: int | None, time_limi
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(jobs, initializer=_ignore_sigint)
+    # Workers start with Ctrl-C ignored (an ignored signal stays ignored across exec), so one
+    # still starting up when Ctrl-C arrives cannot print a traceback; the initializer keeps it so.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = ctx.Pool(jobs, initializer=_ignore_sigint)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         for obj in with_progress(pool.imap(work, lines, chunksize=1), total, "solving"):
             emit_json(obj)

@@ -49,6 +49,8 @@ class SolveResult:
     tt_hits: int = 0
     ms: float = 0.0
     complete: bool = True
+    stopped: str | None = None
+    """Why an incomplete search stopped: ``"nodes"`` (max_nodes) or ``"time"`` (time_limit)."""
 
     @property
     def hit_rate(self) -> float:
@@ -142,6 +144,8 @@ class Solver:
         self.history: dict[tuple[int, int], int] = {}
         self._limit_nodes = 0
         self._deadline = 0.0
+        self._next_check = 0
+        self._stopped: str | None = None
         self._pos: Position
 
     # ------------------------------------------------------------ public
@@ -158,6 +162,8 @@ class Solver:
         self.nodes = self.tt_probes = self.tt_hits = 0
         self._limit_nodes = max_nodes or 0
         self._deadline = t0 + time_limit if time_limit else 0.0
+        self._stopped = None
+        self._next_check = self._schedule()
         pos = pos.copy()
         self._pos = pos
         lo, hi = value_bounds(pos)
@@ -177,6 +183,7 @@ class Solver:
                             pos.pop()
         except SearchAborted:
             result.complete = False
+            result.stopped = self._stopped
             result.lower, result.upper = lo, hi
             if lo == hi:
                 result.value = lo
@@ -275,7 +282,7 @@ class Solver:
         """Fail-soft alpha-beta on the current position; returns the caller's points."""
         pos = self._pos
         self.nodes += 1
-        if self.nodes & 0xFFF == 0:
+        if self.nodes >= self._next_check:
             self._check_limits()
         outcome = pos.outcome
         if outcome is not None:
@@ -356,11 +363,23 @@ class Solver:
         n = self._pos.hands[self._pos.to_move].bit_count() + 1
         self.history[k] = self.history.get(k, 0) + n * n
 
+    def _schedule(self) -> int:
+        """The node count at which limits are next checked: the node limit itself (exact), or
+        the next multiple of 4096 nodes for the clock, whichever comes first."""
+        nxt = (self.nodes | 0xFFF) + 1 if self._deadline else 1 << 62
+        if self._limit_nodes:
+            nxt = min(nxt, self._limit_nodes + 1)
+        return nxt
+
     def _check_limits(self) -> None:
-        if self._limit_nodes and self.nodes >= self._limit_nodes:
+        if self._limit_nodes and self.nodes > self._limit_nodes:
+            self._stopped = "nodes"
+            self.nodes = self._limit_nodes  # the node that crossed the limit is not searched
             raise SearchAborted
         if self._deadline and time.perf_counter() >= self._deadline:
+            self._stopped = "time"
             raise SearchAborted
+        self._next_check = self._schedule()
 
     def _evict(self) -> None:
         """Replacement policy: drop the older half of the table (dict order is insertion order)."""
