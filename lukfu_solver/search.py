@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
-from .plays import CLAIM, DISCARD, SINGLE, Play
+from .plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
 from .position import Z_FACEUP, Position, zmask
 from .rules import can_beat
 
@@ -88,17 +88,40 @@ def value_bounds(pos: Position) -> tuple[int, int]:
 
 def sure_claim(pos: Position) -> int:
     """The claim total the seat about to lead can force (0 if none is sure): its fu, its Old
-    cards, and one more for each non-Old card it can cash as a single that nobody can beat.
+    cards, and one more for each non-Old card it can cash in plays that nobody can beat.
 
-    A single above every card the other two hold in its suit wins its trick (followers must beat
-    if they can, and cannot), and the winner leads again; cashing moves a card from the hand to
-    the face-up cards, so the leader's Old cards stay Old. A non-caller may only cash what R7
-    lets it lead: a non-Old card of the highest suit that holds one.
+    A play nobody can beat wins its trick (followers must beat if they can, and cannot; hands
+    only shrink, so it stays unbeatable) and the winner leads again; cashing moves cards from
+    the hand to the face-up cards, so the leader's Old cards stay Old. The strategy is greedy
+    and real, so the total is a true guarantee: first sets and runs nobody can beat (free leads
+    for everyone, R6 aside), then singles above every card the others hold in their suit — for
+    a non-caller only what R7 lets it lead: non-Old cards of the highest suit holding one.
     """
     s = pos.to_move
+    o1 = pos.hands[(s + 1) % 3]
+    o2 = pos.hands[(s + 2) % 3]
     hand = pos.hands[s]
-    others = pos.hands[(s + 1) % 3] | pos.hands[(s + 2) % 3]
     old = old_cards(hand, pos.faceup)
+    passed_master = s == 0 and pos.caller != 0
+    cashed = 0
+    for r in range(1, 10):  # sets nobody can beat
+        m = hand & RANK_MASK[r]
+        k = m.bit_count()
+        if k < 3 or (k == 4 and passed_master):
+            continue
+        if not can_beat(o1, Play(SET, m, k), True) and not can_beat(o2, Play(SET, m, k), True):
+            cashed += (m & ~old).bit_count()
+            hand &= ~m
+    for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
+        shift = 9 * suit
+        for run in _maximal_runs((hand >> shift) & SUIT_MASK9):
+            while passed_master and run.bit_count() > 3:
+                run &= run - 1  # R6 allows three: keep the top three
+            p = Play(RUN, run << shift, run.bit_count())
+            if not can_beat(o1, p, True) and not can_beat(o2, p, True):
+                cashed += (p.cards & ~old).bit_count()
+                hand &= ~p.cards
+    others = o1 | o2
     sure = 0
     for suit in range(4):
         shift = 9 * suit
@@ -107,9 +130,8 @@ def sure_claim(pos: Position) -> int:
         sure |= (h9 & ~((1 << o9.bit_length()) - 1)) << shift
     sure &= ~old
     if s == pos.caller:
-        cashed = sure.bit_count()
+        cashed += sure.bit_count()
     else:
-        cashed = 0
         nonold = hand & ~old
         while nonold:
             top_suit = (nonold.bit_length() - 1) // 9
@@ -123,6 +145,20 @@ def sure_claim(pos: Position) -> int:
             nonold &= ~in_suit
     total = pos.fu[s] + old.bit_count() + cashed
     return total if total >= 6 else 0
+
+
+def _maximal_runs(m9: int) -> list[int]:
+    """The maximal stretches of three or more consecutive ranks in a 9-bit suit mask."""
+    out = []
+    while m9:
+        low = m9 & -m9
+        stretch = low
+        while m9 & (stretch << 1) & ~stretch:
+            stretch |= stretch << 1 & m9
+        m9 &= ~stretch
+        if stretch.bit_count() >= 3:
+            out.append(stretch)
+    return out
 
 
 class Solver:
