@@ -1,0 +1,222 @@
+"""Call or pass (R3): expected points of *play* and of *pass* for a freshly dealt hand.
+
+*Play*: the other two hands are sampled uniformly from the 24 unseen cards (12 each), and each
+full deal is solved exactly with this seat as the caller (M1: the value is this seat's points).
+*Pass*: when seat 2 passes, all three have passed and the cards are dealt again: 0. Otherwise
+the later seats decide, on each sample, by a cheaper documented policy (:func:`policy_calls`:
+call when Old cards plus sets and runs held reach :data:`CALL_SCORE`); the deal is solved with
+whoever calls, and this seat, a non-caller, scores minus half the caller's value (M2); nobody
+calling means a redeal: 0. The same samples serve both choices (a paired comparison).
+
+As evidence (an option), earlier seats' passes can weight the samples: for seat 1 the Master
+passed, for seat 2 both earlier seats passed; samples in which the policy would have called for
+them get weight 0, so the estimate is taken over the deals consistent with those passes.
+
+>>> from lukfu_solver.cards import parse_cards
+>>> facts = hand_facts(parse_cards("C9S789M1M2M3T1T5T6T7"))
+>>> format_cards(facts.old), [format_cards(s) for s in facts.runs], facts.sure_fu
+('C9S789T1', ['M123', 'S789', 'T567'], 5)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .analysis import SolveLimits, make_solver, mean_stderr, p_better
+from .cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
+from .errors import NotationError
+from .position import Position
+
+CALL_SCORE = 5
+"""The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What a dealt hand holds for calling: Old cards, sets, runs and the fu it is sure of."""
+
+    hand: CardSet
+    old: CardSet
+    sets: tuple[CardSet, ...]
+    runs: tuple[CardSet, ...]
+
+    @property
+    def sure_fu(self) -> int:
+        """Fu the hand can cash once it has the lead: its Old cards as singles (nobody else can
+        hold a higher card of their suits), which R14 also counts in a claim."""
+        return self.old.bit_count()
+
+    @property
+    def call_score(self) -> int:
+        """The policy's score: Old cards + sets + runs."""
+        return self.old.bit_count() + len(self.sets) + len(self.runs)
+
+
+def hand_facts(hand: CardSet) -> HandFacts:
+    """Old cards (R11–R13, nothing face up yet), sets of three or four, maximal runs (R5)."""
+    sets = tuple(hand & RANK_MASK[r] for r in range(1, 10) if (hand & RANK_MASK[r]).bit_count() >= 3)
+    runs: list[CardSet] = []
+    for s in range(4):
+        shift = 9 * s
+        all_runs = RUNS9[(hand >> shift) & SUIT_MASK9]
+        for run in all_runs:
+            if not any(other != run and other & run == run for other in all_runs):
+                runs.append(run << shift)
+    return HandFacts(hand, old_cards(hand, 0), sets, tuple(sorted(runs, key=format_cards)))
+
+
+def policy_calls(hand: CardSet) -> bool:
+    """The cheaper calling policy used for the later seats (and as evidence): call when Old
+    cards + sets + runs reach :data:`CALL_SCORE`."""
+    return hand_facts(hand).call_score >= CALL_SCORE
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Expected points with their standard error over ``n`` samples."""
+
+    mean: float
+    stderr: float
+    n: int
+
+
+@dataclass
+class Advice:
+    """Play or pass for ``hand`` at ``seat``, with the reasons."""
+
+    hand: CardSet
+    seat: int
+    play: Estimate
+    pass_: Estimate
+    p_play_better: float
+    recommendation: str
+    reason: str
+    facts: HandFacts
+    samples: int
+    seed: int
+    incomplete: int
+    seconds: float
+    evidence: dict[str, Estimate] = field(default_factory=dict)
+
+
+def _deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
+    """The three hands of a uniform deal with ``hand`` at ``seat`` (R2)."""
+    unseen = [c for c in range(36) if not hand >> c & 1]
+    rng.shuffle(unseen)
+    others = [sum(1 << c for c in unseen[:12]), sum(1 << c for c in unseen[12:])]
+    hands = [0, 0, 0]
+    hands[seat] = hand
+    hands[(seat + 1) % 3] = others[0]
+    hands[(seat + 2) % 3] = others[1]
+    return hands
+
+
+def _value(hands: list[CardSet], caller: int, limits: SolveLimits) -> tuple[float, bool]:
+    res = make_solver().solve(Position.start(hands, caller), max_nodes=limits.max_nodes, time_limit=limits.time_limit)  # type: ignore[attr-defined]
+    if res.complete and res.value is not None:
+        return float(res.value), True
+    return (res.lower + res.upper) / 2, False
+
+
+def _sample_task(args: tuple[CardSet, int, int, SolveLimits]) -> tuple[float, float, bool, bool, int]:
+    """One sample: (play points, pass points, earlier seats would pass, complete, incomplete solves)."""
+    hand, seat, sample_seed, limits = args
+    rng = random.Random(sample_seed)
+    hands = _deal_others(hand, seat, rng)
+    incomplete = 0
+    play, ok = _value(hands, seat, limits)
+    incomplete += not ok
+    if seat == 2:
+        pass_pts = 0.0
+    else:
+        caller = next((s for s in range(seat + 1, 3) if policy_calls(hands[s])), None)
+        if caller is None:
+            pass_pts = 0.0
+        else:
+            v, ok = _value(hands, caller, limits)
+            incomplete += not ok
+            pass_pts = -v / 2
+    earlier_pass = not any(policy_calls(hands[s]) for s in range(seat))
+    return play, pass_pts, earlier_pass, incomplete == 0, incomplete
+
+
+def advise(
+    hand: CardSet,
+    seat: int,
+    samples: int = 48,
+    seed: int = 0,
+    jobs: int = 1,
+    limits: SolveLimits | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Advice:
+    """Expected points of play and of pass for a 12-card ``hand`` at ``seat`` (0 = the Master
+    decides first; 1 = the Master passed; 2 = both passed), and a recommendation."""
+    if hand.bit_count() != 12:
+        raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
+    if seat not in (0, 1, 2):
+        raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
+    t0 = time.perf_counter()
+    limits = limits or SolveLimits()
+    master = random.Random(seed)
+    tasks = [(hand, seat, master.getrandbits(64), limits) for _ in range(samples)]
+    from .analysis import _pool
+
+    pool = _pool(jobs)
+    results: list[tuple[float, float, bool, bool, int]] = []
+    try:
+        it = pool.imap(_sample_task, tasks) if pool else map(_sample_task, tasks)
+        for r in it:
+            results.append(r)
+            if progress:
+                progress(len(results), samples)
+    finally:
+        if pool:
+            pool.terminate()
+            pool.join()
+    plays = [r[0] for r in results]
+    passes = [r[1] for r in results]
+    incomplete = sum(r[4] for r in results)
+    pm, ps = mean_stderr(plays)
+    qm, qs = mean_stderr(passes)
+    p_play = p_better(plays, passes) if samples > 1 else (1.0 if pm > qm else 0.0)
+    facts = hand_facts(hand)
+    rec = "play" if pm > qm else "pass"
+    evidence: dict[str, Estimate] = {}
+    if seat > 0:
+        kept = [r for r in results if r[2]]
+        if kept:
+            em, es = mean_stderr([r[0] for r in kept])
+            fm, fs = mean_stderr([r[1] for r in kept])
+            evidence = {"play": Estimate(em, es, len(kept)), "pass": Estimate(fm, fs, len(kept))}
+    return Advice(
+        hand,
+        seat,
+        Estimate(pm, ps, samples),
+        Estimate(qm, qs, samples),
+        p_play,
+        rec,
+        _reason(facts, seat, rec, pm, qm, ps),
+        facts,
+        samples,
+        seed,
+        incomplete,
+        time.perf_counter() - t0,
+        evidence,
+    )
+
+
+def _reason(facts: HandFacts, seat: int, rec: str, play: float, pass_: float, se: float) -> str:
+    """A short plain-language reason: Old cards held, sure fu, risk."""
+    old = facts.old.bit_count()
+    bits = [f"{old} Old card{'s' if old != 1 else ''} ({format_cards(facts.old)})" if old else "no Old cards"]
+    if facts.sets or facts.runs:
+        shapes = [format_cards(m) for m in facts.sets + facts.runs]
+        bits.append("sets/runs " + ", ".join(shapes))
+    bits.append(f"sure fu {facts.sure_fu} of the 6 needed")
+    lead = "you lead first (Master)" if seat == 0 else "the Master leads first"
+    risk = f"calling risks {-min(0.0, play):.1f} points on average" if play < 0 else "calling wins on average"
+    verdict = f"{rec}: play {play:+.2f} vs pass {pass_:+.2f} (±{se:.2f})"
+    return f"{verdict}; {'; '.join(bits)}; {lead}; {risk}"
