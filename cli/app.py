@@ -12,7 +12,16 @@ import sys
 
 import typer
 
-from . import play_cmds, puzzle_cmd, replay_cmd, rules_cmd, show_cmd, solve_cmd
+from . import (
+    analyse_cmd,
+    play_cmds,
+    puzzle_cmd,
+    replay_cmd,
+    rules_cmd,
+    sample_cmd,
+    show_cmd,
+    solve_cmd,
+)
 from .common import EXIT_INTERRUPTED, LukfuGroup, note
 
 app = typer.Typer(
@@ -38,6 +47,9 @@ app.command("show", context_settings=POSITION_ARGS)(show_cmd.show)
 app.command("replay")(replay_cmd.replay)
 app.command("rules")(rules_cmd.rules)
 app.command("solve", context_settings=POSITION_ARGS)(solve_cmd.solve)
+app.command("sample")(sample_cmd.sample)
+app.command("analyse")(analyse_cmd.analyse)
+app.command("advise")(analyse_cmd.advise)
 app.add_typer(puzzle_cmd.app, name="puzzle")
 
 

@@ -1,0 +1,69 @@
+"""``sample``: deals drawn uniformly among those consistent with a seat view.
+
+The sampler (:mod:`lukfu_solver.sampling`) is imported inside the command, so ``lukfu --help``
+stays instant; ortools is imported only when a view needs CP-SAT (an infeasible view's
+explanation, or the sampler's fallback).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated
+
+import typer
+
+from .batch import with_progress
+from .common import bad_usage, emit_json, emit_line, note
+
+VIEW_HELP = "A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`."
+PROGRESS_FROM = 1000
+"""Counts from which a progress bar is shown (on stderr, only when it is a terminal)."""
+
+
+def sample(
+    view: Annotated[str, typer.Argument(metavar="VIEW", help=VIEW_HELP, show_default=False)],
+    count: Annotated[int, typer.Option("--count", "-n", metavar="N", help="How many deals to draw.")] = 10,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the draws (same seed, same deals); omitted, one is chosen and shown."),
+    ] = None,
+    json_: Annotated[
+        bool, typer.Option("--json", help='One JSON object a line: {"deal", "history", "position"}.')
+    ] = False,
+) -> None:
+    """Draw deals uniformly at random among those consistent with a seat view.
+
+    Every deal that the view allows is equally likely: the other seats' hands and every hidden
+    discard are filled in so that each play of the history was legal (R5-R9). For each deal:
+    the hands as dealt (`H0/H1/H2`), the history with every face-down discard's cards written out
+    (`xC2`) and the current position (null in the calling phase), so anyone can replay the deal
+    and check it. --json prints one object a line, `{"deal", "history", "position"}`. A view
+    that no deal fits exits with code 2 and one line naming the trick and play at fault. Without
+    --seed the seed chosen is printed on stderr.
+    """
+    from lukfu_solver.sampling import Sampler
+    from lukfu_solver.view import SeatView
+
+    if count < 1:
+        raise bad_usage("count", f"must be at least 1, got {count}")
+    parsed = SeatView.parse(view)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        note(f"seed {seed}")
+    sampler = Sampler(parsed, seed)
+    draws = (sampler.sample() for _ in range(count))
+    shown = with_progress(draws, count, "sampling") if count >= PROGRESS_FROM else draws
+    for n, deal in enumerate(shown, 1):
+        data = deal.to_json()
+        if json_:
+            emit_json(data)
+            continue
+        emit_line(f"deal {n}: {data['deal']}")
+        emit_line(f"  history   {data['history']}")
+        emit_line(f"  position  {data['position'] if data['position'] is not None else '- (calling phase)'}")
+    if not json_:
+        stats = sampler.stats()
+        known = f"{stats['count']:,} consistent deals" if stats["count"] is not None else "count unknown"
+        rate = f", acceptance {stats['acceptance']:.1%}" if stats["acceptance"] is not None else ""
+        speed = f", {sampler.samples_per_s:,.0f} deals/s" if sampler.samples_per_s else ""
+        note(f"{count} deals drawn by {stats['method']} sampling ({known}{rate}){speed}")
