@@ -218,5 +218,5 @@ def _reason(facts: HandFacts, seat: int, rec: str, play: float, pass_: float, se
     bits.append(f"sure fu {facts.sure_fu} of the 6 needed")
     lead = "you lead first (Master)" if seat == 0 else "the Master leads first"
     risk = f"calling risks {-min(0.0, play):.1f} points on average" if play < 0 else "calling wins on average"
-    verdict = f"{rec}: play {play:+.2f} vs pass {pass_:+.2f} (±{se:.2f})"
-    return f"{verdict}; {'; '.join(bits)}; {lead}; {risk}"
+    why = "play: calling is worth more than passing" if rec == "play" else "pass: passing is worth more than calling"
+    return f"{why}; {'; '.join(bits)}; {lead}; {risk}"

@@ -48,6 +48,8 @@ class MoveEstimate:
     mean: float
     stderr: float
     values: tuple[float, ...]
+    incomplete: int = 0
+    """Samples whose solve of this move stopped at a limit (their value is a bounds midpoint)."""
 
     @property
     def n(self) -> int:
@@ -122,27 +124,25 @@ def make_solver() -> object:
         return Solver()
 
 
-def solve_moves(position_text: str, moves: Sequence[str], limits: SolveLimits) -> tuple[list[float], int]:
-    """The caller's value after each of ``moves`` in the position, and how many solves were
-    incomplete (a limit was hit: the midpoint of the proven bounds is used)."""
+def solve_moves(position_text: str, moves: Sequence[str], limits: SolveLimits) -> tuple[list[float], list[bool]]:
+    """The caller's value after each of ``moves`` in the position, and for each whether its
+    solve was incomplete (a limit was hit: the midpoint of the proven bounds is used)."""
     pos = Position.parse(position_text)
     out: list[float] = []
-    incomplete = 0
+    incomplete: list[bool] = []
     solver = make_solver()  # one table for all the moves of this sample
     for text in moves:
         move = Play.parse(text)
         pos.push(move)
         res = solver.solve(pos, max_nodes=limits.max_nodes, time_limit=limits.time_limit)  # type: ignore[attr-defined]
         pos.pop()
-        if res.complete and res.value is not None:
-            out.append(float(res.value))
-        else:
-            incomplete += 1
-            out.append((res.lower + res.upper) / 2)
+        done = res.complete and res.value is not None
+        incomplete.append(not done)
+        out.append(float(res.value) if done else (res.lower + res.upper) / 2)
     return out, incomplete
 
 
-def _task(args: tuple[str, tuple[str, ...], SolveLimits]) -> tuple[list[float], int]:
+def _task(args: tuple[str, tuple[str, ...], SolveLimits]) -> tuple[list[float], list[bool]]:
     return solve_moves(*args)
 
 
@@ -178,7 +178,7 @@ def analyse(
     sampler = Sampler(view, seed)
     move_texts = tuple(str(m) for m in moves)
     per_move: list[list[float]] = [[] for _ in moves]
-    incomplete = 0
+    per_move_incomplete = [0] * len(moves)
     done = 0
     stopped = False
     pool = _pool(jobs)
@@ -192,9 +192,9 @@ def analyse(
                 tasks.append((str(pos), move_texts, limits))
             results = pool.map(_task, tasks) if pool else [_task(t) for t in tasks]
             for values, inc in results:
-                incomplete += inc
                 for i, v in enumerate(values):
                     per_move[i].append(viewer_points(view.seat, view.caller, v))
+                    per_move_incomplete[i] += inc[i]
             done += n
             if progress:
                 progress(done, samples)
@@ -208,12 +208,13 @@ def analyse(
             pool.terminate()
             pool.join()
     estimates = []
-    for m, vals in zip(moves, per_move, strict=True):
+    for m, vals, inc in zip(moves, per_move, per_move_incomplete, strict=True):
         mean, se = mean_stderr(vals)
-        estimates.append(MoveEstimate(m, mean, se, tuple(vals)))
+        estimates.append(MoveEstimate(m, mean, se, tuple(vals), inc))
     # best first; ties keep the canonical move order (sorted() is stable)
     estimates.sort(key=lambda e: -e.mean)
     p_best = p_better(estimates[0].values, estimates[1].values) if len(estimates) > 1 else None
+    incomplete = sum(per_move_incomplete)
     return Analysis(view, estimates, done, seed, p_best, stopped, incomplete, time.perf_counter() - t0, sampler.stats())
 
 
