@@ -14,6 +14,8 @@ import typer
 
 from . import (
     analyse_cmd,
+    match_cmd,
+    play_cmd,
     play_cmds,
     puzzle_cmd,
     replay_cmd,
@@ -50,6 +52,8 @@ app.command("solve", context_settings=POSITION_ARGS)(solve_cmd.solve)
 app.command("sample")(sample_cmd.sample)
 app.command("analyse")(analyse_cmd.analyse)
 app.command("advise")(analyse_cmd.advise)
+app.command("play")(play_cmd.play)
+app.command("match")(match_cmd.match)
 app.add_typer(puzzle_cmd.app, name="puzzle")
 
 

@@ -27,6 +27,8 @@ from .view import HAND_SIZE, SeatView
 
 Player = Callable[[SeatView], Play | str]
 """A player: given its view, ``"play"``/``"pass"`` in the calling phase, else a Play."""
+Observer = Callable[[GameRecord], None]
+"""Told the deal so far (a record, ``outcome`` None until the end) at every deal, call and play."""
 
 MAX_PASSED_OUT = 100
 """play_deal gives up after this many deals in a row passed out (R3)."""
@@ -100,7 +102,23 @@ def _name(player: Player) -> str:
     return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
 
 
-def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None = None) -> GameRecord:
+def first_master(seed: int) -> int:
+    """The person (index into ``players``) that :func:`play_deal` makes Master of the first deal
+    of ``seed`` (a later deal, after three passes, draws again).
+
+    >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7, names="abc")
+    >>> rec.passed_out, rec.players[0] == "abc"[first_master(7)]
+    ((), True)
+    """
+    return random.Random(seed).randrange(3)
+
+
+def play_deal(
+    players: Sequence[Player],
+    seed: int,
+    names: Sequence[str] | None = None,
+    observer: Observer | None = None,
+) -> GameRecord:
     """Play one deal at a table of three and return its record; the same ``seed`` gives the same deal.
 
     ``players[i]`` is person i. With ``random.Random(seed)`` the Master is drawn among the persons
@@ -109,6 +127,11 @@ def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None 
     Master is drawn and the cards dealt again. Every answer is checked: an illegal one raises
     :class:`IllegalMove`. ``names`` (default: each player's ``name`` or function name) label the
     record's players by seat.
+
+    ``observer``, when given, is called with the deal so far as a :class:`GameRecord` (``outcome``
+    None until the deal ends) whenever a deal is dealt, after every call and after every play:
+    a terminal uses it to show the other players' moves as they happen. It sees every card
+    (discards included), so it must show a person only what that person's view shows.
     """
     if len(players) != 3:
         raise NotationError("players", f"a table has three players, got {len(players)}")
@@ -121,7 +144,10 @@ def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None 
         master = rng.randrange(3)
         hands = deal_hands(rng)
         persons = [(master + s) % 3 for s in range(3)]
+        seat_names = (labels[persons[0]], labels[persons[1]], labels[persons[2]])
         calls: list[str] = []
+        if observer is not None:
+            observer(GameRecord(hands, (), (), None, seat_names, seed, tuple(passed_out)))
         for s in range(3):
             call = players[persons[s]](SeatView(s, hands[s], None, (), tuple(calls)))
             if not isinstance(call, str) or call not in ("play", "pass"):
@@ -129,6 +155,8 @@ def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None 
                     s, call, "in the calling phase the answer is 'play' or 'pass' (R3)", labels[persons[s]]
                 )
             calls.append(call)
+            if observer is not None:
+                observer(GameRecord(hands, tuple(calls), (), None, seat_names, seed, tuple(passed_out)))
             if call == "play":
                 break
         if calls[-1] == "play":
@@ -149,15 +177,9 @@ def play_deal(players: Sequence[Player], seed: int, names: Sequence[str] | None 
             raise IllegalMove(s, move, reason, labels[persons[s]])
         pos.push(move)
         plays.append(move)
-    return GameRecord(
-        hands,
-        tuple(calls),
-        tuple(plays),
-        pos.outcome,
-        (labels[persons[0]], labels[persons[1]], labels[persons[2]]),
-        seed,
-        tuple(passed_out),
-    )
+        if observer is not None:
+            observer(GameRecord(hands, tuple(calls), tuple(plays), pos.outcome, seat_names, seed, tuple(passed_out)))
+    return GameRecord(hands, tuple(calls), tuple(plays), pos.outcome, seat_names, seed, tuple(passed_out))
 
 
 def _malformed(move: Play) -> bool:

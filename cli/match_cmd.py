@@ -1,0 +1,93 @@
+"""``match``: engine players against each other over many deals, seats rotated, with intervals."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from .common import emit_json, stdout_console
+from .play_cmds import JsonOpt
+
+
+def match_table(result: Any) -> Table:
+    """The summaries as a table: points per deal with the 95% interval, calls."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("player")
+    table.add_column("points/deal", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("calls", justify="right")
+    table.add_column("points when calling", justify="right")
+    for s in result.summaries():
+        cp = "-" if s.call_points is None else f"{s.call_points:+.2f}"
+        table.add_row(s.label, f"{s.mean:+.3f}", f"[{s.low:+.3f}, {s.high:+.3f}]", f"{s.calls}/{s.games}", cp)
+    return table
+
+
+def match(
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players", metavar="A,B,C", help="Three players: random, rule[:T], pimc[:L] (e.g. pimc,rule,rule)."
+        ),
+    ],
+    deals: Annotated[
+        int, typer.Option("--deals", metavar="N", help="Number of deals (each played in every seating).")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the match (the deals and the players' seeds).")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="J", help="Games played in parallel processes.")] = 1,
+    json_: JsonOpt = False,
+    records: Annotated[
+        str | None, typer.Option("--records", metavar="DIR", help="Save every game's record in DIR.")
+    ] = None,
+) -> None:
+    """Play a match between engine players and print each one's points per deal.
+
+    Every deal is played in every seating of the three players: all 6 permutations when they
+    differ, the 3 rotations when two are the same, so every player holds every hand in every
+    seat and the card luck cancels. Points per deal: a player's net points averaged over a deal's seatings, then the
+    mean over deals with a 95% interval (t-based). A spec given twice is reported per place
+    (rule#1, rule#2) and pooled (rule). The same seed gives the same results for any --jobs.
+    --json prints `{"players", "specs", "seed", "deals", "seatings", "games", "results",
+    "per_deal"}`. --records DIR saves each game as deal0007-s2.json (deal 7, seating 2),
+    never overwriting a file.
+    """
+    from lukfu_solver.match import parse_specs, run_match, seatings
+
+    specs = parse_specs(players)
+    total = deals * len(seatings(specs))
+    progress = None
+    bar: Any = None
+    if sys.stderr.isatty() and not json_:
+        from rich.progress import Progress
+
+        from .common import stderr_console
+
+        bar = Progress(console=stderr_console(), transient=True)
+        task = bar.add_task("playing", total=total)
+        bar.start()
+
+        def progress(done: int, _total: int) -> None:
+            bar.update(task, completed=done)
+
+    try:
+        result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, progress=progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if json_:
+        emit_json(result.to_json())
+        return
+    console = stdout_console()
+    n = len(result.seatings)
+    console.print(
+        f"{deals} deal{'s' if deals != 1 else ''} × {n} seating{'s' if n != 1 else ''} = {len(result.games)} games, "
+        f"seed {seed}: {', '.join(specs)}",
+        highlight=False,
+    )
+    console.print(match_table(result))
+    if records is not None:
+        console.print(f"Records saved in {records}/", highlight=False)

@@ -1,0 +1,583 @@
+"""``play``: one deal at the terminal, you against two engine players (the seed text's table).
+
+The table loop is :func:`lukfu_solver.game.play_deal`; you are one of its players (answers read
+from standard input) and its observer prints every call and play as it happens, showing only what
+your seat may see (other seats' discards as card backs). ``undo`` replays the deal from its seed
+with your earlier answers and the engines' remembered answers (so nothing is recomputed) and
+stops one answer earlier. Works from a pipe: one answer a line; end of input ends cleanly.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from lukfu_solver.cards import format_cards, old_cards, parse_cards
+from lukfu_solver.errors import NotationError
+from lukfu_solver.plays import CLAIM, DISCARD, Play, beats
+from lukfu_solver.record import GameRecord
+from lukfu_solver.rules import beating_plays, can_claim, single_leads
+from lukfu_solver.view import SeatView
+
+from .common import bad_usage, note, stdout_console
+from .play_cmds import check_seat
+from .render import (
+    LEGEND,
+    caller_text,
+    hidden_cell,
+    outcome_text,
+    play_text,
+    replay_renderable,
+    role,
+    signed,
+    suit_cell,
+    trick_rows_table,
+    trick_table,
+    view_trick_rows,
+)
+
+YOU = "you"
+MAX_NUMBERED = 30
+"""At most this many legal moves are listed with numbers (discards can be hundreds)."""
+HELP = (
+    "Type a move as NOTATION.md writes it — a card (S7), a set (C5S5M5), a run (S345), a discard "
+    "(xC2M4, or just the cards when you cannot beat), claim — or its number in the list; in the "
+    "calling phase play or pass (1 or 2). Commands: hint (the pimc player's values), undo (take "
+    "back your last answer), tricks (every trick so far), moves (all legal moves), help, quit."
+)
+
+
+class Undo(Exception):
+    """Take back the human's last answer: the deal is replayed up to it."""
+
+
+class Quit(Exception):
+    """The human ends the game (``quit`` or end of input)."""
+
+
+class Remembering:
+    """An engine player whose answers are remembered by view, so a replay after ``undo`` asks
+    nothing twice (and a random player answers as it did)."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.name = str(player.name)
+        self.memo: dict[str, Play | str] = {}
+
+    def __call__(self, view: SeatView) -> Play | str:
+        key = str(view)
+        if key not in self.memo:
+            self.memo[key] = self.player(view)
+        return self.memo[key]
+
+
+def _explain(view: SeatView, move: Play) -> str:
+    """Why ``move`` is not legal for the view's seat now (R5–R9, R14)."""
+    hand = view.hand
+    if move.kind == CLAIM:
+        if view.trick:
+            return "a claim is made only when you are about to lead (R14)"
+        old = view.old_cards().bit_count()
+        return f"you have {view.fu[view.seat]} fu and {old} Old cards: fewer than 6 together (R14)"
+    missing = move.cards & ~hand
+    if move.hidden:
+        return "name the cards you discard (xC2M4)"
+    if missing:
+        return f"you do not hold {format_cards(missing)}"
+    if not view.trick:
+        if move.kind == DISCARD:
+            return "you are leading: a lead is a single, a set or a run (R5)"
+        if view.seat == 0 and view.caller != 0 and move.size >= 4:
+            return "the Master passed and may not lead a four-card set or a run of four or more (R6)"
+        allowed = single_leads(hand, view.faceup, view.seat == view.caller)
+        return (
+            "as a non-caller you lead a non-Old single of your highest suit holding one (R7): "
+            f"here {format_cards(allowed)}"
+        )
+    best = view.best
+    assert best is not None
+    size = view.trick[0].size
+    if move.size != size:
+        return f"the lead has {size} card{'s' if size > 1 else ''}: play or discard {size}"
+    led = view.best_seat == view.trick_leader
+    beat = next(beating_plays(hand, best, led), None)
+    if move.kind == DISCARD:
+        return f"you hold {beat}, which beats {best}: you must beat (R9)"
+    if not beats(move, best, led):
+        extra = f"; you hold {beat}, which does" if beat else "; you cannot beat it, so discard face down"
+        return f"{move} does not beat {best} (R8){extra}"
+    return "not legal here"  # pragma: no cover - every legal-looking case is covered above
+
+
+class Terminal:
+    """The human's side of the table: shows the deal, reads answers, tells what happens."""
+
+    name = YOU
+
+    def __init__(self, console: Any, level: int, seed: int) -> None:
+        self.console = console
+        self.level = level
+        self.seed = seed
+        self.script: list[str] = []
+        self.answers: list[str] = []
+        self.quiet = False
+        self.echo = not sys.stdin.isatty()
+        self.names: tuple[str, str, str] = ("", "", "")
+
+    # ------------------------------------------------------------ the table loop
+
+    def start(self, script: list[str]) -> None:
+        """Begin (again), answering ``script`` silently first (after an undo)."""
+        self.script = list(script)
+        self.answers = []
+        self.quiet = bool(script)
+
+    def __call__(self, view: SeatView) -> Play | str:
+        if self.script:
+            text = self.script.pop(0)
+            self.answers.append(text)
+            return _answer(view, text)
+        self.quiet = False
+        self.show(view)
+        while True:
+            line = self.read(view)
+            result = self.handle(view, line)
+            if result is not None:
+                self.answers.append(str(result))
+                return result
+
+    def read(self, view: SeatView) -> str:
+        """One line from standard input (end of input: Quit)."""
+        prompt = "call (play/pass)" if view.caller is None else "your move"
+        self.console.print(f"[bold]{prompt}>[/bold] ", end="")
+        try:
+            line = input()
+        except EOFError:
+            self.console.print()
+            raise Quit("end of input") from None
+        if self.echo:
+            self.console.print(line, markup=False, highlight=False)
+        return line.strip()
+
+    def handle(self, view: SeatView, line: str) -> Play | str | None:
+        """The answer typed, or None after a command or a mistake (explained)."""
+        word = line.lower()
+        out = self.console.print
+        if not word:
+            return None
+        if word in ("quit", "exit", "q"):
+            raise Quit("quit")
+        if word in ("help", "?", "h"):
+            out(HELP)
+            return None
+        if word == "undo":
+            if not self.answers:
+                out("Nothing to undo yet.")
+                return None
+            raise Undo
+        if word == "hint":
+            self.hint(view)
+            return None
+        if word == "tricks":
+            out(trick_rows_table(view_trick_rows(view), title="Tricks") if view.tricks else "No trick played yet.")
+            return None
+        if word == "moves":
+            self.show_moves(view, limit=None)
+            return None
+        choices = _choices(view)
+        if word.isdigit():
+            n = int(word)
+            shown = choices[:MAX_NUMBERED]
+            if 1 <= n <= len(shown):
+                return shown[n - 1]
+            out(f"There is no move {n}: choose 1-{len(shown)}, or type the move.")
+            return None
+        if view.caller is None:
+            if word in ("play", "pass"):
+                return word
+            out("In the calling phase the answer is play or pass (R3).")
+            return None
+        try:
+            return _parse_move(view, line)
+        except NotationError as err:
+            out(f"[red]Not legal:[/red] {err.message}", highlight=False)
+            return None
+
+    # ------------------------------------------------------------ showing
+
+    def show(self, view: SeatView) -> None:
+        """Your hand, the seats, the trick in progress and your numbered choices."""
+        out = self.console.print
+        seat = view.seat
+        hand = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        hand.add_column("your hand")
+        for s in range(4):
+            hand.add_column("CSMT"[s])
+        hand.add_row(f"seat {seat}", *(suit_cell(view.hand, view.old_cards(), s) for s in range(4)))
+        parts: list[Any] = [hand, LEGEND]
+        if view.caller is not None:
+            seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+            seats.add_column("", width=1)
+            seats.add_column("seat")
+            seats.add_column("player")
+            seats.add_column("cards", justify="right")
+            seats.add_column("fu", justify="right")
+            seats.add_column("face down")
+            for s in range(3):
+                label = f"{s} {role(s, view.caller)}".rstrip()
+                down = (
+                    Text(format_cards(view.own_discards) if view.own_discards else "·")
+                    if s == seat
+                    else hidden_cell(view.hidden_discards[s])
+                )
+                seats.add_row(
+                    "▶" if s == view.to_move else "",
+                    label,
+                    self.names[s],
+                    str(view.hand_sizes[s]),
+                    str(view.fu[s]),
+                    down,
+                )
+            parts += [seats, Text(f"Caller: {caller_text(view.caller)}")]
+            if view.trick:
+                parts.append(Text(f"Trick {len(view.tricks)}, led by seat {view.trick_leader}:"))
+                parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
+            else:
+                parts.append(Text(f"You lead trick {len(view.tricks) + 1}."))
+        else:
+            calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
+            parts.append(Text(f"Calling (R3): calls so far: {calls}. Do you play (you become the caller) or pass?"))
+        out(Group(*parts))
+        self.show_moves(view, limit=MAX_NUMBERED)
+
+    def show_moves(self, view: SeatView, limit: int | None) -> None:
+        """The legal choices, numbered (the first ``limit``)."""
+        choices = _choices(view)
+        shown = choices if limit is None else choices[:limit]
+        words = [f"{i}) {c}" for i, c in enumerate(shown, 1)] if limit is not None else [str(c) for c in shown]
+        text = "  ".join(words)
+        if len(shown) < len(choices):
+            text += f"  … {len(choices) - len(shown)} more ('moves' lists all)"
+        if view.caller is not None and view.trick and choices and isinstance(choices[0], Play):
+            if choices[0].kind == DISCARD:
+                size = view.trick[0].size
+                self.console.print(
+                    f"You cannot beat {view.best}: discard {size} card{'s' if size > 1 else ''} face down "
+                    "(x and the cards, e.g. x" + format_cards(choices[0].cards) + ")."
+                )
+        self.console.print(Text(f"Choices: {text}"))
+
+    def hint(self, view: SeatView) -> None:
+        """The pimc player's analysis of this decision."""
+        from lukfu_solver.players import PimcPlayer
+
+        with self.console.status("thinking…") if self.console.is_terminal else _nothing():
+            a = PimcPlayer(self.level, seed=self.seed).analyse(view)
+        out = self.console.print
+        if a.kind == "call":
+            play = next(m for m in a.moves if m.move == "play")
+            out(
+                f"Hint (pimc level {self.level}, {a.samples} sampled deals, {a.seconds:.1f} s): calling is worth "
+                f"{play.value:+.2f} ± {play.stderr:.2f} points to you as caller; passing is taken as 0. "
+                f"Advice: {a.best}."
+            )
+            return
+        if not a.samples:
+            out(f"Hint: {a.best} is your only legal move.")
+            return
+        who = "" if view.seat == view.caller else " (a non-caller's share: minus half the caller's, M2)"
+        out(
+            f"Hint (pimc level {self.level}, {a.samples} sampled deals, {a.seconds:.1f} s): "
+            f"expected net points for you{who}, ± one standard error:"
+        )
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("move")
+        table.add_column("points", justify="right")
+        table.add_column("±", justify="right")
+        table.add_column("solved exactly", justify="right")
+        for m in a.moves:
+            table.add_row(str(m.move), f"{m.value:+.2f}", f"{m.stderr:.2f}", f"{m.exact}/{m.samples}")
+        out(table)
+        out(f"Advice: {a.best}")
+
+    # ------------------------------------------------------------ the observer
+
+    def observe(self, rec: GameRecord) -> None:
+        """Tell what just happened at the table, as your seat sees it."""
+        if rec.players is None:
+            return
+        self.names = rec.players
+        me = rec.players.index(YOU)
+        out = self.console.print
+        if not rec.calls:
+            if self.quiet:
+                return
+            if rec.passed_out:
+                out("All three passed: the cards are dealt again and a new Master is drawn (R3).")
+            who = "the Master, you call first" if me == 0 else f"seat 0 (the Master) is {rec.players[0]}"
+            out(Text(f"\nNew deal: you are seat {me}; {who}.", style="bold"))
+            order = ", ".join(f"seat {s} {rec.players[s]}" for s in range(3))
+            out(f"Seats in playing order: {order}.")
+            if me != 0:
+                hand = rec.hands[me]
+                out(Group(Text("Your hand:"), _hand_line(hand, old_cards(hand, 0))))
+            return
+        if self.quiet:
+            return
+        if not rec.plays:
+            s = len(rec.calls) - 1
+            call = rec.calls[-1]
+            who = "you" if s == me else f"seat {s} ({rec.players[s]})"
+            said = "call play" if call == "play" else "pass"
+            if s != me:
+                said = "calls play" if call == "play" else "passes"
+            line = f"{who} {said}"
+            if call == "play":
+                line += f": {'you are' if s == me else f'seat {s} is'} the caller"
+            out(line[0].upper() + line[1:] + ".")
+            return
+        last = rec.plays[-1]
+        if last.kind == CLAIM:
+            return  # the end is shown in full
+        view = rec.view(me, len(rec.plays))
+        trick = view.tricks[-1]
+        leader = view.leaders[-1]
+        i = len(trick) - 1
+        s = (leader + i) % 3
+        shown = trick[i]
+        who = "You" if s == me else f"Seat {s} ({rec.players[s]})"
+        if i == 0:
+            verb = "lead" if s == me else "leads"
+            line = Text(f"{who} {verb} ").append_text(play_text(shown))
+        elif shown.kind == DISCARD:
+            verb = "discard" if s == me else "discards"
+            line = Text(f"{who} {verb} face down ").append_text(
+                Text(format_cards(shown.cards), style="dim") if s == me else hidden_cell(shown.size)
+            )
+        else:
+            verb = "beat" if s == me else "beats"
+            line = Text(f"{who} {verb} with ").append_text(play_text(shown))
+        out(line)
+        if len(trick) == 3:
+            w = view.winners[-1]
+            fu = view.fu
+            won = trick[(w - leader) % 3].size
+            winner = "You win" if w == me else f"Seat {w} ({rec.players[w]}) wins"
+            out(
+                f"{winner} trick {len(view.tricks)} (+{won} fu). Fu: "
+                + ", ".join(f"seat {t} {fu[t]}" for t in range(3))
+            )
+
+
+class _nothing:
+    """A context manager that does nothing (no spinner when output is not a terminal)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _hand_line(hand: int, old: int) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for s in range(4):
+        table.add_column("CSMT"[s])
+    table.add_row(*(suit_cell(hand, old, s) for s in range(4)))
+    return table
+
+
+def _choices(view: SeatView) -> list[Any]:
+    """The numbered choices: play/pass, or the legal moves in canonical order."""
+    if view.caller is None:
+        return ["play", "pass"]
+    return sorted(view.legal_moves(), key=Play.sort_key)
+
+
+def _parse_move(view: SeatView, text: str) -> Play:
+    """The move typed, checked against the view's legal moves (a fault: NotationError("move", why))."""
+    try:
+        move = Play.parse(text, "move")
+    except NotationError as err:
+        try:  # a follower who cannot beat may type just the cards of the discard
+            cards = parse_cards(text, "move")
+        except NotationError:
+            raise NotationError("move", f"{text!r} is not a move: {err.message} (type help)") from None
+        if not view.trick:
+            raise
+        move = Play(DISCARD, cards, cards.bit_count())
+    best = view.best
+    if view.trick and move.kind != DISCARD and move.kind != CLAIM and best is not None:
+        led = view.best_seat == view.trick_leader
+        if not beats(move, best, led) and next(beating_plays(view.hand, best, led), None) is None:
+            if move.size == view.trick[0].size and not move.cards & ~view.hand:
+                move = Play(DISCARD, move.cards, move.size)  # the cards, meant as a discard
+    if _is_legal(view, move):
+        return move
+    raise NotationError("move", _explain(view, move))
+
+
+def _is_legal(view: SeatView, move: Play) -> bool:
+    """Whether ``move`` is legal for the view's seat (without listing every discard)."""
+    hand = view.hand
+    if move.kind == CLAIM:
+        return not view.trick and can_claim(view.fu[view.seat], hand, view.faceup)
+    if not move.cards or move.cards & ~hand or move.cards.bit_count() != move.size:
+        return False
+    if move.kind == DISCARD:
+        if not view.trick or move.size != view.trick[0].size:
+            return False
+        best = view.best
+        assert best is not None
+        return next(beating_plays(hand, best, view.best_seat == view.trick_leader), None) is None
+    return move in set(view.legal_moves())
+
+
+def _answer(view: SeatView, text: str) -> Play | str:
+    """A remembered answer (its text) as the table wants it."""
+    if view.caller is None:
+        return text
+    return Play.parse(text)
+
+
+def _fresh_name(seed: int) -> Path:
+    """``lukfu-<seed>.json`` in the current directory, or ``lukfu-<seed>-2.json`` … if taken."""
+    p = Path(f"lukfu-{seed}.json")
+    k = 2
+    while p.exists():
+        p = Path(f"lukfu-{seed}-{k}.json")
+        k += 1
+    return p
+
+
+def _opponent_specs(text: str, level: int) -> list[str]:
+    """Two engine specs from ``--opponents`` (one spec for both, or ``A,B``); ``pimc`` gets ``--level``."""
+    from lukfu_solver.players import make_player
+
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise NotationError("opponents", f"give one player for both opponents or two as A,B, got {text!r}")
+    specs = [f"pimc:{level}" if p == "pimc" else p for p in parts]
+    for s in specs:
+        try:
+            make_player(s, 0)
+        except NotationError as err:
+            raise NotationError("opponents", err.message) from None
+    return specs
+
+
+def play(
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", metavar="SEAT", help="Your seat in the first deal: 0 is the Master (default: by seed)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
+    ] = None,
+    level: Annotated[
+        int, typer.Option("--level", metavar="L", help="Strength of pimc (opponents and hints), 1-5.")
+    ] = 3,
+    opponents: Annotated[
+        str, typer.Option("--opponents", metavar="SPEC", help="rule, pimc or random (or two, as A,B).")
+    ] = "rule",
+    record: Annotated[
+        str | None,
+        typer.Option(
+            "--record", metavar="FILE", help="Save the game record here (default: a fresh lukfu-<seed>.json)."
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
+) -> None:
+    """Play one deal against two engine players at the terminal.
+
+    Your hand is shown by suit with Old cards marked, then the calling (R3) and every trick as it
+    is played; other seats' face-down discards show as card backs. Type moves as NOTATION.md
+    writes them (S7, C5S5M5, S345, xC2M4, claim) or their number; illegal input is explained
+    and asked again. Commands: hint, undo, tricks, moves, help, quit. At the end every hand is
+    revealed, the net points shown and the game saved as a record for `lukfu replay` (never
+    overwriting a file unless --force). If all three pass, the cards are dealt again with a new
+    Master (R3), so your seat may change. Reads answers from a pipe too; end of input quits.
+    """
+    from lukfu_solver.game import first_master, play_deal
+    from lukfu_solver.players import make_player
+
+    if seat is not None:
+        check_seat(seat, "seat")
+    if not 1 <= level <= 5:
+        raise bad_usage("level", f"a pimc level is 1-5, got {level}")
+    specs = _opponent_specs(opponents, level)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        note(f"seed {seed}")
+    path = Path(record) if record is not None else None
+    if path is not None and path.exists() and not force:
+        raise NotationError("record", f"{path} already exists; use --force to overwrite it")
+    console = stdout_console()
+    console.soft_wrap = True  # one line per message (tables still fit the width): readable from a pipe
+    human_person = 0 if seat is None else (first_master(seed) + seat) % 3
+    term = Terminal(console, level, seed)
+    engines = [
+        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
+        for i, spec in enumerate(specs)
+    ]
+    players: list[Any] = []
+    names: list[str] = []
+    k = 0
+    for person in range(3):
+        if person == human_person:
+            players.append(term)
+            names.append(YOU)
+        else:
+            players.append(engines[k])
+            names.append(specs[k] if specs[0] != specs[1] else f"{specs[k]} {'AB'[k]}")
+            k += 1
+    console.print(
+        Text(f"Luk Fu — you against {specs[0]} and {specs[1]}, seed {seed}. Type 'help' for help.", style="bold")
+    )
+    answers: list[str] = []
+    while True:
+        term.start(answers)
+        try:
+            rec = play_deal(players, seed, names=names, observer=term.observe)
+            break
+        except Undo:
+            answers = term.answers[:-1]
+            console.print(f"Taking back your answer {term.answers[-1]}.")
+        except Quit as q:
+            note(f"{q}: the game is abandoned (no record saved)")
+            return
+    finish(console, rec, path, force)
+
+
+def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> None:
+    """Reveal every hand and the tricks, show the result and save the record."""
+    assert rec.players is not None and rec.outcome is not None
+    me = rec.players.index(YOU)
+    console.print(Text("\nThe deal is over. Every card revealed:", style="bold"))
+    console.print(replay_renderable(rec, rec.replay()))
+    mine = rec.outcome.points[me]
+    console.print(
+        Text(
+            f"You (seat {me}): {signed(mine)} point{'s' if abs(mine) != 1 else ''} — {outcome_text(rec.outcome)}.",
+            style="bold",
+        )
+    )
+    target = path if path is not None else _fresh_name(rec.seed or 0)
+    try:
+        rec.save(target, overwrite=force)
+    except NotationError:
+        if path is None or force:
+            raise
+        target = _fresh_name(rec.seed or 0)  # the file appeared during the game
+        rec.save(target)
+    console.print(f"Record saved to {target} (see it again with: lukfu replay {target})", highlight=False)
