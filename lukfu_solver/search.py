@@ -220,9 +220,9 @@ class Solver:
         except SearchAborted:
             result.complete = False
             result.stopped = self._stopped
-            result.lower, result.upper = lo, hi
-            if lo == hi:
-                result.value = lo
+            # result.lower/upper hold the tightest bounds the finished probes proved
+            if result.lower == result.upper:
+                result.value = result.lower
         result.nodes = self.nodes
         result.tt_probes = self.tt_probes
         result.tt_hits = self.tt_hits
