@@ -1,0 +1,198 @@
+"""Benchmark of the compiled solver (``lukfu_solver.fastsearch.FastSolver``) against the
+pure-Python reference (``lukfu_solver.search.Solver``) on fixed seeded positions.
+
+- **compile**: the kernel's compile time, cold (an empty numba cache, in a subprocess) and warm
+  (loaded from the cache, in another subprocess);
+- **e6**, **e8**: 30 endgames each with 6 and with 8 cards a hand (seeds 0-29 of
+  ``lukfu_solver.endgames.random_endgame``), each solved by both solvers (fresh ones), with a
+  check that values *and* node counts agree (they must, unless a table lost entries);
+- **full**: 10 full 12-card deals after calling (seeds 0-9 of ``full_deal``, caller by seed),
+  FastSolver only, with a time limit per deal.
+
+For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
+may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
+
+Run: ``/work/venv/bin/python bench/kernel.py [--quick] [--time-limit S] [--out FILE]``.
+``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
+``bench/results/kernel.json``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
+
+from lukfu_solver.search import Solver
+
+COMPILE_CODE = (
+    "import time; t = time.perf_counter(); c = time.process_time()\n"
+    "from lukfu_solver.fastsearch import compile_all\n"
+    "compile_all()\n"
+    "print(time.perf_counter() - t, time.process_time() - c)\n"
+)
+
+
+def compile_times(cold: bool) -> dict[str, Any]:
+    """Import + compile (or cache load) of the kernel in a fresh interpreter: wall and CPU s."""
+    out: dict[str, Any] = {}
+    runs = [("cold", True), ("warm", False)] if cold else [("warm", False)]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, fresh in runs:
+            env = dict(os.environ)
+            if fresh:
+                env["NUMBA_CACHE_DIR"] = tmp  # empty: everything is compiled
+            elif cold:
+                env["NUMBA_CACHE_DIR"] = tmp  # filled by the cold run
+            line = subprocess.run(
+                [sys.executable, "-c", COMPILE_CODE], env=env, capture_output=True, text=True, check=True
+            ).stdout.split()
+            out[name] = {"wall_s": round(float(line[0]), 3), "cpu_s": round(float(line[1]), 3)}
+    return out
+
+
+def solve(solver: Any, case: Case, time_limit: float) -> dict[str, Any]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    res = solver.solve(case.position, time_limit=time_limit)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "seed": case.seed,
+        "caller": case.caller,
+        "value": res.value,
+        "complete": res.complete,
+        "nodes": res.nodes,
+        "ms": round(wall * 1000, 3),
+        "cpu_ms": round(cpu * 1000, 3),
+        "nodes_per_s": round(res.nodes / wall) if wall > 0 else 0,
+        "nodes_per_cpu_s": round(res.nodes / cpu) if cpu > 0 else 0,
+        "replaced": getattr(solver, "tt_replaced", None),
+    }
+
+
+def stats(records: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "time_ms": summary(r["ms"] for r in records),
+        "cpu_ms": summary(r["cpu_ms"] for r in records),
+        "nodes": summary((r["nodes"] for r in records), 1),
+        "nodes_per_s": summary((r["nodes_per_s"] for r in records), 0),
+        "nodes_per_cpu_s": summary((r["nodes_per_cpu_s"] for r in records), 0),
+        "incomplete": sum(not r["complete"] for r in records),
+    }
+
+
+def run_endgames(cards: int, count: int, time_limit: float) -> dict[str, Any]:
+    from lukfu_solver.fastsearch import FastSolver
+
+    ref, fast = [], []
+    for case in progress(endgame_cases(count, cards), f"{cards}-card endgames"):
+        ref.append(solve(Solver(), case, time_limit))
+        fast.append(solve(FastSolver(), case, time_limit))
+    both = [(r, f) for r, f in zip(ref, fast, strict=True) if r["complete"] and f["complete"]]
+    return {
+        "description": f"{count} endgames, {cards} cards a hand (seeds 0-{count - 1}), fresh solvers",
+        "reference": stats(ref),
+        "fast": stats(fast),
+        "speedup_total_time": round(sum(r["ms"] for r, _ in both) / max(sum(f["ms"] for _, f in both), 1e-9), 1),
+        "speedup_median_time": round(sorted(r["ms"] / f["ms"] for r, f in both if f["ms"] > 0)[len(both) // 2], 1)
+        if both
+        else None,
+        "value_mismatches": [r["seed"] for r, f in both if r["value"] != f["value"]],
+        "node_mismatches": [r["seed"] for r, f in both if r["nodes"] != f["nodes"] and not f["replaced"]],
+        "records": {"reference": ref, "fast": fast},
+    }
+
+
+def run_deals(count: int, time_limit: float) -> dict[str, Any]:
+    from lukfu_solver.fastsearch import FastSolver
+
+    recs = [solve(FastSolver(), case, time_limit) for case in progress(deal_cases(count), "full deals")]
+    return {
+        "description": f"{count} full deals after calling (seeds 0-{count - 1}, caller by seed), FastSolver",
+        "time_limit_s": time_limit,
+        "fast": stats(recs),
+        "records": recs,
+    }
+
+
+def print_results(data: dict[str, Any]) -> None:
+    from rich import box
+    from rich.table import Table
+
+    console = make_console()
+    if "compile" in data:
+        c = data["compile"]
+        console.print(
+            "compile: "
+            + ", ".join(
+                f"{k} {v['wall_s']:.1f} s wall / {v['cpu_s']:.1f} s CPU (import included)" for k, v in c.items()
+            )
+        )
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in (
+        "set",
+        "solver",
+        "n",
+        "ms med",
+        "ms p95",
+        "ms max",
+        "nodes med",
+        "Mnodes/s med",
+        "Mn/CPU-s med",
+        "limit",
+    ):
+        table.add_column(col, justify="left" if col in ("set", "solver") else "right")
+    for name, res in data["sets"].items():
+        for solver in ("reference", "fast"):
+            if solver not in res:
+                continue
+            s = res[solver]
+            table.add_row(
+                name,
+                solver,
+                str(s["time_ms"]["n"]),
+                fmt(s["time_ms"]["median"]),
+                fmt(s["time_ms"]["p95"]),
+                fmt(s["time_ms"]["max"]),
+                fmt(s["nodes"]["median"]),
+                fmt(s["nodes_per_s"]["median"] / 1e6, digits=2),
+                fmt(s["nodes_per_cpu_s"]["median"] / 1e6, digits=2),
+                str(s["incomplete"]),
+            )
+    console.print(table)
+    for name, res in data["sets"].items():
+        if "speedup_total_time" in res:
+            console.print(
+                f"{name}: fast/reference speed-up x{res['speedup_total_time']} (total time), "
+                f"x{res['speedup_median_time']} (median per position); "
+                f"value mismatches {res['value_mismatches'] or 'none'}, node mismatches {res['node_mismatches'] or 'none'}"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = base_parser(__doc__.splitlines()[0], "kernel.json")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="time limit per position, s (60)")
+    args = parser.parse_args(argv)
+    n_end, n_deal = (10, 3) if args.quick else (30, 10)
+    data: dict[str, Any] = {"bench": "kernel", "quick": args.quick, "time_limit_s": args.time_limit}
+    data["compile"] = compile_times(cold=not args.quick)
+    from lukfu_solver.fastsearch import compile_all
+
+    compile_all()
+    data["sets"] = {
+        "e6": run_endgames(6, n_end, args.time_limit),
+        "e8": run_endgames(8, n_end, args.time_limit),
+        "full": run_deals(n_deal, args.time_limit),
+    }
+    print_results(data)
+    path = save_json(data, args.out)
+    print(f"saved {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""The compiled kernel (``lukfu_solver.kernel``) and ``FastSolver`` against the pure-Python
+reference (``lukfu_solver.search.Solver`` and ``lukfu_solver.position.Position``).
+
+The kernel mirrors the reference move for move, so on positions where neither table loses an
+entry the two must agree on everything: legal move lists in order, Zobrist and table keys, bounds,
+values, principal variations, all-moves values, and the node, probe and hit counts.
+
+The first run in a fresh checkout compiles the kernel (about 10 s of CPU); later runs load it
+from numba's cache.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from functools import cache
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from lukfu_solver import kernel as K  # noqa: E402
+from lukfu_solver.cards import ALL_CARDS, parse_cards  # noqa: E402
+from lukfu_solver.fastsearch import FastSolver, decode, encode, load_row, tables  # noqa: E402
+from lukfu_solver.game import deal_hands  # noqa: E402
+from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, Play  # noqa: E402
+from lukfu_solver.position import Position  # noqa: E402
+from lukfu_solver.search import Solver, reduced_moves, tt_key, value_bounds  # noqa: E402
+
+# ---------------------------------------------------------------- seeded positions
+
+
+def endgame(seed: int, n: int, plays: int = 0, multi: bool = False) -> Position:
+    """A seeded position with ``n`` cards a hand (counting the trick in progress).
+
+    ``deal_hands(random.Random(seed))``, a random caller, then random legal moves (never a claim;
+    leads small enough to leave ``n`` cards) to a trick boundary with ``n`` cards a hand, then
+    ``plays`` (0-2) random plays of the next trick; with ``multi`` that trick is led with a set or
+    a run (a deal whose leader has none is dealt again from the same generator).
+    """
+    rng = random.Random(seed)
+    while True:
+        pos = Position.start(deal_hands(rng), rng.randrange(3))
+        while pos.trick or pos.hands[pos.to_move].bit_count() > n:
+            left = pos.hands[pos.to_move].bit_count()
+            moves = [m for m in pos.legal_moves() if m.kind != CLAIM and (pos.trick or left - m.size >= n)]
+            pos.push(rng.choice(moves))
+        if pos.is_over:
+            continue
+        if multi:
+            leads = [m for m in pos.legal_moves() if m.kind in (SET, RUN)]
+            if not leads:
+                continue
+            pos.push(rng.choice(leads))
+            plays -= 1
+        for _ in range(max(plays, 0)):
+            pos.push(rng.choice([m for m in pos.legal_moves() if m.kind != CLAIM]))
+        return Position.parse(str(pos))
+
+
+@cache
+def search_cases() -> tuple[str, ...]:
+    """330 endgames with 2-6 cards a hand: every trick phase, 30 of them led with a set or run."""
+    out = []
+    for i in range(300):
+        out.append(str(endgame(70_000 + i, 2 + i % 5, i % 3)))
+    for i in range(30):
+        out.append(str(endgame(80_000 + i, 3 + i % 4, 1 + i % 2, multi=True)))
+    return tuple(out)
+
+
+def summary(res) -> tuple:
+    return (res.value, res.lower, res.upper, res.best, res.pv, res.moves, res.nodes, res.tt_probes, res.tt_hits)
+
+
+# ---------------------------------------------------------------- packaging
+
+
+def test_importing_the_library_does_not_import_numba():
+    code = "import sys, lukfu_solver, lukfu_solver.search; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_move_encoding_round_trips():
+    pos = endgame(5, 6, 1)
+    for m in list(pos.legal_moves()) + [CLAIM_PLAY, Play.parse("S345"), Play.parse("xC2M4T9")]:
+        assert decode(encode(m)) == m
+
+
+# ---------------------------------------------------------------- the rules engine
+
+
+def test_kernel_rules_match_position_along_random_playouts():
+    """Legal moves (in order), reduced moves, keys, bounds and outcomes along 150 random deals,
+    claims included now and then (R5-R17)."""
+    T = tables()
+    st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
+    mv = np.zeros((K.MAX_PLY, K.MAX_MOVES), dtype=np.int64)
+    sc = np.zeros(K.SC_SIZE, dtype=np.int64)
+    out = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    checked = 0
+    for seed in range(150):
+        rng = random.Random(seed)
+        pos = Position.start(deal_hands(rng), rng.randrange(3))
+        load_row(st, 0, pos)
+        ply = 0
+        while True:
+            where = f"seed {seed}: {pos}"
+            n = K.legal_moves(T, st, ply, mv, sc, out)
+            legal = list(pos.legal_moves())
+            assert [decode(m) for m in out[:n].tolist()] == legal, where
+            n = K.reduced_moves(T, st, ply, mv, sc, out)
+            assert [decode(m) for m in out[:n].tolist()] == reduced_moves(pos), where
+            assert K.to_unsigned(st[ply, K.F_KEY]) == pos.key, where
+            assert K.to_unsigned(K.full_key(T, st, ply)) == pos.key, where
+            assert K.to_unsigned(K.tt_key(T, st, ply)) == tt_key(pos), where
+            assert K.value_bounds(T, st, ply) == value_bounds(pos), where
+            checked += 1
+            if pos.outcome is not None:
+                assert st[ply, K.F_OUTV] == pos.outcome.points[pos.caller], where
+                break
+            pool = legal if rng.random() < 0.3 else [m for m in legal if m.kind != CLAIM]
+            m = rng.choice(pool)
+            pos.push(m)
+            K.push(T, st, ply, encode(m))
+            ply += 1
+    assert checked > 3000
+
+
+def test_one_pass_discards_match_the_plain_route():
+    """node_moves (discards generated, reduced and scored in one pass) gives the same moves and
+    sort keys as gen_moves + reduce_moves + order_keys, with history scores and a table move."""
+    T = tables()
+    st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
+    mv = np.zeros((K.MAX_PLY, K.MAX_MOVES), dtype=np.int64)
+    mk = np.zeros((K.MAX_PLY, K.MAX_MOVES), dtype=np.int64)
+    sc = np.zeros(K.SC_SIZE, dtype=np.int64)
+    hk = np.zeros(1 << 14, dtype=np.int64)
+    hv = np.zeros(1 << 14, dtype=np.int64)
+    ctr = np.zeros(K.NCTR, dtype=np.int64)
+    discard_nodes = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        pos = Position.start(deal_hands(rng), rng.randrange(3))
+        while not pos.is_over:
+            load_row(st, 0, pos)
+            legal = list(pos.legal_moves())
+            for m in rng.sample(legal, min(3, len(legal))):  # some history
+                K.hist_add(hk, hv, ctr, pos.to_move << 36 | m.cards, rng.randrange(1, 200))
+            ttm = encode(rng.choice(legal)) if rng.random() < 0.5 else K.NO_MOVE
+            for reduce in (True, False):
+                n1 = K.node_moves(T, st, 0, mv, mk, sc, ttm, hk, hv, reduce)
+                got = (mv[0, :n1].tolist(), mk[0, :n1].tolist())
+                n2 = K.node_moves_generic(T, st, 0, mv, mk, sc, ttm, hk, hv, reduce)
+                assert got == (mv[0, :n2].tolist(), mk[0, :n2].tolist()), f"seed {seed} reduce={reduce}: {pos}"
+            discard_nodes += legal[-1].kind == DISCARD
+            pos.push(rng.choice([m for m in legal if m.kind != CLAIM] or legal))
+    assert discard_nodes > 300
+
+
+def test_the_longest_move_list():
+    """A six-card run led into a hand of twelve that cannot beat it: C(12, 6) = 924 discards."""
+    h0, h1 = parse_cards("S123456C147M147"), parse_cards("C258S789M258T257")
+    pos = Position([h0, h1, ALL_CARDS & ~h0 & ~h1], 0, 0)
+    pos.push(Play.parse("S123456"))
+    T = tables()
+    st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
+    mv = np.zeros((K.MAX_PLY, K.MAX_MOVES), dtype=np.int64)
+    sc = np.zeros(K.SC_SIZE, dtype=np.int64)
+    out = np.zeros(K.MAX_MOVES, dtype=np.int64)
+    load_row(st, 0, pos)
+    n = K.legal_moves(T, st, 0, mv, sc, out)
+    assert n == 924 and [decode(m) for m in out[:n].tolist()] == list(pos.legal_moves())
+    a, b = Solver().solve(pos, max_nodes=3000), FastSolver().solve(pos, max_nodes=3000)
+    assert summary(a) == summary(b) and a.stopped == b.stopped == "nodes"
+
+
+# ---------------------------------------------------------------- the search
+
+
+def test_fresh_solvers_agree_on_330_endgames():
+    """Value, bounds, best move, principal variation, probes, hits and nodes are identical; every
+    fifth position also in all-moves mode."""
+    bad = []
+    for i, line in enumerate(search_cases()):
+        pos = Position.parse(line)
+        all_moves = i % 5 == 0
+        fast = FastSolver()
+        a = Solver().solve(pos, all_moves=all_moves)
+        b = fast.solve(pos, all_moves=all_moves)
+        assert fast.tt_replaced == 0
+        if summary(a) != summary(b):
+            bad.append(f"{line}: reference {summary(a)[-3:]} {a.value}, fast {summary(b)[-3:]} {b.value}")
+    assert not bad, "\n".join(bad[:10])
+
+
+def test_shared_solvers_agree_and_keep_the_same_history():
+    """One solver of each kind across many positions: the table and the history carry over
+    between solves in both, identically."""
+    ref, fast = Solver(), FastSolver()
+    for i, line in enumerate(search_cases()[::3]):
+        pos = Position.parse(line)
+        a = ref.solve(pos, all_moves=i % 4 == 0)
+        b = fast.solve(pos, all_moves=i % 4 == 0)
+        assert summary(a) == summary(b), line
+    assert fast.history == ref.history
+    assert fast.tt_entries == len(ref.tt)
+
+
+@pytest.mark.parametrize("driver,reduce", [("mtdf", True), ("bisect", False)])
+def test_other_drivers_and_no_reduction_agree(driver, reduce):
+    ref, fast = Solver(driver=driver, reduce=reduce), FastSolver(driver=driver, reduce=reduce)
+    for line in search_cases()[1::6]:
+        pos = Position.parse(line)
+        a, b = ref.solve(pos), fast.solve(pos)
+        assert summary(a) == summary(b), f"{driver} reduce={reduce}: {line}"
+
+
+def test_larger_endgames_agree():
+    """Seven- and eight-card endgames (tens of thousands of nodes)."""
+    for seed, n in ((90_000, 7), (90_001, 7), (90_002, 8), (90_003, 8)):
+        pos = endgame(seed, n)
+        fast = FastSolver()
+        a, b = Solver().solve(pos), fast.solve(pos)
+        assert fast.tt_replaced == 0
+        assert summary(a) == summary(b), str(pos)
+
+
+def test_a_small_table_stays_exact():
+    """A table far too small for the search replaces entries; values stay exact."""
+    for line in search_cases()[4::25]:
+        pos = Position.parse(line)
+        assert FastSolver(tt_slots=64, start_slots=64).solve(pos).value == Solver().solve(pos).value, line
+
+
+def test_the_table_grows_without_losing_entries():
+    pos = endgame(90_000, 7)
+    fast = FastSolver(start_slots=64)
+    b = fast.solve(pos)
+    assert fast.tt_replaced == 0 and fast.ctr[K.C_TTB] * 4 > 64
+    assert summary(b) == summary(Solver().solve(pos))
+
+
+def test_finished_position():
+    pos = Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -")
+    pos.push(CLAIM_PLAY)
+    a, b = Solver().solve(pos), FastSolver().solve(pos)
+    assert summary(a) == summary(b) and b.value == pos.outcome.points[0]
+
+
+# ---------------------------------------------------------------- limits
+
+
+def test_node_limit_stops_at_the_same_node():
+    """max_nodes is exact in both: the same node count, stop reason, bounds and (when the bounds
+    met) value, also when the limit strikes in the principal variation or all-moves pass."""
+    for seed, n in ((90_002, 8), (90_004, 8), (90_005, 7)):
+        pos = endgame(seed, n)
+        want = FastSolver().solve(pos).value
+        for limit in (50, 1_000, 5_000, 20_000):
+            for all_moves in (False, True):
+                a = Solver().solve(pos, max_nodes=limit, all_moves=all_moves)
+                b = FastSolver().solve(pos, max_nodes=limit, all_moves=all_moves)
+                where = f"{pos} max_nodes={limit} all_moves={all_moves}"
+                assert summary(a) == summary(b), where
+                assert (a.complete, a.stopped) == (b.complete, b.stopped), where
+                assert b.lower <= want <= b.upper, where
+                if not b.complete:
+                    assert b.stopped == "nodes" and b.nodes == limit, where
+                    assert b.value is None or b.value == b.lower == b.upper, where
+
+
+def test_time_limit_returns_promptly_on_a_full_deal():
+    pos = endgame(2, 12)
+    t0 = time.perf_counter()
+    res = FastSolver().solve(pos, time_limit=0.05)
+    wall = time.perf_counter() - t0
+    assert wall < 1.0, f"time_limit=0.05 took {wall:.2f} s"
+    assert not res.complete and res.stopped == "time"
+    assert res.lower <= res.upper
+
+
+def test_solver_stays_exact_after_an_aborted_search():
+    fast = FastSolver()
+    for seed in (90_002, 90_004):
+        pos = endgame(seed, 8)
+        fast.solve(pos, max_nodes=700)
+        assert fast.solve(pos).value == Solver().solve(pos).value
