@@ -72,9 +72,23 @@ def nodes_per_s(nodes: int, ms: float) -> float:
     return nodes / (ms / 1000) if ms > 0 else 0.0
 
 
+SOLVER_KIND = "reference"
+"""Which solver the run measures: ``reference`` (search.Solver) or ``fast`` (the compiled kernel)."""
+
+
+def _solver_class(kind: str) -> type:
+    """The solver class for ``kind``: the same API, so the rest of the bench is unchanged."""
+    if kind == "fast":
+        from lukfu_solver.fastsearch import FastSolver
+
+        return FastSolver
+    return Solver
+
+
 def measure_solver(case: Case, driver: str, time_limit: float, max_entries: int | None) -> dict[str, Any]:
     """Solve one position with a fresh Solver; the record of the result and its statistics."""
-    solver = Solver(driver=driver) if max_entries is None else Solver(max_entries=max_entries, driver=driver)
+    cls = _solver_class(SOLVER_KIND)
+    solver = cls(driver=driver) if max_entries is None else cls(max_entries=max_entries, driver=driver)
     with Timer() as t:
         res = solver.solve(case.position, time_limit=time_limit)
     return {
@@ -346,7 +360,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-entries", type=int, default=None, help="Solver table size (default: the Solver's)")
     parser.add_argument("--no-plain", action="store_true", help="skip the plain baseline")
     parser.add_argument("--no-drivers", action="store_true", help="skip the MTD(f) driver on set a")
+    parser.add_argument(
+        "--solver", choices=("reference", "fast"), default="reference", help="search.Solver or the compiled FastSolver"
+    )
     args = parser.parse_args(argv)
+    global SOLVER_KIND
+    SOLVER_KIND = args.solver
     default_sets = "a,b" if args.quick else "a,b,c"
     names = [s.strip() for s in (args.sets or default_sets).split(",") if s.strip()]
     bad = [s for s in names if s not in SET_NAMES]
@@ -363,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     print_summary(results)
     data = {
         "bench": "solve",
+        "solver": args.solver,
         "quick": args.quick,
         "time_limit_s": args.time_limit,
         "plain_cap": {n: PLAIN_CAP[n] if args.plain_cap is None else args.plain_cap for n in names},
