@@ -10,7 +10,6 @@ depends on the order of a batch or on ``--jobs``.
 from __future__ import annotations
 
 import functools
-import signal
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +20,7 @@ from rich.text import Text
 
 from lukfu_solver.cards import format_cards
 from lukfu_solver.errors import NotationError
+from lukfu_solver.parallel import ordered_map
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 
@@ -124,11 +124,6 @@ def solve_line(
     return batch_data(pos, run_solver(pos, all_moves, max_nodes, time_limit, reference), all_moves)
 
 
-def _ignore_sigint() -> None:
-    """Pool worker initializer: Ctrl-C is the parent's business (it terminates the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_solve_batch(
     path: str, all_moves: bool, max_nodes: int | None, time_limit: float | None, jobs: int, reference: bool = False
 ) -> int:
@@ -139,31 +134,9 @@ def run_solve_batch(
         solve_line, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit, reference=reference
     )
     done = 0
-    if jobs == 1:
-        for obj in with_progress(map(work, lines), total, "solving"):
-            emit_json(obj)
-            done += 1
-        return done
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    # Workers start with Ctrl-C ignored (an ignored signal stays ignored across exec), so one
-    # still starting up when Ctrl-C arrives cannot print a traceback; the initializer keeps it so.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        pool = ctx.Pool(jobs, initializer=_ignore_sigint)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    try:
-        for obj in with_progress(pool.imap(work, lines, chunksize=1), total, "solving"):
-            emit_json(obj)
-            done += 1
-        pool.close()
-    except BaseException:  # Ctrl-C, a broken pipe, a bug: stop the workers at once
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    for obj in with_progress(ordered_map(work, lines, jobs), total, "solving"):
+        emit_json(obj)
+        done += 1
     return done
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from .analysis import SolveLimits, make_solver, mean_stderr, p_better
 from .cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
 from .errors import NotationError
+from .parallel import ordered_map
 from .position import Position
 
 CALL_SCORE = 5
@@ -162,20 +163,11 @@ def advise(
     limits = limits or SolveLimits()
     master = random.Random(seed)
     tasks = [(hand, seat, master.getrandbits(64), limits) for _ in range(samples)]
-    from .analysis import _pool
-
-    pool = _pool(jobs)
     results: list[tuple[float, float, bool, bool, int]] = []
-    try:
-        it = pool.imap(_sample_task, tasks) if pool else map(_sample_task, tasks)
-        for r in it:
-            results.append(r)
-            if progress:
-                progress(len(results), samples)
-    finally:
-        if pool:
-            pool.terminate()
-            pool.join()
+    for r in ordered_map(_sample_task, tasks, jobs):
+        results.append(r)
+        if progress:
+            progress(len(results), samples)
     plays = [r[0] for r in results]
     passes = [r[1] for r in results]
     incomplete = sum(r[4] for r in results)

@@ -26,7 +26,9 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 
+from .parallel import worker_pool
 from .plays import Play
 from .position import Position
 from .view import SeatView
@@ -218,16 +220,6 @@ def analyse(
     return Analysis(view, estimates, done, seed, p_best, stopped, incomplete, time.perf_counter() - t0, sampler.stats())
 
 
-def _pool(jobs: int):  # type: ignore[no-untyped-def]
-    """A process pool for ``jobs`` > 1 (spawn: safe everywhere), or None to work in-process."""
-    if jobs <= 1:
-        return None
-    import multiprocessing
-    import signal
-
-    ctx = multiprocessing.get_context("spawn")
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers start with Ctrl-C ignored
-    try:
-        return ctx.Pool(jobs)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _pool(jobs: int) -> Pool | None:
+    """A process pool for ``jobs`` > 1, or None to work in this process."""
+    return worker_pool(jobs) if jobs > 1 else None

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 import random
-import signal
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from typing import Any
 
 from .errors import NotationError
 from .game import play_deal
+from .parallel import ordered_map
 from .players import make_player
 from .record import GameRecord
 
@@ -283,11 +283,6 @@ def parse_specs(text: str | Sequence[str]) -> tuple[str, str, str]:
     return (parts[0], parts[1], parts[2])
 
 
-def _ignore_sigint() -> None:
-    """Pool worker initializer: Ctrl-C is the parent's business (it terminates the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_match(
     specs: Sequence[str],
     deals: int,
@@ -320,33 +315,11 @@ def run_match(
                 raise NotationError("records", f"{p} already exists; refusing to overwrite it (use a new directory)")
         directory.mkdir(parents=True, exist_ok=True)
     results: list[GameResult] = []
-    if jobs == 1:
-        for t in tasks:
-            results.append(play_game(t))
-            if progress:
-                progress(len(results), len(tasks))
-    else:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("spawn")
-        # workers start with Ctrl-C ignored (it stays ignored across exec): the parent stops them
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            pool = ctx.Pool(jobs, initializer=_ignore_sigint)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        try:
-            chunk = max(1, min(8, len(tasks) // (8 * jobs)))
-            for r in pool.imap(play_game, tasks, chunksize=chunk):
-                results.append(r)
-                if progress:
-                    progress(len(results), len(tasks))
-            pool.close()
-        except BaseException:  # Ctrl-C, a bug: stop the workers at once
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
+    chunk = max(1, min(8, len(tasks) // (8 * jobs)))
+    for r in ordered_map(play_game, tasks, jobs, chunksize=chunk):
+        results.append(r)
+        if progress:
+            progress(len(results), len(tasks))
     if directory is not None:
         for r in results:
             r.record.save(record_path(directory, r))
