@@ -6,22 +6,32 @@ both shipped in ``lukfu_solver/data``.
 
 from .cards import CardSet, card_name, format_cards, old_cards, parse_card, parse_cards
 from .errors import NotationError
+from .game import RandomPlayer, play_deal
 from .plays import CLAIM_PLAY, Play
 from .position import Position
+from .record import GameRecord
 from .rules import Outcome, payments
+from .search import Solver, SolveResult
+from .view import SeatView
 
 __all__ = [
     "CLAIM_PLAY",
     "CardSet",
+    "GameRecord",
     "NotationError",
     "Outcome",
     "Play",
     "Position",
+    "RandomPlayer",
+    "SeatView",
+    "SolveResult",
+    "Solver",
     "card_name",
     "format_cards",
     "old_cards",
     "parse_card",
     "parse_cards",
     "payments",
+    "play_deal",
 ]
 __version__ = "0.1.0"
