@@ -11,7 +11,6 @@ from .plays import CLAIM_PLAY, Play
 from .position import Position
 from .record import GameRecord
 from .rules import Outcome, payments
-from .search import Solver, SolveResult
 from .view import SeatView
 
 __all__ = [
@@ -24,8 +23,6 @@ __all__ = [
     "Position",
     "RandomPlayer",
     "SeatView",
-    "SolveResult",
-    "Solver",
     "card_name",
     "format_cards",
     "old_cards",

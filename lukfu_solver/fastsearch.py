@@ -294,13 +294,13 @@ class FastSolver:
 
     def _pv(self, value: int) -> list[Play]:
         """Solver._pv: at each step the first move (in the search's order) whose child keeps the
-        value; the table's move is looked up by the position's own key, as there."""
+        value; the table's move is looked up by the table key (``tt_key``), as there."""
         st = self.st
         line: list[int] = []
         while not st[self._ply, K.F_ENDED]:
             row = st[self._ply]
             maximizing = row[K.F_TM] == row[K.F_CALLER]
-            tt_move = int(K.tt_lookup_move(self.tt, self.ctr, row[K.F_KEY]))
+            tt_move = int(K.tt_lookup_move(self.tt, self.ctr, K.tt_key(self.T, self.st, self._ply)))
             chosen = None
             for m in self._ordered(tt_move):
                 self._push(m)

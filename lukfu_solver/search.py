@@ -261,7 +261,7 @@ class Solver:
         line: list[Play] = []
         while pos.outcome is None:
             maximizing = pos.to_move == pos.caller
-            entry = self.tt.get(pos.key)
+            entry = self.tt.get(tt_key(pos))
             moves = self._ordered(list(pos.legal_moves()), entry[2] if entry else None)
             chosen = None
             for m in moves:
