@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+from cli_checks import assert_bad_input
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
@@ -25,17 +26,6 @@ IMPOSSIBLE = "0 C123456789S12 0 S5,x1,x1"
 
 def run(*args: str):
     return runner.invoke(app, list(args))
-
-
-def assert_bad_input(result, *needles: str) -> str:
-    """Exit 2, nothing on stdout, one ``error: …`` line on stderr."""
-    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def check_sample(view: SeatView, data: dict) -> None:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_checks import assert_bad_input
 from typer.testing import CliRunner
 
 from lukfu_cli import solve_cmd
@@ -41,17 +42,6 @@ def ok(*args: str, input: str | None = None):
     assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
     assert result.stderr == ""
     return result
-
-
-def assert_bad_input(result, *needles: str) -> str:
-    """Exit 2, nothing on stdout, exactly one ``error: …`` line on stderr, no traceback."""
-    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def json_lines(text: str) -> list[dict]:

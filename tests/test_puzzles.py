@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from cli_checks import assert_bad_input
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
@@ -225,14 +226,6 @@ def test_check_reports_tampering() -> None:
 
 def run(*args: str, input: str | None = None):
     return runner.invoke(app, list(args), input=input)
-
-
-def assert_bad_input(result, *needles: str) -> None:
-    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
 
 
 def test_cli_generate_out_and_force(tmp_path: Path) -> None:
