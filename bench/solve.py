@@ -7,10 +7,11 @@ Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``)
 - **c**: the same 50 deals once for each of the three possible callers (150 positions).
 
 For each set: median, p95 and max of time, nodes, nodes/s and table hit rate of the solver
-(``Solver(driver="bisect")``, a per-position ``--time-limit``), and the same for the plain
+(``Solver()``: the MTD(f) driver, a per-position ``--time-limit``), and the same for the plain
 baseline ``plain_alphabeta`` (no table, no ordering, no bounds) capped at a node count, measured
 in the same run; node and time ratios solver/plain over the positions where plain finished (and
-the solver too); the worst cases; on set a, the bisect and MTD(f) drivers compared. Values of
+the solver too); the worst cases; on the sets of ``--compare-drivers`` (default a), the other
+driver (bisection) measured too and the two compared. Values of
 the solver, plain (when it finished) and the other driver are cross-checked.
 
 Run: ``/work/venv/bin/python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``.
@@ -194,20 +195,20 @@ def worst_cases(records: list[dict[str, Any]], k: int = WORST) -> list[dict[str,
 def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
     """Measure the solver, plain and (set a) the other driver on every case of a set."""
     cap = PLAIN_CAP[name] if args.plain_cap is None else args.plain_cap
-    drivers = name == "a" and not args.no_drivers
-    solver, plain, mtdf = [], [], []
+    drivers = name in args.driver_sets and not args.no_drivers
+    solver, plain, other = [], [], []
     for case in progress(cases, f"set {name}"):
-        solver.append(measure_solver(case, "bisect", args.time_limit, args.max_entries))
+        solver.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries))
         if not args.no_plain:
             plain.append(measure_plain(case, cap))
         if drivers:
-            mtdf.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries))
+            other.append(measure_solver(case, "bisect", args.time_limit, args.max_entries))
     result: dict[str, Any] = {
         "description": describe(name, args.counts[name]),
         "positions": len(cases),
         "time_limit_s": args.time_limit,
         "solver": {
-            "driver": "bisect",
+            "driver": "mtdf",
             **stats(solver),
             "time_limit_hits": sum(not r["complete"] for r in solver),
         },
@@ -221,9 +222,9 @@ def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
             "finished": stats([r for r in plain if r["finished"]], hit_rate=False),
         }
         result["solver_vs_plain"] = compare(solver, plain)
-    if mtdf:
-        result["drivers"] = compare_drivers(solver, mtdf)
-    result["records"] = {"solver": solver, "plain": plain, "mtdf": mtdf}
+    if other:
+        result["drivers"] = compare_drivers(other, solver)
+    result["records"] = {"solver": solver, "plain": plain, "bisect": other}
     return result
 
 
@@ -359,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain-cap", type=int, default=None, help="plain node cap (default 200k for a, 100k b/c)")
     parser.add_argument("--max-entries", type=int, default=None, help="Solver table size (default: the Solver's)")
     parser.add_argument("--no-plain", action="store_true", help="skip the plain baseline")
-    parser.add_argument("--no-drivers", action="store_true", help="skip the MTD(f) driver on set a")
+    parser.add_argument("--no-drivers", action="store_true", help="skip the driver comparison")
+    parser.add_argument(
+        "--compare-drivers", default="a", help="sets on which bisection is measured against MTD(f) too (a)"
+    )
     parser.add_argument(
         "--solver", choices=("reference", "fast"), default="reference", help="search.Solver or the compiled FastSolver"
     )
@@ -374,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.time_limit > 0:
         parser.error("--time-limit must be more than 0")
     args.counts = QUICK if args.quick else FULL
+    args.driver_sets = {x.strip() for x in args.compare_drivers.split(",") if x.strip()}
     results: dict[str, dict[str, Any]] = {}
     for name in names:
         cases = build_set(name, args.counts[name])

@@ -151,7 +151,7 @@ class FastSolver:
     def __init__(
         self,
         max_entries: int = 2_000_000,
-        driver: str = "bisect",
+        driver: str = "mtdf",
         reduce: bool = True,
         tt_slots: int | None = None,
         start_slots: int = 1 << 16,

@@ -175,7 +175,8 @@ R_ELO = 12
 R_EHI = 13
 R_MAX = 14
 R_NCARDS = 15
-NFR = 16
+R_USETT = 16  # 1: the node probed the table and stores its result
+NFR = 17
 
 # counters
 C_NODES = 0
@@ -406,16 +407,52 @@ def value_bounds(T, st, p):
             best_nc = st[p, F_FU0 + s]
     best_nc += n
     lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
-    if st[p, F_NTRICK] == 0:
+    nt = st[p, F_NTRICK]
+    t = 0
+    w = -1
+    if nt == 0:
+        w = st[p, F_TM]
         t = sure_claim(T, st, p)
-        if t >= 6:
-            if st[p, F_TM] == caller:
-                if 2 * (t - 5) > lower:
-                    lower = 2 * (t - 5)
-            else:
-                if -2 * (t - 5) < upper:
-                    upper = -2 * (t - 5)
+    else:
+        t, w = trick_claim(T, st, p)
+    if t >= 6:
+        if w == caller:
+            if 2 * (t - 5) > lower:
+                lower = 2 * (t - 5)
+        else:
+            if -2 * (t - 5) < upper:
+                upper = -2 * (t - 5)
     return lower, upper
+
+
+@njit(cache=True)
+def trick_claim(T, st, p):
+    """search.trick_claim of row p: (the sure claim of the trick's certain winner, that seat),
+    or (0, -1) when someone still to play can beat the trick's best play."""
+    nt = st[p, F_NTRICK]
+    bi = st[p, F_BESTI]
+    best = st[p, F_TR0 + bi]
+    best_led = bi == 0
+    s = st[p, F_TM]
+    if can_beat(T, st[p, F_H0 + s], best, best_led):
+        return 0, -1
+    if nt == 1 and can_beat(T, st[p, F_H0 + (s + 1) % 3], best, best_led):
+        return 0, -1
+    w = (st[p, F_LEADER] + bi) % 3
+    hand = st[p, F_H0 + w]
+    if hand == 0:
+        return 0, -1
+    t = _sure_claim(
+        T,
+        w,
+        hand,
+        st[p, F_FU0 + w] + m_size(best),
+        st[p, F_H0 + (w + 1) % 3],
+        st[p, F_H0 + (w + 2) % 3],
+        st[p, F_FACEUP] | trick_faceup(st, p),
+        st[p, F_CALLER],
+    )
+    return t, w
 
 
 @njit(cache=True)
@@ -423,11 +460,22 @@ def sure_claim(T, st, p):
     """search.sure_claim of row p: the claim total the seat about to lead can force, or 0
     (cashing unbeatable sets, then runs, then singles)."""
     s = st[p, F_TM]
-    caller = st[p, F_CALLER]
-    o1 = st[p, F_H0 + (s + 1) % 3]
-    o2 = st[p, F_H0 + (s + 2) % 3]
-    hand = st[p, F_H0 + s]
-    old = old_cards(T, hand, st[p, F_FACEUP])
+    return _sure_claim(
+        T,
+        s,
+        st[p, F_H0 + s],
+        st[p, F_FU0 + s],
+        st[p, F_H0 + (s + 1) % 3],
+        st[p, F_H0 + (s + 2) % 3],
+        st[p, F_FACEUP],
+        st[p, F_CALLER],
+    )
+
+
+@njit(cache=True)
+def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
+    """search._sure_claim: seat s leading with hand and fu against hands o1 and o2."""
+    old = old_cards(T, hand, faceup)
     passed_master = s == 0 and caller != 0
     cashed = 0
     for r in range(1, 10):  # sets nobody can beat
@@ -479,7 +527,7 @@ def sure_claim(T, st, p):
             if can != in_suit:
                 break
             nonold &= ~in_suit
-    total = st[p, F_FU0 + s] + popcount(old) + cashed
+    total = fu + popcount(old) + cashed
     return total if total >= 6 else 0
 
 
@@ -807,6 +855,8 @@ def equivalence_classes(T, st, p, sc):
         d9 = (down >> shift) & SUIT9
         if d9:
             blocked_below |= ((1 << (bit_length(d9) - 1)) - 1) << shift
+    if s == st[p, F_CALLER]:
+        blocked_below = ALL  # the caller: keeping the higher card dominates
     free = hand & ~busy & ~UNBEATABLE_LEAD
     skip = 0
     ndc = 0  # discard classes, stored in sc[32:]
@@ -1343,8 +1393,11 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             else:
                 alpha = fr[p, R_ALPHA]
                 beta = fr[p, R_BETA]
-                key = tt_key(T, st, p)
-                prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # the bucket's cache line, while the bounds are computed
+                use_tt = st[p, F_NTRICK] == 0  # the table only at trick boundaries (search.Solver._ab)
+                key = 0
+                if use_tt:
+                    key = tt_key(T, st, p)
+                    prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # the bucket's cache line, while the bounds are computed
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi
@@ -1353,8 +1406,10 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                     # the moves first (the table's move is marked afterwards): the work overlaps
                     # the wait for the bucket's cache line, prefetched above
                     n = node_moves(T, st, p, mv, mk, sc, NO_MOVE, hk, hv, reduce)
-                    ctr[C_PROBES] += 1
-                    slot = tt_find(tt, nbm, key)
+                    slot = -1
+                    if use_tt:
+                        ctr[C_PROBES] += 1
+                        slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
                     had = 0
                     elo = 0
@@ -1394,6 +1449,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                             fr[p, R_LO] = lo
                             fr[p, R_HI] = hi
                         fr[p, R_KEY] = key
+                        fr[p, R_USETT] = 1 if use_tt else 0
                         fr[p, R_HAD] = had
                         fr[p, R_ELO] = elo
                         fr[p, R_EHI] = ehi
@@ -1465,7 +1521,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             fr[p, R_BETA] = beta
             phase = ENTER
             continue
-        while not tt_store(
+        while fr[p, R_USETT] and not tt_store(
             tt,
             ctr,
             nbm,

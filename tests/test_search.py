@@ -38,7 +38,7 @@ from oracle import (  # noqa: E402
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import Solver, plain_alphabeta, value_bounds  # noqa: E402
+from lukfu_solver.search import Solver, plain_alphabeta, reduced_moves, trick_claim, value_bounds  # noqa: E402
 
 # ---------------------------------------------------------------- shared data (computed once)
 
@@ -537,6 +537,61 @@ def test_value_bounds_bracket_the_value():
         assert lo <= want <= hi, f"{line!r}: bounds ({lo}, {hi}) miss {want}"
         check_value(lo, line)
         check_value(hi, line)
+
+
+def test_trick_claim_fires_and_stays_a_true_bound():
+    """R9, R14: once nobody still to play can beat the trick's best play, its player wins the
+    trick, and the claim it can then force bounds the value. The bound must fire on some of
+    these positions (else the bracket test above says nothing about it) and never cut off the
+    exact value."""
+    fired = 0
+    for line, want in mix() + mix5() + multi_lead():
+        pos = Position.parse(line)
+        if not pos.trick or pos.outcome is not None:
+            continue
+        t, seat = trick_claim(pos)
+        if t < 6:
+            continue
+        fired += 1
+        bound = 2 * (t - 5)
+        if seat == pos.caller:
+            assert want >= bound, f"{line!r}: the caller's sure claim {t} promises {bound}, value {want}"
+        else:
+            assert want <= -bound, f"{line!r}: seat {seat}'s sure claim {t} promises {-bound}, value {want}"
+    assert fired >= 20
+
+
+def test_trick_claim_needs_a_certain_winner():
+    """R9: a follower who can still beat the best play may take the trick: no bound then."""
+    pos = Position.parse("C7S2/C89/C56 0 0 4,3,3 C234S3456789M123456789T123456789 -")
+    pos.push(P("C7"))
+    assert trick_claim(pos) == (0, -1)  # seat 1 holds C8 and C9
+    assert value_bounds(pos)[0] < 2
+    pos = Position.parse("C9S2/C78/C56 0 0 4,3,3 C234S3456789M123456789T123456789 -")
+    pos.push(P("C9"))
+    t, seat = trick_claim(pos)
+    assert seat == 0 and t == 4 + 1 + 1  # fu 4, the trick's card, S2 Old (S3-S9 face up)
+    assert value_bounds(pos)[0] == 2 and Solver().solve(pos).value == oracle_value(pos) == 2
+
+
+def test_caller_discards_search_only_the_lowest_of_a_class():
+    """The caller's discards keep the higher card of two with only face-up cards between them,
+    and the value stays that of the unreduced search."""
+    pos = Position.parse("C24M9/C6S2T1/C5S3T2 1 0 3,3,3 C13789S456789M2345678T3456789 -")
+    pos.push(P("S2"))
+    pos.push(P("S3"))
+    assert pos.to_move == pos.caller == 0 and all(m.kind == DISCARD for m in pos.legal_moves())
+    kept = {str(m) for m in reduced_moves(pos)}
+    assert kept == {"xC2", "xM9"}, kept  # xC4 dropped: C2 and C4 have only C3 (face up) between
+    assert Solver().solve(pos).value == Solver(reduce=False).solve(pos).value == oracle_value(pos)
+    checked = 0
+    for i in range(400):
+        p = random_endgame(90_000 + i, 4 + i % 3, 1 + i % 2)
+        if p.outcome is None and p.to_move == p.caller and next(p.legal_moves()).kind == DISCARD:
+            if len(reduced_moves(p)) < len(list(p.legal_moves())):
+                checked += 1
+                assert Solver().solve(p).value == Solver(reduce=False).solve(p).value, str(p)
+    assert checked >= 10
 
 
 # ---------------------------------------------------------------- limits
