@@ -4,9 +4,12 @@
 2. ``pimc`` (``--level``, default 3) against two ``rule`` players (``pimc,rule,rule``), with the
    time of every PIMC decision (median, p95, max: the default level should answer in < 3 s);
 3. the calibration of PIMC's call advice: for every call decision, the predicted value of
-   calling (PIMC's mean over its sampled deals, for this seat as caller) against the points the
-   deal really brought that player (0 when all three passed and the cards were dealt again),
-   grouped by prediction;
+   calling (PIMC's mean over its sampled deals, for this seat as caller, before the player's
+   calibration ``CALL_CALIBRATION`` is added) against the points the deal really brought that
+   player (0 when all three passed and the cards were dealt again), grouped by prediction, and
+   the mean gap over the calls with its standard error; then the same match with the
+   uncalibrated player (``pimc:L:0``) on the same deals, and the paired per-deal difference
+   (calibrated − uncalibrated) with its 95% interval (``--no-uncalibrated`` skips it);
 4. with ``--tune``: the rule player's call threshold swept against random and rule:5 opponents.
 
 Points per deal are each player's net points averaged over a deal's rotations, then the mean
@@ -28,7 +31,8 @@ from typing import Any
 from common import base_parser, fmt, make_console, save_json, summary  # bench/ is on the path
 
 from lukfu_solver.cards import format_cards
-from lukfu_solver.match import MatchResult, run_match
+from lukfu_solver.match import MatchResult, interval, run_match
+from lukfu_solver.players import CALL_CALIBRATION
 
 BINS = (-math.inf, -4.0, -2.0, -1.0, 0.0, 1.0, 2.0, 4.0, math.inf)
 """Edges of the prediction groups of the calibration table."""
@@ -106,6 +110,38 @@ def calibration(m: MatchResult, place: int = 0) -> list[dict[str, Any]]:
     return out
 
 
+def calibration_gap(m: MatchResult, place: int = 0) -> dict[str, Any]:
+    """Over the calls of the player at ``place``: the mean points the deals brought minus PIMC's
+    uncalibrated prediction, with its standard error (the figure ``CALL_CALIBRATION`` corrects)."""
+    gaps = []
+    for g in m.games:
+        seat = g.seats[place]
+        final = format_cards(g.record.hands[seat])
+        for e in g.call_logs.get(place, []):
+            if e["call"] and e["hand"] == final and e["seat"] == seat:
+                gaps.append(g.points[place] - e["predicted"])
+    n = len(gaps)
+    mean = statistics.fmean(gaps) if gaps else None
+    se = statistics.stdev(gaps) / math.sqrt(n) if n > 1 else None
+    return {
+        "calls": n,
+        "mean_gap": None if mean is None else round(mean, 3),
+        "se": None if se is None else round(se, 3),
+    }
+
+
+def paired(a: MatchResult, b: MatchResult, place: int = 0) -> dict[str, Any]:
+    """The per-deal difference of the player at ``place`` between two matches on the same deals."""
+    diffs = [x - y for x, y in zip(a.per_deal([place]), b.per_deal([place]), strict=True)]
+    m, lo, hi = interval(diffs)
+    return {
+        "deals": len(diffs),
+        "mean": round(m, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "deals_differing": sum(1 for d in diffs if d),
+    }
+
+
 def print_calibration(console: Any, rows: list[dict[str, Any]]) -> None:
     from rich import box
     from rich.table import Table
@@ -176,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--tune", action="store_true", help="also sweep the rule player's call threshold")
+    parser.add_argument(
+        "--no-uncalibrated", action="store_true", help="skip the match of the uncalibrated pimc (pimc:L:0)"
+    )
     parser.add_argument("--tune-deals", type=int, default=1000, help="deals per threshold and opponent (1000)")
     args = parser.parse_args(argv)
     rule_deals = args.rule_deals if args.rule_deals is not None else (60 if args.quick else 300)
@@ -200,10 +239,30 @@ def main(argv: list[str] | None = None) -> int:
         )
         cal = calibration(m)
         print_calibration(console, cal)
+        gap = calibration_gap(m)
+        console.print(
+            f"  over {gap['calls']} calls the deals brought {fmt(gap['mean_gap'], '', 2)} ± {fmt(gap['se'], '', 2)} "
+            f"points more than PIMC predicted (the player adds CALL_CALIBRATION = {CALL_CALIBRATION:+g})"
+        )
         data["pimc_vs_rule"] = match_data(m, secs)
         data["pimc_vs_rule"]["level"] = args.level
         data["pimc_vs_rule"]["decision_seconds"] = times
         data["call_calibration"] = cal
+        data["call_calibration_gap"] = {"calibration": CALL_CALIBRATION, **gap}
+        if not args.no_uncalibrated:
+            raw_spec = f"pimc:{args.level}:0"
+            r, rsecs = run([raw_spec, "rule", "rule"], pimc_deals, args.seed, args.jobs, f"{raw_spec} vs rule")
+            print_match(console, f"{raw_spec} (uncalibrated calls) against two rule players, same deals", r, rsecs)
+            rgap = calibration_gap(r)
+            diff = paired(m, r)
+            console.print(
+                f"  uncalibrated: over {rgap['calls']} calls, gap {fmt(rgap['mean_gap'], '', 2)} ± {fmt(rgap['se'], '', 2)}; "
+                f"calibrated − uncalibrated per deal: {diff['mean']:+.3f} {diff['ci95']} "
+                f"({diff['deals_differing']} of {diff['deals']} deals differ)"
+            )
+            data["pimc_uncalibrated_vs_rule"] = match_data(r, rsecs)
+            data["pimc_uncalibrated_vs_rule"]["call_calibration_gap"] = rgap
+            data["calibrated_minus_uncalibrated"] = diff
 
     if args.tune:
         console.print("Tuning the rule player's call threshold:")

@@ -10,6 +10,7 @@ from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
 from lukfu_solver.players import (
+    CALL_CALIBRATION,
     DEFAULT_CALL_THRESHOLD,
     PimcPlayer,
     Player,
@@ -47,9 +48,14 @@ def test_make_player_specs() -> None:
     assert make_player(" pimc:1 ").level == 1  # type: ignore[attr-defined]
     for spec in ("random", "rule", "pimc:2"):
         assert isinstance(make_player(spec), Player)
+    raw = make_player("pimc:3:0")
+    assert raw.calibration == 0 and raw.name == "pimc:3:0"  # type: ignore[attr-defined]
+    assert make_player("pimc").calibration == CALL_CALIBRATION  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("spec", ["", "foo", "random:2", "rule:x", "rule:99", "pimc:0", "pimc:6", "pimc:a"])
+@pytest.mark.parametrize(
+    "spec", ["", "foo", "random:2", "rule:x", "rule:99", "pimc:0", "pimc:6", "pimc:a", "pimc:3:x", "pimc:3:99"]
+)
 def test_make_player_bad_spec(spec: str) -> None:
     with pytest.raises(NotationError) as err:
         make_player(spec)
@@ -76,6 +82,22 @@ def test_pimc_level_1_only_makes_legal_moves() -> None:
         rec = play_deal([pimc, make_player("rule"), make_player("random", seed)], seed)
         rec.replay()
         assert pimc.call_log and all(set(e) >= {"predicted", "call", "hand"} for e in pimc.call_log)
+
+
+def test_call_calibration_shifts_the_call_decision() -> None:
+    """PIMC's value of calling plus the calibration decides the call; the log keeps the raw value."""
+    view = SeatView.parse("0 C1259S3M1246T379 - -")
+    raw = small_pimc(4)
+    raw.calibration = 0.0
+    a = raw.analyse(view)
+    m = next(v for v in a.moves if v.move == "play").caller_value
+    for cal in (-20.0, -m + 0.25, -m - 0.25, 20.0):
+        p = small_pimc(4)
+        p.calibration = cal
+        assert p(view) == ("play" if m + cal > 0 else "pass")
+        (entry,) = p.call_log
+        assert entry["predicted"] == m and entry["calibrated"] == m + cal
+        assert entry["call"] == (m + cal > 0)
 
 
 def test_players_are_deterministic() -> None:
