@@ -389,32 +389,71 @@ def payment_to_caller(winner, total, caller):
 
 @njit(cache=True)
 def value_bounds(T, st, p):
-    """search.value_bounds of row p: (lower, upper)."""
+    """search.value_bounds of row p: (lower, upper), with search.reach and search.trick_claim
+    computed inline (the followers' can_beat serves both)."""
     if st[p, F_ENDED]:
         v = st[p, F_OUTV]
         return v, v
-    leader = st[p, F_LEADER]
-    i = (0 - leader) % 3
-    n = popcount(st[p, F_H0])
-    if i < st[p, F_NTRICK]:
-        n += m_size(st[p, F_TR0 + i])
     caller = st[p, F_CALLER]
-    best_c = st[p, F_FU0 + caller] + n
-    upper = 2 * (best_c - 5) if best_c >= 6 else 0
-    best_nc = -1
-    for s in range(3):
-        if s != caller and st[p, F_FU0 + s] > best_nc:
-            best_nc = st[p, F_FU0 + s]
-    best_nc += n
-    lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    r0 = st[p, F_FU0] + popcount(st[p, F_H0])
+    r1 = st[p, F_FU0 + 1] + popcount(st[p, F_H0 + 1])
+    r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
     nt = st[p, F_NTRICK]
-    t = 0
+    certain = True
     w = -1
+    best = 0
+    if nt > 0:
+        bi = st[p, F_BESTI]
+        best = st[p, F_TR0 + bi]
+        best_led = bi == 0
+        leader = st[p, F_LEADER]
+        w = (leader + bi) % 3
+        size = m_size(best)
+        if w == 0:
+            r0 += size
+        elif w == 1:
+            r1 += size
+        else:
+            r2 += size
+        k = m_size(st[p, F_TR0])
+        for j in range(nt, 3):
+            s = (leader + j) % 3
+            if can_beat(T, st[p, F_H0 + s], best, best_led):
+                certain = False
+            elif s == 0:
+                r0 -= k
+            elif s == 1:
+                r1 -= k
+            else:
+                r2 -= k
+    if caller == 0:
+        best_c = r0
+        best_nc = max(r1, r2)
+    elif caller == 1:
+        best_c = r1
+        best_nc = max(r0, r2)
+    else:
+        best_c = r2
+        best_nc = max(r0, r1)
+    upper = 2 * (best_c - 5) if best_c >= 6 else 0
+    lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    t = 0
     if nt == 0:
         w = st[p, F_TM]
         t = sure_claim(T, st, p)
-    else:
-        t, w = trick_claim(T, st, p)
+    elif certain:
+        hand = st[p, F_H0 + w]
+        if hand != 0:
+            t = _sure_claim(
+                T,
+                w,
+                hand,
+                st[p, F_FU0 + w] + m_size(best),
+                st[p, F_H0 + (w + 1) % 3],
+                st[p, F_H0 + (w + 2) % 3],
+                st[p, F_FACEUP] | trick_faceup(st, p),
+                caller,
+            )
     if t >= 6:
         if w == caller:
             if 2 * (t - 5) > lower:
@@ -423,36 +462,6 @@ def value_bounds(T, st, p):
             if -2 * (t - 5) < upper:
                 upper = -2 * (t - 5)
     return lower, upper
-
-
-@njit(cache=True)
-def trick_claim(T, st, p):
-    """search.trick_claim of row p: (the sure claim of the trick's certain winner, that seat),
-    or (0, -1) when someone still to play can beat the trick's best play."""
-    nt = st[p, F_NTRICK]
-    bi = st[p, F_BESTI]
-    best = st[p, F_TR0 + bi]
-    best_led = bi == 0
-    s = st[p, F_TM]
-    if can_beat(T, st[p, F_H0 + s], best, best_led):
-        return 0, -1
-    if nt == 1 and can_beat(T, st[p, F_H0 + (s + 1) % 3], best, best_led):
-        return 0, -1
-    w = (st[p, F_LEADER] + bi) % 3
-    hand = st[p, F_H0 + w]
-    if hand == 0:
-        return 0, -1
-    t = _sure_claim(
-        T,
-        w,
-        hand,
-        st[p, F_FU0 + w] + m_size(best),
-        st[p, F_H0 + (w + 1) % 3],
-        st[p, F_H0 + (w + 2) % 3],
-        st[p, F_FACEUP] | trick_faceup(st, p),
-        st[p, F_CALLER],
-    )
-    return t, w
 
 
 @njit(cache=True)
@@ -1397,7 +1406,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 key = 0
                 if use_tt:
                     key = tt_key(T, st, p)
-                    prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # the bucket's cache line, while the bounds are computed
+                    prefetch(
+                        tt_addr + tt_bucket(nbm, key) * 8
+                    )  # the bucket's cache line, while the bounds are computed
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi

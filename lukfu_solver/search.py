@@ -60,21 +60,19 @@ class SolveResult:
 
 def value_bounds(pos: Position) -> tuple[int, int]:
     """Bounds on the value that need no search: what each side can still reach (R15–R17), and,
-    when a seat is about to lead, the claim it can force by cashing sure winners.
+    when a seat is about to lead or a trick's winner is certain, the claim it can force by
+    cashing sure winners.
 
-    Every remaining trick gives its size to one seat, so a seat can end with at most its fu plus
-    the cards each seat still has to play (n); its total T (claim or end) is bounded the same way.
-    A side that can no longer reach six can at best make the deal void.
+    A side that can no longer reach six (see :func:`reach`) can at best make the deal void.
     """
     if pos.outcome is not None:
         v = pos.outcome.points[pos.caller]
         return v, v
-    n = pos.cards_per_hand()
     caller = pos.caller
-    fu = pos.fu
-    best_c = fu[caller] + n
+    most = reach(pos)
+    best_c = most[caller]
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
-    best_nc = max(fu[s] for s in range(3) if s != caller) + n
+    best_nc = max(most[s] for s in range(3) if s != caller)
     lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
     if not pos.trick:
         t = sure_claim(pos)
@@ -91,6 +89,28 @@ def value_bounds(pos: Position) -> tuple[int, int]:
             else:
                 upper = min(upper, -2 * (t - 5))
     return lower, upper
+
+
+def reach(pos: Position) -> list[int]:
+    """The most total (fu won, or fu plus Old cards shown in a claim) each seat can still end with.
+
+    Only a seat's own cards ever count for it (R10, R14), each at most once: those it wins
+    tricks with and the Old ones it still holds when it claims. So a seat reaches at most its fu
+    plus its hand, plus the cards of its play in the trick in progress while that play is the
+    best; and a seat still to play that cannot beat the best play will discard (R9), losing as
+    many cards as were led (a play that beats the best one would beat what it cannot).
+    """
+    most = [pos.fu[s] + pos.hands[s].bit_count() for s in range(3)]
+    if pos.trick:
+        best = pos.best
+        best_led = pos.best_i == 0
+        most[pos.best_seat] += best.size
+        k = pos.trick[0].size
+        for j in range(len(pos.trick), 3):
+            s = (pos.leader + j) % 3
+            if not can_beat(pos.hands[s], best, best_led):
+                most[s] -= k
+    return most
 
 
 def trick_claim(pos: Position) -> tuple[int, int]:
@@ -206,7 +226,8 @@ def _maximal_runs(m9: int) -> list[int]:
 
 
 class Solver:
-    """Alpha-beta search with a transposition table (lower/upper bounds and best move per key).
+    """Alpha-beta search with a transposition table (lower/upper bounds and best move per key),
+    consulted at trick boundaries as in DDS, driven by zero-window tests (MTD(f) by default).
 
     The table persists across calls (useful for all-moves and principal-variation passes, and
     for batches of related positions); ``max_entries`` bounds its memory: when full, the entries

@@ -436,3 +436,24 @@ def test_positions_and_plays_parse_to_canonical(perm, caller, seed):
             if mv.kind != CLAIM:
                 sloppy_mv = ("X" if mv.kind == DISCARD else "") + mangle_list(mv.cards, rng, seps=" ")
                 assert str(Play.parse(sloppy_mv)) == text
+
+
+@PLAYOUTS
+@given(perms, seats, seeds, claim_probs)
+def test_reach_bounds_every_winner_along_a_playout(perm, caller, seed, claim_prob):
+    """search.reach (R9, R10, R14, R15): at every position of a random playout, the total the
+    deal's eventual winner ends with is at most what reach allowed it there, and reach never
+    grows as the deal goes on."""
+    from lukfu_solver.search import reach
+
+    hands = hands_of(perm)
+    trail = []
+    for pos, _, m, _ in walk(hands, caller, seed, claim_prob):
+        if m is None:
+            break
+        trail.append(reach(pos))
+    o = pos.outcome
+    for earlier, later in zip(trail, trail[1:], strict=False):
+        assert all(b <= a for a, b in zip(earlier, later, strict=True)), (earlier, later)
+    if o.winner is not None:
+        assert all(r[o.winner] >= o.total for r in trail), (o, trail)
