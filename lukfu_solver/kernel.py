@@ -390,7 +390,7 @@ def payment_to_caller(winner, total, caller):
 @njit(cache=True)
 def value_bounds(T, st, p):
     """search.value_bounds of row p: (lower, upper), with search.reach and search.trick_claim
-    computed inline (the followers' can_beat serves both)."""
+    computed inline (the can_beat of the seats still to play serves both)."""
     if st[p, F_ENDED]:
         v = st[p, F_OUTV]
         return v, v
@@ -400,32 +400,40 @@ def value_bounds(T, st, p):
     r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
     nt = st[p, F_NTRICK]
     certain = True
+    last_only = False
     w = -1
     best = 0
+    leader = 0
     if nt > 0:
         bi = st[p, F_BESTI]
         best = st[p, F_TR0 + bi]
         best_led = bi == 0
         leader = st[p, F_LEADER]
         w = (leader + bi) % 3
-        size = m_size(best)
-        if w == 0:
-            r0 += size
-        elif w == 1:
-            r1 += size
-        else:
-            r2 += size
         k = m_size(st[p, F_TR0])
+        nb = 0
+        last_beats = False
         for j in range(nt, 3):
             s = (leader + j) % 3
             if can_beat(T, st[p, F_H0 + s], best, best_led):
-                certain = False
+                nb += 1
+                last_beats = j == 2
             elif s == 0:
                 r0 -= k
             elif s == 1:
                 r1 -= k
             else:
                 r2 -= k
+        certain = nb == 0
+        last_only = nb == 1 and last_beats
+        if not last_only:
+            size = m_size(best)
+            if w == 0:
+                r0 += size
+            elif w == 1:
+                r1 += size
+            else:
+                r2 += size
     if caller == 0:
         best_c = r0
         best_nc = max(r1, r2)
@@ -454,6 +462,22 @@ def value_bounds(T, st, p):
                 st[p, F_FACEUP] | trick_faceup(st, p),
                 caller,
             )
+    elif last_only and m_kind(best) == SINGLE:
+        w = (leader + 2) % 3  # the last to play must beat (R9) and chooses the card
+        hand = st[p, F_H0 + w]
+        if popcount(hand) >= 2:
+            top = bit_length(m_cards(best)) - 1
+            higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
+            o1 = st[p, F_H0 + (w + 1) % 3]
+            o2 = st[p, F_H0 + (w + 2) % 3]
+            up = st[p, F_FACEUP] | trick_faceup(st, p)
+            fu = st[p, F_FU0 + w] + 1
+            while higher:
+                c = higher & -higher
+                higher ^= c
+                tc = _sure_claim(T, w, hand & ~c, fu, o1, o2, up | c, caller)
+                if tc > t:
+                    t = tc
     if t >= 6:
         if w == caller:
             if 2 * (t - 5) > lower:

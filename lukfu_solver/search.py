@@ -96,21 +96,31 @@ def reach(pos: Position) -> list[int]:
 
     Only a seat's own cards ever count for it (R10, R14), each at most once: those it wins
     tricks with and the Old ones it still holds when it claims. So a seat reaches at most its fu
-    plus its hand, plus the cards of its play in the trick in progress while that play is the
-    best; and a seat still to play that cannot beat the best play will discard (R9), losing as
-    many cards as were led (a play that beats the best one would beat what it cannot).
+    plus its hand, plus the cards of its play in the trick in progress while that play can still
+    win the trick; a seat still to play that cannot beat the best play will discard (R9), losing
+    as many cards as were led (a play that beats the best one would beat what it cannot); and
+    when only the last seat to play can beat, it must (R9), so the best play so far loses.
     """
     most = [pos.fu[s] + pos.hands[s].bit_count() for s in range(3)]
     if pos.trick:
         best = pos.best
-        best_led = pos.best_i == 0
-        most[pos.best_seat] += best.size
+        rest, beaters = _still_to_play(pos)
+        if beaters != [rest[-1]]:
+            most[pos.best_seat] += best.size
         k = pos.trick[0].size
-        for j in range(len(pos.trick), 3):
-            s = (pos.leader + j) % 3
-            if not can_beat(pos.hands[s], best, best_led):
+        for s in rest:
+            if s not in beaters:
                 most[s] -= k
     return most
+
+
+def _still_to_play(pos: Position) -> tuple[list[int], list[int]]:
+    """The seats still to play in the trick in progress, in order, and those of them that can
+    beat its best play."""
+    best = pos.best
+    best_led = pos.best_i == 0
+    rest = [(pos.leader + j) % 3 for j in range(len(pos.trick), 3)]
+    return rest, [s for s in rest if can_beat(pos.hands[s], best, best_led)]
 
 
 def trick_claim(pos: Position) -> tuple[int, int]:
@@ -118,31 +128,35 @@ def trick_claim(pos: Position) -> tuple[int, int]:
     when the trick's winner is already certain, else (0, -1).
 
     The winner is certain when nobody still to play in the trick can beat its current best
-    play (R9: they can only discard, whatever they choose). The winner's sure claim is then
-    counted as at a lead, against the others' current hands: their discards only shrink them,
-    which can only make more of the winner's plays unbeatable, so the count stays a guarantee.
+    play (R9: they can only discard, whatever they choose): the winner's sure claim is then
+    counted as at a lead, against the others' current hands (their discards only shrink them,
+    which can only make more of the winner's plays unbeatable, so the count stays a guarantee).
+    It is certain too when only the last seat to play can beat a single: it must (R9), and it
+    chooses the card, so the bound is the best sure claim over its higher cards of the suit.
     """
     best = pos.best
-    best_led = pos.best_i == 0
-    s = pos.to_move
     hands = pos.hands
-    if can_beat(hands[s], best, best_led):
-        return 0, -1
-    if len(pos.trick) == 1 and can_beat(hands[(s + 1) % 3], best, best_led):
-        return 0, -1
-    w = pos.best_seat
+    rest, beaters = _still_to_play(pos)
+    up = pos.faceup | pos.trick_faceup
+    if not beaters:
+        w = pos.best_seat
+        hand = hands[w]
+        if not hand:
+            return 0, -1  # the last trick: R15 decides, the fu bounds already cover it
+        o1, o2 = hands[(w + 1) % 3], hands[(w + 2) % 3]
+        return _sure_claim(w, hand, pos.fu[w] + best.size, o1, o2, up, pos.caller), w
+    w = rest[-1]
     hand = hands[w]
-    if not hand:
-        return 0, -1  # the last trick: R15 decides, the fu bounds already cover it
-    t = _sure_claim(
-        w,
-        hand,
-        pos.fu[w] + best.size,
-        hands[(w + 1) % 3],
-        hands[(w + 2) % 3],
-        pos.faceup | pos.trick_faceup,
-        pos.caller,
-    )
+    if beaters != [w] or best.kind != SINGLE or hand.bit_count() < 2:
+        return 0, -1
+    top = best.cards.bit_length() - 1
+    higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
+    o1, o2 = hands[(w + 1) % 3], hands[(w + 2) % 3]
+    t = 0
+    while higher:
+        c = higher & -higher
+        higher ^= c
+        t = max(t, _sure_claim(w, hand & ~c, pos.fu[w] + 1, o1, o2, up | c, pos.caller))
     return t, w
 
 

@@ -35,10 +35,18 @@ from oracle import (  # noqa: E402
     variants,
 )
 
+from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards  # noqa: E402
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import Solver, plain_alphabeta, reduced_moves, trick_claim, value_bounds  # noqa: E402
+from lukfu_solver.search import (  # noqa: E402
+    Solver,
+    plain_alphabeta,
+    reach,
+    reduced_moves,
+    trick_claim,
+    value_bounds,
+)
 
 # ---------------------------------------------------------------- shared data (computed once)
 
@@ -572,6 +580,18 @@ def test_trick_claim_needs_a_certain_winner():
     t, seat = trick_claim(pos)
     assert seat == 0 and t == 4 + 1 + 1  # fu 4, the trick's card, S2 Old (S3-S9 face up)
     assert value_bounds(pos)[0] == 2 and Solver().solve(pos).value == oracle_value(pos) == 2
+
+
+def test_trick_claim_when_only_the_last_to_play_can_beat():
+    """R9: when only the last seat to play can beat a single, it must, so it wins the trick with
+    the card it chooses; the bound is its best sure claim after that (R14)."""
+    hands = [parse_cards("C7S9"), parse_cards("C5M2"), parse_cards("S3T4")]
+    up = format_cards(ALL_CARDS & ~(hands[0] | hands[1] | hands[2]))
+    pos = Position.parse(f"C7S9/C5M2/S3T4 1 0 5,3,2 {up} -")
+    pos.push(P("C5"))
+    assert trick_claim(pos) == (7, 0)  # fu 5 + C7, and S9 (always Old)
+    assert value_bounds(pos)[0] == 4 and oracle_value(pos) == Solver().solve(pos).value == 4
+    assert reach(pos)[1] == 3 + 1  # seat 1's C5 will be beaten: only M2 can still count
 
 
 def test_caller_discards_search_only_the_lowest_of_a_class():
