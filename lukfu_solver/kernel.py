@@ -445,47 +445,68 @@ def value_bounds(T, st, p):
         best_nc = max(r0, r1)
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
     lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
-    t = 0
+    # search._next_leader and search._lead_bound
     if nt == 0:
         w = st[p, F_TM]
-        t = sure_claim(T, st, p)
+        b = lead_bound(T, st, p, w, st[p, F_H0 + w], st[p, F_FU0 + w], st[p, F_FACEUP], r0, r1, r2)
     elif certain:
         hand = st[p, F_H0 + w]
-        if hand != 0:
-            t = _sure_claim(
-                T,
-                w,
-                hand,
-                st[p, F_FU0 + w] + m_size(best),
-                st[p, F_H0 + (w + 1) % 3],
-                st[p, F_H0 + (w + 2) % 3],
-                st[p, F_FACEUP] | trick_faceup(st, p),
-                caller,
-            )
+        if hand == 0:
+            return lower, upper
+        up = st[p, F_FACEUP] | trick_faceup(st, p)
+        b = lead_bound(T, st, p, w, hand, st[p, F_FU0 + w] + m_size(best), up, r0, r1, r2)
     elif last_only and m_kind(best) == SINGLE:
         w = (leader + 2) % 3  # the last to play must beat (R9) and chooses the card
         hand = st[p, F_H0 + w]
-        if popcount(hand) >= 2:
-            top = bit_length(m_cards(best)) - 1
-            higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
-            o1 = st[p, F_H0 + (w + 1) % 3]
-            o2 = st[p, F_H0 + (w + 2) % 3]
-            up = st[p, F_FACEUP] | trick_faceup(st, p)
-            fu = st[p, F_FU0 + w] + 1
-            while higher:
-                c = higher & -higher
-                higher ^= c
-                tc = _sure_claim(T, w, hand & ~c, fu, o1, o2, up | c, caller)
-                if tc > t:
-                    t = tc
-    if t >= 6:
-        if w == caller:
-            if 2 * (t - 5) > lower:
-                lower = 2 * (t - 5)
-        else:
-            if -2 * (t - 5) < upper:
-                upper = -2 * (t - 5)
+        if popcount(hand) < 2:
+            return lower, upper
+        top = bit_length(m_cards(best)) - 1
+        higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
+        up = st[p, F_FACEUP] | trick_faceup(st, p)
+        fu = st[p, F_FU0 + w] + 1
+        b = -INF if w == caller else INF
+        while higher:
+            c = higher & -higher
+            higher ^= c
+            bc = lead_bound(T, st, p, w, hand & ~c, fu, up | c, r0, r1, r2)
+            if (w == caller and bc > b) or (w != caller and bc < b):
+                b = bc
+    else:
+        return lower, upper
+    if w == caller:
+        if b > lower:
+            lower = b
+    elif b < upper:
+        upper = b
     return lower, upper
+
+
+@njit(cache=True)
+def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
+    """search._lead_bound: seat w leading with hand and fu; r0..r2 are search.reach."""
+    caller = st[p, F_CALLER]
+    t, drain = _sure_claim(T, w, hand, fu, st[p, F_H0 + (w + 1) % 3], st[p, F_H0 + (w + 2) % 3], up, caller)
+    if w == caller:
+        if caller == 0:
+            r = max(r1, r2)
+        elif caller == 1:
+            r = max(r0, r2)
+        else:
+            r = max(r0, r1)
+        r -= drain
+        b = 2 * (t - 5) if t >= 6 else -INF
+        v = -2 * (r - 5) if r >= 6 else 0
+        return b if b > v else v
+    if caller == 0:
+        r = r0
+    elif caller == 1:
+        r = r1
+    else:
+        r = r2
+    r -= drain
+    b = -2 * (t - 5) if t >= 6 else INF
+    v = 2 * (r - 5) if r >= 6 else 0
+    return b if b < v else v
 
 
 @njit(cache=True)
@@ -502,15 +523,17 @@ def sure_claim(T, st, p):
         st[p, F_H0 + (s + 2) % 3],
         st[p, F_FACEUP],
         st[p, F_CALLER],
-    )
+    )[0]
 
 
 @njit(cache=True)
 def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
-    """search._sure_claim: seat s leading with hand and fu against hands o1 and o2."""
+    """search._sure_claim: seat s leading with hand and fu against hands o1 and o2; returns
+    (the claim total or 0, the drain)."""
     old = old_cards(T, hand, faceup)
     passed_master = s == 0 and caller != 0
     cashed = 0
+    drain = 0
     for r in range(1, 10):  # sets nobody can beat
         m = hand & T[O_RANK + r]
         k = popcount(m)
@@ -519,6 +542,7 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
         play = enc(SET, m, k)
         if not can_beat(T, o1, play, True) and not can_beat(T, o2, play, True):
             cashed += popcount(m & ~old)
+            drain += k
             hand &= ~m
     for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
         shift = 9 * suit
@@ -537,6 +561,7 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
             play = enc(RUN, cards, popcount(run))
             if not can_beat(T, o1, play, True) and not can_beat(T, o2, play, True):
                 cashed += popcount(cards & ~old)
+                drain += popcount(run)
                 hand &= ~cards
     others = o1 | o2
     sure = 0
@@ -548,7 +573,9 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
     sure &= ~old
     if s == caller:
         cashed += popcount(sure)
+        drain += popcount(sure | (hand & old))
     else:
+        singles = 0
         nonold = hand & ~old
         while nonold:
             top_suit = (bit_length(nonold) - 1) // 9
@@ -556,12 +583,16 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
             can = in_suit & sure
             if not can:
                 break
-            cashed += popcount(can)
+            singles += popcount(can)
             if can != in_suit:
                 break
             nonold &= ~in_suit
+        cashed += singles
+        drain += singles
+        if nonold == 0:
+            drain += popcount(hand & old)
     total = fu + popcount(old) + cashed
-    return total if total >= 6 else 0
+    return (total if total >= 6 else 0), drain
 
 
 @njit(cache=True)

@@ -60,8 +60,8 @@ class SolveResult:
 
 def value_bounds(pos: Position) -> tuple[int, int]:
     """Bounds on the value that need no search: what each side can still reach (R15–R17), and,
-    when a seat is about to lead or a trick's winner is certain, the claim it can force by
-    cashing sure winners.
+    when the next leader is certain, what it can force by cashing plays nobody can beat: a claim
+    (R14), or the other side drained below six (:func:`_lead_bound`).
 
     A side that can no longer reach six (see :func:`reach`) can at best make the deal void.
     """
@@ -74,21 +74,62 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
     best_nc = max(most[s] for s in range(3) if s != caller)
     lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
-    if not pos.trick:
-        t = sure_claim(pos)
-        if t >= 6:
-            if pos.to_move == caller:
-                lower = max(lower, 2 * (t - 5))
-            else:
-                upper = min(upper, -2 * (t - 5))
-    else:
-        t, winner = trick_claim(pos)
-        if t >= 6:
-            if winner == caller:
-                lower = max(lower, 2 * (t - 5))
-            else:
-                upper = min(upper, -2 * (t - 5))
+    w, options = _next_leader(pos)
+    if options:
+        bounds = [_lead_bound(pos, w, hand, fu, up, most) for hand, fu, up in options]
+        if w == caller:
+            lower = max(lower, max(bounds))
+        else:
+            upper = min(upper, min(bounds))
     return lower, upper
+
+
+def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:
+    """The seat certain to lead next (or be leading now) and its possible states when it does:
+    (hand, fu, face-up cards) for each choice it still has; (-1, []) when not certain.
+
+    At a lead, the seat to move. Mid-trick, the trick's winner when it is certain: nobody still
+    to play can beat the best play (R9: they can only discard, whatever they choose); or only the
+    last seat to play can beat a single: it must (R9), with the higher card of the suit it
+    chooses. The last trick (no cards left to lead) is left to the fu bounds.
+    """
+    hands = pos.hands
+    if not pos.trick:
+        w = pos.to_move
+        return w, [(hands[w], pos.fu[w], pos.faceup)]
+    best = pos.best
+    rest, beaters = _still_to_play(pos)
+    up = pos.faceup | pos.trick_faceup
+    if not beaters:
+        w = pos.best_seat
+        return (w, [(hands[w], pos.fu[w] + best.size, up)]) if hands[w] else (-1, [])
+    w = rest[-1]
+    hand = hands[w]
+    if beaters != [w] or best.kind != SINGLE or hand.bit_count() < 2:
+        return -1, []
+    top = best.cards.bit_length() - 1
+    higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
+    options = []
+    while higher:
+        c = higher & -higher
+        higher ^= c
+        options.append((hand & ~c, pos.fu[w] + 1, up | c))
+    return w, options
+
+
+def _lead_bound(pos: Position, w: int, hand: int, fu: int, up: int, most: list[int]) -> int:
+    """What seat ``w``, leading with ``hand`` and ``fu``, can force by cashing plays nobody can
+    beat (:func:`_sure_claim`): a lower bound on the value for the caller, an upper one for a
+    non-caller. Either it claims; or, having cashed everything it can, it has drained as many
+    cards from each other hand (followers who cannot beat discard as many as were led), which
+    lowers what the other side can still reach (:func:`reach`) by as much."""
+    caller = pos.caller
+    t, drain = _sure_claim(w, hand, fu, pos.hands[(w + 1) % 3], pos.hands[(w + 2) % 3], up, caller)
+    if w == caller:
+        r = max(most[s] for s in range(3) if s != caller) - drain
+        return max(2 * (t - 5) if t >= 6 else -INF, -2 * (r - 5) if r >= 6 else 0)
+    r = most[caller] - drain
+    return min(-2 * (t - 5) if t >= 6 else INF, 2 * (r - 5) if r >= 6 else 0)
 
 
 def reach(pos: Position) -> list[int]:
@@ -124,40 +165,18 @@ def _still_to_play(pos: Position) -> tuple[list[int], list[int]]:
 
 
 def trick_claim(pos: Position) -> tuple[int, int]:
-    """Mid-trick: (the claim total the trick's winner can force at its next lead, that seat),
-    when the trick's winner is already certain, else (0, -1).
-
-    The winner is certain when nobody still to play in the trick can beat its current best
-    play (R9: they can only discard, whatever they choose): the winner's sure claim is then
-    counted as at a lead, against the others' current hands (their discards only shrink them,
-    which can only make more of the winner's plays unbeatable, so the count stays a guarantee).
-    It is certain too when only the last seat to play can beat a single: it must (R9), and it
-    chooses the card, so the bound is the best sure claim over its higher cards of the suit.
-    """
-    best = pos.best
-    hands = pos.hands
-    rest, beaters = _still_to_play(pos)
-    up = pos.faceup | pos.trick_faceup
-    if not beaters:
-        w = pos.best_seat
-        hand = hands[w]
-        if not hand:
-            return 0, -1  # the last trick: R15 decides, the fu bounds already cover it
-        o1, o2 = hands[(w + 1) % 3], hands[(w + 2) % 3]
-        return _sure_claim(w, hand, pos.fu[w] + best.size, o1, o2, up, pos.caller), w
-    w = rest[-1]
-    hand = hands[w]
-    if beaters != [w] or best.kind != SINGLE or hand.bit_count() < 2:
+    """Mid-trick: (the claim total the trick's certain winner can force at its next lead, that
+    seat), or (0, -1) when the winner is not certain (see :func:`_next_leader`). The claim is
+    counted as at a lead against the others' current hands: their discards only shrink them,
+    which can only make more of the winner's plays unbeatable, so the count stays a guarantee;
+    when the winner still chooses its card, the best choice counts."""
+    if not pos.trick:
         return 0, -1
-    top = best.cards.bit_length() - 1
-    higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
-    o1, o2 = hands[(w + 1) % 3], hands[(w + 2) % 3]
-    t = 0
-    while higher:
-        c = higher & -higher
-        higher ^= c
-        t = max(t, _sure_claim(w, hand & ~c, pos.fu[w] + 1, o1, o2, up | c, pos.caller))
-    return t, w
+    w, options = _next_leader(pos)
+    if not options:
+        return 0, -1
+    o1, o2 = pos.hands[(w + 1) % 3], pos.hands[(w + 2) % 3]
+    return max(_sure_claim(w, hand, fu, o1, o2, up, pos.caller)[0] for hand, fu, up in options), w
 
 
 def sure_claim(pos: Position) -> int:
@@ -174,14 +193,18 @@ def sure_claim(pos: Position) -> int:
     s = pos.to_move
     return _sure_claim(
         s, pos.hands[s], pos.fu[s], pos.hands[(s + 1) % 3], pos.hands[(s + 2) % 3], pos.faceup, pos.caller
-    )
+    )[0]
 
 
-def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, caller: int) -> int:
-    """:func:`sure_claim` for seat ``s`` leading with ``hand`` and ``fu`` against hands ``o1``, ``o2``."""
+def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, caller: int) -> tuple[int, int]:
+    """:func:`sure_claim` for seat ``s`` leading with ``hand`` and ``fu`` against hands ``o1``, ``o2``;
+    with it, the *drain*: how many cards the seat can play in tricks nobody can beat, each taking
+    as many cards from each other hand (its Old singles too: nobody holds a higher card; for a
+    non-caller only once R7 lets it lead them, when every card left is Old)."""
     old = old_cards(hand, faceup)
     passed_master = s == 0 and caller != 0
     cashed = 0
+    drain = 0
     for r in range(1, 10):  # sets nobody can beat
         m = hand & RANK_MASK[r]
         k = m.bit_count()
@@ -189,6 +212,7 @@ def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, calle
             continue
         if not can_beat(o1, Play(SET, m, k), True) and not can_beat(o2, Play(SET, m, k), True):
             cashed += (m & ~old).bit_count()
+            drain += k
             hand &= ~m
     for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
         shift = 9 * suit
@@ -198,6 +222,7 @@ def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, calle
             p = Play(RUN, run << shift, run.bit_count())
             if not can_beat(o1, p, True) and not can_beat(o2, p, True):
                 cashed += (p.cards & ~old).bit_count()
+                drain += p.size
                 hand &= ~p.cards
     others = o1 | o2
     sure = 0
@@ -209,7 +234,9 @@ def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, calle
     sure &= ~old
     if s == caller:
         cashed += sure.bit_count()
+        drain += (sure | (hand & old)).bit_count()
     else:
+        singles = 0
         nonold = hand & ~old
         while nonold:
             top_suit = (nonold.bit_length() - 1) // 9
@@ -217,12 +244,14 @@ def _sure_claim(s: int, hand: int, fu: int, o1: int, o2: int, faceup: int, calle
             can = in_suit & sure
             if not can:
                 break
-            cashed += can.bit_count()
+            singles += can.bit_count()
             if can != in_suit:
                 break  # the suit still holds a non-Old card that is not sure: R7 keeps it on top
             nonold &= ~in_suit
+        cashed += singles
+        drain += singles + ((hand & old).bit_count() if not nonold else 0)
     total = fu + old.bit_count() + cashed
-    return total if total >= 6 else 0
+    return (total if total >= 6 else 0), drain
 
 
 def _maximal_runs(m9: int) -> list[int]:

@@ -594,6 +594,17 @@ def test_trick_claim_when_only_the_last_to_play_can_beat():
     assert reach(pos)[1] == 3 + 1  # seat 1's C5 will be beaten: only M2 can still count
 
 
+def test_cashing_unbeatable_leads_drains_the_other_side():
+    """R9, R10: a leader who cashes plays nobody can beat takes as many cards from each other
+    hand, so the other side reaches less; here the caller's C9 and S9 leave both non-callers
+    one card short of six: the deal can at worst be void."""
+    hands = [parse_cards("C9S9M2"), parse_cards("M5T78"), parse_cards("C2S2M3")]
+    up = format_cards(ALL_CARDS & ~(hands[0] | hands[1] | hands[2]))
+    pos = Position.parse(f"C9S9M2/M5T78/C2S2M3 0 0 1,4,4 {up} -")
+    assert reach(pos) == [4, 7, 7]  # without the drain a non-caller could still make 7
+    assert value_bounds(pos) == (0, 0) and oracle_value(pos) == 0
+
+
 def test_caller_discards_search_only_the_lowest_of_a_class():
     """The caller's discards keep the higher card of two with only face-up cards between them,
     and the value stays that of the unreduced search."""
