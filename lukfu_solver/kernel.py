@@ -400,7 +400,8 @@ def value_bounds(T, st, p):
     r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
     nt = st[p, F_NTRICK]
     certain = True
-    last_only = False
+    one_beater = False
+    beater = -1
     w = -1
     best = 0
     leader = 0
@@ -412,12 +413,12 @@ def value_bounds(T, st, p):
         w = (leader + bi) % 3
         k = m_size(st[p, F_TR0])
         nb = 0
-        last_beats = False
+        beater = -1
         for j in range(nt, 3):
             s = (leader + j) % 3
             if can_beat(T, st[p, F_H0 + s], best, best_led):
                 nb += 1
-                last_beats = j == 2
+                beater = s
             elif s == 0:
                 r0 -= k
             elif s == 1:
@@ -425,8 +426,8 @@ def value_bounds(T, st, p):
             else:
                 r2 -= k
         certain = nb == 0
-        last_only = nb == 1 and last_beats
-        if not last_only:
+        one_beater = nb == 1
+        if certain:
             size = m_size(best)
             if w == 0:
                 r0 += size
@@ -455,8 +456,8 @@ def value_bounds(T, st, p):
             return lower, upper
         up = st[p, F_FACEUP] | trick_faceup(st, p)
         b = lead_bound(T, st, p, w, hand, st[p, F_FU0 + w] + m_size(best), up, r0, r1, r2)
-    elif last_only and m_kind(best) == SINGLE:
-        w = (leader + 2) % 3  # the last to play must beat (R9) and chooses the card
+    elif one_beater and m_kind(best) == SINGLE:
+        w = beater  # the only seat that can beat must (R9) and chooses the card
         hand = st[p, F_H0 + w]
         if popcount(hand) < 2:
             return lower, upper

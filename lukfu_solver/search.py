@@ -89,9 +89,10 @@ def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:
     (hand, fu, face-up cards) for each choice it still has; (-1, []) when not certain.
 
     At a lead, the seat to move. Mid-trick, the trick's winner when it is certain: nobody still
-    to play can beat the best play (R9: they can only discard, whatever they choose); or only the
-    last seat to play can beat a single: it must (R9), with the higher card of the suit it
-    chooses. The last trick (no cards left to lead) is left to the fu bounds.
+    to play can beat the best play (R9: they can only discard, whatever they choose); or only one
+    of them can beat a single: it must (R9), with the higher card of the suit it chooses, and the
+    other, who cannot beat the lower card, cannot beat that one either. The last trick (no cards
+    left to lead) is left to the fu bounds.
     """
     hands = pos.hands
     if not pos.trick:
@@ -103,9 +104,11 @@ def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:
     if not beaters:
         w = pos.best_seat
         return (w, [(hands[w], pos.fu[w] + best.size, up)]) if hands[w] else (-1, [])
-    w = rest[-1]
+    if len(beaters) != 1 or best.kind != SINGLE:
+        return -1, []
+    w = beaters[0]
     hand = hands[w]
-    if beaters != [w] or best.kind != SINGLE or hand.bit_count() < 2:
+    if hand.bit_count() < 2:
         return -1, []
     top = best.cards.bit_length() - 1
     higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
@@ -138,15 +141,15 @@ def reach(pos: Position) -> list[int]:
     Only a seat's own cards ever count for it (R10, R14), each at most once: those it wins
     tricks with and the Old ones it still holds when it claims. So a seat reaches at most its fu
     plus its hand, plus the cards of its play in the trick in progress while that play can still
-    win the trick; a seat still to play that cannot beat the best play will discard (R9), losing
-    as many cards as were led (a play that beats the best one would beat what it cannot); and
-    when only the last seat to play can beat, it must (R9), so the best play so far loses.
+    win the trick: only while nobody still to play can beat it, since whoever can must (R9). A
+    seat still to play that cannot beat the best play will discard, losing as many cards as were
+    led (a play that beats the best one would beat what it cannot).
     """
     most = [pos.fu[s] + pos.hands[s].bit_count() for s in range(3)]
     if pos.trick:
         best = pos.best
         rest, beaters = _still_to_play(pos)
-        if beaters != [rest[-1]]:
+        if not beaters:
             most[pos.best_seat] += best.size
         k = pos.trick[0].size
         for s in rest:

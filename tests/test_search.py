@@ -570,10 +570,10 @@ def test_trick_claim_fires_and_stays_a_true_bound():
 
 
 def test_trick_claim_needs_a_certain_winner():
-    """R9: a follower who can still beat the best play may take the trick: no bound then."""
-    pos = Position.parse("C7S2/C89/C56 0 0 4,3,3 C234S3456789M123456789T123456789 -")
+    """R9: when both followers can beat, the second may or may not beat the first: no bound."""
+    pos = Position.parse("C7S2/C68/C59 0 0 4,3,3 C234S3456789M123456789T123456789 -")
     pos.push(P("C7"))
-    assert trick_claim(pos) == (0, -1)  # seat 1 holds C8 and C9
+    assert trick_claim(pos) == (0, -1)  # seat 1 holds C8, seat 2 C9
     assert value_bounds(pos)[0] < 2
     pos = Position.parse("C9S2/C78/C56 0 0 4,3,3 C234S3456789M123456789T123456789 -")
     pos.push(P("C9"))
@@ -582,8 +582,8 @@ def test_trick_claim_needs_a_certain_winner():
     assert value_bounds(pos)[0] == 2 and Solver().solve(pos).value == oracle_value(pos) == 2
 
 
-def test_trick_claim_when_only_the_last_to_play_can_beat():
-    """R9: when only the last seat to play can beat a single, it must, so it wins the trick with
+def test_trick_claim_when_only_one_seat_can_beat():
+    """R9: when only one seat still to play can beat a single, it must, so it wins the trick with
     the card it chooses; the bound is its best sure claim after that (R14)."""
     hands = [parse_cards("C7S9"), parse_cards("C5M2"), parse_cards("S3T4")]
     up = format_cards(ALL_CARDS & ~(hands[0] | hands[1] | hands[2]))
@@ -592,6 +592,11 @@ def test_trick_claim_when_only_the_last_to_play_can_beat():
     assert trick_claim(pos) == (7, 0)  # fu 5 + C7, and S9 (always Old)
     assert value_bounds(pos)[0] == 4 and oracle_value(pos) == Solver().solve(pos).value == 4
     assert reach(pos)[1] == 3 + 1  # seat 1's C5 will be beaten: only M2 can still count
+    # the first to follow is the only one who can beat: it must, and the last cannot beat its card
+    pos = Position.parse(f"C5M2/C7S9/S3T4 0 1 3,5,2 {up} -")
+    pos.push(P("C5"))
+    assert pos.to_move == 1 and trick_claim(pos) == (7, 1)  # seat 1 must beat with C7; seat 2 has no C
+    assert value_bounds(pos)[0] == 4 and oracle_value(pos) == 4
 
 
 def test_cashing_unbeatable_leads_drains_the_other_side():
