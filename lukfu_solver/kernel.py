@@ -394,6 +394,8 @@ def value_bounds(T, st, p):
     if st[p, F_ENDED]:
         v = st[p, F_OUTV]
         return v, v
+    if st[p, F_NTRICK] > 0 and m_kind(st[p, F_TR0]) == SINGLE:
+        return single_trick_bounds(T, st, p)
     caller = st[p, F_CALLER]
     r0 = st[p, F_FU0] + popcount(st[p, F_H0])
     r1 = st[p, F_FU0 + 1] + popcount(st[p, F_H0 + 1])
@@ -480,6 +482,121 @@ def value_bounds(T, st, p):
     elif b < upper:
         upper = b
     return lower, upper
+
+
+@njit(cache=True, inline="always")
+def above_in_suit(card):
+    """search._above_in_suit."""
+    top = bit_length(card) - 1
+    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
+
+
+@njit(cache=True)
+def trick_end_bounds(T, st, p, w, hand, up, left):
+    """search._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
+    and holds hand, with up face up and left cards a seat."""
+    caller = st[p, F_CALLER]
+    a0 = st[p, F_FU0] + (1 if w == 0 else 0)
+    a1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
+    a2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
+    if left == 0:  # rules.end_outcome (R15)
+        n6 = (1 if a0 >= 6 else 0) + (1 if a1 >= 6 else 0) + (1 if a2 >= 6 else 0)
+        if n6 == 0:
+            return 0, 0
+        winner = w
+        if n6 == 1:
+            winner = 0 if a0 >= 6 else (1 if a1 >= 6 else 2)
+        t = a0 if winner == 0 else (a1 if winner == 1 else a2)
+        v = payment_to_caller(winner, t, caller)
+        return v, v
+    r0 = a0 + left
+    r1 = a1 + left
+    r2 = a2 + left
+    if caller == 0:
+        best_c = r0
+        best_nc = max(r1, r2)
+    elif caller == 1:
+        best_c = r1
+        best_nc = max(r0, r2)
+    else:
+        best_c = r2
+        best_nc = max(r0, r1)
+    hi = 2 * (best_c - 5) if best_c >= 6 else 0
+    lo = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    fw = a0 if w == 0 else (a1 if w == 1 else a2)
+    b = lead_bound(T, st, p, w, hand, fw, up, r0, r1, r2)
+    if w == caller:
+        if b > lo:
+            lo = b
+    elif b < hi:
+        hi = b
+    return lo, hi
+
+
+@njit(cache=True)
+def last_follower_bounds(T, st, p, s2, s1, card, bs, led, up, left):
+    """search._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
+    card (by seat bs, led or not); s1 is the seat that followed before it (or -1)."""
+    caller = st[p, F_CALLER]
+    h2 = st[p, F_H0 + s2]
+    higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h2 & above_in_suit(card)
+    if higher == 0:
+        hand = st[p, F_H0 + bs]
+        if bs == s1:
+            hand &= ~card
+        return trick_end_bounds(T, st, p, bs, hand, up, left)
+    maxi = s2 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
+    while higher:
+        c = higher & -higher
+        higher ^= c
+        l2, h2b = trick_end_bounds(T, st, p, s2, h2 & ~c, up | c, left)
+        if maxi:
+            lo = max(lo, l2)
+            hi = max(hi, h2b)
+        else:
+            lo = min(lo, l2)
+            hi = min(hi, h2b)
+    return lo, hi
+
+
+@njit(cache=True)
+def single_trick_bounds(T, st, p):
+    """search._single_trick_bounds of row p (a trick led with a single is in progress)."""
+    caller = st[p, F_CALLER]
+    nt = st[p, F_NTRICK]
+    leader = st[p, F_LEADER]
+    bi = st[p, F_BESTI]
+    card = m_cards(st[p, F_TR0 + bi])
+    led = bi == 0
+    bs = (leader + bi) % 3
+    up = st[p, F_FACEUP] | trick_faceup(st, p)
+    left = popcount(st[p, F_H0]) - 1
+    if (0 - leader) % 3 < nt:
+        left += 1
+    s1 = (leader + nt) % 3
+    if nt == 2:
+        return last_follower_bounds(T, st, p, s1, -1, card, bs, led, up, left)
+    s2 = (leader + 2) % 3
+    h1 = st[p, F_H0 + s1]
+    higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h1 & above_in_suit(card)
+    if higher == 0:
+        return last_follower_bounds(T, st, p, s2, s1, card, bs, led, up, left)
+    maxi = s1 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
+    while higher:
+        c = higher & -higher
+        higher ^= c
+        l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, s1, False, up | c, left)
+        if maxi:
+            lo = max(lo, l1)
+            hi = max(hi, h1b)
+        else:
+            lo = min(lo, l1)
+            hi = min(hi, h1b)
+    return lo, hi
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
 from .plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
 from .position import Z_FACEUP, Position, zmask
-from .rules import can_beat
+from .rules import can_beat, end_outcome
 
 MAX_VALUE = 14
 MIN_VALUE = -14
@@ -69,6 +69,8 @@ def value_bounds(pos: Position) -> tuple[int, int]:
         v = pos.outcome.points[pos.caller]
         return v, v
     caller = pos.caller
+    if pos.trick and pos.trick[0].kind == SINGLE:
+        return _single_trick_bounds(pos)
     most = reach(pos)
     best_c = most[caller]
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
@@ -133,6 +135,66 @@ def _lead_bound(pos: Position, w: int, hand: int, fu: int, up: int, most: list[i
         return max(2 * (t - 5) if t >= 6 else -INF, -2 * (r - 5) if r >= 6 else 0)
     r = most[caller] - drain
     return min(-2 * (t - 5) if t >= 6 else INF, 2 * (r - 5) if r >= 6 else 0)
+
+
+def _reach_bounds(most: list[int], caller: int) -> tuple[int, int]:
+    """The bounds :func:`reach` gives: a side that cannot reach six can at best make the deal void."""
+    best_c = most[caller]
+    best_nc = max(most[s] for s in range(3) if s != caller)
+    return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
+
+
+def _single_trick_bounds(pos: Position) -> tuple[int, int]:
+    """:func:`value_bounds` inside a trick led with a single: the rest of the trick is played
+    out over every choice that matters. Whoever can beat must (R9), so a seat still to play
+    either discards (which cards only shrinks its own hand) or beats with a higher card of the
+    suit; each way the trick can end is bounded as at the next lead (:func:`_lead_bound`,
+    with what each seat can reach after the trick; exact when it was the last trick), and the
+    choices are combined as the search would: the caller takes the best, a non-caller the worst.
+    """
+    caller = pos.caller
+    hands = pos.hands
+    fu = pos.fu
+    left = pos.cards_per_hand() - 1  # cards each seat holds once the trick is over
+    rest = [(pos.leader + j) % 3 for j in range(len(pos.trick), 3)]
+    up0 = pos.faceup | pos.trick_faceup
+
+    def ended(w: int, hand: int, up: int) -> tuple[int, int]:
+        after = [fu[j] + (1 if j == w else 0) for j in range(3)]
+        if left == 0:
+            v = end_outcome(after, w, caller).points[caller]
+            return v, v
+        most = [a + left for a in after]
+        lo, hi = _reach_bounds(most, caller)
+        b = _lead_bound(pos, w, hand, after[w], up, most)
+        return (max(lo, b), hi) if w == caller else (lo, min(hi, b))
+
+    def choose(seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
+        if seat == caller:
+            return max(o[0] for o in options), max(o[1] for o in options)
+        return min(o[0] for o in options), min(o[1] for o in options)
+
+    def play(i: int, best: int, best_seat: int, led: bool, up: int) -> tuple[int, int]:
+        if i == len(rest):
+            return ended(best_seat, hands[best_seat] & ~best if best_seat in rest else hands[best_seat], up)
+        s = rest[i]
+        higher = 0 if led and best & UNBEATABLE_LEAD else hands[s] & _above_in_suit(best)
+        if not higher:
+            return play(i + 1, best, best_seat, led, up)
+        options = []
+        while higher:
+            c = higher & -higher
+            higher ^= c
+            options.append(play(i + 1, c, s, False, up | c))
+        return choose(s, options)
+
+    return play(0, pos.best.cards, pos.best_seat, pos.best_i == 0, up0)
+
+
+def _above_in_suit(card: int) -> int:
+    """The cards of ``card``'s suit above it."""
+    top = card.bit_length() - 1
+    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
 
 
 def reach(pos: Position) -> list[int]:
