@@ -581,8 +581,9 @@ LEVELS: dict[int, Level] = {
     5: Level(96, 128, 10, 600_000, 30_000_000, 24),
 }
 """Levels 1–5: more samples, candidates and solver nodes. Measured worst decision on the 2-core
-development machine (compiled solver, against rule players): level 1 under 0.1 s once warm,
-level 3 (the default) 1.5 s (median 0.03 s), level 4 about 5 s, level 5 about 15 s."""
+development machine (compiled solver, against rule players): level 3 (the default) 0.58 s
+(median 0.01 s, 5,531 decisions, ``bench/strength.py``); with the first session's slower solver,
+level 1 under 0.1 s once warm, level 4 about 5 s, level 5 about 15 s."""
 DEFAULT_LEVEL = 3
 PY_SOLVER_SHARE = 1 / 40
 """Node limits and budgets are scaled by this when only the pure-Python solver is available
@@ -590,11 +591,11 @@ PY_SOLVER_SHARE = 1 / 40
 CALL_CALIBRATION = 0.5
 """Points added to PIMC's value of calling before the call decision. PIMC solves each sampled
 deal with the other two seeing every card, which real opponents do not, so it undervalues
-calling. ``bench/strength.py`` (300 deals against two rule players, level 3) measured the points
-the deals brought minus the prediction over the player's calls: +0.57 ± 0.22 (378 calls) for
+calling. ``bench/strength.py`` (300 deals against two rule players, level 3) measures the points
+the deals brought minus the prediction over the player's calls: +0.60 ± 0.22 (378 calls) for
 the uncalibrated player, more than its error bars; with this correction the 54 extra calls
-(predictions between −0.5 and 0) brought +1.59 a call, and the calibrated player scored
-+0.950 a deal against +0.910 uncalibrated on the same deals (paired +0.04, 95% [−0.04, +0.12])."""
+(predictions between −0.5 and 0) brought +1.44 a call, and the calibrated player scored
++0.966 a deal against +0.928 uncalibrated on the same deals (paired +0.04, 95% [−0.05, +0.13])."""
 MIN_NODES = 500
 """The solver is not tried with fewer nodes than this per evaluation (the playout decides)."""
 
