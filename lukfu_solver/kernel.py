@@ -397,6 +397,20 @@ def value_bounds(T, st, p):
     if st[p, F_NTRICK] > 0 and m_kind(st[p, F_TR0]) == SINGLE:
         return single_trick_bounds(T, st, p)
     caller = st[p, F_CALLER]
+    if st[p, F_NTRICK] == 0 and popcount(st[p, F_H0]) == 1:  # search._last_trick_value
+        v = last_trick_value(
+            T,
+            st[p, F_TM],
+            st[p, F_H0],
+            st[p, F_H0 + 1],
+            st[p, F_H0 + 2],
+            st[p, F_FU0],
+            st[p, F_FU0 + 1],
+            st[p, F_FU0 + 2],
+            st[p, F_FACEUP],
+            caller,
+        )
+        return v, v
     r0 = st[p, F_FU0] + popcount(st[p, F_H0])
     r1 = st[p, F_FU0 + 1] + popcount(st[p, F_H0 + 1])
     r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
@@ -534,24 +548,92 @@ def trick_end_bounds(T, st, p, w, hand, up, left):
 
 
 @njit(cache=True)
-def last_follower_bounds(T, st, p, s2, s1, card, bs, led, up, left):
+def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
+    """search._last_trick_value: each seat holds one card (c0, c1, c2), seat w to lead, fu f0..f2."""
+    cw = c0 if w == 0 else (c1 if w == 1 else c2)
+    best = cw
+    bs = w
+    led = True
+    for j in range(1, 3):
+        s = (w + j) % 3
+        c = c0 if s == 0 else (c1 if s == 1 else c2)
+        if not (led and (best & UNBEATABLE_LEAD)) and (c & above_in_suit(best)):
+            best = c
+            bs = s
+            led = False
+    a0 = f0 + (1 if bs == 0 else 0)
+    a1 = f1 + (1 if bs == 1 else 0)
+    a2 = f2 + (1 if bs == 2 else 0)
+    n6 = (1 if a0 >= 6 else 0) + (1 if a1 >= 6 else 0) + (1 if a2 >= 6 else 0)
+    v = 0
+    if n6 > 0:
+        winner = bs
+        if n6 == 1:
+            winner = 0 if a0 >= 6 else (1 if a1 >= 6 else 2)
+        v = payment_to_caller(winner, a0 if winner == 0 else (a1 if winner == 1 else a2), caller)
+    t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old_cards(T, cw, up))
+    if t >= 6:
+        claim = payment_to_caller(w, t, caller)
+        if w == caller:
+            if claim > v:
+                v = claim
+        elif claim < v:
+            v = claim
+    return v
+
+
+@njit(cache=True)
+def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
+    """search._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
+    if left == 1:
+        f0 = st[p, F_FU0] + (1 if w == 0 else 0)
+        f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
+        f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
+        v = last_trick_value(T, w, m0, m1, m2, f0, f1, f2, up, st[p, F_CALLER])
+        return v, v
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    return trick_end_bounds(T, st, p, w, hand, up, left)
+
+
+@njit(cache=True)
+def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
     """search._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
-    card (by seat bs, led or not); s1 is the seat that followed before it (or -1)."""
+    card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1."""
     caller = st[p, F_CALLER]
+    m0 = st[p, F_H0]
+    m1 = st[p, F_H0 + 1]
+    m2 = st[p, F_H0 + 2]
+    if s1 == 0:
+        m0 = r1
+    elif s1 == 1:
+        m1 = r1
+    elif s1 == 2:
+        m2 = r1
     h2 = st[p, F_H0 + s2]
     higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h2 & above_in_suit(card)
-    if higher == 0:
-        hand = st[p, F_H0 + bs]
-        if bs == s1:
-            hand &= ~card
-        return trick_end_bounds(T, st, p, bs, hand, up, left)
+    if higher == 0 and left != 1:
+        return trick_leaf(T, st, p, bs, m0, m1, m2, up, left)
     maxi = s2 == caller
     lo = -INF if maxi else INF
     hi = -INF if maxi else INF
-    while higher:
-        c = higher & -higher
-        higher ^= c
-        l2, h2b = trick_end_bounds(T, st, p, s2, h2 & ~c, up | c, left)
+    opts = higher if higher else h2  # beating cards, or (one card each left) the card kept
+    while opts:
+        c = opts & -opts
+        opts ^= c
+        if higher:
+            rem = h2 & ~c
+            w = s2
+            u = up | c
+        else:
+            rem = c
+            w = bs
+            u = up
+        if s2 == 0:
+            l2, h2b = trick_leaf(T, st, p, w, rem, m1, m2, u, left)
+        elif s2 == 1:
+            l2, h2b = trick_leaf(T, st, p, w, m0, rem, m2, u, left)
+        else:
+            l2, h2b = trick_leaf(T, st, p, w, m0, m1, rem, u, left)
         if maxi:
             lo = max(lo, l2)
             hi = max(hi, h2b)
@@ -577,19 +659,23 @@ def single_trick_bounds(T, st, p):
         left += 1
     s1 = (leader + nt) % 3
     if nt == 2:
-        return last_follower_bounds(T, st, p, s1, -1, card, bs, led, up, left)
+        return last_follower_bounds(T, st, p, s1, -1, 0, card, bs, led, up, left)
     s2 = (leader + 2) % 3
     h1 = st[p, F_H0 + s1]
     higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h1 & above_in_suit(card)
-    if higher == 0:
-        return last_follower_bounds(T, st, p, s2, s1, card, bs, led, up, left)
+    if higher == 0 and left != 1:
+        return last_follower_bounds(T, st, p, s2, s1, h1, card, bs, led, up, left)
     maxi = s1 == caller
     lo = -INF if maxi else INF
     hi = -INF if maxi else INF
-    while higher:
-        c = higher & -higher
-        higher ^= c
-        l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, s1, False, up | c, left)
+    opts = higher if higher else h1  # beating cards, or (one card each left) the card kept
+    while opts:
+        c = opts & -opts
+        opts ^= c
+        if higher:
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, h1 & ~c, c, s1, False, up | c, left)
+        else:
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, card, bs, led, up, left)
         if maxi:
             lo = max(lo, l1)
             hi = max(hi, h1b)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from .cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
 from .plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
 from .position import Z_FACEUP, Position, zmask
-from .rules import can_beat, end_outcome
+from .rules import can_beat, end_outcome, payments
 
 MAX_VALUE = 14
 MIN_VALUE = -14
@@ -71,6 +71,9 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     caller = pos.caller
     if pos.trick and pos.trick[0].kind == SINGLE:
         return _single_trick_bounds(pos)
+    if not pos.trick and pos.hands[0].bit_count() == 1:
+        v = _last_trick_value(pos.hands, pos.to_move, pos.fu, pos.faceup, caller)
+        return v, v
     most = reach(pos)
     best_c = most[caller]
     upper = 2 * (best_c - 5) if best_c >= 6 else 0
@@ -147,10 +150,12 @@ def _reach_bounds(most: list[int], caller: int) -> tuple[int, int]:
 def _single_trick_bounds(pos: Position) -> tuple[int, int]:
     """:func:`value_bounds` inside a trick led with a single: the rest of the trick is played
     out over every choice that matters. Whoever can beat must (R9), so a seat still to play
-    either discards (which cards only shrinks its own hand) or beats with a higher card of the
-    suit; each way the trick can end is bounded as at the next lead (:func:`_lead_bound`,
-    with what each seat can reach after the trick; exact when it was the last trick), and the
-    choices are combined as the search would: the caller takes the best, a non-caller the worst.
+    either discards or beats with a higher card of the suit; each way the trick can end is
+    bounded as at the next lead (:func:`_lead_bound`, with what each seat can reach after the
+    trick), and the choices are combined as the search would: the caller takes the best, a
+    non-caller the worst. Which cards a seat discards only shrinks its own hand, except when
+    one card each is left: then the kept card is a choice too, and the last trick is valued
+    exactly (:func:`_last_trick_value`), as is the end after the last trick (R15).
     """
     caller = pos.caller
     hands = pos.hands
@@ -159,14 +164,18 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
     rest = [(pos.leader + j) % 3 for j in range(len(pos.trick), 3)]
     up0 = pos.faceup | pos.trick_faceup
 
-    def ended(w: int, hand: int, up: int) -> tuple[int, int]:
+    def ended(w: int, rem: list[int], up: int) -> tuple[int, int]:
         after = [fu[j] + (1 if j == w else 0) for j in range(3)]
-        if left == 0:
-            v = end_outcome(after, w, caller).points[caller]
+        if left <= 1:
+            v = (
+                end_outcome(after, w, caller).points[caller]
+                if left == 0
+                else _last_trick_value(rem, w, after, up, caller)
+            )
             return v, v
         most = [a + left for a in after]
         lo, hi = _reach_bounds(most, caller)
-        b = _lead_bound(pos, w, hand, after[w], up, most)
+        b = _lead_bound(pos, w, rem[w], after[w], up, most)
         return (max(lo, b), hi) if w == caller else (lo, min(hi, b))
 
     def choose(seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
@@ -174,21 +183,58 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
             return max(o[0] for o in options), max(o[1] for o in options)
         return min(o[0] for o in options), min(o[1] for o in options)
 
-    def play(i: int, best: int, best_seat: int, led: bool, up: int) -> tuple[int, int]:
+    def play(i: int, best: int, best_seat: int, led: bool, up: int, rem: list[int]) -> tuple[int, int]:
         if i == len(rest):
-            return ended(best_seat, hands[best_seat] & ~best if best_seat in rest else hands[best_seat], up)
+            return ended(best_seat, rem, up)
         s = rest[i]
         higher = 0 if led and best & UNBEATABLE_LEAD else hands[s] & _above_in_suit(best)
-        if not higher:
-            return play(i + 1, best, best_seat, led, up)
         options = []
-        while higher:
-            c = higher & -higher
-            higher ^= c
-            options.append(play(i + 1, c, s, False, up | c))
+        if not higher:
+            if left != 1:
+                return play(i + 1, best, best_seat, led, up, rem)
+            for keep in _bits(hands[s]):  # discarding one of two cards: the one kept matters now
+                options.append(play(i + 1, best, best_seat, led, up, _with(rem, s, keep)))
+            return choose(s, options)
+        for c in _bits(higher):
+            options.append(play(i + 1, c, s, False, up | c, _with(rem, s, hands[s] & ~c)))
         return choose(s, options)
 
-    return play(0, pos.best.cards, pos.best_seat, pos.best_i == 0, up0)
+    return play(0, pos.best.cards, pos.best_seat, pos.best_i == 0, up0, list(hands))
+
+
+def _bits(mask: int) -> list[int]:
+    """The single-card masks of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def _with(rem: list[int], seat: int, hand: int) -> list[int]:
+    out = list(rem)
+    out[seat] = hand
+    return out
+
+
+def _last_trick_value(cards: list[int], w: int, fu: list[int], up: int, caller: int) -> int:
+    """The exact value when each seat holds one card and seat ``w`` is to lead: it claims (R14)
+    or leads, whichever is better for its side; then whoever can beat must (R9) and R15 ends
+    the deal."""
+    best, bs, led = cards[w], w, True
+    for j in (1, 2):
+        s = (w + j) % 3
+        if not (led and best & UNBEATABLE_LEAD) and cards[s] & _above_in_suit(best):
+            best, bs, led = cards[s], s, False
+    after = list(fu)
+    after[bs] += 1
+    v = end_outcome(after, bs, caller).points[caller]
+    t = fu[w] + old_cards(cards[w], up).bit_count()
+    if t >= 6:
+        claim = payments(w, t, caller)[caller]
+        v = max(v, claim) if w == caller else min(v, claim)
+    return v
 
 
 def _above_in_suit(card: int) -> int:

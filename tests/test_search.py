@@ -599,6 +599,19 @@ def test_trick_claim_when_only_one_seat_can_beat():
     assert value_bounds(pos)[0] == 4 and oracle_value(pos) == 4
 
 
+def test_the_last_trick_is_valued_exactly():
+    """R9, R14, R15: with one card a seat left at a lead, and with two left inside a trick led
+    with a single, value_bounds gives the exact value (the claim or the forced last trick)."""
+    checked = 0
+    for line, want in mix():
+        pos = Position.parse(line)
+        n = pos.cards_per_hand()
+        if pos.outcome is None and ((n == 1 and not pos.trick) or (n == 2 and pos.trick)):
+            assert value_bounds(pos) == (want, want), line
+            checked += 1
+    assert checked >= 100
+
+
 def test_cashing_unbeatable_leads_drains_the_other_side():
     """R9, R10: a leader who cashes plays nobody can beat takes as many cards from each other
     hand, so the other side reaches less; here the caller's C9 and S9 leave both non-callers
