@@ -43,10 +43,11 @@ if TYPE_CHECKING:
     from lukfu_solver.analysis import Analysis, SolveLimits
 
 DEFAULT_MAX_NODES = 500_000
-"""Per-solve node limit: about 0.15-0.3 s of the compiled solver."""
+"""Per-solve node limit: about 0.1 s of the compiled solver; full deals need a median of 1.2 M
+nodes (bench/solve.py set b), so about a third of the solves of an advice stop here."""
 ADVISE_SAMPLES = 32
-"""Samples of ``advise`` (and of the advice in ``analyse HAND``): median 3.7 s of CPU a hand (11 s
-wall, p95 16 s, on the 2-core machine loaded by other work), well under the 20 s goal."""
+"""Samples of ``advise`` (and of the advice in ``analyse HAND``): median 3.5 s a hand (p95 4.9 s,
+bench/advise.py on the 2-core machine), well under the 20 s goal."""
 VIEW_SAMPLES = 48
 """Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
 LEAD_SAMPLES = 8
@@ -80,7 +81,7 @@ MaxNodesOpt = Annotated[
     typer.Option(
         "--max-nodes",
         metavar="N",
-        help="Stop each solve after N nodes (0: no limit, exact but minutes a deal); an unfinished solve "
+        help="Stop each solve after N nodes (0: no limit, exact: about 0.3 s a deal, up to 20 s); an unfinished solve "
         "counts the midpoint of its proven bounds.",
     ),
 ]
@@ -636,8 +637,9 @@ def advise(
     have passed by that policy (seats 1 and 2).
 
     Defaults: 32 samples, each solve stopped after 500,000 nodes (--max-nodes; an unfinished solve
-    counts the midpoint of its proven bounds): a median of 4 s of CPU a hand (11 s wall on the
-    shared 2-core machine); --samples 64 halves the variance in twice the time. A progress
+    counts the midpoint of its proven bounds): a median of 3.5 s a hand on a 2-core machine;
+    --max-nodes 0 makes every solve exact (about 2 minutes a hand); --samples 64 halves the
+    variance in twice the time. A progress
     bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
     "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
     "recommendation", "reason", "samples", "seed", "incomplete", "limits", "seconds"}` and

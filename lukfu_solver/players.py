@@ -650,7 +650,7 @@ class PimcPlayer:
     **A move's value in one sample** is the caller's net points after it under best play (M1),
     from the exact solver (``fastsearch.FastSolver`` when importable, else ``search.Solver``)
     limited to ``node_limit`` nodes (less when the decision's ``node_budget`` is short). When the
-    solve does not finish — early in a deal, where full solves take seconds to minutes — the
+    solve does not finish — early in a deal, where full solves take up to tens of seconds — the
     value is a rule-policy playout of the sample (:func:`rule_playout`, every hand seen) clamped
     to the bounds the solver proved. The mover maximises its own result: the caller's value for
     the caller, minus half of it for a non-caller (M2: the two non-callers play as a team).
