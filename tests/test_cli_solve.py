@@ -248,7 +248,9 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
     path = tmp_path / "slow.txt"
-    path.write_text(f"{random_endgame(0, 3)}\n" + "".join(f"{full_deal(s)}\n" for s in range(4)))
+    # the slowest full deals of bench/solve.py (10-20 s each), so the pool is surely still busy
+    slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
+    path.write_text(f"{random_endgame(0, 3)}\n" + "".join(f"{p}\n" for p in slow))
     proc = subprocess.Popen(
         [LUKFU, "solve", "--batch", str(path), "--jobs", "2"],
         stdout=subprocess.PIPE,
