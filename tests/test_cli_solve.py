@@ -257,6 +257,9 @@ def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # a shell starts background jobs with Ctrl-C ignored, and Python keeps an ignored SIGINT:
+        # give the command the disposition a terminal would
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         first = json.loads(proc.stdout.readline())  # the pool is running
