@@ -246,20 +246,12 @@ class FastSolver:
                         finally:
                             self._ply -= 1
         except SearchAborted:
-            result.complete = False
-            result.stopped = self._stopped
-            # result.lower/upper hold the bounds proved so far (the driver keeps them current)
-            if result.lower == result.upper:
-                result.value = result.lower
-        result.nodes = self.nodes
-        result.tt_probes = self.tt_probes
-        result.tt_hits = self.tt_hits
-        result.ms = (time.perf_counter() - t0) * 1000
-        return result
+            self._stopped_early(result)
+        return self._with_statistics(result, t0)
 
-    def value(self, pos: Position) -> int:
-        """The exact value of ``pos`` (M1)."""
-        return self.solve(pos).value  # type: ignore[return-value]
+    value = Solver.value
+    _stopped_early = Solver._stopped_early
+    _with_statistics = Solver._with_statistics
 
     # ------------------------------------------------------------ the position (a kernel state row)
 

@@ -387,6 +387,44 @@ def payment_to_caller(winner, total, caller):
     return -2 * p
 
 
+@njit(cache=True, inline="always")
+def reach_split(caller, r0, r1, r2):
+    """search._reach_split: (the caller's reach, the most either non-caller can reach)."""
+    if caller == 0:
+        return r0, max(r1, r2)
+    if caller == 1:
+        return r1, max(r0, r2)
+    return r2, max(r0, r1)
+
+
+@njit(cache=True, inline="always")
+def reach_bounds(caller, r0, r1, r2):
+    """search._reach_bounds: (lower, upper)."""
+    best_c, best_nc = reach_split(caller, r0, r1, r2)
+    return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
+
+
+@njit(cache=True, inline="always")
+def end_points(f0, f1, f2, last_winner, caller):
+    """rules.end_outcome(fu, last_winner, caller).points[caller] (R15), fu being f0..f2."""
+    count = 0
+    w = -1
+    if f0 >= 6:
+        count += 1
+        w = 0
+    if f1 >= 6:
+        count += 1
+        w = 1
+    if f2 >= 6:
+        count += 1
+        w = 2
+    if count == 0:
+        return 0
+    if count > 1:
+        w = last_winner
+    return payment_to_caller(w, f0 if w == 0 else (f1 if w == 1 else f2), caller)
+
+
 @njit(cache=True)
 def value_bounds(T, st, p):
     """search.value_bounds of row p: (lower, upper), with search.reach and search.trick_claim
@@ -416,8 +454,6 @@ def value_bounds(T, st, p):
     r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
     nt = st[p, F_NTRICK]
     certain = True
-    one_beater = False
-    beater = -1
     w = -1
     best = 0
     leader = 0
@@ -428,21 +464,16 @@ def value_bounds(T, st, p):
         leader = st[p, F_LEADER]
         w = (leader + bi) % 3
         k = m_size(st[p, F_TR0])
-        nb = 0
-        beater = -1
         for j in range(nt, 3):
             s = (leader + j) % 3
             if can_beat(T, st[p, F_H0 + s], best, best_led):
-                nb += 1
-                beater = s
+                certain = False
             elif s == 0:
                 r0 -= k
             elif s == 1:
                 r1 -= k
             else:
                 r2 -= k
-        certain = nb == 0
-        one_beater = nb == 1
         if certain:
             size = m_size(best)
             if w == 0:
@@ -451,18 +482,9 @@ def value_bounds(T, st, p):
                 r1 += size
             else:
                 r2 += size
-    if caller == 0:
-        best_c = r0
-        best_nc = max(r1, r2)
-    elif caller == 1:
-        best_c = r1
-        best_nc = max(r0, r2)
-    else:
-        best_c = r2
-        best_nc = max(r0, r1)
-    upper = 2 * (best_c - 5) if best_c >= 6 else 0
-    lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
-    # search._next_leader and search._lead_bound
+    lower, upper = reach_bounds(caller, r0, r1, r2)
+    # search._next_leader and search._lead_bound (tricks led with a single returned above, so a
+    # trick here is a set or a run: its winner is certain only when nobody can beat)
     if nt == 0:
         w = st[p, F_TM]
         b = lead_bound(T, st, p, w, st[p, F_H0 + w], st[p, F_FU0 + w], st[p, F_FACEUP], r0, r1, r2)
@@ -472,22 +494,6 @@ def value_bounds(T, st, p):
             return lower, upper
         up = st[p, F_FACEUP] | trick_faceup(st, p)
         b = lead_bound(T, st, p, w, hand, st[p, F_FU0 + w] + m_size(best), up, r0, r1, r2)
-    elif one_beater and m_kind(best) == SINGLE:
-        w = beater  # the only seat that can beat must (R9) and chooses the card
-        hand = st[p, F_H0 + w]
-        if popcount(hand) < 2:
-            return lower, upper
-        top = bit_length(m_cards(best)) - 1
-        higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
-        up = st[p, F_FACEUP] | trick_faceup(st, p)
-        fu = st[p, F_FU0 + w] + 1
-        b = -INF if w == caller else INF
-        while higher:
-            c = higher & -higher
-            higher ^= c
-            bc = lead_bound(T, st, p, w, hand & ~c, fu, up | c, r0, r1, r2)
-            if (w == caller and bc > b) or (w != caller and bc < b):
-                b = bc
     else:
         return lower, upper
     if w == caller:
@@ -513,30 +519,13 @@ def trick_end_bounds(T, st, p, w, hand, up, left):
     a0 = st[p, F_FU0] + (1 if w == 0 else 0)
     a1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
     a2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
-    if left == 0:  # rules.end_outcome (R15)
-        n6 = (1 if a0 >= 6 else 0) + (1 if a1 >= 6 else 0) + (1 if a2 >= 6 else 0)
-        if n6 == 0:
-            return 0, 0
-        winner = w
-        if n6 == 1:
-            winner = 0 if a0 >= 6 else (1 if a1 >= 6 else 2)
-        t = a0 if winner == 0 else (a1 if winner == 1 else a2)
-        v = payment_to_caller(winner, t, caller)
+    if left == 0:
+        v = end_points(a0, a1, a2, w, caller)
         return v, v
     r0 = a0 + left
     r1 = a1 + left
     r2 = a2 + left
-    if caller == 0:
-        best_c = r0
-        best_nc = max(r1, r2)
-    elif caller == 1:
-        best_c = r1
-        best_nc = max(r0, r2)
-    else:
-        best_c = r2
-        best_nc = max(r0, r1)
-    hi = 2 * (best_c - 5) if best_c >= 6 else 0
-    lo = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    lo, hi = reach_bounds(caller, r0, r1, r2)
     fw = a0 if w == 0 else (a1 if w == 1 else a2)
     b = lead_bound(T, st, p, w, hand, fw, up, r0, r1, r2)
     if w == caller:
@@ -561,16 +550,7 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
             best = c
             bs = s
             led = False
-    a0 = f0 + (1 if bs == 0 else 0)
-    a1 = f1 + (1 if bs == 1 else 0)
-    a2 = f2 + (1 if bs == 2 else 0)
-    n6 = (1 if a0 >= 6 else 0) + (1 if a1 >= 6 else 0) + (1 if a2 >= 6 else 0)
-    v = 0
-    if n6 > 0:
-        winner = bs
-        if n6 == 1:
-            winner = 0 if a0 >= 6 else (1 if a1 >= 6 else 2)
-        v = payment_to_caller(winner, a0 if winner == 0 else (a1 if winner == 1 else a2), caller)
+    v = end_points(f0 + (1 if bs == 0 else 0), f1 + (1 if bs == 1 else 0), f2 + (1 if bs == 2 else 0), bs, caller)
     t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old_cards(T, cw, up))
     if t >= 6:
         claim = payment_to_caller(w, t, caller)
@@ -690,24 +670,13 @@ def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
     """search._lead_bound: seat w leading with hand and fu; r0..r2 are search.reach."""
     caller = st[p, F_CALLER]
     t, drain = _sure_claim(T, w, hand, fu, st[p, F_H0 + (w + 1) % 3], st[p, F_H0 + (w + 2) % 3], up, caller)
+    best_c, best_nc = reach_split(caller, r0, r1, r2)
     if w == caller:
-        if caller == 0:
-            r = max(r1, r2)
-        elif caller == 1:
-            r = max(r0, r2)
-        else:
-            r = max(r0, r1)
-        r -= drain
+        r = best_nc - drain
         b = 2 * (t - 5) if t >= 6 else -INF
         v = -2 * (r - 5) if r >= 6 else 0
         return b if b > v else v
-    if caller == 0:
-        r = r0
-    elif caller == 1:
-        r = r1
-    else:
-        r = r2
-    r -= drain
+    r = best_c - drain
     b = -2 * (t - 5) if t >= 6 else INF
     v = 2 * (r - 5) if r >= 6 else 0
     return b if b < v else v
@@ -842,18 +811,7 @@ def full_key(T, st, p):
 @njit(cache=True)
 def end_value(st, q, last_winner):
     """rules.end_outcome(...).points[caller] for the fu of row q."""
-    caller = st[q, F_CALLER]
-    count = 0
-    w = -1
-    for s in range(3):
-        if st[q, F_FU0 + s] >= 6:
-            count += 1
-            w = s
-    if count == 0:
-        return 0
-    if count > 1:
-        w = last_winner
-    return payment_to_caller(w, st[q, F_FU0 + w], caller)
+    return end_points(st[q, F_FU0], st[q, F_FU0 + 1], st[q, F_FU0 + 2], last_winner, st[q, F_CALLER])
 
 
 @njit(cache=True)

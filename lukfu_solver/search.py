@@ -75,10 +75,7 @@ def value_bounds(pos: Position) -> tuple[int, int]:
         v = _last_trick_value(pos.hands, pos.to_move, pos.fu, pos.faceup, caller)
         return v, v
     most = reach(pos)
-    best_c = most[caller]
-    upper = 2 * (best_c - 5) if best_c >= 6 else 0
-    best_nc = max(most[s] for s in range(3) if s != caller)
-    lower = -2 * (best_nc - 5) if best_nc >= 6 else 0
+    lower, upper = _reach_bounds(most, caller)
     w, options = _next_leader(pos)
     if options:
         bounds = [_lead_bound(pos, w, hand, fu, up, most) for hand, fu, up in options]
@@ -115,8 +112,7 @@ def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:
     hand = hands[w]
     if hand.bit_count() < 2:
         return -1, []
-    top = best.cards.bit_length() - 1
-    higher = hand & ((1 << ((top // 9 + 1) * 9)) - (1 << (top + 1)))
+    higher = hand & _above_in_suit(best.cards)
     options = []
     while higher:
         c = higher & -higher
@@ -133,17 +129,22 @@ def _lead_bound(pos: Position, w: int, hand: int, fu: int, up: int, most: list[i
     lowers what the other side can still reach (:func:`reach`) by as much."""
     caller = pos.caller
     t, drain = _sure_claim(w, hand, fu, pos.hands[(w + 1) % 3], pos.hands[(w + 2) % 3], up, caller)
+    best_c, best_nc = _reach_split(most, caller)
     if w == caller:
-        r = max(most[s] for s in range(3) if s != caller) - drain
+        r = best_nc - drain
         return max(2 * (t - 5) if t >= 6 else -INF, -2 * (r - 5) if r >= 6 else 0)
-    r = most[caller] - drain
+    r = best_c - drain
     return min(-2 * (t - 5) if t >= 6 else INF, 2 * (r - 5) if r >= 6 else 0)
+
+
+def _reach_split(most: list[int], caller: int) -> tuple[int, int]:
+    """What the caller can reach, and the most either non-caller can."""
+    return most[caller], max(most[s] for s in range(3) if s != caller)
 
 
 def _reach_bounds(most: list[int], caller: int) -> tuple[int, int]:
     """The bounds :func:`reach` gives: a side that cannot reach six can at best make the deal void."""
-    best_c = most[caller]
-    best_nc = max(most[s] for s in range(3) if s != caller)
+    best_c, best_nc = _reach_split(most, caller)
     return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
 
 
@@ -437,20 +438,28 @@ class Solver:
                         finally:
                             pos.pop()
         except SearchAborted:
-            result.complete = False
-            result.stopped = self._stopped
-            # result.lower/upper hold the tightest bounds the finished probes proved
-            if result.lower == result.upper:
-                result.value = result.lower
+            self._stopped_early(result)
+        return self._with_statistics(result, t0)
+
+    def value(self, pos: Position) -> int:
+        """The exact value of ``pos`` (M1)."""
+        return self.solve(pos).value  # type: ignore[return-value]
+
+    def _stopped_early(self, result: SolveResult) -> None:
+        """Mark ``result`` unfinished; its lower/upper already hold the tightest bounds the
+        finished probes proved (the driver keeps them current), the value when they meet."""
+        result.complete = False
+        result.stopped = self._stopped
+        if result.lower == result.upper:
+            result.value = result.lower
+
+    def _with_statistics(self, result: SolveResult, t0: float) -> SolveResult:
+        """``result`` with this search's node, probe and hit counts and its time since ``t0``."""
         result.nodes = self.nodes
         result.tt_probes = self.tt_probes
         result.tt_hits = self.tt_hits
         result.ms = (time.perf_counter() - t0) * 1000
         return result
-
-    def value(self, pos: Position) -> int:
-        """The exact value of ``pos`` (M1)."""
-        return self.solve(pos).value  # type: ignore[return-value]
 
     # ------------------------------------------------------------ drivers
 
