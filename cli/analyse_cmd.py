@@ -543,6 +543,12 @@ def analyse_view(view: SeatView, samples: int, seed: int, jobs: int, limits: Sol
     console.print(LEGEND)
     console.print(Text(f"Old cards: {format_cards(old) if old else 'none'}"))
     console.print(Text(points_words(view.seat, view.caller)))
+    print_analysis(console, a, samples, limits)
+
+
+def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits) -> None:
+    """The move table of an analysis, its recommendation, the samples used and, when solves
+    stopped at a limit, the warning."""
     console.print(moves_table(a))
     console.print(recommendation_text(a))
     console.print(samples_text(a, samples, limits))
@@ -592,12 +598,7 @@ def analyse_hand(
         return
     console.print(Text("If it calls, the first lead (the Master leads first, R4):", style="bold"))
     console.print(Text(points_words(0, 0)))
-    console.print(moves_table(leads))
-    console.print(recommendation_text(leads))
-    console.print(samples_text(leads, lead_samples, limits))
-    warn = incomplete_warning(leads.incomplete, leads.samples * len(leads.moves), limits)
-    if warn is not None:
-        console.print(warn)
+    print_analysis(console, leads, lead_samples, limits)
 
 
 # ---------------------------------------------------------------- advise
