@@ -196,12 +196,10 @@ def tune(console: Any, deals: int, seed: int, jobs: int) -> list[dict[str, Any]]
 def warm_up() -> None:
     """Load (or compile) the compiled solver once, so no decision's time includes it."""
     try:
-        from lukfu_solver.fastsearch import FastSolver
+        from lukfu_solver.fastsearch import compile_all
     except ImportError:
         return
-    from lukfu_solver.endgames import random_endgame
-
-    FastSolver(max_entries=1 << 10).solve(random_endgame(0, 3))
+    compile_all()
 
 
 def main(argv: list[str] | None = None) -> int:
