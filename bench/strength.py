@@ -76,19 +76,25 @@ def match_data(m: MatchResult, secs: float) -> dict[str, Any]:
     return data
 
 
-def calibration(m: MatchResult, place: int = 0) -> list[dict[str, Any]]:
-    """PIMC's call decisions (the player at ``place``) grouped by predicted value of calling.
-
-    A decision belongs to the deal played when its hand is the hand that seat was dealt there;
-    otherwise its deal was passed out by all three (R3) and brought 0.
-    """
-    rows: list[tuple[float, bool, int]] = []
+def call_decisions(m: MatchResult, place: int = 0) -> list[tuple[float, bool, int, bool]]:
+    """Every call decision of the player at ``place``: (PIMC's uncalibrated prediction, whether it
+    called, the points the deal brought it, whether that deal was played). A decision belongs to
+    the deal played when its hand is the hand that seat was dealt there; otherwise its deal was
+    passed out by all three (R3) and brought 0."""
+    rows = []
     for g in m.games:
         seat = g.seats[place]
         final = format_cards(g.record.hands[seat])
         for e in g.call_logs.get(place, []):
             played = e["hand"] == final and e["seat"] == seat
-            rows.append((e["predicted"], e["call"], g.points[place] if played else 0))
+            rows.append((e["predicted"], e["call"], g.points[place] if played else 0, played))
+    return rows
+
+
+def calibration(m: MatchResult, place: int = 0) -> list[dict[str, Any]]:
+    """PIMC's call decisions (the player at ``place``, :func:`call_decisions`) grouped by predicted
+    value of calling."""
+    rows = call_decisions(m, place)
     out = []
     for lo, hi in zip(BINS, BINS[1:], strict=False):
         group = [r for r in rows if lo <= r[0] < hi]
@@ -113,13 +119,7 @@ def calibration(m: MatchResult, place: int = 0) -> list[dict[str, Any]]:
 def calibration_gap(m: MatchResult, place: int = 0) -> dict[str, Any]:
     """Over the calls of the player at ``place``: the mean points the deals brought minus PIMC's
     uncalibrated prediction, with its standard error (the figure ``CALL_CALIBRATION`` corrects)."""
-    gaps = []
-    for g in m.games:
-        seat = g.seats[place]
-        final = format_cards(g.record.hands[seat])
-        for e in g.call_logs.get(place, []):
-            if e["call"] and e["hand"] == final and e["seat"] == seat:
-                gaps.append(g.points[place] - e["predicted"])
+    gaps = [points - predicted for predicted, call, points, played in call_decisions(m, place) if call and played]
     n = len(gaps)
     mean = statistics.fmean(gaps) if gaps else None
     se = statistics.stdev(gaps) / math.sqrt(n) if n > 1 else None
