@@ -175,8 +175,7 @@ R_ELO = 12
 R_EHI = 13
 R_MAX = 14
 R_NCARDS = 15
-R_USETT = 16  # 1: the node probed the table and stores its result
-NFR = 17
+NFR = 16
 
 # counters
 C_NODES = 0
@@ -1619,13 +1618,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             else:
                 alpha = fr[p, R_ALPHA]
                 beta = fr[p, R_BETA]
-                use_tt = st[p, F_NTRICK] == 0  # the table only at trick boundaries (search.Solver._ab)
-                key = 0
-                if use_tt:
-                    key = tt_key(T, st, p)
-                    prefetch(
-                        tt_addr + tt_bucket(nbm, key) * 8
-                    )  # the bucket's cache line, while the bounds are computed
+                key = tt_key(T, st, p)  # the table at every node (search.Solver._ab)
+                prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the bounds are computed
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi
@@ -1634,10 +1628,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                     # the moves first (the table's move is marked afterwards): the work overlaps
                     # the wait for the bucket's cache line, prefetched above
                     n = node_moves(T, st, p, mv, mk, sc, NO_MOVE, hk, hv, reduce)
-                    slot = -1
-                    if use_tt:
-                        ctr[C_PROBES] += 1
-                        slot = tt_find(tt, nbm, key)
+                    ctr[C_PROBES] += 1
+                    slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
                     had = 0
                     elo = 0
@@ -1677,7 +1669,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                             fr[p, R_LO] = lo
                             fr[p, R_HI] = hi
                         fr[p, R_KEY] = key
-                        fr[p, R_USETT] = 1 if use_tt else 0
                         fr[p, R_HAD] = had
                         fr[p, R_ELO] = elo
                         fr[p, R_EHI] = ehi
@@ -1749,7 +1740,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             fr[p, R_BETA] = beta
             phase = ENTER
             continue
-        while fr[p, R_USETT] and not tt_store(
+        while not tt_store(
             tt,
             ctr,
             nbm,
