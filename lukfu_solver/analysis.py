@@ -114,12 +114,13 @@ class SolveLimits:
     time_limit: float | None = None
 
 
-def make_solver() -> object:
-    """The fastest exact solver available: the compiled kernel when present, else the reference."""
+def make_solver(threads: int = 1) -> object:
+    """The fastest exact solver available: the compiled kernel when present (on ``threads``
+    threads, see fastsearch.FastSolver), else the reference."""
     try:
         from .fastsearch import FastSolver
 
-        return FastSolver()
+        return FastSolver(threads=threads)
     except ImportError:  # pragma: no cover - the kernel is optional at run time
         from .search import Solver
 

@@ -1447,7 +1447,7 @@ def tt_find(tt, nbm, key):
     """Word index of key's slot (its data is the next word), or -1."""
     base = tt_bucket(nbm, key)
     for i in range(base, base + 8, 2):
-        if tt[i + 1] != 0 and tt[i] == key:
+        if tt[i + 1] != 0 and tt[i] ^ tt[i + 1] == key:
             return i
     return -1
 
@@ -1461,7 +1461,7 @@ def tt_grow(tt, ctr):
         base = b << 3
         k = (b + nb) << 3
         for i in range(base, base + 8, 2):
-            if tt[i + 1] != 0 and (mix(tt[i]) & nb) != 0:
+            if tt[i + 1] != 0 and (mix(tt[i] ^ tt[i + 1]) & nb) != 0:
                 tt[k] = tt[i]
                 tt[k + 1] = tt[i + 1]
                 k += 2
@@ -1499,7 +1499,7 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     base = tt_bucket(nbm, key)
     slot = -1
     for i in range(base, base + 8, 2):
-        if tt[i + 1] != 0 and tt[i] == key:
+        if tt[i + 1] != 0 and tt[i] ^ tt[i + 1] == key:
             slot = i
             break
     if slot >= 0:
@@ -1530,7 +1530,6 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
         else:
             ctr[C_ENTRIES] += 1
         ctr[C_STORES] += 1
-        tt[slot] = key
     if g <= a0:
         if g < ehi:
             ehi = g
@@ -1540,7 +1539,9 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     else:
         elo = g
         ehi = g
-    tt[slot + 1] = tt_pack(best, elo, ehi, ncards)
+    d = tt_pack(best, elo, ehi, ncards)
+    tt[slot] = key ^ d
+    tt[slot + 1] = d
     return True
 
 
@@ -1566,7 +1567,7 @@ def schedule(ctr):
     return nxt
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
     ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every 4096 nodes when ctr[C_PAUSE]: call

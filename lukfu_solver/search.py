@@ -33,6 +33,11 @@ class SearchAborted(Exception):
     """Raised inside the search when the node or time limit is reached."""
 
 
+class ProbeSettled(Exception):
+    """Raised inside a zero-window test when another search of the same position has already
+    proved bounds that answer it (fastsearch.FastSolver with threads=2)."""
+
+
 @dataclass
 class SolveResult:
     """What a solve found: the value (or bounds when stopped early), the best move, the principal
@@ -471,17 +476,28 @@ class Solver:
         "below 0, at most −2" it asks "at least −2?"), one grid step above it after a success.
         """
         g = target = None
-        while lo < hi:
+        while True:
+            lo, hi = self._merge_bounds(lo, hi)
+            result.lower, result.upper = lo, hi
+            if lo >= hi:
+                return lo, hi
             if self.driver == "mtdf" and g is not None and target is not None:
                 target = min(max(g + 2 if g >= target else g, lo + 1), hi)
             else:
                 target = _midpoint(lo, hi)
-            g = self._ab(target - 1, target)
+            try:
+                g = self._ab(target - 1, target)
+            except ProbeSettled:  # another thread's bounds answered this test: start afresh
+                g = target = None
+                continue
             if g >= target:
                 lo = g
             else:
                 hi = g
-            result.lower, result.upper = lo, hi
+
+    def _merge_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+        """The root bounds [lo, hi] joined with what other searches of the same position proved
+        (none here; see fastsearch.FastSolver's threads)."""
         return lo, hi
 
     def _exact(self, lo: int, hi: int) -> int:

@@ -215,6 +215,15 @@ def test_batch_limit_keeps_bounds(tmp_path: Path) -> None:
     assert o["value"] is None and o["complete"] is False and o["lower"] <= o["upper"]
 
 
+def test_threads_two_same_value(monkeypatch: pytest.MonkeyPatch, solved) -> None:
+    from lukfu_solver import fastsearch
+
+    monkeypatch.setattr(fastsearch, "HELPER_AFTER", 0.0)  # the helper starts at the first pause
+    o = json.loads(ok("solve", str(ENDGAME), "--threads", "2", "--all-moves", "--json").stdout)
+    assert o["value"] == solved.value and o["complete"] is True
+    assert o["moves"] == {str(m): v for m, v in sorted(solved.moves.items(), key=lambda kv: kv[0].sort_key())}
+
+
 # ---------------------------------------------------------------- bad input, interrupts, start-up
 
 
@@ -230,6 +239,8 @@ def test_batch_limit_keeps_bounds(tmp_path: Path) -> None:
         (["solve", str(ENDGAME), "--jobs", "2"], ["jobs", "--batch"]),
         (["solve", "--batch", "-", "--jobs", "0"], ["jobs"]),
         (["solve", "--batch", "/nonexistent/positions.txt"], ["file", "positions.txt"]),
+        (["solve", str(ENDGAME), "--threads", "3"], ["threads", "1 or 2"]),
+        (["solve", str(ENDGAME), "--threads", "2", "--reference"], ["threads", "one thread"]),
     ],
 )
 def test_bad_input_one_line_exit_2(args: list[str], needles: list[str]) -> None:
