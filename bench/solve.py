@@ -14,7 +14,9 @@ the solver too); the worst cases; on the sets of ``--compare-drivers`` (default 
 driver (bisection) measured too and the two compared. Values of
 the solver, plain (when it finished) and the other driver are cross-checked.
 
-Run: ``/work/venv/bin/python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``.
+Run: ``/work/venv/bin/python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
+``--solver fast`` measures the compiled kernel, ``--threads 2`` with a helper thread (the other
+driver's comparison then still runs on one thread).
 ``--quick``: set a with 40 positions and set b with 5 deals (set c, if asked for, 5 deals).
 Results are saved to ``bench/results/solve.json`` (or ``--out``).
 """
@@ -86,10 +88,17 @@ def _solver_class(kind: str) -> type:
     return Solver
 
 
-def measure_solver(case: Case, driver: str, time_limit: float, max_entries: int | None) -> dict[str, Any]:
+def measure_solver(
+    case: Case, driver: str, time_limit: float, max_entries: int | None, threads: int = 1
+) -> dict[str, Any]:
     """Solve one position with a fresh Solver; the record of the result and its statistics."""
     cls = _solver_class(SOLVER_KIND)
-    solver = cls(driver=driver) if max_entries is None else cls(max_entries=max_entries, driver=driver)
+    kwargs: dict[str, Any] = {"driver": driver}
+    if max_entries is not None:
+        kwargs["max_entries"] = max_entries
+    if threads != 1:
+        kwargs["threads"] = threads
+    solver = cls(**kwargs)
     with Timer() as t:
         res = solver.solve(case.position, time_limit=time_limit)
     return {
@@ -198,7 +207,7 @@ def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
     drivers = name in args.driver_sets and not args.no_drivers
     solver, plain, other = [], [], []
     for case in progress(cases, f"set {name}"):
-        solver.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries))
+        solver.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries, args.threads))
         if not args.no_plain:
             plain.append(measure_plain(case, cap))
         if drivers:
@@ -209,6 +218,7 @@ def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
         "time_limit_s": args.time_limit,
         "solver": {
             "driver": "mtdf",
+            "threads": args.threads,
             **stats(solver),
             "time_limit_hits": sum(not r["complete"] for r in solver),
         },
@@ -237,7 +247,9 @@ def print_set(name: str, res: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = make_console()
-    console.print(f"\n[bold]Set {name}[/bold]: {res['description']}")
+    threads = res["solver"].get("threads", 1)
+    on = f" (solver on {threads} threads)" if threads != 1 else ""
+    console.print(f"\n[bold]Set {name}[/bold]: {res['description']}{on}")
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("")
     for col in ("median", "p95", "max"):
@@ -367,7 +379,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--solver", choices=("reference", "fast"), default="reference", help="search.Solver or the compiled FastSolver"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="FastSolver threads per position (2: a helper thread shares the table; --solver fast only)",
+    )
     args = parser.parse_args(argv)
+    if args.threads != 1 and args.solver != "fast":
+        parser.error("--threads 2 needs --solver fast")
     global SOLVER_KIND
     SOLVER_KIND = args.solver
     if SOLVER_KIND == "fast":
@@ -392,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {
         "bench": "solve",
         "solver": args.solver,
+        "threads": args.threads,
         "quick": args.quick,
         "time_limit_s": args.time_limit,
         "plain_cap": {n: PLAIN_CAP[n] if args.plain_cap is None else args.plain_cap for n in names},
