@@ -1488,7 +1488,8 @@ def tt_hi(d):
 
 @njit(cache=True, inline="always")
 def tt_move(d):
-    return d & ((1 << 44) - 1)
+    m = d & ((1 << 44) - 1)
+    return NO_MOVE if m == (1 << 44) - 1 else m  # all ones: no move stored
 
 
 @njit(cache=True, inline="always")
@@ -1506,6 +1507,8 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
         d = tt[slot + 1]
         elo = tt_lo(d)
         ehi = tt_hi(d)
+        if best == NO_MOVE:
+            best = tt_move(d)
     else:
         if not had:
             elo = lo
@@ -1754,7 +1757,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             g,
             fr[p, R_A0],
             fr[p, R_B0],
-            fr[p, R_BEST],
+            fr[p, R_BEST] if (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
             fr[p, R_NCARDS],
         ):
             nbm = tt_grow(tt, ctr)
