@@ -45,6 +45,7 @@ from lukfu_solver.search import (  # noqa: E402
     reach,
     reduced_moves,
     trick_claim,
+    tt_key,
     value_bounds,
 )
 
@@ -792,3 +793,40 @@ def test_values_are_even_and_in_range():
         check_value(v, line)
     for _, line, v in HAND_MADE:
         check_value(v, line)
+
+
+def _loose_roots(count: int) -> list[Position]:
+    """Seeded 6-card endgames whose value lies strictly inside the root's bounds, so that both
+    zero-window tests around it expand the root and store its entry."""
+    out = []
+    for seed in range(1000):
+        pos = random_endgame(seed, 6)
+        lo, hi = value_bounds(pos)
+        if lo < Solver().solve(pos).value < hi:  # type: ignore[operator]
+            out.append(pos)
+            if len(out) == count:
+                break
+    return out
+
+
+@pytest.mark.parametrize("pos", _loose_roots(6), ids=str)
+def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(pos: Position) -> None:
+    """After a zero-window test in which every move of the side to move failed, the root's entry
+    has no move (a refuted move would mislead later ordering); after one it passed, the entry's
+    move is legal and keeps the value."""
+    s = Solver()
+    v = s.solve(pos).value
+    assert v is not None
+    maximizing = pos.to_move == pos.caller
+    fail, keep = ((v, v + 1), (v - 1, v)) if maximizing else ((v - 1, v), (v, v + 1))
+    for window, has_move in ((fail, False), (keep, True)):
+        s.tt.clear()
+        g = s._ab(*window)
+        entry = s.tt[tt_key(pos)]
+        assert (entry[2] is not None) == has_move, (str(pos), window, g, entry)
+        if has_move:
+            assert entry[2] in set(pos.legal_moves())
+            child = pos.copy()
+            child.push(entry[2])
+            w = Solver().solve(child).value
+            assert w is not None and ((w >= v) if maximizing else (w <= v))
