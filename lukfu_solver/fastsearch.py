@@ -115,6 +115,7 @@ class _Arrays:
         self.tt_dirty = 0
         self.hk.fill(0)
         self.hv.fill(0)
+        self.fr.fill(0)  # the killer moves live there
         self.ctr.fill(0)
 
 
@@ -421,8 +422,9 @@ class FastSolver:
     def _ordered(self, tt_move: int) -> list[int]:
         """Every legal move of the current position in the search's order (Solver._ordered)."""
         self._ensure_history()
+        killer = int(self.fr[self._ply, K.R_KILLER])
         n = K.ordered_moves(
-            self.T, self.st, self._ply, self.mv, self.mk, self.sc, self.hk, self.hv, tt_move, False, self.out
+            self.T, self.st, self._ply, self.mv, self.mk, self.sc, self.hk, self.hv, tt_move, killer, False, self.out
         )
         return self.out[:n].tolist()
 

@@ -116,6 +116,11 @@ class Position:
         p.key = self.key
         return p
 
+    @property
+    def ply(self) -> int:
+        """How many moves have been pushed on this object and not popped (a copy starts at 0)."""
+        return len(self._stack)
+
     # ------------------------------------------------------------ derived facts
 
     def _full_key(self) -> int:

@@ -403,6 +403,10 @@ class Solver:
         self.tt_probes = 0
         self.tt_hits = 0
         self.history: dict[tuple[int, int], int] = {}
+        # the killer move of each ply (moves since the solve's root): the last move that cut off
+        # there, tried right after the table's move and claims (DDS's "last cutoff move per depth";
+        # bench/solve.py set b, kernel: 251 M -> 154 M nodes, p95 4.9 -> 2.5 s)
+        self.killers: dict[int, Play] = {}
         self._limit_nodes = 0
         self._deadline = 0.0
         self._next_check = 0
@@ -543,12 +547,16 @@ class Solver:
         n_played = len(pos.trick)
         old = pos.old_cards(s) if moves and moves[-1].kind == DISCARD else 0
 
+        killer = self.killers.get(pos.ply)
+
         def score(m: Play) -> int:
             if m == tt_move:
                 return -(10**9)
             kind = m.kind
             if kind == CLAIM:
                 return -(10**8)
+            if m == killer:
+                return KILLER_SCORE
             h = hist.get((s, m.cards), 0)
             if kind == DISCARD:
                 return 10**6 - h + _low_score(m.cards) + 20 * (m.cards & old).bit_count()
@@ -653,6 +661,9 @@ class Solver:
         return g
 
     def _reward(self, m: Play) -> None:
+        """A move cut off: it becomes its ply's killer and gains history (more, the more cards
+        are left)."""
+        self.killers[self._pos.ply] = m
         k = (self._pos.to_move, m.cards)
         n = self._pos.hands[self._pos.to_move].bit_count() + 1
         self.history[k] = self.history.get(k, 0) + n * n
@@ -820,6 +831,10 @@ def tt_key(pos: Position) -> int:
         | RELEVANT9[live >> 27] << 27
     )
     return pos.key ^ zmask(Z_FACEUP, irrelevant) if irrelevant else pos.key
+
+
+KILLER_SCORE = -(5 * 10**7)
+"""The killer move's sort key: after the table's move and claims, before every other move."""
 
 
 def _low_score(cards: int) -> int:
