@@ -176,7 +176,8 @@ R_EHI = 13
 R_MAX = 14
 R_NCARDS = 15
 R_KILLER = 16  # the last move that cut off at this ply (kept across nodes and tests)
-NFR = 17
+R_KILLER2 = 17  # the one before it
+NFR = 18
 
 # counters
 C_NODES = 0
@@ -1211,7 +1212,7 @@ def hist_rehash(hk, hv, nk, nv):
 
 
 @njit(cache=True)
-def order_keys(T, st, p, mv, mk, n, ttm, killer, hk, hv):
+def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
     """Sort keys mk[p, i] = score << 10 | i of the moves mv[p, :n] (the sort is then stable)."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
@@ -1231,6 +1232,8 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, hk, hv):
             score = -100000000
         elif m == killer:
             score = KILLER_SCORE
+        elif m == killer2:
+            score = KILLER2_SCORE
         else:
             cards = m_cards(m)
             h = hist_get(hk, hv, seat_key | cards)
@@ -1255,6 +1258,7 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, hk, hv):
 
 SELECT_FIRST = 6
 KILLER_SCORE = -50000000  # after the table's move and claims, before every other move
+KILLER2_SCORE = -40000000  # the ply's second killer, next
 
 
 @njit(cache=True)
@@ -1318,7 +1322,7 @@ def heap_sort(mk, p, lo, hi):
 
 
 @njit(cache=True)
-def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, hk, hv, reduce):
+def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, reduce):
     """The discards of row p, reduced (when ``reduce``) and with their sort keys, in one pass:
     gen_discards + reduce_moves + order_keys for a follower who cannot beat. Returns the count.
 
@@ -1365,6 +1369,8 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, hk, hv, reduce):
                 score = -1000000000
             elif m == killer:
                 score = KILLER_SCORE
+            elif m == killer2:
+                score = KILLER2_SCORE
             else:
                 score = 1000000 - hist_get(hk, hv, seat_key | cards) + sc[64 + top]
             mv[p, n] = m
@@ -1390,7 +1396,7 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, hk, hv, reduce):
 
 
 @njit(cache=True)
-def node_moves(T, st, p, mv, mk, sc, ttm, killer, hk, hv, reduce):
+def node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """The moves of row p (search.reduced_moves when ``reduce``, else every legal move) with
     the sort keys of Solver._ordered; returns the count. Discards take the one-pass route."""
     if st[p, F_NTRICK] > 0:
@@ -1398,12 +1404,12 @@ def node_moves(T, st, p, mv, mk, sc, ttm, killer, hk, hv, reduce):
         hand = st[p, F_H0 + st[p, F_TM]]
         n = gen_beats(T, hand, st[p, F_TR0 + best_i], best_i == 0, mv, p, 0)
         if n == 0:
-            return discards_ordered(T, st, p, mv, mk, sc, m_size(st[p, F_TR0]), ttm, killer, hk, hv, reduce)
+            return discards_ordered(T, st, p, mv, mk, sc, m_size(st[p, F_TR0]), ttm, killer, killer2, hk, hv, reduce)
     else:
         n = gen_moves(T, st, p, mv, sc)
     if reduce:
         n = reduce_moves(T, st, p, mv, n, sc)
-    order_keys(T, st, p, mv, mk, n, ttm, killer, hk, hv)
+    order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv)
     return n
 
 
@@ -1417,12 +1423,12 @@ def mark_tt_move(mv, mk, p, n, ttm):
 
 
 @njit(cache=True)
-def node_moves_generic(T, st, p, mv, mk, sc, ttm, killer, hk, hv, reduce):
+def node_moves_generic(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """node_moves by the plain route (gen_moves, reduce_moves, order_keys), for checks."""
     n = gen_moves(T, st, p, mv, sc)
     if reduce:
         n = reduce_moves(T, st, p, mv, n, sc)
-    order_keys(T, st, p, mv, mk, n, ttm, killer, hk, hv)
+    order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv)
     return n
 
 
@@ -1637,7 +1643,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 else:
                     # the moves first (the table's move is marked afterwards): the work overlaps
                     # the wait for the bucket's cache line, prefetched above
-                    n = node_moves(T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER], hk, hv, reduce)
+                    n = node_moves(T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER], fr[p, R_KILLER2], hk, hv, reduce)
                     ctr[C_PROBES] += 1
                     slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
@@ -1737,7 +1743,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
         fr[p, R_ALPHA] = alpha
         fr[p, R_BETA] = beta
         if cutoff:
-            fr[p, R_KILLER] = m
+            if fr[p, R_KILLER] != m:  # the ply's killers: this move, then the previous one
+                fr[p, R_KILLER2] = fr[p, R_KILLER]
+                fr[p, R_KILLER] = m
             s = st[p, F_TM]
             nh = popcount(st[p, F_H0 + s]) + 1
             hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
@@ -1775,9 +1783,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
 
 
 @njit(cache=True)
-def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, reduce, out):
+def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, killer2, reduce, out):
     """The moves of row p (reduced or all) in the search's order, into out; returns the count."""
-    n = node_moves(T, st, p, mv, mk, sc, ttm, killer, hk, hv, reduce)
+    n = node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce)
     for i in range(n):
         out[i] = next_move(mv, mk, p, i, n)
     return n

@@ -403,10 +403,11 @@ class Solver:
         self.tt_probes = 0
         self.tt_hits = 0
         self.history: dict[tuple[int, int], int] = {}
-        # the killer move of each ply (moves since the solve's root): the last move that cut off
-        # there, tried right after the table's move and claims (DDS's "last cutoff move per depth";
-        # bench/solve.py set b, kernel: 251 M -> 154 M nodes, p95 4.9 -> 2.5 s)
-        self.killers: dict[int, Play] = {}
+        # the killer moves of each ply (moves since the solve's root): the last two moves that cut
+        # off there, tried right after the table's move and claims (DDS's "last cutoff move per
+        # depth"; bench/solve.py set b, kernel: one killer 251 M -> 154 M nodes, p95 4.9 -> 2.5 s;
+        # a second one 36.4 s -> 32.0 s in total)
+        self.killers: dict[int, tuple[Play, Play | None]] = {}
         self._limit_nodes = 0
         self._deadline = 0.0
         self._next_check = 0
@@ -547,7 +548,7 @@ class Solver:
         n_played = len(pos.trick)
         old = pos.old_cards(s) if moves and moves[-1].kind == DISCARD else 0
 
-        killer = self.killers.get(pos.ply)
+        killer, killer2 = self.killers.get(pos.ply, (None, None))
 
         def score(m: Play) -> int:
             if m == tt_move:
@@ -557,6 +558,8 @@ class Solver:
                 return -(10**8)
             if m == killer:
                 return KILLER_SCORE
+            if m == killer2:
+                return KILLER2_SCORE
             h = hist.get((s, m.cards), 0)
             if kind == DISCARD:
                 return 10**6 - h + _low_score(m.cards) + 20 * (m.cards & old).bit_count()
@@ -661,9 +664,12 @@ class Solver:
         return g
 
     def _reward(self, m: Play) -> None:
-        """A move cut off: it becomes its ply's killer and gains history (more, the more cards
-        are left)."""
-        self.killers[self._pos.ply] = m
+        """A move cut off: it becomes its ply's first killer (the previous first is second) and
+        gains history (more, the more cards are left)."""
+        ply = self._pos.ply
+        first = self.killers.get(ply, (None, None))[0]
+        if m != first:
+            self.killers[ply] = (m, first)
         k = (self._pos.to_move, m.cards)
         n = self._pos.hands[self._pos.to_move].bit_count() + 1
         self.history[k] = self.history.get(k, 0) + n * n
@@ -835,6 +841,8 @@ def tt_key(pos: Position) -> int:
 
 KILLER_SCORE = -(5 * 10**7)
 """The killer move's sort key: after the table's move and claims, before every other move."""
+KILLER2_SCORE = -(4 * 10**7)
+"""The ply's second killer (the killer before the last) comes next."""
 
 
 def _low_score(cards: int) -> int:

@@ -153,11 +153,11 @@ def test_one_pass_discards_match_the_plain_route():
             for m in rng.sample(legal, min(3, len(legal))):  # some history
                 K.hist_add(hk, hv, ctr, pos.to_move << 36 | m.cards, rng.randrange(1, 200))
             ttm = encode(rng.choice(legal)) if rng.random() < 0.5 else K.NO_MOVE
-            killer = encode(rng.choice(legal)) if rng.random() < 0.5 else 0
+            k1, k2 = (encode(rng.choice(legal)) if rng.random() < 0.5 else 0 for _ in range(2))
             for reduce in (True, False):
-                n1 = K.node_moves(T, st, 0, mv, mk, sc, ttm, killer, hk, hv, reduce)
+                n1 = K.node_moves(T, st, 0, mv, mk, sc, ttm, k1, k2, hk, hv, reduce)
                 got = (mv[0, :n1].tolist(), mk[0, :n1].tolist())
-                n2 = K.node_moves_generic(T, st, 0, mv, mk, sc, ttm, killer, hk, hv, reduce)
+                n2 = K.node_moves_generic(T, st, 0, mv, mk, sc, ttm, k1, k2, hk, hv, reduce)
                 assert got == (mv[0, :n2].tolist(), mk[0, :n2].tolist()), f"seed {seed} reduce={reduce}: {pos}"
             discard_nodes += legal[-1].kind == DISCARD
             pos.push(rng.choice([m for m in legal if m.kind != CLAIM] or legal))
