@@ -422,7 +422,8 @@ class FastSolver:
     def _ordered(self, tt_move: int) -> list[int]:
         """Every legal move of the current position in the search's order (Solver._ordered)."""
         self._ensure_history()
-        k1, k2 = (int(k) for k in self.fr[self._ply, K.R_KILLER : K.R_KILLER2 + 1])
+        tm = int(self.st[self._ply, K.F_TM])
+        k1, k2 = int(self.fr[self._ply, K.R_KILLER + tm]), int(self.fr[self._ply, K.R_KILLER2 + tm])
         args = (self.T, self.st, self._ply, self.mv, self.mk, self.sc, self.hk, self.hv)
         n = K.ordered_moves(*args, tt_move, k1, k2, False, self.out)
         return self.out[:n].tolist()

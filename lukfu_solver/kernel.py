@@ -175,9 +175,9 @@ R_ELO = 12
 R_EHI = 13
 R_MAX = 14
 R_NCARDS = 15
-R_KILLER = 16  # the last move that cut off at this ply (kept across nodes and tests)
-R_KILLER2 = 17  # the one before it
-NFR = 18
+R_KILLER = 16  # + seat: the last move of that seat that cut off at this ply (kept across nodes and tests)
+R_KILLER2 = 19  # + seat: the one before it
+NFR = 22
 
 # counters
 C_NODES = 0
@@ -1643,7 +1643,10 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 else:
                     # the moves first (the table's move is marked afterwards): the work overlaps
                     # the wait for the bucket's cache line, prefetched above
-                    n = node_moves(T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER], fr[p, R_KILLER2], hk, hv, reduce)
+                    tm = st[p, F_TM]
+                    n = node_moves(
+                        T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
+                    )
                     ctr[C_PROBES] += 1
                     slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
@@ -1743,10 +1746,10 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
         fr[p, R_ALPHA] = alpha
         fr[p, R_BETA] = beta
         if cutoff:
-            if fr[p, R_KILLER] != m:  # the ply's killers: this move, then the previous one
-                fr[p, R_KILLER2] = fr[p, R_KILLER]
-                fr[p, R_KILLER] = m
             s = st[p, F_TM]
+            if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
+                fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
+                fr[p, R_KILLER + s] = m
             nh = popcount(st[p, F_H0 + s]) + 1
             hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
         elif idx + 1 < fr[p, R_NM]:

@@ -403,11 +403,11 @@ class Solver:
         self.tt_probes = 0
         self.tt_hits = 0
         self.history: dict[tuple[int, int], int] = {}
-        # the killer moves of each ply (moves since the solve's root): the last two moves that cut
-        # off there, tried right after the table's move and claims (DDS's "last cutoff move per
-        # depth"; bench/solve.py set b, kernel: one killer 251 M -> 154 M nodes, p95 4.9 -> 2.5 s;
-        # a second one 36.4 s -> 32.0 s in total)
-        self.killers: dict[int, tuple[Play, Play | None]] = {}
+        # the killer moves of each ply (moves since the solve's root) and seat to move: the last
+        # two moves that cut off there, tried right after the table's move and claims (DDS's "last
+        # cutoff move per depth"; bench/solve.py set b, kernel, in total: one killer a ply 58 s ->
+        # 37 s, a second 37 -> 32 s, two a ply and seat 32.6 -> 29.3 s)
+        self.killers: dict[tuple[int, int], tuple[Play, Play | None]] = {}
         self._limit_nodes = 0
         self._deadline = 0.0
         self._next_check = 0
@@ -548,7 +548,7 @@ class Solver:
         n_played = len(pos.trick)
         old = pos.old_cards(s) if moves and moves[-1].kind == DISCARD else 0
 
-        killer, killer2 = self.killers.get(pos.ply, (None, None))
+        killer, killer2 = self.killers.get((pos.ply, s), (None, None))
 
         def score(m: Play) -> int:
             if m == tt_move:
@@ -664,12 +664,13 @@ class Solver:
         return g
 
     def _reward(self, m: Play) -> None:
-        """A move cut off: it becomes its ply's first killer (the previous first is second) and
+        """A move cut off: it becomes the first killer of its ply and seat (the previous first is
+        second) and
         gains history (more, the more cards are left)."""
-        ply = self._pos.ply
-        first = self.killers.get(ply, (None, None))[0]
+        at = (self._pos.ply, self._pos.to_move)
+        first = self.killers.get(at, (None, None))[0]
         if m != first:
-            self.killers[ply] = (m, first)
+            self.killers[at] = (m, first)
         k = (self._pos.to_move, m.cards)
         n = self._pos.hands[self._pos.to_move].bit_count() + 1
         self.history[k] = self.history.get(k, 0) + n * n
