@@ -576,6 +576,15 @@ def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
     return trick_end_bounds(T, st, p, w, hand, up, left)
 
 
+@njit(cache=True, inline="always")
+def fold_bounds(maxi, lo, hi, olo, ohi):
+    """(lo, hi) joined with one option's bounds (olo, ohi): the best option for the seat
+    choosing (max for the caller, min for a non-caller) bounds the choice on both sides."""
+    if maxi:
+        return max(lo, olo), max(hi, ohi)
+    return min(lo, olo), min(hi, ohi)
+
+
 @njit(cache=True)
 def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
     """search._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
@@ -615,12 +624,7 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
             l2, h2b = trick_leaf(T, st, p, w, m0, rem, m2, u, left)
         else:
             l2, h2b = trick_leaf(T, st, p, w, m0, m1, rem, u, left)
-        if maxi:
-            lo = max(lo, l2)
-            hi = max(hi, h2b)
-        else:
-            lo = min(lo, l2)
-            hi = min(hi, h2b)
+        lo, hi = fold_bounds(maxi, lo, hi, l2, h2b)
     return lo, hi
 
 
@@ -657,12 +661,7 @@ def single_trick_bounds(T, st, p):
             l1, h1b = last_follower_bounds(T, st, p, s2, s1, h1 & ~c, c, s1, False, up | c, left)
         else:
             l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, card, bs, led, up, left)
-        if maxi:
-            lo = max(lo, l1)
-            hi = max(hi, h1b)
-        else:
-            lo = min(lo, l1)
-            hi = min(hi, h1b)
+        lo, hi = fold_bounds(maxi, lo, hi, l1, h1b)
     return lo, hi
 
 
