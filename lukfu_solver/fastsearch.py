@@ -266,7 +266,7 @@ class FastSolver:
         ctr[K.C_LIMIT] = max_nodes or 0
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._root = pos if self.threads > 1 else None
-        ctr[K.C_PAUSE] = 1 if self._deadline or self._root is not None or self._race is not None else 0
+        ctr[K.C_PAUSE] = 1 if self._deadline or self._root is not None else 0
         ctr[K.C_REDUCE] = 1 if self.reduce else 0
         ctr[K.C_NEXT] = K.schedule(ctr)
         self._stopped = None
@@ -334,7 +334,7 @@ class FastSolver:
         root bounds."""
         while self.ctr[K.C_TTB] * 8 < self.tt.shape[0]:
             K.tt_grow(self.tt, self.ctr)
-        lo, hi = self._bounds_at_root()
+        lo, hi = self._bounds()  # the driver's root (the helper starts only while it runs)
         race = self._race = _Race(lo, hi)
         helper = FastSolver(driver=_HELPER_DRIVER[self.driver], reduce=self.reduce, tt_slots=4)
         helper._finalizer.detach()  # its arrays hold no table worth pooling
@@ -349,10 +349,6 @@ class FastSolver:
         thread = threading.Thread(target=helper._help, args=(root, deadline), daemon=True)
         self._helper_thread = thread
         thread.start()
-
-    def _bounds_at_root(self) -> tuple[int, int]:
-        lo, hi = K.value_bounds(self.T, self.st, 0)
-        return int(lo), int(hi)
 
     def _help(self, root: Position, deadline: float) -> None:
         """The helper's work: solve the value only, until it is found or the race is stopped."""
