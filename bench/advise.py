@@ -10,8 +10,9 @@ Three parts, every input a pure function of its seed:
   from the first seed's ``p_play_better``; also over the hands where both seeds say so).
 - **reference**: the plain baseline, measured in the same run: ``advise`` with the reference
   pure-Python :class:`~lukfu_solver.search.Solver` instead of the fastest available, on the first
-  ``--ref-hands`` hands with ``--ref-samples`` samples, beside the fast solver on the same work
-  (time ratio; the two give the same numbers, which is checked).
+  ``--ref-hands`` hands with ``--ref-samples`` samples and ``--ref-max-nodes`` nodes a solve (the
+  view default, 500,000: at the advice's limit one reference solve can take minutes), beside the
+  fast solver on the same work (time ratio; the two give the same numbers, which is checked).
 - **sampler**: ``Sampler(view, seed).samples(n)`` on fixed views of every stage: the views of all
   three seats after 0, 3, 6 and 9 complete tricks of random deals (seeded ``RandomPlayer``s; the
   first ``--sampler-deals`` deals lasting 10 tricks or more), draws per second with the setup
@@ -41,7 +42,7 @@ from typing import Any
 
 from common import base_parser, fmt, make_console, progress, save_json, summary
 
-from lukfu_cli.analyse_cmd import ADVISE_SAMPLES, DEFAULT_MAX_NODES
+from lukfu_cli.analyse_cmd import ADVICE_MAX_NODES, ADVISE_SAMPLES, DEFAULT_MAX_NODES
 from lukfu_solver import advice as advice_mod
 from lukfu_solver.advice import Advice, advise
 from lukfu_solver.analysis import SolveLimits, make_solver
@@ -361,7 +362,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise.json")
     parser.add_argument("--hands", type=int, default=None, help="advise hands (default 30; quick 6)")
     parser.add_argument("--samples", type=int, default=ADVISE_SAMPLES, help="advise samples (the CLI default)")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, help="per-solve nodes (the CLI default)")
+    parser.add_argument("--max-nodes", type=int, default=ADVICE_MAX_NODES, help="per-solve nodes (the CLI default)")
+    parser.add_argument(
+        "--ref-max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        help="per-solve nodes of the reference comparison (the reference is ~100x slower: the view default)",
+    )
     parser.add_argument("--ref-hands", type=int, default=None, help="reference-Solver hands (default 3; quick 1)")
     parser.add_argument("--ref-samples", type=int, default=2, help="samples of the reference comparison (2)")
     parser.add_argument("--sampler-deals", type=int, default=None, help="deals for sampler views (default 5; quick 2)")
@@ -382,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             "hands": hands,
             "samples": args.samples,
             "max_nodes": args.max_nodes,
+            "ref_max_nodes": args.ref_max_nodes,
             "ref_hands": ref_hands,
             "ref_samples": args.ref_samples,
             "sampler_deals": deals,
@@ -397,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     if "advise" in parts:
         data["advise"] = run_advise(hands, args.samples, limits)
     if "reference" in parts:
-        data["reference"] = run_reference(ref_hands, args.ref_samples, limits)
+        data["reference"] = run_reference(ref_hands, args.ref_samples, SolveLimits(args.ref_max_nodes or None))
     data["ran"]["loadavg_after"] = list(os.getloadavg())
     data["ran"]["seconds"] = round(time.perf_counter() - t0, 1)
     data["goals"] = goals(data)

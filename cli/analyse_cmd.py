@@ -6,13 +6,15 @@ hand before calling: its Old cards, sets, runs and sure fu, the call/pass advice
 Master (who leads first), the expected points of each first lead if it calls. ``advise HAND
 --seat S`` is the call/pass advice alone (:func:`lukfu_solver.advice.advise`).
 
-Defaults (measured in ``bench/advise.py``, results in ``bench/results/advise.json``): exact
-solves of whole 12-card deals take 1–40 s even with the compiled solver, so every solve stops
-after :data:`DEFAULT_MAX_NODES` nodes and an unfinished solve counts the midpoint of the bounds
-it proved. Around that many nodes the sign of the result (does the caller win?) is settled on
-most deals and more nodes add little (it settles on about 70 % of deals at 0.5 M nodes and on
-hardly any more at 8 M). Node limits keep a seed's results identical on any machine and with
-any ``--jobs``; ``--time`` adds a per-solve time limit, which makes results depend on speed.
+Defaults (measured in ``bench/advise.py``, results in ``bench/results/advise.json``): a solve
+stops after a node limit and an unfinished solve counts the midpoint of the bounds it proved.
+Advice (``advise`` and the advice of ``analyse HAND``) solves one or two whole 12-card deals a
+sample, where the answer is a pair of means, so its limit :data:`ADVICE_MAX_NODES` is high enough
+that nearly every solve is exact (the 1,253 solves of the bench's 30 hands at seed 0 need a
+median of 0.48 M nodes, a p99 of 35 M; 2.7 % of them pass 16 M). ``analyse VIEW`` and the
+first-lead table solve every legal move a sample, so they keep :data:`DEFAULT_MAX_NODES`. Node
+limits keep a seed's results identical on any machine and with any ``--jobs``; ``--time`` adds
+a per-solve time limit, which makes results depend on speed.
 
 Heavy modules (the sampler, the solvers, numba) are imported inside the commands, so ``lukfu
 --help`` stays instant.
@@ -43,11 +45,17 @@ if TYPE_CHECKING:
     from lukfu_solver.analysis import Analysis, SolveLimits
 
 DEFAULT_MAX_NODES = 500_000
-"""Per-solve node limit: about 0.1 s of the compiled solver; full deals need a median of 1.2 M
-nodes (bench/solve.py set b), so about a third of the solves of an advice stop here."""
+"""Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
+move of every sample: about 0.1 s of the compiled solver. Mid-deal solves finish far below it;
+early in a deal about a third of the solves stop here."""
+ADVICE_MAX_NODES = 16_000_000
+"""Per-solve node limit of call/pass advice: about 4 s of the compiled solver. Of the solves of
+``bench/advise.py`` (30 hands, 32 samples) 2.7 % stop here, a median of none per advise; at
+500,000 nodes 49 % stopped, a median of 20 per advise (the bench's figures, recorded in
+bench/results/advise.json)."""
 ADVISE_SAMPLES = 32
-"""Samples of ``advise`` (and of the advice in ``analyse HAND``): median 3.5 s a hand (p95 4.9 s,
-bench/advise.py on the 2-core machine), well under the 20 s goal."""
+"""Samples of ``advise`` (and of the advice in ``analyse HAND``); the time a hand takes is in
+bench/results/advise.json (the goal: a median under 20 s on a 2-core machine)."""
 VIEW_SAMPLES = 48
 """Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
 LEAD_SAMPLES = 8
@@ -77,12 +85,14 @@ JobsOpt = Annotated[
     int, typer.Option("--jobs", metavar="J", help="Solve on J processes (the same results as one, except timings).")
 ]
 MaxNodesOpt = Annotated[
-    int,
+    int | None,
     typer.Option(
         "--max-nodes",
         metavar="N",
-        help="Stop each solve after N nodes (0: no limit, exact: about 0.3 s a deal, up to 20 s); an unfinished solve "
-        "counts the midpoint of its proven bounds.",
+        help=f"Stop each solve after N nodes (0: no limit, every solve exact); an unfinished solve counts the "
+        f"midpoint of its proven bounds. Default: {ADVICE_MAX_NODES:,} for call/pass advice, {DEFAULT_MAX_NODES:,} "
+        "for a view's moves and the first-lead table.",
+        show_default=False,
     ),
 ]
 TimeOpt = Annotated[
@@ -100,23 +110,24 @@ SeatOpt = Annotated[
 ]
 
 
-def check_options(samples: int, jobs: int, max_nodes: int, time_limit: float | None) -> None:
+def check_options(samples: int, jobs: int, max_nodes: int | None, time_limit: float | None) -> None:
     """Reject option values that make no sense (exit 2 with one line)."""
     if samples < 1:
         raise bad_usage("samples", f"must be at least 1, got {samples}")
     if jobs < 1:
         raise bad_usage("jobs", f"must be at least 1, got {jobs}")
-    if max_nodes < 0:
+    if max_nodes is not None and max_nodes < 0:
         raise bad_usage("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
     if time_limit is not None and not time_limit > 0:
         raise bad_usage("time", f"must be more than 0 seconds, got {time_limit}")
 
 
-def make_limits(max_nodes: int, time_limit: float | None) -> SolveLimits:
-    """The per-solve limits of the options (``max_nodes`` 0: none)."""
+def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:
+    """The per-solve limits of the options (``max_nodes`` 0: none; None: ``default``)."""
     from lukfu_solver.analysis import SolveLimits
 
-    return SolveLimits(max_nodes or None, time_limit)
+    nodes = default if max_nodes is None else max_nodes
+    return SolveLimits(nodes or None, time_limit)
 
 
 def limits_data(limits: SolveLimits) -> dict[str, Any]:
@@ -344,6 +355,7 @@ def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, A
         "reason": adv.reason,
         "samples": adv.samples,
         "seed": adv.seed,
+        "solves": adv.solves,
         "incomplete": adv.incomplete,
         "limits": limits_data(limits),
         "seconds": round(adv.seconds, 3),
@@ -382,9 +394,13 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Text]
     if evidence:
         lines.extend(evidence_lines(adv))
     lines.append(
-        Text(f"Samples: {adv.samples} · seed {adv.seed} · {limits_text(limits)} · {adv.seconds:.1f} s", style="dim")
+        Text(
+            f"Samples: {adv.samples} · {adv.solves} solves · seed {adv.seed} · {limits_text(limits)} · "
+            f"{adv.seconds:.1f} s",
+            style="dim",
+        )
     )
-    warn = incomplete_warning(adv.incomplete, None, limits)
+    warn = incomplete_warning(adv.incomplete, adv.solves, limits)
     if warn is not None:
         lines.append(warn)
     return lines
@@ -426,7 +442,7 @@ def analyse(
     seed: SeedOpt = 0,
     jobs: JobsOpt = 1,
     json_: JsonOpt = False,
-    max_nodes: MaxNodesOpt = DEFAULT_MAX_NODES,
+    max_nodes: MaxNodesOpt = None,
     time_limit: TimeOpt = None,
     lead_samples: Annotated[
         int,
@@ -451,9 +467,11 @@ def analyse(
     calls (--lead-samples samples).
 
     Defaults: 48 samples at most for a view, 32 for a hand's advice, 8 for the first-lead table;
-    each solve stops after 500,000 nodes (--max-nodes). Every sample solves every legal move: late in
-    a deal that takes milliseconds, in the first tricks up to about 0.2 s a move (a first lead with 15
-    moves: about 3 s a sample). A progress bar is shown on stderr when it is a terminal. --json prints one object: `{"input": "view", "view", "seat", "caller", "to_move", "old",
+    each solve of a view's moves and of the first-lead table stops after 500,000 nodes, each solve
+    of the advice after 16,000,000 (--max-nodes sets both). Every sample solves every legal move:
+    late in a deal that takes milliseconds, in the first tricks up to about 0.2 s a move (a first
+    lead with 15 moves: about 3 s a sample). A progress bar is shown on stderr when it is a
+    terminal. --json prints one object: `{"input": "view", "view", "seat", "caller", "to_move", "old",
     "points", "moves": [{"move", "mean", "stderr", "values"}], "best", "p_best", "samples",
     "requested_samples", "stopped_early", "solves", "incomplete", "seed", "limits", "sampler",
     "seconds"}` (with "message" instead of the analysis when it is not the viewer's turn), or
@@ -465,16 +483,17 @@ def analyse(
     if lead_samples < 0:
         raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
     limits = make_limits(max_nodes, time_limit)
+    advice_limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     if not is_view_text(target):
         hand, s = parse_hand(target, seat)
-        analyse_hand(hand, s, n, lead_samples, seed, jobs, limits, json_)
+        analyse_hand(hand, s, n, lead_samples, seed, jobs, (advice_limits, limits), json_)
         return
     view = SeatView.parse(target)
     if seat is not None and seat != view.seat:
         raise bad_usage("seat", f"the view is seat {view.seat}'s, but --seat is {seat}")
     if view.caller is None and view.to_move == view.seat:
         n = samples if samples is not None else ADVISE_SAMPLES
-        analyse_hand(view.hand, view.seat, n, lead_samples, seed, jobs, limits, json_)
+        analyse_hand(view.hand, view.seat, n, lead_samples, seed, jobs, (advice_limits, limits), json_)
         return
     if view.to_move != view.seat:
         not_your_turn(view, json_)
@@ -558,27 +577,36 @@ def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits)
 
 
 def analyse_hand(
-    hand: CardSet, seat: int, samples: int, lead_samples: int, seed: int, jobs: int, limits: SolveLimits, json_: bool
+    hand: CardSet,
+    seat: int,
+    samples: int,
+    lead_samples: int,
+    seed: int,
+    jobs: int,
+    limits: tuple[SolveLimits, SolveLimits],
+    json_: bool,
 ) -> None:
-    """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls."""
+    """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls;
+    ``limits``: the advice's per-solve limits, then the first-lead table's."""
     from lukfu_solver.advice import advise as run_advice
     from lukfu_solver.advice import hand_facts
     from lukfu_solver.analysis import analyse as run_analysis
 
+    advice_limits, lead_limits = limits
     facts = hand_facts(hand)
     leads: Analysis | None = None
     with progress_bars() as bar:
-        adv = run_advice(hand, seat, samples, seed, jobs, limits, progress=bar("call or pass"))
+        adv = run_advice(hand, seat, samples, seed, jobs, advice_limits, progress=bar("call or pass"))
         if seat == 0 and lead_samples:
             view = SeatView.parse(f"0 {format_cards(hand)} 0 -")
             leads = run_analysis(
-                view, lead_samples, seed, jobs, limits, early_stop=False, progress=bar("first leads if it calls")
+                view, lead_samples, seed, jobs, lead_limits, early_stop=False, progress=bar("first leads if it calls")
             )
     if json_:
         data: dict[str, Any] = {"input": "hand", "hand": format_cards(hand), "seat": seat}
         data.update(facts_data(facts))
-        data["advice"] = advice_data(adv, limits, evidence=False)
-        data["leads"] = None if leads is None else analysis_data(leads, lead_samples, limits)
+        data["advice"] = advice_data(adv, advice_limits, evidence=False)
+        data["leads"] = None if leads is None else analysis_data(leads, lead_samples, lead_limits)
         emit_json(data)
         return
     console = stdout_console()
@@ -588,7 +616,7 @@ def analyse_hand(
     for line in facts_lines(facts):
         console.print(line)
     console.print(Text("Call or pass:", style="bold"))
-    for line in advice_lines(adv, limits, evidence=False):
+    for line in advice_lines(adv, advice_limits, evidence=False):
         console.print(line)
     if seat != 0:
         console.print(Text("The Master (seat 0) leads first, so there is no first lead to choose."))
@@ -598,7 +626,7 @@ def analyse_hand(
         return
     console.print(Text("If it calls, the first lead (the Master leads first, R4):", style="bold"))
     console.print(Text(points_words(0, 0)))
-    print_analysis(console, leads, lead_samples, limits)
+    print_analysis(console, leads, lead_samples, lead_limits)
 
 
 # ---------------------------------------------------------------- advise
@@ -626,7 +654,7 @@ def advise(
         typer.Option("--evidence", help="Also estimate over the samples in which the earlier seats would have passed."),
     ] = False,
     time_limit: TimeOpt = None,
-    max_nodes: MaxNodesOpt = DEFAULT_MAX_NODES,
+    max_nodes: MaxNodesOpt = None,
 ) -> None:
     """Call or pass: expected points of playing and of passing a freshly dealt hand.
 
@@ -637,13 +665,15 @@ def advise(
     a short reason; --evidence adds the estimates over the samples in which the earlier seats would
     have passed by that policy (seats 1 and 2).
 
-    Defaults: 32 samples, each solve stopped after 500,000 nodes (--max-nodes; an unfinished solve
-    counts the midpoint of its proven bounds): a median of 3.5 s a hand on a 2-core machine;
-    --max-nodes 0 makes every solve exact (about 2 minutes a hand); --samples 64 halves the
-    variance in twice the time. A progress
+    Defaults: 32 samples, each solve stopped after 16,000,000 nodes (--max-nodes; an unfinished
+    solve counts the midpoint of its proven bounds, and the output says how many did): nearly every
+    solve is exact, a median of about 12 s a hand on one core (bench/advise.py); --jobs 2 about
+    halves it with the same result; --max-nodes 0 makes every solve exact (a median of about the
+    same, up to a few minutes on the hardest hands); --samples 64 halves the variance in twice the
+    time. A progress
     bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
     "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
-    "recommendation", "reason", "samples", "seed", "incomplete", "limits", "seconds"}` and
+    "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
     `"evidence": {"kept", "play", "pass", "recommendation"}` with --evidence.
     """
     from lukfu_solver.advice import advise as run_advice
@@ -651,7 +681,7 @@ def advise(
 
     check_options(samples, jobs, max_nodes, time_limit)
     hand, s = parse_hand(hand_text, seat)
-    limits = make_limits(max_nodes, time_limit)
+    limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     with progress_bars() as bar:
         adv = run_advice(hand, s, samples, seed, jobs, limits, progress=bar("call or pass"))
     facts = hand_facts(hand)

@@ -101,6 +101,9 @@ class Advice:
     incomplete: int
     seconds: float
     evidence: dict[str, Estimate] = field(default_factory=dict)
+    solves: int = 0
+    """Full deals solved: one a sample for *play*, one more when a later seat calls after a pass;
+    ``incomplete`` of them stopped at the limits."""
 
 
 def _deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
@@ -122,12 +125,13 @@ def _value(hands: list[CardSet], caller: int, limits: SolveLimits) -> tuple[floa
     return (res.lower + res.upper) / 2, False
 
 
-def _sample_task(args: tuple[CardSet, int, int, SolveLimits]) -> tuple[float, float, bool, bool, int]:
-    """One sample: (play points, pass points, earlier seats would pass, complete, incomplete solves)."""
+def _sample_task(args: tuple[CardSet, int, int, SolveLimits]) -> tuple[float, float, bool, int, int]:
+    """One sample: (play points, pass points, earlier seats would pass, solves, incomplete solves)."""
     hand, seat, sample_seed, limits = args
     rng = random.Random(sample_seed)
     hands = _deal_others(hand, seat, rng)
     incomplete = 0
+    solves = 1
     play, ok = _value(hands, seat, limits)
     incomplete += not ok
     if seat == 2:
@@ -138,10 +142,11 @@ def _sample_task(args: tuple[CardSet, int, int, SolveLimits]) -> tuple[float, fl
             pass_pts = 0.0
         else:
             v, ok = _value(hands, caller, limits)
+            solves += 1
             incomplete += not ok
             pass_pts = -v / 2
     earlier_pass = not any(policy_calls(hands[s]) for s in range(seat))
-    return play, pass_pts, earlier_pass, incomplete == 0, incomplete
+    return play, pass_pts, earlier_pass, solves, incomplete
 
 
 def advise(
@@ -163,7 +168,7 @@ def advise(
     limits = limits or SolveLimits()
     master = random.Random(seed)
     tasks = [(hand, seat, master.getrandbits(64), limits) for _ in range(samples)]
-    results: list[tuple[float, float, bool, bool, int]] = []
+    results: list[tuple[float, float, bool, int, int]] = []
     for r in ordered_map(_sample_task, tasks, jobs):
         results.append(r)
         if progress:
@@ -197,6 +202,7 @@ def advise(
         incomplete,
         time.perf_counter() - t0,
         evidence,
+        sum(r[3] for r in results),
     )
 
 

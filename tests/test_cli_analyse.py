@@ -68,6 +68,7 @@ ADVICE_KEYS = {
     "reason",
     "samples",
     "seed",
+    "solves",
     "incomplete",
     "limits",
     "seconds",
@@ -233,6 +234,33 @@ def test_advise_json() -> None:
     assert data["recommendation"] == "play" and data["play"]["mean"] >= 2
     assert data["play"]["n"] == data["pass"]["n"] == data["samples"] == 4
     assert 0 <= data["p_play_better"] <= 1 and data["limits"] == {"max_nodes": 20000, "time": None}
+
+
+def test_advise_counts_its_solves() -> None:
+    # seat 2: one solve a sample (passing redeals); seat 0: a second one when a later seat calls
+    data = ok_json("advise", LOW, "--seat", "2", *FAST)
+    assert data["solves"] == 4 and 0 <= data["incomplete"] <= 4
+    data = ok_json("advise", SIX_OLD, "--seat", "0", *FAST)
+    assert 4 <= data["solves"] <= 8 and data["incomplete"] <= data["solves"]
+    out = ok("advise", SIX_OLD, "--seat", "0", *FAST).stdout
+    assert f"{data['solves']} solves" in out and f"of {data['solves']:,} solves stopped" in out
+
+
+def test_default_node_limits_per_kind_of_work() -> None:
+    """Advice solves whole deals a sample or two, so its default limit is far higher than that of
+    the first-lead table (every legal lead solved a sample); --max-nodes sets both."""
+    from lukfu_cli.analyse_cmd import ADVICE_MAX_NODES, DEFAULT_MAX_NODES
+
+    assert ADVICE_MAX_NODES > DEFAULT_MAX_NODES
+    data = ok_json("advise", LOW, "--seat", "2", "--samples", "1")
+    assert data["limits"] == {"max_nodes": ADVICE_MAX_NODES, "time": None}
+    data = ok_json("analyse", SIX_OLD, "--seat", "0", "--samples", "1", "--lead-samples", "1")
+    assert data["advice"]["limits"]["max_nodes"] == ADVICE_MAX_NODES
+    assert data["leads"]["limits"]["max_nodes"] == DEFAULT_MAX_NODES
+    data = ok_json("analyse", SIX_OLD, "--seat", "0", *FAST, "--lead-samples", "1")
+    assert data["advice"]["limits"]["max_nodes"] == data["leads"]["limits"]["max_nodes"] == 20000
+    data = ok_json("analyse", CALLER_LEADS, "--samples", "2")
+    assert data["limits"]["max_nodes"] == DEFAULT_MAX_NODES
 
 
 def test_advise_evidence() -> None:
