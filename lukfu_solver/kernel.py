@@ -1058,34 +1058,26 @@ def gen_moves(T, st, p, out, sc):
 # ---------------------------------------------------------------- rank equivalence (search.reduced_moves)
 
 
-@njit(cache=True, inline="always")
-def combination_cards(T, hand):
-    """search.combination_cards: the cards of hand in a set or a run it holds."""
-    busy = 0
-    for r in range(1, 10):
-        m = hand & T[O_RANK + r]
-        if popcount(m) >= 3:
-            busy |= m
-    for suit in range(4):
-        shift = 9 * suit
-        base = O_RUNS + ((hand >> shift) & SUIT9) * 32
-        for j in range(T[base]):
-            busy |= T[base + 1 + j] << shift
-    return busy
-
-
 @njit(cache=True)
 def equivalence_classes(T, st, p, sc):
     """search.equivalence_classes of row p: returns (skip, ndc), skip = every card of a single
     class but its lowest; the ndc discard classes are stored in sc[32:]."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
-    busy = combination_cards(T, hand)
+    busy = 0
+    for r in range(1, 10):
+        m = hand & T[O_RANK + r]
+        if popcount(m) >= 3:
+            busy |= m
     up = st[p, F_FACEUP]
     down = ALL & ~(st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2] | up | trick_cards(st, p))
     blocked_below = 0
     for suit in range(4):
         shift = 9 * suit
+        m9 = (hand >> shift) & SUIT9
+        base = O_RUNS + m9 * 32
+        for j in range(T[base]):
+            busy |= T[base + 1 + j] << shift
         d9 = (down >> shift) & SUIT9
         if d9:
             blocked_below |= ((1 << (bit_length(d9) - 1)) - 1) << shift
@@ -1227,10 +1219,8 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
     n2 = st[p, F_H0 + (s + 2) % 3]
     n_played = st[p, F_NTRICK]
     old = 0
-    busy = 0
     if n > 0 and m_kind(mv[p, n - 1]) == DISCARD:
         old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
-        busy = combination_cards(T, hand)
     seat_key = s << 36
     for i in range(n):
         m = mv[p, i]
@@ -1253,7 +1243,7 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
                     + T[O_LOW9 + ((cards >> 18) & SUIT9)]
                     + T[O_LOW9 + ((cards >> 27) & SUIT9)]
                 )
-                score = 1000000 - h + low + 20 * popcount(cards & old) + BUSY_DISCARD_COST * popcount(cards & busy)
+                score = 1000000 - h + low + 20 * popcount(cards & old)
             elif n_played == 0:
                 wins = (not can_beat(T, n1, m, True)) and (not can_beat(T, n2, m, True))
                 score = (-100000 if wins else 0) - h - 10 * m_size(m)
@@ -1268,7 +1258,6 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
 SELECT_FIRST = 6
 KILLER_SCORE = -50000000  # after the table's move and claims, before every other move
 KILLER2_SCORE = -40000000  # the ply's second killer, next
-BUSY_DISCARD_COST = 30  # search.BUSY_DISCARD_COST: a discarded card of a set or run in hand
 
 
 @njit(cache=True)
@@ -1338,7 +1327,7 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
 
     Scratch: sc[0:12] the cards in rank-major order, sc[16:22] the combination, sc[24:30] the OR
     of its first cards, sc[32:48] the discard classes, sc[48:60] each card's cost (rank − 1, +20
-    when Old, +BUSY_DISCARD_COST in a set or run), sc[64:70] the cost of the combination's first cards."""
+    when Old), sc[64:70] the cost of the combination's first cards."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
     ndc = 0
@@ -1347,14 +1336,13 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
         if skip == 0:
             ndc = 0
     old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
-    busy = combination_cards(T, hand)
     nc = 0
     for r in range(9):
         for su in range(4):
             b = 1 << (su * 9 + r)
             if hand & b:
                 sc[nc] = b
-                sc[48 + nc] = r + (20 if old & b else 0) + (BUSY_DISCARD_COST if busy & b else 0)
+                sc[48 + nc] = r + (20 if old & b else 0)
                 nc += 1
     if size > nc:
         return 0

@@ -538,7 +538,7 @@ class Solver:
     def _ordered(self, moves: list[Play], tt_move: Play | None) -> list[Play]:
         """Move ordering: the table's move, claims, plays that take the trick outright (the
         largest first for leads, the cheapest for followers), then by history, then cheap
-        discards (low cards first, Old cards and cards of a set or run in hand last)."""
+        discards (low, non-Old cards first)."""
         pos = self._pos
         s = pos.to_move
         hist = self.history
@@ -546,9 +546,7 @@ class Solver:
         n1 = hands[(s + 1) % 3]
         n2 = hands[(s + 2) % 3]
         n_played = len(pos.trick)
-        discarding = bool(moves) and moves[-1].kind == DISCARD
-        old = pos.old_cards(s) if discarding else 0
-        busy = combination_cards(hands[s]) if discarding else 0
+        old = pos.old_cards(s) if moves and moves[-1].kind == DISCARD else 0
 
         killer, killer2 = self.killers.get((pos.ply, s), (None, None))
 
@@ -564,13 +562,7 @@ class Solver:
                 return KILLER2_SCORE
             h = hist.get((s, m.cards), 0)
             if kind == DISCARD:
-                return (
-                    10**6
-                    - h
-                    + _low_score(m.cards)
-                    + 20 * (m.cards & old).bit_count()
-                    + BUSY_DISCARD_COST * (m.cards & busy).bit_count()
-                )
+                return 10**6 - h + _low_score(m.cards) + 20 * (m.cards & old).bit_count()
             if n_played == 0:
                 wins = not can_beat(n1, m, True) and not can_beat(n2, m, True)
                 return (-(10**5) if wins else 0) - h - 10 * m.size
@@ -730,12 +722,19 @@ def equivalence_classes(pos: Position) -> tuple[list[int], list[int]]:
     """
     s = pos.to_move
     hand = pos.hands[s]
-    busy = combination_cards(hand)
+    busy = 0
+    for r in range(1, 10):
+        m = hand & RANK_MASK[r]
+        if m.bit_count() >= 3:
+            busy |= m
     up = pos.faceup
     blocked_below = 0  # per suit: cards below the highest face-down card
     down = pos.facedown
     for suit in range(4):
         shift = 9 * suit
+        m9 = (hand >> shift) & SUIT_MASK9
+        for run in RUNS9[m9]:
+            busy |= run << shift
         d9 = (down >> shift) & SUIT_MASK9
         if d9:
             blocked_below |= ((1 << (d9.bit_length() - 1)) - 1) << shift
@@ -763,25 +762,6 @@ def equivalence_classes(pos: Position) -> tuple[list[int], list[int]]:
             prev = r
         _close(cls, shift, blocked_below, singles, discards)
     return singles, discards
-
-
-def combination_cards(hand: int) -> int:
-    """The cards of ``hand`` that are part of a set or a run it holds (R5).
-
-    >>> from lukfu_solver.cards import format_cards, parse_cards
-    >>> format_cards(combination_cards(parse_cards("C5S5M5T5S123M79")))
-    'C5S1235M5T5'
-    """
-    busy = 0
-    for r in range(1, 10):
-        m = hand & RANK_MASK[r]
-        if m.bit_count() >= 3:
-            busy |= m
-    for suit in range(4):
-        shift = 9 * suit
-        for run in RUNS9[(hand >> shift) & SUIT_MASK9]:
-            busy |= run << shift
-    return busy
 
 
 def _close(cls9: int, shift: int, blocked_below: int, singles: list[int], discards: list[int]) -> None:
@@ -860,12 +840,6 @@ def tt_key(pos: Position) -> int:
     return pos.key ^ zmask(Z_FACEUP, irrelevant) if irrelevant else pos.key
 
 
-BUSY_DISCARD_COST = 30
-"""Discard ordering: what each card of a set or run in hand adds to a discard's cost (a rank
-adds its rank − 1, an Old card 20), so that breaking a combination is tried late. Measured on
-bench/solve.py set b (kernel, one thread): total nodes 126.1 M -> 112.2 M, median 586 k -> 485 k;
-on 313 solves of advise samples 744 M -> 633 M (costs 5, 10, 20, 100 were tried: all better
-than 0 at the median, 30 best in total)."""
 KILLER_SCORE = -(5 * 10**7)
 """The killer move's sort key: after the table's move and claims, before every other move."""
 KILLER2_SCORE = -(4 * 10**7)

@@ -164,27 +164,6 @@ def test_one_pass_discards_match_the_plain_route():
     assert discard_nodes > 300
 
 
-def test_combination_cards_and_ordering_constants_match_the_reference():
-    """The discard ordering's cost of a card in a set or run (R5) is the reference's, over the
-    same cards: kernel.combination_cards = search.combination_cards on random hands."""
-    from lukfu_solver import search
-
-    assert (K.BUSY_DISCARD_COST, K.KILLER_SCORE, K.KILLER2_SCORE) == (
-        search.BUSY_DISCARD_COST,
-        search.KILLER_SCORE,
-        search.KILLER2_SCORE,
-    )
-    T = tables()
-    rng = random.Random(5)
-    busy_seen = 0
-    for _ in range(2000):
-        hand = sum(1 << c for c in rng.sample(range(36), rng.randrange(1, 13)))
-        want = search.combination_cards(hand)
-        assert K.combination_cards(T, hand) == want and want & ~hand == 0
-        busy_seen += want != 0
-    assert busy_seen > 500
-
-
 def test_the_longest_move_list():
     """A six-card run led into a hand of twelve that cannot beat it: C(12, 6) = 924 discards."""
     h0, h1 = parse_cards("S123456C147M147"), parse_cards("C258S789M258T257")
