@@ -49,10 +49,10 @@ DEFAULT_MAX_NODES = 500_000
 move of every sample: about 0.1 s of the compiled solver. Mid-deal solves finish far below it;
 early in a deal about a third of the solves stop here."""
 ADVICE_MAX_NODES = 16_000_000
-"""Per-solve node limit of call/pass advice: about 4 s of the compiled solver. Of the solves of
-``bench/advise.py`` (30 hands, 32 samples) 2.7 % stop here, a median of none per advise; at
-500,000 nodes 49 % stopped, a median of 20 per advise (the bench's figures, recorded in
-bench/results/advise.json)."""
+"""Per-solve node limit of call/pass advice: about 4 s of the compiled solver. Of the 1,253 solves
+of ``bench/advise.py`` (30 hands, 32 samples, seed 0) 34 (2.7 %) stop here, a median of none per
+advise, and the median advise takes 13 s; at 500,000 nodes 49 % stopped, a median of 20 per
+advise, in 3.2 s (bench/results/advise.json)."""
 ADVISE_SAMPLES = 32
 """Samples of ``advise`` (and of the advice in ``analyse HAND``); the time a hand takes is in
 bench/results/advise.json (the goal: a median under 20 s on a 2-core machine)."""
@@ -666,11 +666,12 @@ def advise(
     have passed by that policy (seats 1 and 2).
 
     Defaults: 32 samples, each solve stopped after 16,000,000 nodes (--max-nodes; an unfinished
-    solve counts the midpoint of its proven bounds, and the output says how many did): nearly every
-    solve is exact, a median of about 12 s a hand on one core (bench/advise.py); --jobs 2 about
-    halves it with the same result; --max-nodes 0 makes every solve exact (a median of about the
-    same, up to a few minutes on the hardest hands); --samples 64 halves the variance in twice the
-    time. A progress
+    solve counts the midpoint of its proven bounds, and the output says how many did): 97 % of the
+    solves are exact, a median of 13 s a hand on one core (p95 54 s; the Master's hands take
+    longer, a median of 36 s, as a later seat often calls after its pass and that deal is solved
+    too; bench/advise.py); --jobs 2 about halves the time with the same result; --max-nodes 0 makes
+    every solve exact (up to about 2.5 minutes on the bench's hardest hand); --samples 64 halves the
+    variance in twice the time. A progress
     bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
     "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
     "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
