@@ -8,9 +8,9 @@ Master (who leads first), the expected points of each first lead if it calls. ``
 
 Defaults (measured in ``bench/advise.py``, results in ``bench/results/advise.json``): a solve
 stops after a node limit and an unfinished solve counts the midpoint of the bounds it proved.
-Advice (``advise`` and the advice of ``analyse HAND``) solves one or two whole 12-card deals a
-sample, where the answer is a pair of means, so its limit :data:`ADVICE_MAX_NODES` is high enough
-that nearly every solve is exact (the 1,253 solves of the bench's 30 hands at seed 0 need a
+Advice (``advise`` and the advice of ``analyse HAND``) solves only one or two whole 12-card deals
+a sample, so it can afford a limit, :data:`ADVICE_MAX_NODES`, high enough that nearly every solve
+is exact (the 1,253 solves of the bench's 30 hands at seed 0 need a
 median of 0.48 M nodes, a p99 of 35 M; 2.7 % of them pass 16 M). ``analyse VIEW`` and the
 first-lead table solve every legal move a sample, so they keep :data:`DEFAULT_MAX_NODES`. Node
 limits keep a seed's results identical on any machine and with any ``--jobs``; ``--time`` adds
