@@ -184,7 +184,7 @@ C_NODES = 0
 C_PROBES = 1
 C_HITS = 2
 C_LIMIT = 3  # node limit (0: none)
-C_PAUSE = 4  # 1: pause every 4096 nodes (for the caller's clock)
+C_PAUSE = 4  # nonzero: pause when the node count passes a multiple of C_PAUSE + 1 (a power of two)
 C_PLY = 5  # saved ply when paused
 C_ROOT = 6  # root ply of the running search
 C_RESULT = 7  # value found
@@ -1574,7 +1574,7 @@ def tt_lookup_move(tt, ctr, key):
 @njit(cache=True)
 def schedule(ctr):
     """Solver._schedule: the node count at which limits are next checked."""
-    nxt = (ctr[C_NODES] | 0xFFF) + 1 if ctr[C_PAUSE] else 1 << 62
+    nxt = (ctr[C_NODES] | ctr[C_PAUSE]) + 1 if ctr[C_PAUSE] else 1 << 62
     limit = ctr[C_LIMIT]
     if limit and limit + 1 < nxt:
         nxt = limit + 1
@@ -1584,7 +1584,7 @@ def schedule(ctr):
 @njit(cache=True, nogil=True)
 def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
-    ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every 4096 nodes when ctr[C_PAUSE]: call
+    ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
     again with resume=True to go on). The limits are checked as Solver._check_limits does: at
     ctr[C_NEXT] nodes; the node limit here, the clock by the caller when paused."""
     ENTER, EVAL, RETURN = 0, 1, 2

@@ -294,3 +294,23 @@ def test_solver_stays_exact_after_an_aborted_search():
         pos = endgame(seed, 8)
         fast.solve(pos, max_nodes=700)
         assert fast.solve(pos).value == Solver().solve(pos).value
+
+
+def test_ctrl_c_stops_an_unlimited_solve_at_once():
+    """Ctrl-C during a solve with no limits: the compiled search returns to Python every 4096
+    nodes, so the KeyboardInterrupt is raised within a few thousand nodes, not when the solve
+    ends (this deal needs 71 M nodes; an interrupt after 0.2 s must find far fewer done)."""
+    import _thread
+    import threading
+
+    pos = Position.parse("C1369S127M12T359/C48S35M45789T148/C257S4689M36T267 0 0 0,0,0 - -")
+    fast = FastSolver()
+    fast.solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))  # compiled and warm
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fast.solve(pos)
+    finally:
+        timer.cancel()
+    assert 0 < int(fast.ctr[K.C_NODES]) < 20_000_000
