@@ -386,7 +386,8 @@ class FastSolver:
         return helper.nodes, helper.tt_probes, helper.tt_hits
 
     def _at_pause(self, alpha: int, beta: int) -> None:
-        """Every 4096 nodes of a paused search: the clock, then the helper thread's business."""
+        """At each pause of the search (every PAUSE_CLOCK or PAUSE_CTRL_C + 1 nodes): the clock,
+        then the helper thread's business; returning here is also what lets Ctrl-C through."""
         if self._deadline and time.perf_counter() >= self._deadline:
             self._stopped = "time"
             raise SearchAborted

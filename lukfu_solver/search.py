@@ -665,8 +665,7 @@ class Solver:
 
     def _reward(self, m: Play) -> None:
         """A move cut off: it becomes the first killer of its ply and seat (the previous first is
-        second) and
-        gains history (more, the more cards are left)."""
+        second) and gains history (more, the more cards are left)."""
         at = (self._pos.ply, self._pos.to_move)
         first = self.killers.get(at, (None, None))[0]
         if m != first:
