@@ -1,4 +1,4 @@
-"""Benchmark of call/pass advice (``lukfu_solver.advice.advise``) and of the view sampler.
+"""Benchmark of call/pass advice (``lukfu_solver.analysis.advice.advise``) and of the view sampler.
 
 Three parts, every input a pure function of its seed:
 
@@ -9,7 +9,7 @@ Three parts, every input a pure function of its seed:
   hands whose expected-value gap is more than two standard errors (of the paired difference,
   from the first seed's ``p_play_better``; also over the hands where both seeds say so).
 - **reference**: the plain baseline, measured in the same run: ``advise`` with the reference
-  pure-Python :class:`~lukfu_solver.search.Solver` instead of the fastest available, on the first
+  pure-Python :class:`~lukfu_solver.search.reference.Solver` instead of the fastest available, on the first
   ``--ref-hands`` hands with ``--ref-samples`` samples and ``--ref-max-nodes`` nodes a solve (the
   view default, 500,000: at the advice's limit one reference solve can take minutes), beside the
   fast solver on the same work (time ratio; the two give the same numbers, which is checked).
@@ -43,14 +43,14 @@ from typing import Any
 from common import base_parser, fmt, make_console, progress, save_json, summary
 
 from lukfu_cli.analyse_cmd import ADVICE_MAX_NODES, ADVISE_SAMPLES, DEFAULT_MAX_NODES
-from lukfu_solver import advice as advice_mod
-from lukfu_solver.advice import Advice, advise
-from lukfu_solver.analysis import SolveLimits, make_solver
+from lukfu_solver.analysis import advice as advice_mod
+from lukfu_solver.analysis.advice import Advice, advise
+from lukfu_solver.analysis.moves import SolveLimits, make_solver
 from lukfu_solver.cards import format_cards
-from lukfu_solver.constraints import derive
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
-from lukfu_solver.sampling import Sampler
-from lukfu_solver.search import Solver
+from lukfu_solver.hidden.constraints import derive
+from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.search.reference import Solver
 from lukfu_solver.view import SeatView
 
 FIRST_DEAL = 1000

@@ -1,5 +1,5 @@
-"""Benchmark of the compiled solver (``lukfu_solver.fastsearch.FastSolver``) against the
-pure-Python reference (``lukfu_solver.search.Solver``) on fixed seeded positions.
+"""Benchmark of the compiled solver (``lukfu_solver.search.fast.FastSolver``) against the
+pure-Python reference (``lukfu_solver.search.reference.Solver``) on fixed seeded positions.
 
 - **compile**: the kernel's compile time, cold (an empty numba cache, in a subprocess) and warm
   (loaded from the cache, in another subprocess);
@@ -28,11 +28,11 @@ from typing import Any
 
 from common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
 
-from lukfu_solver.search import Solver
+from lukfu_solver.search.reference import Solver
 
 COMPILE_CODE = (
     "import time; t = time.perf_counter(); c = time.process_time()\n"
-    "from lukfu_solver.fastsearch import compile_all\n"
+    "from lukfu_solver.search.fast import compile_all\n"
     "compile_all()\n"
     "print(time.perf_counter() - t, time.process_time() - c)\n"
 )
@@ -86,7 +86,7 @@ def stats(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_endgames(cards: int, count: int, time_limit: float) -> dict[str, Any]:
-    from lukfu_solver.fastsearch import FastSolver
+    from lukfu_solver.search.fast import FastSolver
 
     ref, fast = [], []
     for case in progress(endgame_cases(count, cards), f"{cards}-card endgames"):
@@ -108,7 +108,7 @@ def run_endgames(cards: int, count: int, time_limit: float) -> dict[str, Any]:
 
 
 def run_deals(count: int, time_limit: float) -> dict[str, Any]:
-    from lukfu_solver.fastsearch import FastSolver
+    from lukfu_solver.search.fast import FastSolver
 
     recs = [solve(FastSolver(), case, time_limit) for case in progress(deal_cases(count), "full deals")]
     return {
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     n_end, n_deal = (10, 3) if args.quick else (30, 10)
     data: dict[str, Any] = {"bench": "kernel", "quick": args.quick, "time_limit_s": args.time_limit}
     data["compile"] = compile_times(cold=not args.quick)
-    from lukfu_solver.fastsearch import compile_all
+    from lukfu_solver.search.fast import compile_all
 
     compile_all()
     data["sets"] = {

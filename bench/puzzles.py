@@ -30,7 +30,7 @@ from common import REPO_DIR, Timer, base_parser, make_console, progress, ratio, 
 from lukfu_solver import puzzles as P
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
-from lukfu_solver.search import INF, SolveResult, plain_alphabeta
+from lukfu_solver.search.reference import INF, SolveResult, plain_alphabeta
 
 TIERS = ("easy", "medium", "hard", None)
 COLLECTION = REPO_DIR / "puzzles"

@@ -1,4 +1,4 @@
-"""Benchmark of the uniform deal sampler (``lukfu_solver.sampling.Sampler``) on fixed seat views.
+"""Benchmark of the uniform deal sampler (``lukfu_solver.hidden.sampling.Sampler``) on fixed seat views.
 
 Views (every one a pure function of its seed): deals of three seeded random players (seeds
 0..N-1, ``game.play_deal`` with ``RandomPlayer``); for each deal, one seat's view (seat = seed
@@ -29,10 +29,10 @@ from typing import Any
 from common import base_parser, fmt, make_console, progress, ratio, save_json, summary
 
 from lukfu_solver.cards import iter_cards
-from lukfu_solver.constraints import Problem
 from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.hidden.constraints import Problem
+from lukfu_solver.hidden.sampling import Sampler
 from lukfu_solver.plays import CLAIM
-from lukfu_solver.sampling import Sampler
 from lukfu_solver.view import SeatView
 
 STAGES = (("start", 0), ("3 tricks", 3), ("6 tricks", 6), ("9 tricks", 9))

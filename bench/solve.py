@@ -1,4 +1,4 @@
-"""Benchmark of the exact solver (``lukfu_solver.search``) on fixed seeded position sets.
+"""Benchmark of the exact solver (``lukfu_solver.search.reference``) on fixed seeded position sets.
 
 Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``):
 
@@ -40,7 +40,7 @@ from common import (  # bench/ is on the path: python puts the script's director
     summary,
 )
 
-from lukfu_solver.search import Solver, plain_alphabeta
+from lukfu_solver.search.reference import Solver, plain_alphabeta
 
 SET_NAMES = ("a", "b", "c")
 FULL = {"a": 200, "b": 50, "c": 50}
@@ -82,7 +82,7 @@ SOLVER_KIND = "reference"
 def _solver_class(kind: str) -> type:
     """The solver class for ``kind``: the same API, so the rest of the bench is unchanged."""
     if kind == "fast":
-        from lukfu_solver.fastsearch import FastSolver
+        from lukfu_solver.search.fast import FastSolver
 
         return FastSolver
     return Solver
@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     global SOLVER_KIND
     SOLVER_KIND = args.solver
     if SOLVER_KIND == "fast":
-        from lukfu_solver.fastsearch import compile_all
+        from lukfu_solver.search.fast import compile_all
 
         compile_all()  # load (or compile) the kernel first, so no measured solve includes it
     default_sets = "a,b" if args.quick else "a,b,c"

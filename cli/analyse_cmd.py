@@ -1,10 +1,10 @@
 """``analyse`` and ``advise``: expected points under hidden cards (PIMC, SOLVER-NOTES.md).
 
 ``analyse VIEW`` values every legal move of the viewer over sampled deals consistent with the
-view (:func:`lukfu_solver.analysis.analyse`); ``analyse HAND --seat S`` looks at a freshly dealt
+view (:func:`lukfu_solver.analysis.moves.analyse`); ``analyse HAND --seat S`` looks at a freshly dealt
 hand before calling: its Old cards, sets, runs and sure fu, the call/pass advice and, for the
 Master (who leads first), the expected points of each first lead if it calls. ``advise HAND
---seat S`` is the call/pass advice alone (:func:`lukfu_solver.advice.advise`).
+--seat S`` is the call/pass advice alone (:func:`lukfu_solver.analysis.advice.advise`).
 
 Defaults (measured in ``bench/advise.py``, results in ``bench/results/advise.json``): a solve
 stops after a node limit and an unfinished solve counts the midpoint of the bounds it proved.
@@ -37,12 +37,12 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.view import HAND_SIZE, SeatView
 
 from .common import bad_usage, emit_json, stderr_console, stdout_console
-from .play_cmds import JsonOpt, check_seat
+from .position_cmds import JsonOpt, check_seat
 from .render import LEGEND, seat_label, suit_cell
 
 if TYPE_CHECKING:
-    from lukfu_solver.advice import Advice, Estimate, HandFacts
-    from lukfu_solver.analysis import Analysis, SolveLimits
+    from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
+    from lukfu_solver.analysis.moves import Analysis, SolveLimits
 
 DEFAULT_MAX_NODES = 500_000
 """Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
@@ -124,7 +124,7 @@ def check_options(samples: int, jobs: int, max_nodes: int | None, time_limit: fl
 
 def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:
     """The per-solve limits of the options (``max_nodes`` 0: none; None: ``default``)."""
-    from lukfu_solver.analysis import SolveLimits
+    from lukfu_solver.analysis.moves import SolveLimits
 
     nodes = default if max_nodes is None else max_nodes
     return SolveLimits(nodes or None, time_limit)
@@ -535,7 +535,7 @@ def not_your_turn(view: SeatView, json_: bool) -> None:
 
 def analyse_view(view: SeatView, samples: int, seed: int, jobs: int, limits: SolveLimits, json_: bool) -> None:
     """``analyse VIEW`` with the viewer to move."""
-    from lukfu_solver.analysis import analyse as run_analysis
+    from lukfu_solver.analysis.moves import analyse as run_analysis
 
     assert view.caller is not None
     with progress_bars() as bar:
@@ -590,9 +590,9 @@ def analyse_hand(
 ) -> None:
     """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls;
     ``limits``: the advice's per-solve limits, then the first-lead table's."""
-    from lukfu_solver.advice import advise as run_advice
-    from lukfu_solver.advice import hand_facts
-    from lukfu_solver.analysis import analyse as run_analysis
+    from lukfu_solver.analysis.advice import advise as run_advice
+    from lukfu_solver.analysis.advice import hand_facts
+    from lukfu_solver.analysis.moves import analyse as run_analysis
 
     advice_limits, lead_limits = limits
     facts = hand_facts(hand)
@@ -679,8 +679,8 @@ def advise(
     "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
     `"evidence": {"kept", "play", "pass", "recommendation"}` with --evidence.
     """
-    from lukfu_solver.advice import advise as run_advice
-    from lukfu_solver.advice import hand_facts
+    from lukfu_solver.analysis.advice import advise as run_advice
+    from lukfu_solver.analysis.advice import hand_facts
 
     check_options(samples, jobs, max_nodes, time_limit)
     hand, s = parse_hand(hand_text, seat)

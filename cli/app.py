@@ -16,7 +16,7 @@ from . import (
     analyse_cmd,
     match_cmd,
     play_cmd,
-    play_cmds,
+    position_cmds,
     puzzle_cmd,
     replay_cmd,
     rules_cmd,
@@ -42,9 +42,9 @@ app = typer.Typer(
 # as the POSITION, not as an unknown option.
 POSITION_ARGS = {"ignore_unknown_options": True}
 
-app.command("deal")(play_cmds.deal)
-app.command("legal", context_settings=POSITION_ARGS)(play_cmds.legal)
-app.command("apply", context_settings=POSITION_ARGS)(play_cmds.apply)
+app.command("deal")(position_cmds.deal)
+app.command("legal", context_settings=POSITION_ARGS)(position_cmds.legal)
+app.command("apply", context_settings=POSITION_ARGS)(position_cmds.apply)
 app.command("show", context_settings=POSITION_ARGS)(show_cmd.show)
 app.command("replay")(replay_cmd.replay)
 app.command("rules")(rules_cmd.rules)

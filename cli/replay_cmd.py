@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .common import emit_json, stdout_console
-from .play_cmds import JsonOpt
+from .position_cmds import JsonOpt
 from .render import replay_data, replay_renderable
 
 

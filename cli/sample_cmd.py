@@ -1,6 +1,6 @@
 """``sample``: deals drawn uniformly among those consistent with a seat view.
 
-The sampler (:mod:`lukfu_solver.sampling`) is imported inside the command, so ``lukfu --help``
+The sampler (:mod:`lukfu_solver.hidden.sampling`) is imported inside the command, so ``lukfu --help``
 stays instant; ortools is imported only when a view needs CP-SAT (an infeasible view's
 explanation, or the sampler's fallback).
 """
@@ -41,7 +41,7 @@ def sample(
     that no deal fits exits with code 2 and one line naming the trick and play at fault. Without
     --seed the seed chosen is printed on stderr.
     """
-    from lukfu_solver.sampling import Sampler
+    from lukfu_solver.hidden.sampling import Sampler
     from lukfu_solver.view import SeatView
 
     if count < 1:

@@ -3,7 +3,7 @@ principal variation told trick by trick; ``--batch`` solves one position a line,
 several processes.
 
 The search module is imported inside the command and the batch worker, so ``lukfu --help`` stays
-instant. Every position gets a fresh :class:`~lukfu_solver.search.Solver`, so a result never
+instant. Every position gets a fresh :class:`~lukfu_solver.search.reference.Solver`, so a result never
 depends on the order of a batch or on ``--jobs``.
 """
 
@@ -26,11 +26,11 @@ from lukfu_solver.position import Position
 
 from .batch import count_lines, error_object, read_lines, with_progress
 from .common import bad_usage, emit_json, stdout_console
-from .play_cmds import POSITION_HELP, BatchOpt, JsonOpt, one_source
+from .position_cmds import POSITION_HELP, BatchOpt, JsonOpt, one_source
 from .render import result_line, signed
 
 if TYPE_CHECKING:
-    from lukfu_solver.search import SolveResult
+    from lukfu_solver.search.reference import SolveResult
 
 AllMovesOpt = Annotated[bool, typer.Option("--all-moves", help="Also find the exact value of every legal move.")]
 MaxNodesOpt = Annotated[
@@ -78,11 +78,11 @@ def run_solver(
     kernel (identical values and node counts, ~60x faster) on ``threads`` threads, or the
     pure-Python reference."""
     if reference:
-        from lukfu_solver.search import Solver
+        from lukfu_solver.search.reference import Solver
 
         solver = Solver()
     else:
-        from lukfu_solver.analysis import make_solver
+        from lukfu_solver.analysis.moves import make_solver
 
         solver = make_solver(threads)  # type: ignore[assignment]
     return solver.solve(pos, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit)

@@ -163,7 +163,7 @@ def oracle_ab(pos: Position) -> int:
     """The exact value of ``pos`` by textbook alpha-beta (no table, no ordering, no bounds).
 
     Exact like :func:`oracle_value` (the tests check that they agree) but fast enough for 5-card
-    hands; written here, independently of ``lukfu_solver.search``.
+    hands; written here, independently of ``lukfu_solver.search.reference``.
     """
     return _alphabeta(pos.copy(), -100, 100)
 

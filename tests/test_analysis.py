@@ -1,5 +1,5 @@
-"""PIMC analysis of seat views (``lukfu_solver.analysis``) and call/pass advice
-(``lukfu_solver.advice``), on late-deal views from real deals and on hands whose answer is certain.
+"""PIMC analysis of seat views (``lukfu_solver.analysis.moves``) and call/pass advice
+(``lukfu_solver.analysis.advice``), on late-deal views from real deals and on hands whose answer is certain.
 
 Solves are kept small: views with 3-4 cards a hand (exact in milliseconds), and for the advice
 hands whose answer holds even when a solve stops at its node limit (see each test's argument).
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from lukfu_solver.advice import advise, hand_facts, policy_calls
-from lukfu_solver.analysis import SolveLimits, analyse, p_better, viewer_points
+from lukfu_solver.analysis.advice import advise, hand_facts, policy_calls
+from lukfu_solver.analysis.moves import SolveLimits, analyse, p_better, viewer_points
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, play_deal
-from lukfu_solver.sampling import Sampler
-from lukfu_solver.search import Solver
+from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.search.reference import Solver
 from lukfu_solver.view import SeatView
 
 LIMITS = SolveLimits(max_nodes=50_000)

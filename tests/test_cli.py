@@ -95,8 +95,8 @@ def test_no_args_shows_help() -> None:
     assert "Usage" in result.stdout + result.stderr
 
 
-def test_python_m_lukfu_solver_help() -> None:
-    proc = subprocess.run([sys.executable, "-m", "lukfu_solver", "--help"], capture_output=True, text=True, timeout=30)
+def test_python_m_lukfu_cli_help() -> None:
+    proc = subprocess.run([sys.executable, "-m", "lukfu_cli", "--help"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr
     assert "replay" in proc.stdout and "legal" in proc.stdout
 

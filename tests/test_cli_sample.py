@@ -63,7 +63,7 @@ def test_seed_reproduces_the_samples() -> None:
     assert first == run("sample", MID_TRICK, "-n", "8", "--seed", "11", "--json").stdout
     assert first != run("sample", MID_TRICK, "-n", "8", "--seed", "12", "--json").stdout
     proc = subprocess.run(
-        [sys.executable, "-m", "lukfu_solver", "sample", MID_TRICK, "-n", "8", "--seed", "11", "--json"],
+        [sys.executable, "-m", "lukfu_cli", "sample", MID_TRICK, "-n", "8", "--seed", "11", "--json"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -1,5 +1,5 @@
-"""The compiled kernel (``lukfu_solver.kernel``) and ``FastSolver`` against the pure-Python
-reference (``lukfu_solver.search.Solver`` and ``lukfu_solver.position.Position``).
+"""The compiled kernel (``lukfu_solver.search.kernel``) and ``FastSolver`` against the pure-Python
+reference (``lukfu_solver.search.reference.Solver`` and ``lukfu_solver.position.Position``).
 
 The kernel mirrors the reference move for move, so on positions where neither table loses an
 entry the two must agree on everything: legal move lists in order, Zobrist and table keys, bounds,
@@ -22,14 +22,14 @@ import pytest
 
 pytest.importorskip("numba")
 
-from lukfu_solver import kernel as K  # noqa: E402
 from lukfu_solver.cards import ALL_CARDS, parse_cards  # noqa: E402
 from lukfu_solver.endgames import full_deal  # noqa: E402
-from lukfu_solver.fastsearch import FastSolver, decode, encode, load_row, tables  # noqa: E402
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import Solver, reduced_moves, tt_key, value_bounds  # noqa: E402
+from lukfu_solver.search import kernel as K  # noqa: E402
+from lukfu_solver.search.fast import FastSolver, decode, encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.reference import Solver, reduced_moves, tt_key, value_bounds  # noqa: E402
 
 # ---------------------------------------------------------------- seeded positions
 
@@ -81,7 +81,7 @@ def summary(res) -> tuple:
 
 
 def test_importing_the_library_does_not_import_numba():
-    code = "import sys, lukfu_solver, lukfu_solver.search; print('numba' in sys.modules)"
+    code = "import sys, lukfu_solver, lukfu_solver.search.reference; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lukfu_solver.position import Position
-from lukfu_solver.search import Solver
+from lukfu_solver.search.reference import Solver
 
 # (position, value, nodes) — from lukfu_solver.endgames.random_endgame(seed, cards) for
 # (1, 6), (7, 6), (13, 6), (2, 8), (12, 8), solved with a fresh Solver() (default MTD(f) driver).
@@ -29,7 +29,7 @@ def test_reference_value_and_node_count(text: str, value: int, nodes: int) -> No
 
 @pytest.mark.parametrize(("text", "value", "nodes"), FIXED)
 def test_kernel_value_and_node_count(text: str, value: int, nodes: int) -> None:
-    from lukfu_solver.fastsearch import FastSolver
+    from lukfu_solver.search.fast import FastSolver
 
     res = FastSolver().solve(Position.parse(text))
     assert (res.value, res.nodes) == (value, nodes)

@@ -444,7 +444,7 @@ def test_reach_bounds_every_winner_along_a_playout(perm, caller, seed, claim_pro
     """search.reach (R9, R10, R14, R15): at every position of a random playout, the total the
     deal's eventual winner ends with is at most what reach allowed it there, and reach never
     grows as the deal goes on."""
-    from lukfu_solver.search import reach
+    from lukfu_solver.search.reference import reach
 
     hands = hands_of(perm)
     trail = []

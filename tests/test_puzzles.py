@@ -18,7 +18,7 @@ from lukfu_solver import puzzles as P
 from lukfu_solver.errors import NotationError
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
-from lukfu_solver.search import Solver
+from lukfu_solver.search.reference import Solver
 
 runner = CliRunner()
 COLLECTION = Path(__file__).resolve().parent.parent / "puzzles"

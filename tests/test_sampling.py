@@ -17,7 +17,9 @@ from collections import Counter
 import pytest
 
 from lukfu_solver.cards import ALL_CARDS, iter_cards
-from lukfu_solver.constraints import (
+from lukfu_solver.errors import NotationError
+from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.hidden.constraints import (
     Deal,
     Discard,
     Lead,
@@ -29,12 +31,10 @@ from lukfu_solver.constraints import (
     explain_infeasible,
     is_consistent,
 )
-from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.hidden.sampling import Sampler
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
-from lukfu_solver.sampling import Sampler
 from lukfu_solver.view import SeatView, parse_history
 
 # Small late-deal views of real (RandomPlayer) deals, each exercising part of the model.
@@ -422,7 +422,7 @@ def test_samples_are_reproducible_by_seed() -> None:
 
 def test_samples_are_the_same_in_another_process() -> None:
     code = (
-        "from lukfu_solver.sampling import Sampler; from lukfu_solver.view import SeatView; "
+        "from lukfu_solver.hidden.sampling import Sampler; from lukfu_solver.view import SeatView; "
         f"print([d.deal_text() for d in Sampler(SeatView.parse({MIXED!r}), 42).samples(5)])"
     )
     outs = set()
@@ -442,7 +442,7 @@ def test_samples_are_the_same_in_another_process() -> None:
 
 def test_library_import_does_not_load_ortools() -> None:
     code = (
-        "import sys, lukfu_solver, lukfu_solver.constraints, lukfu_solver.sampling, lukfu_cli.sample_cmd; "
+        "import sys, lukfu_solver, lukfu_solver.hidden.constraints, lukfu_solver.hidden.sampling, lukfu_cli.sample_cmd; "
         "print('ortools' in sys.modules)"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

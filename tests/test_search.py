@@ -1,4 +1,4 @@
-"""The exact solver (lukfu_solver.search) against independent references.
+"""The exact solver (lukfu_solver.search.reference) against independent references.
 
 Every test uses the public API only (``Solver().solve``, ``value_bounds``, ``plain_alphabeta``)
 and checks answers, never node counts or move order, so any speed-up of the search must leave
@@ -39,7 +39,7 @@ from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards  # noqa: E40
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import (  # noqa: E402
+from lukfu_solver.search.reference import (  # noqa: E402
     Solver,
     plain_alphabeta,
     reach,

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from lukfu_solver import fastsearch
 from lukfu_solver.endgames import full_deal, random_endgame
-from lukfu_solver.fastsearch import FastSolver
 from lukfu_solver.position import Position
+from lukfu_solver.search import fast as fastsearch
+from lukfu_solver.search.fast import FastSolver
 
 
 @pytest.fixture

@@ -25,11 +25,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .analysis import SolveLimits, make_solver, mean_stderr, p_better
-from .cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
-from .errors import NotationError
-from .parallel import ordered_map
-from .position import Position
+from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
+from ..errors import NotationError
+from ..parallel import ordered_map
+from ..position import Position
+from .moves import SolveLimits, make_solver, mean_stderr, p_better
 
 CALL_SCORE = 5
 """The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""

@@ -1,7 +1,7 @@
 """Perfect-information Monte Carlo (PIMC) analysis of a seat view: expected points per move.
 
 The hidden cards are sampled uniformly from every deal consistent with the view
-(:class:`~lukfu_solver.sampling.Sampler`); each sample is solved exactly, for every legal move
+(:class:`~lukfu_solver.hidden.sampling.Sampler`); each sample is solved exactly, for every legal move
 of the viewer, and the move values are averaged. The same samples serve every move (a paired
 comparison), so the difference between two moves has a much smaller error than either mean.
 
@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 
-from .parallel import worker_pool
-from .plays import Play
-from .position import Position
-from .view import SeatView
+from ..parallel import worker_pool
+from ..plays import Play
+from ..position import Position
+from ..view import SeatView
 
 DEFAULT_BATCH = 8
 """Samples solved between two early-stopping checks (fixed, so results do not depend on jobs)."""
@@ -118,11 +118,11 @@ def make_solver(threads: int = 1) -> object:
     """The fastest exact solver available: the compiled kernel when present (on ``threads``
     threads, see fastsearch.FastSolver), else the reference."""
     try:
-        from .fastsearch import FastSolver
+        from ..search.fast import FastSolver
 
         return FastSolver(threads=threads)
     except ImportError:  # pragma: no cover - the kernel is optional at run time
-        from .search import Solver
+        from ..search.reference import Solver
 
         return Solver()
 
@@ -169,7 +169,7 @@ def analyse(
     Stops early (after at least ``min_samples``) once the best move beats the second with
     probability ``confidence``. ``progress(done, total)`` is called after each batch.
     """
-    from .sampling import Sampler
+    from ..hidden.sampling import Sampler
 
     t0 = time.perf_counter()
     limits = limits or SolveLimits()

@@ -19,7 +19,7 @@ Calling, passing and beating plays constrain nothing. :func:`derive` turns a vie
 :class:`Problem` (places and constraints); :func:`build_model` states the problem as one CP-SAT
 model, one Boolean per (hidden card, place). The model is the one definition of "consistent":
 :func:`is_consistent`, :func:`explain_infeasible`, :func:`enumerate_deals`, :func:`count_deals`,
-the sampler (:mod:`lukfu_solver.sampling`) and the tests use it or :meth:`Problem.violation`,
+the sampler (:mod:`lukfu_solver.hidden.sampling`) and the tests use it or :meth:`Problem.violation`,
 which checks the same constraints on one deal with the rules' own generators.
 
 ortools is imported inside the functions that need it (about 0.4 s), never at import time.
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import (
+from ..cards import (
     ALWAYS_OLD,
     RANK_MASK,
     SUIT_MASK,
@@ -46,11 +46,11 @@ from .cards import (
     format_cards,
     iter_cards,
 )
-from .errors import NotationError
-from .plays import DISCARD, RUN, SET, SINGLE, Play
-from .position import Position
-from .rules import can_beat, single_leads
-from .view import SeatView, Tricks, format_history
+from ..errors import NotationError
+from ..plays import DISCARD, RUN, SET, SINGLE, Play
+from ..position import Position
+from ..rules import can_beat, single_leads
+from ..view import SeatView, Tricks, format_history
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

@@ -1,6 +1,6 @@
 """Uniform sampling of the deals consistent with a seat view: every consistent deal equally likely.
 
-CP-SAT states the constraints (:mod:`lukfu_solver.constraints`) but is not a uniform sampler, so
+CP-SAT states the constraints (:mod:`lukfu_solver.hidden.constraints`) but is not a uniform sampler, so
 :class:`Sampler` counts and samples exactly:
 
 1. **Exact part, by counting.** A discard against a single (and any limit that leaves no room) is
@@ -50,7 +50,10 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .cards import CardSet, iter_cards
+from ..cards import CardSet, iter_cards
+from ..errors import NotationError
+from ..rules import can_beat
+from ..view import SeatView
 from .constraints import (
     HIDDEN,
     IN,
@@ -66,9 +69,6 @@ from .constraints import (
     is_consistent,
     lead_chains,
 )
-from .errors import NotationError
-from .rules import can_beat
-from .view import SeatView
 
 __all__ = ["Deal", "Sampler"]
 
@@ -426,7 +426,7 @@ class _Plan:
 class Sampler:
     """Uniform random deals consistent with ``view`` (see the module doc for the method).
 
-    ``sample()`` returns one :class:`~lukfu_solver.constraints.Deal`, ``samples(n)`` a list; draws
+    ``sample()`` returns one :class:`~lukfu_solver.hidden.constraints.Deal`, ``samples(n)`` a list; draws
     are independent. ``attempts`` and ``accepted`` count the draws of the rejection step,
     ``method`` says how samples are drawn now (``exact``, ``rejection`` or ``enumeration``),
     ``stats()`` reports it all, ``samples_per_s`` the speed. ``seed`` seeds ``random.Random``.

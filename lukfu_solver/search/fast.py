@@ -1,5 +1,5 @@
 """The compiled exact solver: :class:`FastSolver`, the same search as
-:class:`lukfu_solver.search.Solver` run by the numba kernel of :mod:`lukfu_solver.kernel`.
+:class:`lukfu_solver.search.reference.Solver` run by the numba kernel of :mod:`lukfu_solver.search.kernel`.
 
 Same public API and the same results: as long as neither table loses an entry (the reference
 evicts at ``max_entries``; here ``tt_replaced`` counts losses), the values, best moves,
@@ -25,10 +25,10 @@ import weakref
 
 import numpy as np
 
+from ..plays import CLAIM, CLAIM_PLAY, Play
+from ..position import Position
 from . import kernel as K
-from .plays import CLAIM, CLAIM_PLAY, Play
-from .position import Position
-from .search import ProbeSettled, SearchAborted, Solver, SolveResult
+from .reference import ProbeSettled, SearchAborted, Solver, SolveResult
 
 _TABLES: np.ndarray | None = None
 

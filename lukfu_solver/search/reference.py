@@ -19,10 +19,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
-from .plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
-from .position import Z_FACEUP, Position, zmask
-from .rules import can_beat, end_outcome, payments
+from ..cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
+from ..plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
+from ..position import Z_FACEUP, Position, zmask
+from ..rules import can_beat, end_outcome, payments
 
 MAX_VALUE = 14
 MIN_VALUE = -14

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from .cards import (
+from ..cards import (
     ALL_CARDS,
     RANK_MASK,
     RUNS9,
@@ -43,11 +43,11 @@ from .cards import (
     iter_cards,
     old_cards,
 )
-from .errors import NotationError
-from .plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play
-from .position import Position
-from .rules import beating_plays, can_beat, can_claim, lead_plays, single_leads
-from .view import HAND_SIZE, SeatView
+from ..errors import NotationError
+from ..plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play
+from ..position import Position
+from ..rules import beating_plays, can_beat, can_claim, lead_plays, single_leads
+from ..view import HAND_SIZE, SeatView
 
 
 @runtime_checkable
@@ -532,7 +532,7 @@ def _sampler(view: SeatView, seed: int) -> Any:
     hidden = sum(p.size for tr in view.tricks for p in tr if p.hidden)
     if hidden > QUICK_AFTER:
         return QuickSampler(view, seed)
-    from .sampling import Sampler
+    from ..hidden.sampling import Sampler
 
     return Sampler(view, seed)
 
@@ -547,9 +547,9 @@ def _solver_class() -> tuple[Callable[[], Any], bool]:
     """A maker of fresh exact solvers and whether it is the compiled one: ``fastsearch.FastSolver``
     (same API, about 50 times faster) when importable, else ``search.Solver``."""
     try:
-        from .fastsearch import FastSolver
+        from ..search.fast import FastSolver
     except ImportError:
-        from .search import Solver
+        from ..search.reference import Solver
 
         return (lambda: Solver(max_entries=200_000)), False
     return (lambda: FastSolver(max_entries=1 << 17)), True
@@ -849,7 +849,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
     >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0")]
     ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0']
     """
-    from .game import RandomPlayer
+    from ..game import RandomPlayer
 
     text = spec.strip().lower()
     kind, _, arg = text.partition(":")

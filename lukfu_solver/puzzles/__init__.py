@@ -40,12 +40,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import card as card_index
-from .cards import iter_cards
-from .endgames import random_endgame
-from .errors import NotationError
-from .plays import CLAIM, DISCARD, RUN, SET, Play
-from .position import Position
+from ..cards import card as card_index
+from ..cards import iter_cards
+from ..endgames import random_endgame
+from ..errors import NotationError
+from ..plays import CLAIM, DISCARD, RUN, SET, Play
+from ..position import Position
 
 # ---------------------------------------------------------------- vocabulary
 
@@ -88,15 +88,15 @@ SolverFactory = Callable[[], Any]
 
 
 def python_solver() -> Any:
-    """The reference solver, :class:`lukfu_solver.search.Solver` (pure Python)."""
-    from .search import Solver
+    """The reference solver, :class:`lukfu_solver.search.reference.Solver` (pure Python)."""
+    from ..search.reference import Solver
 
     return Solver()
 
 
 def fast_solver() -> Any:
-    """The compiled solver, :class:`lukfu_solver.fastsearch.FastSolver` (same API and values)."""
-    from .fastsearch import FastSolver
+    """The compiled solver, :class:`lukfu_solver.search.fast.FastSolver` (same API and values)."""
+    from ..search.fast import FastSolver
 
     return FastSolver()
 
@@ -110,7 +110,7 @@ def solver_factory(name: str = "python") -> SolverFactory:
         return fast_solver
     if name == "auto":
         try:
-            import lukfu_solver.fastsearch  # noqa: F401
+            import lukfu_solver.search.fast  # noqa: F401
         except Exception:  # numba missing or the kernel broken: fall back to the reference
             return python_solver
         return fast_solver

@@ -1,8 +1,8 @@
 """The compiled search kernel (numba): the rules engine and the alpha-beta search of
-:mod:`lukfu_solver.search`, move for move, on flat int64 arrays.
+:mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
 
 This module imports numba; nothing else in ``lukfu_solver`` imports it (use it through
-:class:`lukfu_solver.fastsearch.FastSolver`). Every function is ``@njit(cache=True)``: the first
+:class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
 run in a fresh environment compiles and caches them (about 10-15 s of CPU; see
 ``fastsearch.compile_all``), later runs load them in well under a second.
 
@@ -48,8 +48,8 @@ from numba import carray, njit
 from numba.core import types
 from numba.extending import intrinsic
 
-from .cards import ALWAYS_OLD, OLD_RANKS9, RANK_MASK, RUNS9, SUIT_MASK, UNBEATABLE_LEAD
-from .position import HAND_SIZE, Z_CALLER, Z_ENDED, Z_FACEUP, Z_FU, Z_HAND, Z_TO_MOVE, Z_TRICK_DOWN, Z_TRICK_UP
+from ..cards import ALWAYS_OLD, OLD_RANKS9, RANK_MASK, RUNS9, SUIT_MASK, UNBEATABLE_LEAD
+from ..position import HAND_SIZE, Z_CALLER, Z_ENDED, Z_FACEUP, Z_FU, Z_HAND, Z_TO_MOVE, Z_TRICK_DOWN, Z_TRICK_UP
 
 # ---------------------------------------------------------------- bit intrinsics
 
@@ -235,7 +235,7 @@ def to_unsigned(x: int) -> int:
 
 def build_tables() -> np.ndarray:
     """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`."""
-    from .search import RELEVANT9
+    from .reference import RELEVANT9
 
     t = np.zeros(T_SIZE, dtype=np.int64)
 

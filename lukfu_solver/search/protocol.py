@@ -1,0 +1,73 @@
+"""The one solver protocol and the one factory: every caller gets its exact solver here.
+
+Two implementations answer the same questions with the same values and node counts: the
+compiled solver (:class:`~lukfu_solver.search.fast.FastSolver`, the numba kernel, the default
+everywhere) and the pure-Python reference (:class:`~lukfu_solver.search.reference.Solver`,
+only when asked: it is the readable specification the kernel is held to, about 60x slower).
+
+>>> from lukfu_solver.position import Position
+>>> pos = Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -")
+>>> make_solver("reference").solve(pos).value
+4
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Protocol
+
+if TYPE_CHECKING:
+    from ..position import Position
+    from .reference import SolveResult
+
+SolverKind = Literal["compiled", "reference", "auto"]
+SOLVER_KINDS: tuple[str, ...] = ("compiled", "reference", "auto")
+"""``compiled``: the numba kernel; ``reference``: the pure-Python search; ``auto``: the compiled
+one when numba imports, else the reference."""
+
+
+class ExactSolver(Protocol):
+    """What every exact solver offers: a solve (value or proved bounds within limits), the
+    exact value, the bounds known without search, and the nodes of the last solve."""
+
+    nodes: int
+
+    def solve(
+        self,
+        pos: Position,
+        all_moves: bool = False,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+    ) -> SolveResult: ...
+
+    def value(self, pos: Position) -> int: ...
+
+
+def make_solver(
+    kind: str = "compiled",
+    *,
+    threads: int = 1,
+    max_entries: int | None = None,
+) -> ExactSolver:
+    """A fresh exact solver of ``kind`` (see :data:`SOLVER_KINDS`) on ``threads`` threads (1 or
+    2, compiled only) with a table of up to ``max_entries`` entries (None: the default)."""
+    if kind not in SOLVER_KINDS:
+        raise ValueError(f"solver kind must be one of {', '.join(SOLVER_KINDS)}, got {kind!r}")
+    if threads not in (1, 2):
+        raise ValueError(f"threads must be 1 or 2, got {threads}")
+    if kind == "auto":
+        try:
+            import numba  # noqa: F401
+        except ImportError:  # pragma: no cover - numba is a dependency; this guards odd installs
+            kind = "reference"
+        else:
+            kind = "compiled"
+    sized = {} if max_entries is None else {"max_entries": max_entries}
+    if kind == "reference":
+        if threads != 1:
+            raise ValueError("the reference solver runs on one thread")
+        from .reference import Solver
+
+        return Solver(**sized)
+    from .fast import FastSolver
+
+    return FastSolver(threads=threads, **sized)
