@@ -37,7 +37,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.view import HAND_SIZE, SeatView
 
 from .common import bad_usage, emit_json, stderr_console, stdout_console
-from .position_cmds import JsonOpt, check_seat
+from .options import JsonOpt, check_seat
 from .render import LEGEND, seat_label, suit_cell
 
 if TYPE_CHECKING:

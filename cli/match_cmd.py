@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 
 from .common import emit_json, stdout_console
-from .position_cmds import JsonOpt
+from .options import JsonOpt
 
 
 def match_table(result: Any) -> Table:

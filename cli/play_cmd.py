@@ -28,7 +28,7 @@ from lukfu_solver.rules import beating_plays, can_claim, single_leads
 from lukfu_solver.view import SeatView
 
 from .common import bad_usage, note, stdout_console
-from .position_cmds import check_seat
+from .options import check_seat
 from .render import (
     LEGEND,
     caller_text,

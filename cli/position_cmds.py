@@ -13,29 +13,8 @@ from lukfu_solver.position import Position
 
 from .batch import run_batch
 from .common import bad_usage, emit_json, emit_line, note
+from .options import POSITION_HELP, BatchOpt, JsonOpt, check_seat, one_source
 from .render import outcome_data, points_data, result_line
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one object).")]
-BatchOpt = Annotated[
-    str | None,
-    typer.Option("--batch", metavar="FILE", help="Read requests from FILE, one a line ('-' is standard input)."),
-]
-POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
-
-
-def check_seat(value: int, field: str) -> int:
-    """``value`` if it is a seat (0, 1, 2), else a NotationError naming ``field``."""
-    if value not in (0, 1, 2):
-        raise NotationError(field, f"a seat is 0, 1 or 2, got {value}")
-    return value
-
-
-def one_source(argument: Any, other: str | None, name: str, other_name: str = "--batch FILE") -> None:
-    """Require exactly one of a command-line ``argument`` and an option (``--batch FILE``)."""
-    if other is not None and argument:
-        raise bad_usage(name.lower(), f"give either {name} or {other_name}, not both")
-    if other is None and not argument:
-        raise bad_usage(name.lower(), f"missing: give {name} or {other_name}")
 
 
 def sorted_legal(pos: Position) -> list[Play]:

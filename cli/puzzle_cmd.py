@@ -26,6 +26,7 @@ from lukfu_solver.plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
 from lukfu_solver.position import Position
 
 from .common import bad_usage, emit_json, note, one_line, stderr_console, stdout_console
+from .options import JsonOpt
 from .render import position_data, position_renderable, result_line, signed
 from .solve_cmd import _play_words, narrate_pv
 
@@ -39,7 +40,6 @@ app = typer.Typer(
     "(puzzles/README.md): generate, solve, check, show and play them.",
 )
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one object).")]
 IdOpt = Annotated[str | None, typer.Option("--id", metavar="ID", help="Only the puzzle with this id.")]
 SolverOpt = Annotated[
     str,

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .common import emit_json, stdout_console
-from .position_cmds import JsonOpt
+from .options import JsonOpt
 from .render import replay_data, replay_renderable
 
 

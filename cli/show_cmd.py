@@ -9,7 +9,7 @@ import typer
 from lukfu_solver.position import Position
 
 from .common import emit_json, stdout_console
-from .position_cmds import POSITION_HELP, JsonOpt, one_source
+from .options import POSITION_HELP, JsonOpt, one_source
 from .render import position_data, position_renderable, view_data, view_renderable
 
 

@@ -26,7 +26,7 @@ from lukfu_solver.position import Position
 
 from .batch import count_lines, error_object, read_lines, with_progress
 from .common import bad_usage, emit_json, stdout_console
-from .position_cmds import POSITION_HELP, BatchOpt, JsonOpt, one_source
+from .options import POSITION_HELP, BatchOpt, JsonOpt, one_source
 from .render import result_line, signed
 
 if TYPE_CHECKING:

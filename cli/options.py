@@ -1,0 +1,33 @@
+"""The options and argument texts that several commands share, defined once."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from lukfu_solver.errors import NotationError
+
+from .common import bad_usage
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one object).")]
+BatchOpt = Annotated[
+    str | None,
+    typer.Option("--batch", metavar="FILE", help="Read requests from FILE, one a line ('-' is standard input)."),
+]
+POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
+
+
+def check_seat(value: int, field: str) -> int:
+    """``value`` if it is a seat (0, 1, 2), else a NotationError naming ``field``."""
+    if value not in (0, 1, 2):
+        raise NotationError(field, f"a seat is 0, 1 or 2, got {value}")
+    return value
+
+
+def one_source(argument: Any, other: str | None, name: str, other_name: str = "--batch FILE") -> None:
+    """Require exactly one of a command-line ``argument`` and an option (``--batch FILE``)."""
+    if other is not None and argument:
+        raise bad_usage(name.lower(), f"give either {name} or {other_name}, not both")
+    if other is None and not argument:
+        raise bad_usage(name.lower(), f"missing: give {name} or {other_name}")
