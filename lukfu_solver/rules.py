@@ -7,7 +7,7 @@ view and the search all call them, so they can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -222,3 +222,15 @@ def end_outcome(fu: tuple[int, int, int] | list[int], last_winner: int, caller: 
         return Outcome(None, 0, "void", (0, 0, 0))
     winner = at_six[0] if len(at_six) == 1 else last_winner
     return Outcome(winner, fu[winner], "end", payments(winner, fu[winner], caller))
+
+
+def higher_in_suit(mask: CardSet, card: int) -> CardSet:
+    """The cards of ``mask`` in ``card``'s suit above ``card``."""
+    suit_end = (card // 9 + 1) * 9
+    return mask & ((1 << suit_end) - (1 << (card + 1)))
+
+
+def discard_proves_none_higher(best: Play, trick: Sequence[Play]) -> bool:
+    """Whether a discard against ``best`` proves the discarder held no higher card of its suit
+    (R9): ``best`` is a single, and not a led C1 or T1, which nothing beats (R8)."""
+    return best.kind == SINGLE and not (best is trick[0] and best.cards & UNBEATABLE_LEAD)

@@ -9,12 +9,11 @@ from conftest import make_pos
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
+from lukfu_solver.hidden.quick import QuickSampler
 from lukfu_solver.players import (
     CALL_CALIBRATION,
-    DEFAULT_CALL_THRESHOLD,
     PimcPlayer,
     Player,
-    QuickSampler,
     RulePlayer,
     ctx_from_position,
     ctx_from_view,
@@ -24,6 +23,7 @@ from lukfu_solver.players import (
     rule_move,
     rule_playout,
 )
+from lukfu_solver.players.rule import DEFAULT_CALL_THRESHOLD
 from lukfu_solver.plays import CLAIM, DISCARD, SINGLE, Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord

@@ -1,0 +1,82 @@
+"""The player interface and the registry that builds a player from its spec."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from ..errors import NotationError
+from ..plays import Play
+from ..view import SeatView
+from .pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
+from .rule import RulePlayer
+
+
+@runtime_checkable
+class Player(Protocol):
+    """The interface of every player: a ``name`` and an answer for a seat view.
+
+    In the calling phase (``view.caller is None``) the answer is ``"play"`` or ``"pass"``;
+    otherwise it is one of ``view.legal_moves()``.
+    """
+
+    name: str
+
+    def __call__(self, view: SeatView) -> Play | str: ...
+
+
+# ================================================================ registry
+
+
+PLAYER_KINDS = ("random", "rule", "pimc")
+SPEC_HELP = "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C)"
+
+
+def make_player(spec: str, seed: int = 0) -> Player:
+    """A player from its spec: ``random``, ``rule``, ``rule:T``, ``pimc``, ``pimc:L``, ``pimc:L:C``
+    (``C`` points added to PIMC's value of calling; ``pimc:3:0`` is the uncalibrated player).
+
+    ``seed`` seeds the player's random choices (``random``'s moves, ``pimc``'s samples). A bad
+    spec raises NotationError("player", …).
+
+    >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0")]
+    ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0']
+    """
+    from ..game import RandomPlayer
+
+    text = spec.strip().lower()
+    kind, _, arg = text.partition(":")
+    if kind == "random" and not arg:
+        return RandomPlayer(seed)
+    if kind == "rule":
+        if not arg:
+            return RulePlayer()
+        try:
+            t = float(arg)
+        except ValueError:
+            raise NotationError("player", f"rule:T needs a number T (the call threshold), got {arg!r}") from None
+        if not 0 <= t <= 20:
+            raise NotationError("player", f"rule call threshold {t:g} outside 0-20")
+        return RulePlayer(t)
+    if kind == "pimc":
+        if not arg:
+            return PimcPlayer(DEFAULT_LEVEL, seed)
+        level, _, cal = arg.partition(":")
+        if not (level.isascii() and level.isdigit()) or int(level) not in LEVELS:
+            raise NotationError("player", f"pimc:L needs a level 1-5, got {level!r}")
+        if not cal:
+            return PimcPlayer(int(level), seed)
+        try:
+            c = float(cal)
+        except ValueError:
+            raise NotationError("player", f"pimc:L:C needs a number C (the call calibration), got {cal!r}") from None
+        if not -10 <= c <= 10:
+            raise NotationError("player", f"pimc call calibration {c:g} outside -10..10")
+        return PimcPlayer(int(level), seed, calibration=c)
+    raise NotationError("player", f"unknown player {spec!r} (players: {SPEC_HELP})")
+
+
+def player_factory(spec: str) -> Callable[[int], Player]:
+    """A checked spec as a function of the seed (the spec is validated now)."""
+    make_player(spec, 0)
+    return lambda seed: make_player(spec, seed)
