@@ -39,7 +39,7 @@ from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards  # noqa: E40
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search.reference import (  # noqa: E402
+from lukfu_solver.search import (  # noqa: E402
     Solver,
     plain_alphabeta,
     reach,

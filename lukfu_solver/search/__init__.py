@@ -1,7 +1,46 @@
 """Exact perfect-information search (M1): the solver protocol and factory, the reference search
-and the compiled kernel that mirrors it (the algorithm: ``docs/search.md``)."""
+and the compiled kernel that mirrors it (the algorithm: ``docs/search.md``).
 
+Callers get a solver from :func:`make_solver` (the compiled one unless asked otherwise) and use
+it through :class:`ExactSolver`: ``solve``, ``value``, ``bounds``, ``nodes``. The modules, by job:
+
+- :mod:`.protocol`: :class:`ExactSolver` and :func:`make_solver`;
+- :mod:`.result`: :class:`SolveResult`, :class:`SearchAborted`, :class:`ProbeSettled`, the value range;
+- :mod:`.driver`: :class:`~.driver.ZeroWindowDriver`, the MTD(f)/bisection drivers both solvers share;
+- :mod:`.bounds`: :func:`value_bounds`, :func:`reach`, :func:`sure_claim`, :func:`trick_claim`;
+- :mod:`.reductions`: :func:`equivalence_classes`, :func:`reduced_moves`;
+- :mod:`.reference`: the pure-Python alpha-beta :class:`~.reference.Solver`, :func:`tt_key`,
+  :func:`plain_alphabeta`, :func:`iter_pv_positions`;
+- :mod:`.kernel` (a package, imports numba) and :mod:`.fast`: the compiled search and
+  :class:`~.fast.FastSolver`, imported only when a compiled solver is made.
+"""
+
+from .bounds import reach, sure_claim, trick_claim, value_bounds
+from .driver import ZeroWindowDriver
 from .protocol import SOLVER_KINDS, ExactSolver, make_solver
-from .reference import ProbeSettled, SearchAborted, SolveResult
+from .reductions import equivalence_classes, reduced_moves
+from .reference import Solver, iter_pv_positions, plain_alphabeta, tt_key
+from .result import INF, MAX_VALUE, MIN_VALUE, ProbeSettled, SearchAborted, SolveResult
 
-__all__ = ["SOLVER_KINDS", "ExactSolver", "ProbeSettled", "SearchAborted", "SolveResult", "make_solver"]
+__all__ = [
+    "INF",
+    "MAX_VALUE",
+    "MIN_VALUE",
+    "SOLVER_KINDS",
+    "ExactSolver",
+    "ProbeSettled",
+    "SearchAborted",
+    "SolveResult",
+    "Solver",
+    "ZeroWindowDriver",
+    "equivalence_classes",
+    "iter_pv_positions",
+    "make_solver",
+    "plain_alphabeta",
+    "reach",
+    "reduced_moves",
+    "sure_claim",
+    "trick_claim",
+    "tt_key",
+    "value_bounds",
+]

@@ -28,7 +28,8 @@ import numpy as np
 from ..plays import CLAIM, CLAIM_PLAY, Play
 from ..position import Position
 from . import kernel as K
-from .reference import ProbeSettled, SearchAborted, Solver, SolveResult
+from .driver import ZeroWindowDriver
+from .result import ProbeSettled, SearchAborted, SolveResult
 
 _TABLES: np.ndarray | None = None
 
@@ -140,7 +141,7 @@ def _release(arrays: _Arrays) -> None:
 
 PAUSE_CLOCK = 0xFFF
 """The kernel returns to Python every PAUSE_CLOCK + 1 nodes when a clock or a helper thread needs
-watching (as Solver._schedule checks the clock)..."""
+watching (as the reference ``Solver._schedule`` checks the clock)..."""
 PAUSE_CTRL_C = 0xFFFF
 """... and every PAUSE_CTRL_C + 1 nodes otherwise, only so that Ctrl-C is felt (about 15 ms)."""
 HELPER_AFTER = 0.02
@@ -166,8 +167,9 @@ class _Race:
         self.hi = min(self.hi, hi)
 
 
-class FastSolver:
-    """Alpha-beta search with a transposition table, compiled: see :class:`search.Solver`.
+class FastSolver(ZeroWindowDriver):
+    """Alpha-beta search with a transposition table, compiled: see
+    :class:`~lukfu_solver.search.reference.Solver`.
 
     ``max_entries`` sizes the table: at most ``tt_slots`` slots of 16 bytes (default the power of
     two at or above twice ``max_entries``: 4M slots, 64 MB, for the default 2M entries). The
@@ -307,9 +309,13 @@ class FastSolver:
         result.tt_hits += helper_counts[2]
         return result
 
-    value = Solver.value
-    _stopped_early = Solver._stopped_early
-    _with_statistics = Solver._with_statistics
+    def bounds(self, pos: Position) -> tuple[int, int]:
+        """The bounds on the value of ``pos`` known without search (the kernel's
+        ``value_bounds``, equal to :func:`lukfu_solver.search.bounds.value_bounds`). Not to be
+        called while a solve runs: it loads ``pos`` into the root row."""
+        load_row(self.st, 0, pos)
+        lo, hi = K.value_bounds(self.T, self.st, 0)
+        return int(lo), int(hi)
 
     # ------------------------------------------------------------ the position (a kernel state row)
 
@@ -321,14 +327,11 @@ class FastSolver:
         lo, hi = K.value_bounds(self.T, self.st, self._ply)
         return int(lo), int(hi)
 
-    # ------------------------------------------------------------ drivers (as search.Solver)
-
-    # the reference's drivers, unchanged: they only ask this class's _ab zero-window questions
-    _drive = Solver._drive
-    _exact = Solver._exact
+    # ------------------------------------------------------------ the driver's hook
 
     def _merge_bounds(self, lo: int, hi: int) -> tuple[int, int]:
-        """Solver._merge_bounds: with a helper thread, post these bounds and take the other's."""
+        """With a helper thread, post these root bounds and take the other search's
+        (:meth:`ZeroWindowDriver._merge_bounds`); alone, ``lo, hi`` unchanged."""
         race = self._race
         if race is None:
             return lo, hi
@@ -401,8 +404,9 @@ class FastSolver:
             self._start_helper()
 
     def _pv(self, value: int) -> list[Play]:
-        """Solver._pv: at each step the first move (in the search's order) whose child keeps the
-        value; the table's move is looked up by the table key (``tt_key``), as there."""
+        """As the reference ``Solver._pv``: at each step the first move (in the search's order)
+        whose child keeps the value; the table's move is looked up by the table key
+        (``tt_key``), as there."""
         st = self.st
         line: list[int] = []
         while not st[self._ply, K.F_ENDED]:
@@ -426,7 +430,8 @@ class FastSolver:
     # ------------------------------------------------------------ kernel calls
 
     def _ordered(self, tt_move: int) -> list[int]:
-        """Every legal move of the current position in the search's order (Solver._ordered)."""
+        """Every legal move of the current position in the search's order (the reference's
+        ``Solver._ordered``)."""
         self._ensure_history()
         tm = int(self.st[self._ply, K.F_TM])
         k1, k2 = int(self.fr[self._ply, K.R_KILLER + tm]), int(self.fr[self._ply, K.R_KILLER2 + tm])
@@ -451,7 +456,7 @@ class FastSolver:
         self.hk, self.hv = self._arrays.hk, self._arrays.hv = nk, nv
 
     def _ab(self, alpha: int, beta: int) -> int:
-        """The kernel's fail-soft alpha-beta on the current position (Solver._ab)."""
+        """The kernel's fail-soft alpha-beta on the current position (the reference's ``Solver._ab``)."""
         self._ensure_history()
         args = (self.T, self.st, self.mv, self.mk, self.fr, self.sc, self.tt, self.hk, self.hv, self.ctr)
         status = K.search(*args, self._ply, alpha, beta, False)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from ..position import Position
-    from .reference import SolveResult
+    from .result import SolveResult
 
 SolverKind = Literal["compiled", "reference", "auto"]
 SOLVER_KINDS: tuple[str, ...] = ("compiled", "reference", "auto")
@@ -27,7 +27,10 @@ one when numba imports, else the reference."""
 
 class ExactSolver(Protocol):
     """What every exact solver offers: a solve (value or proved bounds within limits), the
-    exact value, the bounds known without search, and the nodes of the last solve."""
+    exact value, the bounds known without search, and the nodes of the last solve.
+
+    Both solvers implement it by subclassing :class:`~lukfu_solver.search.driver.ZeroWindowDriver`.
+    """
 
     nodes: int
 
@@ -40,6 +43,8 @@ class ExactSolver(Protocol):
     ) -> SolveResult: ...
 
     def value(self, pos: Position) -> int: ...
+
+    def bounds(self, pos: Position) -> tuple[int, int]: ...
 
 
 def make_solver(

@@ -1,0 +1,126 @@
+"""The zero-window driver both exact solvers share: :class:`ZeroWindowDriver`.
+
+A solver only has to answer one kind of question, "is the value at least ``target``?", with a
+fail-soft alpha-beta on the window (target - 1, target) (its ``_ab``). The driver narrows the
+bounds known without search to the exact value with such tests, as MTD(f) does (or by
+bisection), and keeps the caller's :class:`~lukfu_solver.search.result.SolveResult` bounds current
+so that a solve stopped early still reports what its finished tests proved
+(``docs/search.md``, "The value and the drivers").
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
+
+from .result import ProbeSettled, SolveResult
+
+if TYPE_CHECKING:
+    from ..position import Position
+
+DRIVERS = ("mtdf", "bisect")
+"""``mtdf``: test next at the bound the last answer returned; ``bisect``: halve the interval."""
+
+
+class ZeroWindowDriver(ABC):
+    """The drivers and the bookkeeping of a solve, written once for every exact solver.
+
+    A subclass sets ``driver`` (one of :data:`DRIVERS`) and ``_stopped`` (why a limit stopped the
+    search, or None), counts ``nodes``, ``tt_probes`` and ``tt_hits``, and provides
+    :meth:`solve`, :meth:`bounds` and the zero-window test :meth:`_ab`.
+    """
+
+    driver: str
+    _stopped: str | None
+    nodes: int
+    tt_probes: int
+    tt_hits: int
+
+    @abstractmethod
+    def solve(
+        self,
+        pos: Position,
+        all_moves: bool = False,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+    ) -> SolveResult:
+        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s."""
+
+    @abstractmethod
+    def bounds(self, pos: Position) -> tuple[int, int]:
+        """The bounds on the value of ``pos`` known without search (lower, upper)."""
+
+    @abstractmethod
+    def _ab(self, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta on the current position; returns the caller's points."""
+
+    def value(self, pos: Position) -> int:
+        """The exact value of ``pos`` (M1)."""
+        return self.solve(pos).value  # type: ignore[return-value]
+
+    def _drive(self, lo: int, hi: int, result: SolveResult) -> tuple[int, int]:
+        """Narrow [lo, hi] to the exact value with zero-window tests; keeps ``result`` bounds current.
+
+        The first test is halfway. Then ``bisect`` keeps halving, while ``mtdf`` tests next at the
+        bound the last answer returned (a fail-soft search often returns the value itself: after
+        "below 0, at most −2" it asks "at least −2?"), one grid step above it after a success.
+        """
+        g = target = None
+        while True:
+            lo, hi = self._merge_bounds(lo, hi)
+            result.lower, result.upper = lo, hi
+            if lo >= hi:
+                return lo, hi
+            if self.driver == "mtdf" and g is not None and target is not None:
+                target = min(max(g + 2 if g >= target else g, lo + 1), hi)
+            else:
+                target = _midpoint(lo, hi)
+            try:
+                g = self._ab(target - 1, target)
+            except ProbeSettled:  # another thread's bounds answered this test: start afresh
+                g = target = None
+                continue
+            if g >= target:
+                lo = g
+            else:
+                hi = g
+
+    def _merge_bounds(self, lo: int, hi: int) -> tuple[int, int]:
+        """The root bounds [lo, hi] joined with what other searches of the same position proved.
+
+        The hook exists for parallel search: with ``threads=2`` the compiled solver's two
+        searches of one root post the bounds their tests prove and take each other's, so a test
+        the other thread already answered is never run. A lone search has nothing to join.
+        """
+        return lo, hi
+
+    def _exact(self, lo: int, hi: int) -> int:
+        """The exact value of the current position, known to lie in [lo, hi]."""
+        return self._drive(lo, hi, SolveResult(None, lo, hi, None))[0]
+
+    def _stopped_early(self, result: SolveResult) -> None:
+        """Mark ``result`` unfinished; its lower/upper already hold the tightest bounds the
+        finished probes proved (the driver keeps them current), the value when they meet."""
+        result.complete = False
+        result.stopped = self._stopped
+        if result.lower == result.upper:
+            result.value = result.lower
+
+    def _with_statistics(self, result: SolveResult, t0: float) -> SolveResult:
+        """``result`` with this search's node, probe and hit counts and its time since ``t0``."""
+        result.nodes = self.nodes
+        result.tt_probes = self.tt_probes
+        result.tt_hits = self.tt_hits
+        result.ms = (time.perf_counter() - t0) * 1000
+        return result
+
+
+def _midpoint(lo: int, hi: int) -> int:
+    """A target strictly above lo and at most hi, halfway, on the even value grid."""
+    mid = (lo + hi) // 2
+    if mid % 2:
+        mid += 1
+    if mid <= lo:
+        mid = lo + 2 if lo + 2 <= hi else hi
+    return mid
