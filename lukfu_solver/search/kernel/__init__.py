@@ -1,0 +1,160 @@
+"""The compiled search kernel (numba): the rules engine and the alpha-beta search of
+:mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
+
+This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
+:class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
+run in a fresh environment compiles and caches them (about 10-15 s of CPU; see
+``fast.compile_all``), later runs load them in well under a second. The modules follow the
+phases of a node (``docs/search.md``, "The compiled kernel"):
+
+- :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
+- :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
+- :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
+- :mod:`.moves`: move generation and the rank-equivalence reduction;
+- :mod:`.table`: the transposition table;
+- :mod:`.ordering`: the history table, the sort keys, killers, selection and sorting;
+- :mod:`.alphabeta`: the iterative alpha-beta ``search`` and its schedule.
+
+This face re-exports what :mod:`lukfu_solver.search.fast` and the tests use as ``K.<name>``.
+
+Representation (all int64):
+
+- a card set is a mask below 2**36 (card index = suit × 9 + rank − 1, as in :mod:`lukfu_solver.cards`);
+- a move is ``cards | kind << 36 | size << 40`` (kinds as in :mod:`lukfu_solver.plays`; the claim is
+  ``CLAIM << 36``);
+- a position is one row of the state array ``st[ply, :]`` (fields ``F_*`` in :mod:`.layout`); ``push`` writes
+  row ``ply + 1`` from row ``ply``, so taking a move back is ``ply − 1``;
+- Zobrist keys are the 64-bit keys of :mod:`lukfu_solver.position` viewed as signed int64 (XOR is the
+  same bit operation either way); ``build_tables`` copies them, with the suit tables of
+  :mod:`lukfu_solver.cards`, into one flat constant array ``T`` (offsets ``O_*``);
+- the moves of the node at ply p are in ``mv[p, :n]`` in generation order, with sort keys
+  ``mk[p, i] = score << 10 | i`` (the score of ``Solver._ordered``; the index makes the order
+  that of Python's stable sort); ``next_move`` selects the first few lazily, then sorts the rest;
+- the transposition table ``tt`` holds buckets of four slots, each slot two words (the full
+  key, then the data), so a bucket is one 64-byte cache line: data = best move |
+  (lower + 16) << 44 | (upper + 16) << 49 | cards a hand << 54; 0 marks an empty slot.
+  Only the first ``ctr[C_TTB]`` buckets are in use: the table starts small and doubles in
+  place (``tt_grow``) when half full and, below ``ctr[C_EXACT_B]`` buckets, whenever a bucket
+  is full, so that small searches never lose an entry. At full size, a full bucket gives up
+  its entry with the fewest cards a hand (the cheapest to recompute). A small table stays in
+  the caches: the search runs faster the fewer cache lines the table spans;
+- the history table is an open-addressing hash ``hk``/``hv`` keyed by ``seat << 36 | cards``
+  (+1; 0 marks empty), grown by the caller between searches so that it never fills.
+
+The search (``search``) is iterative (an explicit stack of frames ``fr[ply, :]``) so that it can
+pause every ``ctr[C_PAUSE] + 1`` nodes and hand control back to Python (the clock, the helper
+thread, Ctrl-C), then resume.
+
+Speed notes (measured on the 2-core benchmark machine): passing numpy arrays between compiled
+functions costs an atomic reference count per array per call, so ``search`` first makes views
+without one (``raw1``/``raw2``); a table probe is a cache miss more often than not, so the
+bucket is prefetched as soon as the key is known and the node's moves are generated before the
+probe (the table's move is marked afterwards); a follower's discards are generated, reduced and
+scored in one pass (``discards_ordered``).
+"""
+
+from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, search
+from .bounds import value_bounds
+from .layout import (
+    ABORTED,
+    C_ENTRIES,
+    C_EXACT_B,
+    C_HCOUNT,
+    C_HITS,
+    C_LIMIT,
+    C_NEXT,
+    C_NODES,
+    C_PAUSE,
+    C_PROBES,
+    C_REDUCE,
+    C_REPLACED,
+    C_RESULT,
+    C_TTB,
+    CARD_MASK,
+    F_BESTI,
+    F_CALLER,
+    F_ENDED,
+    F_FACEUP,
+    F_FU0,
+    F_H0,
+    F_KEY,
+    F_LEADER,
+    F_NTRICK,
+    F_OUTV,
+    F_TM,
+    F_TR0,
+    MAX_MOVES,
+    MAX_PLY,
+    NCTR,
+    NF,
+    NFR,
+    NO_MOVE,
+    PAUSED,
+    R_KILLER,
+    R_KILLER2,
+    SC_SIZE,
+    _signed,
+    build_tables,
+    to_unsigned,
+)
+from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
+from .state import full_key, push, tt_key
+from .table import tt_grow, tt_lookup_move
+
+__all__ = [
+    "ABORTED",
+    "CARD_MASK",
+    "C_ENTRIES",
+    "C_EXACT_B",
+    "C_HCOUNT",
+    "C_HITS",
+    "C_LIMIT",
+    "C_NEXT",
+    "C_NODES",
+    "C_PAUSE",
+    "C_PROBES",
+    "C_REDUCE",
+    "C_REPLACED",
+    "C_RESULT",
+    "C_TTB",
+    "F_BESTI",
+    "F_CALLER",
+    "F_ENDED",
+    "F_FACEUP",
+    "F_FU0",
+    "F_H0",
+    "F_KEY",
+    "F_LEADER",
+    "F_NTRICK",
+    "F_OUTV",
+    "F_TM",
+    "F_TR0",
+    "MAX_MOVES",
+    "MAX_PLY",
+    "NCTR",
+    "NF",
+    "NFR",
+    "NO_MOVE",
+    "PAUSED",
+    "R_KILLER",
+    "R_KILLER2",
+    "SC_SIZE",
+    "_signed",
+    "build_tables",
+    "full_key",
+    "hist_add",
+    "hist_rehash",
+    "legal_moves",
+    "node_moves",
+    "node_moves_generic",
+    "ordered_moves",
+    "push",
+    "reduced_moves",
+    "schedule",
+    "search",
+    "to_unsigned",
+    "tt_grow",
+    "tt_key",
+    "tt_lookup_move",
+    "value_bounds",
+]

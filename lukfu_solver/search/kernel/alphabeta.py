@@ -1,0 +1,308 @@
+"""The search itself: the reference's ``Solver._ab`` as an iterative fail-soft alpha-beta over
+an explicit stack of frames (so that it can pause and resume), the limit schedule, and the
+move lists the tests compare with the reference's."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .bounds import value_bounds
+from .layout import (
+    ABORTED,
+    C_ENTRIES,
+    C_EXPANDED,
+    C_GENERATED,
+    C_HITS,
+    C_LIMIT,
+    C_NEXT,
+    C_NODES,
+    C_PAUSE,
+    C_PLY,
+    C_PROBES,
+    C_REDUCE,
+    C_RESULT,
+    C_ROOT,
+    C_TTB,
+    DONE,
+    F_CALLER,
+    F_ENDED,
+    F_H0,
+    F_LEADER,
+    F_NTRICK,
+    F_OUTV,
+    F_TM,
+    F_TR0,
+    IDX_BITS,
+    INF,
+    NO_MOVE,
+    PAUSED,
+    R_A0,
+    R_ALPHA,
+    R_B0,
+    R_BEST,
+    R_BETA,
+    R_EHI,
+    R_ELO,
+    R_G,
+    R_HAD,
+    R_HI,
+    R_IDX,
+    R_KEY,
+    R_KILLER,
+    R_KILLER2,
+    R_LO,
+    R_MAX,
+    R_NCARDS,
+    R_NM,
+    m_cards,
+    m_size,
+    popcount,
+    prefetch,
+    raw1,
+    raw2,
+)
+from .moves import gen_moves, reduce_moves
+from .ordering import hist_add, mark_tt_move, next_move, node_moves
+from .state import push, tt_key
+from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
+
+
+@njit(cache=True)
+def schedule(ctr):
+    """Solver._schedule: the node count at which limits are next checked."""
+    nxt = (ctr[C_NODES] | ctr[C_PAUSE]) + 1 if ctr[C_PAUSE] else 1 << 62
+    limit = ctr[C_LIMIT]
+    if limit and limit + 1 < nxt:
+        nxt = limit + 1
+    return nxt
+
+
+@njit(cache=True, nogil=True)
+def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
+    """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
+    ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
+    again with resume=True to go on). The limits are checked as Solver._check_limits does: at
+    ctr[C_NEXT] nodes; the node limit here, the clock by the caller when paused."""
+    ENTER, EVAL, RETURN = 0, 1, 2
+    T = raw1(T)
+    st = raw2(st)
+    mv = raw2(mv)
+    mk = raw2(mk)
+    fr = raw2(fr)
+    sc = raw1(sc)
+    tt = raw1(tt)
+    tt_addr = tt.ctypes.data
+    nbm = ctr[C_TTB] - 1
+    hk = raw1(hk)
+    hv = raw1(hv)
+    ctr = raw1(ctr)
+    reduce = ctr[C_REDUCE] != 0
+    v = 0
+    if resume:
+        p = ctr[C_PLY]
+        root = ctr[C_ROOT]
+        phase = EVAL
+    else:
+        p = root
+        ctr[C_ROOT] = root
+        fr[p, R_ALPHA] = alpha
+        fr[p, R_BETA] = beta
+        phase = ENTER
+    while True:
+        if phase == ENTER:
+            ctr[C_NODES] += 1
+            nodes = ctr[C_NODES]
+            if nodes >= ctr[C_NEXT]:
+                limit = ctr[C_LIMIT]
+                if limit and nodes > limit:
+                    ctr[C_NODES] = limit  # the node that crossed the limit is not searched
+                    return ABORTED
+                ctr[C_NEXT] = schedule(ctr)
+                if ctr[C_PAUSE]:
+                    ctr[C_PLY] = p
+                    return PAUSED
+            phase = EVAL
+        if phase == EVAL:
+            if st[p, F_ENDED]:
+                v = st[p, F_OUTV]
+                phase = RETURN
+            else:
+                alpha = fr[p, R_ALPHA]
+                beta = fr[p, R_BETA]
+                key = tt_key(T, st, p)  # the table at every node (search.Solver._ab)
+                prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the bounds are computed
+                lo, hi = value_bounds(T, st, p)
+                if lo >= beta or hi <= alpha or lo == hi:
+                    v = lo if (lo >= beta or lo == hi) else hi
+                    phase = RETURN
+                else:
+                    # the moves first (the table's move is marked afterwards): the work overlaps
+                    # the wait for the bucket's cache line, prefetched above
+                    tm = st[p, F_TM]
+                    n = node_moves(
+                        T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
+                    )
+                    ctr[C_PROBES] += 1
+                    slot = tt_find(tt, nbm, key)
+                    ttm = NO_MOVE
+                    had = 0
+                    elo = 0
+                    ehi = 0
+                    cut = False
+                    if slot >= 0:
+                        ctr[C_HITS] += 1
+                        d = tt[slot + 1]
+                        elo = tt_lo(d)
+                        ehi = tt_hi(d)
+                        ttm = tt_move(d)
+                        had = 1
+                        if elo >= beta:
+                            v = elo
+                            cut = True
+                        elif ehi <= alpha:
+                            v = ehi
+                            cut = True
+                        elif elo == ehi:
+                            v = elo
+                            cut = True
+                        else:
+                            if elo > lo:
+                                lo = elo
+                            if ehi < hi:
+                                hi = ehi
+                    if cut:
+                        phase = RETURN
+                    else:
+                        fr[p, R_A0] = alpha
+                        fr[p, R_B0] = beta
+                        if lo > alpha:
+                            alpha = lo
+                        if hi < beta:
+                            beta = hi
+                        if not had:
+                            fr[p, R_LO] = lo
+                            fr[p, R_HI] = hi
+                        fr[p, R_KEY] = key
+                        fr[p, R_HAD] = had
+                        fr[p, R_ELO] = elo
+                        fr[p, R_EHI] = ehi
+                        if ttm != NO_MOVE:
+                            mark_tt_move(mv, mk, p, n, ttm)
+                        ctr[C_EXPANDED] += 1
+                        ctr[C_GENERATED] += n
+                        m = next_move(mv, mk, p, 0, n)
+                        maxi = st[p, F_TM] == st[p, F_CALLER]
+                        fr[p, R_MAX] = 1 if maxi else 0
+                        fr[p, R_G] = -INF if maxi else INF
+                        fr[p, R_BEST] = m
+                        fr[p, R_IDX] = 0
+                        fr[p, R_NM] = n
+                        fr[p, R_ALPHA] = alpha
+                        fr[p, R_BETA] = beta
+                        nc = popcount(st[p, F_H0])
+                        i0 = (0 - st[p, F_LEADER]) % 3
+                        if i0 < st[p, F_NTRICK]:
+                            nc += m_size(st[p, F_TR0 + i0])
+                        fr[p, R_NCARDS] = nc
+                        push(T, st, p, m)
+                        p += 1
+                        fr[p, R_ALPHA] = alpha
+                        fr[p, R_BETA] = beta
+                        phase = ENTER
+                        continue
+        # phase == RETURN: v is the value of row p
+        if p == root:
+            ctr[C_RESULT] = v
+            return DONE
+        p -= 1
+        idx = fr[p, R_IDX]
+        m = mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
+        g = fr[p, R_G]
+        alpha = fr[p, R_ALPHA]
+        beta = fr[p, R_BETA]
+        cutoff = False
+        if fr[p, R_MAX]:
+            if v > g:
+                g = v
+                fr[p, R_BEST] = m
+                if g > alpha:
+                    alpha = g
+                    if g >= beta:
+                        cutoff = True
+        else:
+            if v < g:
+                g = v
+                fr[p, R_BEST] = m
+                if g < beta:
+                    beta = g
+                    if g <= alpha:
+                        cutoff = True
+        fr[p, R_G] = g
+        fr[p, R_ALPHA] = alpha
+        fr[p, R_BETA] = beta
+        if cutoff:
+            s = st[p, F_TM]
+            if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
+                fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
+                fr[p, R_KILLER + s] = m
+            nh = popcount(st[p, F_H0 + s]) + 1
+            hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
+        elif idx + 1 < fr[p, R_NM]:
+            idx += 1
+            fr[p, R_IDX] = idx
+            m = next_move(mv, mk, p, idx, fr[p, R_NM])
+            push(T, st, p, m)
+            p += 1
+            fr[p, R_ALPHA] = alpha
+            fr[p, R_BETA] = beta
+            phase = ENTER
+            continue
+        while not tt_store(
+            tt,
+            ctr,
+            nbm,
+            fr[p, R_KEY],
+            fr[p, R_HAD],
+            fr[p, R_ELO],
+            fr[p, R_EHI],
+            fr[p, R_LO],
+            fr[p, R_HI],
+            g,
+            fr[p, R_A0],
+            fr[p, R_B0],
+            fr[p, R_BEST] if (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
+            fr[p, R_NCARDS],
+        ):
+            nbm = tt_grow(tt, ctr)
+        if 2 * ctr[C_ENTRIES] > 4 * (nbm + 1) and (nbm + 1) * 16 <= tt.shape[0]:
+            nbm = tt_grow(tt, ctr)  # half full: grow (the table stays as small as it can be)
+        v = g
+        phase = RETURN
+
+
+@njit(cache=True)
+def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, killer2, reduce, out):
+    """The moves of row p (reduced or all) in the search's order, into out; returns the count."""
+    n = node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce)
+    for i in range(n):
+        out[i] = next_move(mv, mk, p, i, n)
+    return n
+
+
+@njit(cache=True)
+def legal_moves(T, st, p, mv, sc, out):
+    """Position.legal_moves of row p into out (for checks); returns the count."""
+    n = gen_moves(T, st, p, mv, sc)
+    for i in range(n):
+        out[i] = mv[p, i]
+    return n
+
+
+@njit(cache=True)
+def reduced_moves(T, st, p, mv, sc, out):
+    """search.reduced_moves of row p into out (for checks); returns the count."""
+    n = gen_moves(T, st, p, mv, sc)
+    n = reduce_moves(T, st, p, mv, n, sc)
+    for i in range(n):
+        out[i] = mv[p, i]
+    return n

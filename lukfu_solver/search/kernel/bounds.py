@@ -1,0 +1,427 @@
+"""The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
+:mod:`lukfu_solver.search.bounds` computes them (reach, the single-trick playout, the last
+trick, the sure claim of the next leader)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...cards import UNBEATABLE_LEAD
+from .layout import (
+    F_BESTI,
+    F_CALLER,
+    F_ENDED,
+    F_FACEUP,
+    F_FU0,
+    F_H0,
+    F_LEADER,
+    F_NTRICK,
+    F_OUTV,
+    F_TM,
+    F_TR0,
+    INF,
+    O_RANK,
+    O_SUIT,
+    RUN,
+    SET,
+    SINGLE,
+    SUIT9,
+    bit_length,
+    can_beat,
+    enc,
+    m_cards,
+    m_kind,
+    m_size,
+    old_cards,
+    popcount,
+    trick_faceup,
+)
+
+
+@njit(cache=True, inline="always")
+def payment_to_caller(winner, total, caller):
+    """rules.payments(winner, total, caller)[caller]."""
+    p = total - 5
+    if winner == caller:
+        return 2 * p
+    return -2 * p
+
+
+@njit(cache=True, inline="always")
+def reach_split(caller, r0, r1, r2):
+    """search._reach_split: (the caller's reach, the most either non-caller can reach)."""
+    if caller == 0:
+        return r0, max(r1, r2)
+    if caller == 1:
+        return r1, max(r0, r2)
+    return r2, max(r0, r1)
+
+
+@njit(cache=True, inline="always")
+def reach_bounds(caller, r0, r1, r2):
+    """search._reach_bounds: (lower, upper)."""
+    best_c, best_nc = reach_split(caller, r0, r1, r2)
+    return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
+
+
+@njit(cache=True, inline="always")
+def end_points(f0, f1, f2, last_winner, caller):
+    """rules.end_outcome(fu, last_winner, caller).points[caller] (R15), fu being f0..f2."""
+    count = 0
+    w = -1
+    if f0 >= 6:
+        count += 1
+        w = 0
+    if f1 >= 6:
+        count += 1
+        w = 1
+    if f2 >= 6:
+        count += 1
+        w = 2
+    if count == 0:
+        return 0
+    if count > 1:
+        w = last_winner
+    return payment_to_caller(w, f0 if w == 0 else (f1 if w == 1 else f2), caller)
+
+
+@njit(cache=True)
+def value_bounds(T, st, p):
+    """search.value_bounds of row p: (lower, upper), with search.reach and search.trick_claim
+    computed inline (the can_beat of the seats still to play serves both)."""
+    if st[p, F_ENDED]:
+        v = st[p, F_OUTV]
+        return v, v
+    if st[p, F_NTRICK] > 0 and m_kind(st[p, F_TR0]) == SINGLE:
+        return single_trick_bounds(T, st, p)
+    caller = st[p, F_CALLER]
+    if st[p, F_NTRICK] == 0 and popcount(st[p, F_H0]) == 1:  # search._last_trick_value
+        v = last_trick_value(
+            T,
+            st[p, F_TM],
+            st[p, F_H0],
+            st[p, F_H0 + 1],
+            st[p, F_H0 + 2],
+            st[p, F_FU0],
+            st[p, F_FU0 + 1],
+            st[p, F_FU0 + 2],
+            st[p, F_FACEUP],
+            caller,
+        )
+        return v, v
+    r0 = st[p, F_FU0] + popcount(st[p, F_H0])
+    r1 = st[p, F_FU0 + 1] + popcount(st[p, F_H0 + 1])
+    r2 = st[p, F_FU0 + 2] + popcount(st[p, F_H0 + 2])
+    nt = st[p, F_NTRICK]
+    certain = True
+    w = -1
+    best = 0
+    leader = 0
+    if nt > 0:
+        bi = st[p, F_BESTI]
+        best = st[p, F_TR0 + bi]
+        best_led = bi == 0
+        leader = st[p, F_LEADER]
+        w = (leader + bi) % 3
+        k = m_size(st[p, F_TR0])
+        for j in range(nt, 3):
+            s = (leader + j) % 3
+            if can_beat(T, st[p, F_H0 + s], best, best_led):
+                certain = False
+            elif s == 0:
+                r0 -= k
+            elif s == 1:
+                r1 -= k
+            else:
+                r2 -= k
+        if certain:
+            size = m_size(best)
+            if w == 0:
+                r0 += size
+            elif w == 1:
+                r1 += size
+            else:
+                r2 += size
+    lower, upper = reach_bounds(caller, r0, r1, r2)
+    # search._next_leader and search._lead_bound (tricks led with a single returned above, so a
+    # trick here is a set or a run: its winner is certain only when nobody can beat)
+    if nt == 0:
+        w = st[p, F_TM]
+        b = lead_bound(T, st, p, w, st[p, F_H0 + w], st[p, F_FU0 + w], st[p, F_FACEUP], r0, r1, r2)
+    elif certain:
+        hand = st[p, F_H0 + w]
+        if hand == 0:
+            return lower, upper
+        up = st[p, F_FACEUP] | trick_faceup(st, p)
+        b = lead_bound(T, st, p, w, hand, st[p, F_FU0 + w] + m_size(best), up, r0, r1, r2)
+    else:
+        return lower, upper
+    if w == caller:
+        if b > lower:
+            lower = b
+    elif b < upper:
+        upper = b
+    return lower, upper
+
+
+@njit(cache=True, inline="always")
+def above_in_suit(card):
+    """search._above_in_suit."""
+    top = bit_length(card) - 1
+    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
+
+
+@njit(cache=True)
+def trick_end_bounds(T, st, p, w, hand, up, left):
+    """search._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
+    and holds hand, with up face up and left cards a seat."""
+    caller = st[p, F_CALLER]
+    a0 = st[p, F_FU0] + (1 if w == 0 else 0)
+    a1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
+    a2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
+    if left == 0:
+        v = end_points(a0, a1, a2, w, caller)
+        return v, v
+    r0 = a0 + left
+    r1 = a1 + left
+    r2 = a2 + left
+    lo, hi = reach_bounds(caller, r0, r1, r2)
+    fw = a0 if w == 0 else (a1 if w == 1 else a2)
+    b = lead_bound(T, st, p, w, hand, fw, up, r0, r1, r2)
+    if w == caller:
+        if b > lo:
+            lo = b
+    elif b < hi:
+        hi = b
+    return lo, hi
+
+
+@njit(cache=True)
+def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
+    """search._last_trick_value: each seat holds one card (c0, c1, c2), seat w to lead, fu f0..f2."""
+    cw = c0 if w == 0 else (c1 if w == 1 else c2)
+    best = cw
+    bs = w
+    led = True
+    for j in range(1, 3):
+        s = (w + j) % 3
+        c = c0 if s == 0 else (c1 if s == 1 else c2)
+        if not (led and (best & UNBEATABLE_LEAD)) and (c & above_in_suit(best)):
+            best = c
+            bs = s
+            led = False
+    v = end_points(f0 + (1 if bs == 0 else 0), f1 + (1 if bs == 1 else 0), f2 + (1 if bs == 2 else 0), bs, caller)
+    t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old_cards(T, cw, up))
+    if t >= 6:
+        claim = payment_to_caller(w, t, caller)
+        if w == caller:
+            if claim > v:
+                v = claim
+        elif claim < v:
+            v = claim
+    return v
+
+
+@njit(cache=True)
+def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
+    """search._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
+    if left == 1:
+        f0 = st[p, F_FU0] + (1 if w == 0 else 0)
+        f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
+        f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
+        v = last_trick_value(T, w, m0, m1, m2, f0, f1, f2, up, st[p, F_CALLER])
+        return v, v
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    return trick_end_bounds(T, st, p, w, hand, up, left)
+
+
+@njit(cache=True, inline="always")
+def fold_bounds(maxi, lo, hi, olo, ohi):
+    """(lo, hi) joined with one option's bounds (olo, ohi): the best option for the seat
+    choosing (max for the caller, min for a non-caller) bounds the choice on both sides."""
+    if maxi:
+        return max(lo, olo), max(hi, ohi)
+    return min(lo, olo), min(hi, ohi)
+
+
+@njit(cache=True)
+def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
+    """search._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
+    card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1."""
+    caller = st[p, F_CALLER]
+    m0 = st[p, F_H0]
+    m1 = st[p, F_H0 + 1]
+    m2 = st[p, F_H0 + 2]
+    if s1 == 0:
+        m0 = r1
+    elif s1 == 1:
+        m1 = r1
+    elif s1 == 2:
+        m2 = r1
+    h2 = st[p, F_H0 + s2]
+    higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h2 & above_in_suit(card)
+    if higher == 0 and left != 1:
+        return trick_leaf(T, st, p, bs, m0, m1, m2, up, left)
+    maxi = s2 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
+    opts = higher if higher else h2  # beating cards, or (one card each left) the card kept
+    while opts:
+        c = opts & -opts
+        opts ^= c
+        if higher:
+            rem = h2 & ~c
+            w = s2
+            u = up | c
+        else:
+            rem = c
+            w = bs
+            u = up
+        if s2 == 0:
+            l2, h2b = trick_leaf(T, st, p, w, rem, m1, m2, u, left)
+        elif s2 == 1:
+            l2, h2b = trick_leaf(T, st, p, w, m0, rem, m2, u, left)
+        else:
+            l2, h2b = trick_leaf(T, st, p, w, m0, m1, rem, u, left)
+        lo, hi = fold_bounds(maxi, lo, hi, l2, h2b)
+    return lo, hi
+
+
+@njit(cache=True)
+def single_trick_bounds(T, st, p):
+    """search._single_trick_bounds of row p (a trick led with a single is in progress)."""
+    caller = st[p, F_CALLER]
+    nt = st[p, F_NTRICK]
+    leader = st[p, F_LEADER]
+    bi = st[p, F_BESTI]
+    card = m_cards(st[p, F_TR0 + bi])
+    led = bi == 0
+    bs = (leader + bi) % 3
+    up = st[p, F_FACEUP] | trick_faceup(st, p)
+    left = popcount(st[p, F_H0]) - 1
+    if (0 - leader) % 3 < nt:
+        left += 1
+    s1 = (leader + nt) % 3
+    if nt == 2:
+        return last_follower_bounds(T, st, p, s1, -1, 0, card, bs, led, up, left)
+    s2 = (leader + 2) % 3
+    h1 = st[p, F_H0 + s1]
+    higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h1 & above_in_suit(card)
+    if higher == 0 and left != 1:
+        return last_follower_bounds(T, st, p, s2, s1, h1, card, bs, led, up, left)
+    maxi = s1 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
+    opts = higher if higher else h1  # beating cards, or (one card each left) the card kept
+    while opts:
+        c = opts & -opts
+        opts ^= c
+        if higher:
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, h1 & ~c, c, s1, False, up | c, left)
+        else:
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, card, bs, led, up, left)
+        lo, hi = fold_bounds(maxi, lo, hi, l1, h1b)
+    return lo, hi
+
+
+@njit(cache=True)
+def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
+    """search._lead_bound: seat w leading with hand and fu; r0..r2 are search.reach."""
+    caller = st[p, F_CALLER]
+    t, drain = _sure_claim(T, w, hand, fu, st[p, F_H0 + (w + 1) % 3], st[p, F_H0 + (w + 2) % 3], up, caller)
+    best_c, best_nc = reach_split(caller, r0, r1, r2)
+    if w == caller:
+        r = best_nc - drain
+        b = 2 * (t - 5) if t >= 6 else -INF
+        v = -2 * (r - 5) if r >= 6 else 0
+        return b if b > v else v
+    r = best_c - drain
+    b = -2 * (t - 5) if t >= 6 else INF
+    v = 2 * (r - 5) if r >= 6 else 0
+    return b if b < v else v
+
+
+@njit(cache=True)
+def sure_claim(T, st, p):
+    """search.sure_claim of row p: the claim total the seat about to lead can force, or 0
+    (cashing unbeatable sets, then runs, then singles)."""
+    s = st[p, F_TM]
+    return _sure_claim(
+        T,
+        s,
+        st[p, F_H0 + s],
+        st[p, F_FU0 + s],
+        st[p, F_H0 + (s + 1) % 3],
+        st[p, F_H0 + (s + 2) % 3],
+        st[p, F_FACEUP],
+        st[p, F_CALLER],
+    )[0]
+
+
+@njit(cache=True)
+def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
+    """search._sure_claim: seat s leading with hand and fu against hands o1 and o2; returns
+    (the claim total or 0, the drain)."""
+    old = old_cards(T, hand, faceup)
+    passed_master = s == 0 and caller != 0
+    cashed = 0
+    drain = 0
+    for r in range(1, 10):  # sets nobody can beat
+        m = hand & T[O_RANK + r]
+        k = popcount(m)
+        if k < 3 or (k == 4 and passed_master):
+            continue
+        play = enc(SET, m, k)
+        if not can_beat(T, o1, play, True) and not can_beat(T, o2, play, True):
+            cashed += popcount(m & ~old)
+            drain += k
+            hand &= ~m
+    for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
+        shift = 9 * suit
+        m9 = (hand >> shift) & SUIT9
+        while m9:  # search._maximal_runs, lowest stretch first
+            stretch = m9 & -m9
+            while m9 & (stretch << 1) & ~stretch:
+                stretch |= (stretch << 1) & m9
+            m9 &= ~stretch
+            if popcount(stretch) < 3:
+                continue
+            run = stretch
+            while passed_master and popcount(run) > 3:
+                run &= run - 1  # R6 allows three: keep the top three
+            cards = run << shift
+            play = enc(RUN, cards, popcount(run))
+            if not can_beat(T, o1, play, True) and not can_beat(T, o2, play, True):
+                cashed += popcount(cards & ~old)
+                drain += popcount(run)
+                hand &= ~cards
+    others = o1 | o2
+    sure = 0
+    for suit in range(4):
+        shift = 9 * suit
+        o9 = (others >> shift) & SUIT9
+        h9 = (hand >> shift) & SUIT9
+        sure |= (h9 & ~((1 << bit_length(o9)) - 1)) << shift
+    sure &= ~old
+    if s == caller:
+        cashed += popcount(sure)
+        drain += popcount(sure | (hand & old))
+    else:
+        singles = 0
+        nonold = hand & ~old
+        while nonold:
+            top_suit = (bit_length(nonold) - 1) // 9
+            in_suit = nonold & T[O_SUIT + top_suit]
+            can = in_suit & sure
+            if not can:
+                break
+            singles += popcount(can)
+            if can != in_suit:
+                break
+            nonold &= ~in_suit
+        cashed += singles
+        drain += singles
+        if nonold == 0:
+            drain += popcount(hand & old)
+    total = fu + popcount(old) + cashed
+    return (total if total >= 6 else 0), drain

@@ -1,0 +1,159 @@
+"""The position as a state row: the table key (``tt_key``, the reference's
+:func:`~lukfu_solver.search.reference.tt_key`), the full Zobrist key, the end of the deal and
+:func:`push` (``Position.push``), which writes row ``p + 1`` from row ``p``."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...position import HAND_SIZE
+from .bounds import end_points, payment_to_caller
+from .layout import (
+    CLAIM,
+    DISCARD,
+    F_BESTI,
+    F_CALLER,
+    F_ENDED,
+    F_FACEUP,
+    F_FU0,
+    F_H0,
+    F_KEY,
+    F_LEADER,
+    F_NTRICK,
+    F_OUTV,
+    F_TM,
+    F_TR0,
+    NF,
+    O_REL9,
+    O_ZC,
+    O_ZD,
+    O_ZE,
+    O_ZF,
+    O_ZFU,
+    O_ZH,
+    O_ZTM,
+    O_ZU,
+    SUIT9,
+    m_cards,
+    m_kind,
+    m_size,
+    old_cards,
+    popcount,
+    zmask,
+)
+
+
+@njit(cache=True)
+def tt_key(T, st, p):
+    """search.tt_key: the Zobrist key with face-up cards that can no longer matter taken out."""
+    live = st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2]
+    up = st[p, F_FACEUP]
+    rel = (
+        T[O_REL9 + (live & SUIT9)]
+        | (T[O_REL9 + ((live >> 9) & SUIT9)] << 9)
+        | (T[O_REL9 + ((live >> 18) & SUIT9)] << 18)
+        | (T[O_REL9 + ((live >> 27) & SUIT9)] << 27)
+    )
+    irrelevant = up & ~rel
+    if irrelevant:
+        return st[p, F_KEY] ^ zmask(T, O_ZF, irrelevant)
+    return st[p, F_KEY]
+
+
+@njit(cache=True)
+def full_key(T, st, p):
+    """Position._full_key of row p (for checks; the search updates keys incrementally)."""
+    to_move = st[p, F_TM]
+    k = T[O_ZTM + to_move] ^ T[O_ZC + st[p, F_CALLER]] ^ zmask(T, O_ZF, st[p, F_FACEUP])
+    for s in range(3):
+        f = st[p, F_FU0 + s]
+        if f > HAND_SIZE:
+            f = HAND_SIZE
+        k ^= zmask(T, O_ZH + s * 2048, st[p, F_H0 + s]) ^ T[O_ZFU + s * (HAND_SIZE + 1) + f]
+    leader = st[p, F_LEADER]
+    for i in range(st[p, F_NTRICK]):
+        m = st[p, F_TR0 + i]
+        seat = (leader + i) % 3
+        if m_kind(m) == DISCARD:
+            k ^= zmask(T, O_ZD + seat * 2048, m_cards(m))
+        else:
+            k ^= zmask(T, O_ZU + seat * 2048, m_cards(m))
+    if st[p, F_ENDED]:
+        k ^= T[O_ZE]
+    return k
+
+
+@njit(cache=True)
+def end_value(st, q, last_winner):
+    """rules.end_outcome(...).points[caller] for the fu of row q."""
+    return end_points(st[q, F_FU0], st[q, F_FU0 + 1], st[q, F_FU0 + 2], last_winner, st[q, F_CALLER])
+
+
+@njit(cache=True)
+def push(T, st, p, m):
+    """Position.push of move m on row p, written to row p + 1."""
+    push_to(T, st, p, m, p + 1)
+
+
+@njit(cache=True)
+def push_to(T, st, p, m, q):
+    """Position.push of move m on row p, written to row q."""
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    s = st[q, F_TM]
+    kind = m_kind(m)
+    cards = m_cards(m)
+    if kind == CLAIM:
+        hand = st[q, F_H0 + s]
+        total = st[q, F_FU0 + s] + popcount(old_cards(T, hand, st[q, F_FACEUP]))
+        st[q, F_ENDED] = 1
+        st[q, F_OUTV] = payment_to_caller(s, total, st[q, F_CALLER])
+        st[q, F_KEY] ^= T[O_ZE]
+        return
+    k = st[q, F_KEY]
+    st[q, F_H0 + s] ^= cards
+    k ^= zmask(T, O_ZH + s * 2048, cards)
+    nt = st[q, F_NTRICK]
+    if kind != DISCARD and nt > 0:  # a follower's face-up play beats the best play
+        st[q, F_BESTI] = nt
+    nxt = (s + 1) % 3
+    if nt < 2:
+        k ^= zmask(T, (O_ZD if kind == DISCARD else O_ZU) + s * 2048, cards)
+        st[q, F_TR0 + nt] = m
+        st[q, F_NTRICK] = nt + 1
+        st[q, F_TM] = nxt
+        st[q, F_KEY] = k ^ T[O_ZTM + s] ^ T[O_ZTM + nxt]
+        return
+    # the trick is complete (R10): the first two plays leave the key (the third never enters it)
+    leader = st[q, F_LEADER]
+    best_i = st[q, F_BESTI]
+    winner = (leader + best_i) % 3
+    up = cards if kind != DISCARD else 0
+    for i in range(2):
+        pm = st[q, F_TR0 + i]
+        seat = (leader + i) % 3
+        pc = m_cards(pm)
+        if m_kind(pm) == DISCARD:
+            k ^= zmask(T, O_ZD + seat * 2048, pc)
+        else:
+            k ^= zmask(T, O_ZU + seat * 2048, pc)
+            up |= pc
+    st[q, F_FACEUP] |= up
+    k ^= zmask(T, O_ZF, up)
+    bm = st[q, F_TR0 + best_i] if best_i < 2 else m
+    old_fu = st[q, F_FU0 + winner]
+    new_fu = old_fu + m_size(bm)
+    st[q, F_FU0 + winner] = new_fu
+    k ^= T[O_ZFU + winner * (HAND_SIZE + 1) + old_fu] ^ T[O_ZFU + winner * (HAND_SIZE + 1) + new_fu]
+    k ^= T[O_ZTM + s] ^ T[O_ZTM + winner]
+    st[q, F_NTRICK] = 0
+    st[q, F_TR0] = 0
+    st[q, F_TR0 + 1] = 0
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = winner
+    st[q, F_LEADER] = winner
+    if st[q, F_H0 + winner] == 0:  # the hands ran out (R15)
+        st[q, F_ENDED] = 1
+        st[q, F_OUTV] = end_value(st, q, winner)
+        k ^= T[O_ZE]
+    st[q, F_KEY] = k
