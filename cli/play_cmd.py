@@ -20,12 +20,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import format_cards, old_cards, parse_cards
+from lukfu_solver.cards import format_cards, old_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.plays import CLAIM, DISCARD, Play, beats
+from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.record import GameRecord
-from lukfu_solver.rules import beating_plays, can_claim, single_leads
-from lukfu_solver.view import SeatView
+from lukfu_solver.view import InvalidMoveError, SeatView
 
 from .common import bad_usage, note, stdout_console
 from .options import check_seat
@@ -77,44 +76,6 @@ class Remembering:
         if key not in self.memo:
             self.memo[key] = self.player(view)
         return self.memo[key]
-
-
-def _explain(view: SeatView, move: Play) -> str:
-    """Why ``move`` is not legal for the view's seat now (R5–R9, R14)."""
-    hand = view.hand
-    if move.kind == CLAIM:
-        if view.trick:
-            return "a claim is made only when you are about to lead (R14)"
-        old = view.old_cards().bit_count()
-        return f"you have {view.fu[view.seat]} fu and {old} Old cards: fewer than 6 together (R14)"
-    missing = move.cards & ~hand
-    if move.hidden:
-        return "name the cards you discard (xC2M4)"
-    if missing:
-        return f"you do not hold {format_cards(missing)}"
-    if not view.trick:
-        if move.kind == DISCARD:
-            return "you are leading: a lead is a single, a set or a run (R5)"
-        if view.seat == 0 and view.caller != 0 and move.size >= 4:
-            return "the Master passed and may not lead a four-card set or a run of four or more (R6)"
-        allowed = single_leads(hand, view.faceup, view.seat == view.caller)
-        return (
-            "as a non-caller you lead a non-Old single of your highest suit holding one (R7): "
-            f"here {format_cards(allowed)}"
-        )
-    best = view.best
-    assert best is not None
-    size = view.trick[0].size
-    if move.size != size:
-        return f"the lead has {size} card{'s' if size > 1 else ''}: play or discard {size}"
-    led = view.best_seat == view.trick_leader
-    beat = next(beating_plays(hand, best, led), None)
-    if move.kind == DISCARD:
-        return f"you hold {beat}, which beats {best}: you must beat (R9)"
-    if not beats(move, best, led):
-        extra = f"; you hold {beat}, which does" if beat else "; you cannot beat it, so discard face down"
-        return f"{move} does not beat {best} (R8){extra}"
-    return "not legal here"  # pragma: no cover - every legal-looking case is covered above
 
 
 class Terminal:
@@ -403,42 +364,12 @@ def _choices(view: SeatView) -> list[Any]:
 
 
 def _parse_move(view: SeatView, text: str) -> Play:
-    """The move typed, checked against the view's legal moves (a fault: NotationError("move", why))."""
+    """The move typed, read and checked by :meth:`SeatView.parse_move`; text that is no move at all
+    gets a pointer to ``help`` (a fault: NotationError("move", why))."""
     try:
-        move = Play.parse(text, "move")
-    except NotationError as err:
-        try:  # a follower who cannot beat may type just the cards of the discard
-            cards = parse_cards(text, "move")
-        except NotationError:
-            raise NotationError("move", f"{text!r} is not a move: {err.message} (type help)") from None
-        if not view.trick:
-            raise
-        move = Play(DISCARD, cards, cards.bit_count())
-    best = view.best
-    if view.trick and move.kind != DISCARD and move.kind != CLAIM and best is not None:
-        led = view.best_seat == view.trick_leader
-        if not beats(move, best, led) and next(beating_plays(view.hand, best, led), None) is None:
-            if move.size == view.trick[0].size and not move.cards & ~view.hand:
-                move = Play(DISCARD, move.cards, move.size)  # the cards, meant as a discard
-    if _is_legal(view, move):
-        return move
-    raise NotationError("move", _explain(view, move))
-
-
-def _is_legal(view: SeatView, move: Play) -> bool:
-    """Whether ``move`` is legal for the view's seat (without listing every discard)."""
-    hand = view.hand
-    if move.kind == CLAIM:
-        return not view.trick and can_claim(view.fu[view.seat], hand, view.faceup)
-    if not move.cards or move.cards & ~hand or move.cards.bit_count() != move.size:
-        return False
-    if move.kind == DISCARD:
-        if not view.trick or move.size != view.trick[0].size:
-            return False
-        best = view.best
-        assert best is not None
-        return next(beating_plays(hand, best, view.best_seat == view.trick_leader), None) is None
-    return move in set(view.legal_moves())
+        return view.parse_move(text)
+    except InvalidMoveError as err:
+        raise NotationError("move", f"{err.message} (type help)") from None
 
 
 def _answer(view: SeatView, text: str) -> Play | str:

@@ -13,7 +13,8 @@ progress, with legal moves, ``push``/``pop`` and an incremental Zobrist hash.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Literal, NamedTuple
 
 from .cards import ALL_CARDS, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
@@ -68,6 +69,103 @@ def zmask(tables: tuple[tuple[int, ...], ...], mask: CardSet) -> int:
         ^ tables[2][(mask >> 18) & SUIT_MASK9]
         ^ tables[3][mask >> 27]
     )
+
+
+Fault = Literal[
+    "malformed",
+    "claim-in-trick",
+    "claim-short",
+    "hidden",
+    "missing",
+    "lead-discard",
+    "R6",
+    "R7",
+    "size",
+    "must-beat",
+    "beat",
+]
+"""The first thing wrong with a move (see :func:`move_fault`); each caller words it for its reader."""
+
+
+class Turn(NamedTuple):
+    """What the legality of the next move depends on (R5–R9, R14), for the seat about to act.
+
+    A :class:`Position` and a seat view both reduce to it, so both judge a move by one function,
+    :func:`move_fault`. ``faceup`` holds the face-up cards of completed tricks, ``trick`` the
+    trick in progress (leader first) with its best play at ``best_i``; ``is_caller`` frees the
+    seat from R7, ``passed_master`` (seat 0 when another seat called) binds it to R6.
+    """
+
+    hand: CardSet
+    faceup: CardSet
+    fu: int
+    trick: tuple[Play, ...]
+    best_i: int
+    is_caller: bool
+    passed_master: bool
+
+    @property
+    def best(self) -> Play | None:
+        """The current best play of the trick in progress (None before its lead)."""
+        return self.trick[self.best_i] if self.trick else None
+
+
+def move_fault(turn: Turn, move: Play) -> Fault | None:
+    """The first rule ``move`` breaks for the seat of ``turn``, or None when the move is legal.
+
+    In this order: ``malformed`` (kind, cards and size disagree), a claim away from the lead
+    (``claim-in-trick``) or short of six (``claim-short``, R14), a ``hidden`` discard (its cards
+    are needed), cards not held (``missing``); leading: a discard (``lead-discard``, R5), a long
+    lead by a passed Master (``R6``), a single R7 forbids; following: the wrong ``size``, a
+    discard by a seat that can beat (``must-beat``, R9), a play that does not ``beat`` (R8).
+
+    >>> t = Turn(parse_cards("C1S2S3"), 0, 0, (), 0, False, False)
+    >>> move_fault(t, Play.parse("S3")), move_fault(t, Play.parse("C1")), move_fault(t, Play.parse("S4"))
+    (None, 'R7', 'missing')
+    """
+    if move.kind == CLAIM:
+        if move != CLAIM_PLAY:
+            return "malformed"
+        if turn.trick:
+            return "claim-in-trick"
+        return None if can_claim(turn.fu, turn.hand, turn.faceup) else "claim-short"
+    if move.kind == DISCARD:
+        if move.cards and move.cards.bit_count() != move.size:
+            return "malformed"
+    elif move.cards.bit_count() != move.size or classify(move.cards) != move.kind:
+        return "malformed"
+    if move.hidden:
+        return "hidden"
+    if move.cards & ~turn.hand:
+        return "missing"
+    if not turn.trick:
+        if move.kind == DISCARD:
+            return "lead-discard"
+        if turn.passed_master and move.size >= 4:
+            return "R6"
+        if move.kind == SINGLE and not move.cards & single_leads(turn.hand, turn.faceup, turn.is_caller):
+            return "R7"
+        return None
+    best = turn.trick[turn.best_i]
+    if move.size != turn.trick[0].size:
+        return "size"
+    if move.kind == DISCARD:
+        return "must-beat" if can_beat(turn.hand, best, turn.best_i == 0) else None
+    return None if beats(move, best, turn.best_i == 0) else "beat"
+
+
+def reason(turn: Turn, move: Play, words: Callable[[Fault, Turn, Play], str]) -> str | None:
+    """Why ``move`` is illegal for ``turn``, or None when it is legal: the faults every reader is
+    told alike (a malformed play, R6) are worded here, the others by ``words`` (a position speaks
+    of the seat to move, a seat view to its player)."""
+    fault = move_fault(turn, move)
+    if fault is None:
+        return None
+    if fault == "malformed":
+        return "its kind, cards and size disagree"
+    if fault == "R6":
+        return "the Master passed and may not lead a four-card set or a run of four or more (R6)"
+    return words(fault, turn, move)
 
 
 class Position:
@@ -208,29 +306,22 @@ class Position:
         else:
             yield from follow_plays(hand, self.trick[self.best_i], self.best_i == 0, self.trick[0].size)
 
+    def turn(self) -> Turn:
+        """What the legality of the next move depends on (the seat to move's hand and the trick)."""
+        s = self.to_move
+        return Turn(
+            self.hands[s],
+            self.faceup,
+            self.fu[s],
+            self.trick,
+            self.best_i,
+            s == self.caller,
+            s == 0 and self.caller != 0,
+        )
+
     def is_legal(self, move: Play) -> bool:
         """True when ``move`` is legal here, checked directly (without listing every discard)."""
-        if self.outcome is not None:
-            return False
-        s = self.to_move
-        hand = self.hands[s]
-        if move.kind == CLAIM:
-            return not self.trick and can_claim(self.fu[s], hand, self.faceup)
-        if not move.cards or move.cards & ~hand or move.cards.bit_count() != move.size:
-            return False
-        if move.kind == DISCARD:
-            return (
-                bool(self.trick)
-                and move.size == self.trick[0].size
-                and not can_beat(hand, self.trick[self.best_i], self.best_i == 0)
-            )
-        if classify(move.cards) != move.kind:
-            return False
-        if self.trick:
-            return beats(move, self.trick[self.best_i], self.best_i == 0)
-        if move.kind == SINGLE:
-            return bool(move.cards & single_leads(hand, self.faceup, s == self.caller))
-        return not (s == 0 and self.caller != 0 and move.size >= 4)
+        return self.outcome is None and move_fault(self.turn(), move) is None
 
     def push(self, move: Play) -> None:
         """Play ``move`` for the seat to move (no legality check: see :meth:`push_checked`)."""
@@ -317,33 +408,38 @@ class Position:
             raise NotationError(field, f"{move} is not legal here ({self.why_illegal(move)})")
         self.push(move)
 
-    def why_illegal(self, move: Play) -> str:
-        """A short reason why ``move`` is not legal in this position."""
-        s = self.to_move
-        hand = self.hands[s]
+    def why_illegal(self, move: Play) -> str | None:
+        """Why ``move`` is not legal here, in a few words naming the rule; None when it is legal.
+
+        >>> pos = Position.parse("C69S246M567T1235/C1378S57M24T4789/C245S1389M1389T6 0 1 0,0,0 - -")
+        >>> pos.why_illegal(Play.parse("T2")) is None, pos.why_illegal(Play.parse("C6"))
+        (True, 'a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)')
+        """
         if self.outcome is not None:
             return "the deal has ended"
-        if move.kind == CLAIM:
-            if self.trick:
+        return reason(self.turn(), move, self._words)
+
+    def _words(self, fault: Fault, turn: Turn, move: Play) -> str:
+        """A fault in the words of a position (third person: the seat to move), for :func:`reason`."""
+        s = self.to_move
+        match fault:
+            case "claim-in-trick":
                 return "a claim is made only when about to lead"
-            return f"seat {s} has {self.fu[s]} fu and {self.old_cards(s).bit_count()} Old cards, fewer than 6"
-        if move.hidden:
-            return "a discard must show its cards here"
-        missing = move.cards & ~hand
-        if missing:
-            return f"seat {s} does not hold {format_cards(missing)}"
-        if not self.trick:
-            if move.kind == DISCARD:
+            case "claim-short":
+                return f"seat {s} has {self.fu[s]} fu and {self.old_cards(s).bit_count()} Old cards, fewer than 6"
+            case "hidden":
+                return "a discard must show its cards here"
+            case "missing":
+                return f"seat {s} does not hold {format_cards(move.cards & ~turn.hand)}"
+            case "lead-discard":
                 return "a leader cannot discard"
-            if s == 0 and self.caller != 0 and move.size >= 4 and move.kind != 0:
-                return "the Master passed and may not lead a four-card set or a run of four or more (R6)"
-            return "a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)"
-        best = self.trick[self.best_i]
-        if move.size != self.trick[0].size:
-            return f"the lead has {self.trick[0].size} cards"
-        if move.kind == DISCARD:
-            return f"seat {s} can beat {best} and must (R9)"
-        return f"{move} does not beat {best} (R8)"
+            case "R7":
+                return "a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)"
+            case "size":
+                return f"the lead has {self.trick[0].size} cards"
+            case "must-beat":
+                return f"seat {s} can beat {turn.best} and must (R9)"
+        return f"{move} does not beat {turn.best} (R8)"  # the fault "beat"
 
     # ------------------------------------------------------------ text
 

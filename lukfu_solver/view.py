@@ -35,7 +35,17 @@ from typing import NamedTuple
 from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
-from .rules import beating_plays, can_claim, follow_plays, lead_plays, single_leads
+from .position import Fault, Turn, move_fault, reason
+from .rules import (
+    Outcome,
+    beating_plays,
+    can_beat,
+    can_claim,
+    end_outcome,
+    follow_plays,
+    lead_plays,
+    single_leads,
+)
 
 HAND_SIZE = 12
 """R2: cards dealt to each seat."""
@@ -45,6 +55,11 @@ CALLS = ("play", "pass")
 """The two calls of the calling phase (R3)."""
 
 Tricks = tuple[tuple[Play, ...], ...]
+
+
+class InvalidMoveError(NotationError):
+    """Text that is no move in any reading (neither a play nor a card list), as opposed to a
+    readable move the rules forbid (a plain NotationError): a player is told to ask for help."""
 
 
 # ---------------------------------------------------------------- history text
@@ -443,6 +458,118 @@ class SeatView:
             yield from lead_plays(self.hand, f.faceup, s == self.caller, s == 0 and self.caller != 0)
         else:
             yield from follow_plays(self.hand, f.trick[f.best_i], f.best_i == 0, f.trick[0].size)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the deal ended once the hands ran out (R15–R17), else None (a view shows no claim)."""
+        if not self.is_over:
+            return None
+        return end_outcome(self.fu, self.winners[-1], self.caller)
+
+    # ------------------------------------------------------------ moves
+
+    def turn(self) -> Turn | None:
+        """What the legality of the viewer's next move depends on; None unless it is to play."""
+        if self.caller is None or self.to_move != self.seat:
+            return None
+        f = self._facts
+        s = self.seat
+        return Turn(self.hand, f.faceup, f.fu[s], f.trick, f.best_i, s == self.caller, s == 0 and self.caller != 0)
+
+    def is_legal(self, move: Play) -> bool:
+        """True when ``move`` is legal for the viewer now, checked directly (no discard is listed).
+
+        The same rules as :meth:`Position.is_legal <lukfu_solver.position.Position.is_legal>`: the
+        view knows all they depend on (its hand, the face-up cards, its fu, the trick).
+
+        >>> v = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
+        >>> v.is_legal(Play.parse("xC1")), v.is_legal(Play.parse("M4"))
+        (True, False)
+        """
+        turn = self.turn()
+        return turn is not None and move_fault(turn, move) is None
+
+    def why_illegal(self, move: Play) -> str | None:
+        """Why ``move`` is not legal for the viewer now, in words addressed to it and naming the
+        rule (R5–R9, R14); None when it is legal. The reason is what a player at the table is told.
+
+        >>> v = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
+        >>> v.why_illegal(Play.parse("xC1")) is None, v.why_illegal(Play.parse("M4"))
+        (True, 'M4 does not beat M5 (R8); you cannot beat it, so discard face down')
+        """
+        if self.caller is None:
+            return "in the calling phase the answer is play or pass (R3)"
+        turn = self.turn()
+        if turn is None:
+            return "the deal has ended" if self.is_over else f"it is seat {self.to_move}'s turn, not yours"
+        return reason(turn, move, self._words)
+
+    def _words(self, fault: Fault, turn: Turn, move: Play) -> str:
+        """A fault in the words of a seat view (second person: its player), for :func:`reason`."""
+        match fault:
+            case "claim-in-trick":
+                return "a claim is made only when you are about to lead (R14)"
+            case "claim-short":
+                old = self.old_cards().bit_count()
+                return f"you have {turn.fu} fu and {old} Old cards: fewer than 6 together (R14)"
+            case "hidden":
+                return "name the cards you discard (xC2M4)"
+            case "missing":
+                return f"you do not hold {format_cards(move.cards & ~self.hand)}"
+            case "lead-discard":
+                return "you are leading: a lead is a single, a set or a run (R5)"
+            case "R7":
+                allowed = single_leads(self.hand, turn.faceup, turn.is_caller)
+                return (
+                    "as a non-caller you lead a non-Old single of your highest suit holding one (R7): "
+                    f"here {format_cards(allowed)}"
+                )
+            case "size":
+                size = turn.trick[0].size
+                return f"the lead has {size} card{'s' if size > 1 else ''}: play or discard {size}"
+        best = turn.best
+        assert best is not None
+        beat = next(beating_plays(self.hand, best, turn.best_i == 0), None)
+        if fault == "must-beat":
+            return f"you hold {beat}, which beats {best}: you must beat (R9)"
+        extra = f"; you hold {beat}, which does" if beat else "; you cannot beat it, so discard face down"
+        return f"{move} does not beat {best} (R8){extra}"  # the fault "beat"
+
+    def parse_move(self, text: str, field: str = "move") -> Play:
+        """The move ``text`` names for the viewer, read as a player types it, and checked.
+
+        NOTATION.md's plays, with two readings for a follower who cannot beat: a bare card list is
+        its discard (``C2M4`` for ``xC2M4``), and so is a face-up play of the lead's size from its
+        hand. Text that is no play and no card list raises :class:`InvalidMoveError`; a move
+        that is not legal raises NotationError(field, reason) with :meth:`why_illegal`'s reason.
+
+        >>> v = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
+        >>> str(v.parse_move("c1")), str(v.parse_move("xC3"))
+        ('xC1', 'xC3')
+        >>> v.parse_move("C1C3")
+        Traceback (most recent call last):
+        ...
+        lukfu_solver.errors.NotationError: move: the lead has 1 card: play or discard 1
+        """
+        try:
+            move = Play.parse(text, field)
+        except NotationError as err:
+            try:  # a follower who cannot beat may type just the cards of the discard
+                cards = parse_cards(text, field)
+            except NotationError:
+                raise InvalidMoveError(field, f"{text!r} is not a move: {err.message}") from None
+            if not self.trick:
+                raise
+            move = Play(DISCARD, cards, cards.bit_count())
+        best = self.best
+        if best is not None and move.kind not in (DISCARD, CLAIM) and move.size == self.trick[0].size:
+            led = self.best_seat == self.trick_leader
+            if not move.cards & ~self.hand and not beats(move, best, led) and not can_beat(self.hand, best, led):
+                move = Play(DISCARD, move.cards, move.size)  # the cards, meant as a discard
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise NotationError(field, reason)
+        return move
 
     # ------------------------------------------------------------ validation
 

@@ -4,14 +4,15 @@ with the perfect-information position on views taken from random deals."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from lukfu_solver.cards import format_cards, parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, play_deal
-from lukfu_solver.plays import CLAIM, DISCARD, Play
-from lukfu_solver.view import SeatView, format_history, parse_history
+from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
+from lukfu_solver.view import InvalidMoveError, SeatView, format_history, parse_history
 
 EXAMPLE = "1 C1378S57M24T789 1 T2,T4,T6/M3,M5"
 
@@ -287,3 +288,111 @@ def test_views_of_random_deals_round_trip_and_agree_with_positions() -> None:
                 else:
                     assert list(v.legal_moves()) == []
     assert checked_turns > 1000
+
+
+# ---------------------------------------------------------------- legality: is_legal, why_illegal, parse_move
+
+START = "0 C69S246M567T1235 1 -"
+"""The Master (a non-caller: seat 1 called) about to lead the first trick of NOTATION.md's deal."""
+FOLLOW = "1 C1378S57M24T4789 1 T2"
+"""Seat 1 (the caller) to follow T2, holding T4, T7, T8, T9 that beat it."""
+LONG = "0 C1234S1234M1234 1 -"
+"""A Master who passed, holding runs of four."""
+
+
+@pytest.mark.parametrize(
+    ("view", "move", "reason"),
+    [
+        (START, "T2", None),
+        (START, "M567", None),
+        (START, "C6", "as a non-caller you lead a non-Old single of your highest suit holding one (R7): here T235"),
+        (START, "claim", "you have 0 fu and 2 Old cards: fewer than 6 together (R14)"),
+        (START, "xT2", "you are leading: a lead is a single, a set or a run (R5)"),
+        (START, "x1", "name the cards you discard (xC2M4)"),
+        (START, "S9", "you do not hold S9"),
+        (LONG, "C123", None),
+        (LONG, "C1234", "the Master passed and may not lead a four-card set or a run of four or more (R6)"),
+        ("0 C1234S1234M1234 0 -", "C1234", None),  # R6 binds only a Master who passed
+        ("0 C19S9M9T19S12345M1 0 -", "claim", None),  # six always-Old cards (R14)
+        (FOLLOW, "T4", None),
+        (FOLLOW, "xC1", "you hold T4, which beats T2: you must beat (R9)"),
+        (FOLLOW, "S5", "S5 does not beat T2 (R8); you hold T4, which does"),
+        (FOLLOW, "claim", "a claim is made only when you are about to lead (R14)"),
+        (FOLLOW, "xC13", "the lead has 1 card: play or discard 1"),
+        (EXAMPLE, "xC1", None),
+        (EXAMPLE, "M4", "M4 does not beat M5 (R8); you cannot beat it, so discard face down"),
+        ("0 C69S246M567T135 1 T2", "T3", "it is seat 1's turn, not yours"),
+        ("2 C245S1389M1389T6 - pass,pass", "S1", "in the calling phase the answer is play or pass (R3)"),
+    ],
+)
+def test_is_legal_and_why_illegal_name_the_rule(view: str, move: str, reason: str | None) -> None:
+    v = SeatView.parse(view)
+    assert v.why_illegal(P(move)) == reason
+    assert v.is_legal(P(move)) is (reason is None)
+
+
+def test_why_illegal_of_a_malformed_play() -> None:
+    v = SeatView.parse(START)
+    bad = Play(DISCARD, parse_cards("T23"), 1)
+    assert not v.is_legal(bad) and v.why_illegal(bad) == "its kind, cards and size disagree"
+
+
+def test_parse_move_reads_a_discard_typed_as_cards() -> None:
+    v = SeatView.parse(EXAMPLE)  # seat 1 cannot beat M5
+    assert v.parse_move("C1") == Play(DISCARD, parse_cards("C1"), 1)  # a single meant as a discard
+    assert v.parse_move("c1") == v.parse_move("xC1")
+    with pytest.raises(NotationError, match="the lead has 1 card"):
+        v.parse_move("C1C3")  # two cards: not a play, read as a discard of the wrong size
+    follow = SeatView.parse(FOLLOW)  # seat 1 can beat T2: S5 stays a play and is refused (R8)
+    with pytest.raises(NotationError, match=r"S5 does not beat T2 \(R8\)"):
+        follow.parse_move("S5")
+
+
+def test_parse_move_faults() -> None:
+    v = SeatView.parse(START)
+    with pytest.raises(InvalidMoveError, match="'bogus' is not a move"):
+        v.parse_move("bogus")
+    with pytest.raises(NotationError, match="is not a single, a set") as info:
+        v.parse_move("S1S2")  # cards, but no lead shape
+    assert not isinstance(info.value, InvalidMoveError)
+    with pytest.raises(NotationError, match=r"\(R7\)") as info:
+        v.parse_move("C6", "answer")
+    assert info.value.field == "answer"
+
+
+def test_a_finished_view_has_its_outcome_and_no_legal_move() -> None:
+    rec = next(r for r in (_deal(i) for i in range(40)) if r.outcome.how != "claim")
+    v = rec.view(0)
+    assert v.is_over and v.outcome == rec.outcome
+    assert v.why_illegal(P("S1")) == "the deal has ended" and not v.is_legal(P("S1"))
+    assert SeatView.parse(EXAMPLE).outcome is None
+
+
+def test_view_and_position_agree_on_legality_of_random_deals() -> None:
+    """Every legal move and many illegal ones (other seats' cards, discards, claims) of random
+    deals: the view and the position judge them alike, and a position's reason is None exactly
+    when the move is legal."""
+    rng = random.Random(5)
+    checked = 0
+    for i in range(12):
+        rec = _deal(i)
+        for k, pos in enumerate(rec.replay()):
+            if pos.is_over:
+                break
+            v = rec.view(pos.to_move, k)
+            hand = pos.hands[pos.to_move]
+            cards = [1 << c for c in range(36) if hand >> c & 1]
+            tries = list(pos.legal_moves())[:20] + [CLAIM_PLAY, Play(DISCARD, 0, 1)]
+            for _ in range(10):
+                pick = sum(rng.sample(cards, rng.randint(1, min(4, len(cards))))) | (
+                    rng.random() < 0.2
+                ) << rng.randrange(36)
+                tries.append(Play(DISCARD, pick, pick.bit_count()))
+                if classify(pick) >= 0:
+                    tries.append(Play(classify(pick), pick, pick.bit_count()))
+            for m in tries:
+                legal = pos.is_legal(m)
+                assert v.is_legal(m) is legal
+                assert (v.why_illegal(m) is None) is legal and (pos.why_illegal(m) is None) is legal
+                checked += 1
+    assert checked > 2000
