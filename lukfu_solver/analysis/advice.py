@@ -20,16 +20,13 @@ them get weight 0, so the estimate is taken over the deals consistent with those
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
 from ..errors import NotationError
-from ..parallel import ordered_map
-from ..position import Position
-from .moves import SolveLimits, make_solver, mean_stderr, p_better
+from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, estimate
 
 CALL_SCORE = 5
 """The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""
@@ -75,13 +72,8 @@ def policy_calls(hand: CardSet) -> bool:
     return hand_facts(hand).call_score >= CALL_SCORE
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """Expected points with their standard error over ``n`` samples."""
-
-    mean: float
-    stderr: float
-    n: int
+Estimate = ChoiceEstimate
+"""Expected points with their standard error over ``n`` samples (the core's type)."""
 
 
 @dataclass
@@ -106,49 +98,6 @@ class Advice:
     ``incomplete`` of them stopped at the limits."""
 
 
-def _deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
-    """The three hands of a uniform deal with ``hand`` at ``seat`` (R2)."""
-    unseen = [c for c in range(36) if not hand >> c & 1]
-    rng.shuffle(unseen)
-    others = [sum(1 << c for c in unseen[:12]), sum(1 << c for c in unseen[12:])]
-    hands = [0, 0, 0]
-    hands[seat] = hand
-    hands[(seat + 1) % 3] = others[0]
-    hands[(seat + 2) % 3] = others[1]
-    return hands
-
-
-def _value(hands: list[CardSet], caller: int, limits: SolveLimits) -> tuple[float, bool]:
-    res = make_solver().solve(Position.start(hands, caller), max_nodes=limits.max_nodes, time_limit=limits.time_limit)  # type: ignore[attr-defined]
-    if res.complete and res.value is not None:
-        return float(res.value), True
-    return (res.lower + res.upper) / 2, False
-
-
-def _sample_task(args: tuple[CardSet, int, int, SolveLimits]) -> tuple[float, float, bool, int, int]:
-    """One sample: (play points, pass points, earlier seats would pass, solves, incomplete solves)."""
-    hand, seat, sample_seed, limits = args
-    rng = random.Random(sample_seed)
-    hands = _deal_others(hand, seat, rng)
-    incomplete = 0
-    solves = 1
-    play, ok = _value(hands, seat, limits)
-    incomplete += not ok
-    if seat == 2:
-        pass_pts = 0.0
-    else:
-        caller = next((s for s in range(seat + 1, 3) if policy_calls(hands[s])), None)
-        if caller is None:
-            pass_pts = 0.0
-        else:
-            v, ok = _value(hands, caller, limits)
-            solves += 1
-            incomplete += not ok
-            pass_pts = -v / 2
-    earlier_pass = not any(policy_calls(hands[s]) for s in range(seat))
-    return play, pass_pts, earlier_pass, solves, incomplete
-
-
 def advise(
     hand: CardSet,
     seat: int,
@@ -165,44 +114,33 @@ def advise(
     if seat not in (0, 1, 2):
         raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
     t0 = time.perf_counter()
-    limits = limits or SolveLimits()
-    master = random.Random(seed)
-    tasks = [(hand, seat, master.getrandbits(64), limits) for _ in range(samples)]
-    results: list[tuple[float, float, bool, int, int]] = []
-    for r in ordered_map(_sample_task, tasks, jobs):
-        results.append(r)
-        if progress:
-            progress(len(results), samples)
-    plays = [r[0] for r in results]
-    passes = [r[1] for r in results]
-    incomplete = sum(r[4] for r in results)
-    pm, ps = mean_stderr(plays)
-    qm, qs = mean_stderr(passes)
-    p_play = p_better(plays, passes) if samples > 1 else (1.0 if pm > qm else 0.0)
+    valuation = call_values(hand, seat, samples, seed, Evaluator(limits or SolveLimits()), policy_calls, jobs, progress)
+    results = valuation.samples
+    pm, qm, ps = valuation.play.mean, valuation.pass_.mean, valuation.play.stderr
+    p_play = valuation.p_play_better
     facts = hand_facts(hand)
     rec = "play" if pm > qm else "pass"
     evidence: dict[str, Estimate] = {}
     if seat > 0:
-        kept = [r for r in results if r[2]]
+        kept = [r for r in results if r.earlier_pass]
         if kept:
-            em, es = mean_stderr([r[0] for r in kept])
-            fm, fs = mean_stderr([r[1] for r in kept])
-            evidence = {"play": Estimate(em, es, len(kept)), "pass": Estimate(fm, fs, len(kept))}
+            plays, passes = [r.play for r in kept], [r.pass_ for r in kept]
+            evidence = {"play": estimate("play", plays, plays, 0), "pass": estimate("pass", passes, passes, 0)}
     return Advice(
         hand,
         seat,
-        Estimate(pm, ps, samples),
-        Estimate(qm, qs, samples),
+        valuation.play,
+        valuation.pass_,
         p_play,
         rec,
         _reason(facts, seat, rec, pm, qm, ps),
         facts,
         samples,
         seed,
-        incomplete,
+        valuation.incomplete,
         time.perf_counter() - t0,
         evidence,
-        sum(r[3] for r in results),
+        valuation.solves,
     )
 
 

@@ -1,10 +1,22 @@
 """The quick, approximately uniform sampler for views with many hidden discards, and the one
-rule that chooses between it and the exact sampler."""
+rule that chooses between it and the exact sampler (:func:`make_sampler`, ``docs/sampling.md``).
+
+Both samplers have one interface: ``sample()`` and ``samples(n)`` give
+:class:`~lukfu_solver.hidden.constraints.Deal` values (``.position()``), ``stats()`` says how
+sampling went and ``method`` names the method (``exact``, ``rejection``, ``enumeration`` or
+``quick``).
+
+>>> from lukfu_solver.view import SeatView
+>>> view = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
+>>> make_sampler(view, 1).method, make_sampler(view, 1, exact=False).method
+('exact', 'exact')
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+import time
+from typing import Any, Protocol
 
 from ..cards import (
     ALL_CARDS,
@@ -19,30 +31,20 @@ from ..rules import (
     higher_in_suit,
 )
 from ..view import SeatView
-
-# ================================================================ sampling
-
-
-def _as_position(sample: Any) -> Position:
-    """A sample as a Position: a Position, or a ``sampling.Deal`` (its ``position()``)."""
-    if isinstance(sample, Position):
-        return sample
-    pos = sample.position() if callable(getattr(sample, "position", None)) else getattr(sample, "position", None)
-    if isinstance(pos, Position):
-        return pos
-    raise TypeError(f"cannot use a sample of type {type(sample).__name__} as a position")
+from .constraints import Deal, derive
 
 
 class QuickSampler:
     """A fast, approximately uniform sampler for views with many hidden discards, where the exact
-    ``sampling.Sampler`` can take seconds to set up (see ``QUICK_AFTER``).
+    :class:`~lukfu_solver.hidden.sampling.Sampler` can take seconds to set up (see :data:`QUICK_AFTER`).
 
-    Same interface (``QuickSampler(view, seed).samples(n)``, here returning positions). Deals the
+    The same interface and type as the exact sampler (``sample()``, ``samples(n)`` giving
+    :class:`~lukfu_solver.hidden.constraints.Deal` values, ``stats()``, ``method``). Deals the
     unseen cards at random over the other hands and their hidden discards, never placing a card
-    where a discard against a single (but a led C1 or T1) proves it was not (R9) — a random perfect matching of cards
-    to places, so it never gets stuck — then replays the history on the deal and rejects it if a
-    play is illegal (R7, R9 against sets and runs). After ``MAX_TRIES`` rejections in a row it
-    keeps an unchecked deal (``unchecked``).
+    where a discard against a single (but a led C1 or T1) proves it was not (R9) — a random
+    perfect matching of cards to places, so it never gets stuck — then replays the history on the
+    deal and rejects it if a play is illegal (R7, R9 against sets and runs). After ``MAX_TRIES``
+    rejections in a row it keeps an unchecked deal (counted in ``unchecked``).
     """
 
     MAX_TRIES = 200
@@ -80,6 +82,11 @@ class QuickSampler:
                         if owner[k] == s and (w is None or w >= (t, i)):
                             barred[k] |= above
         self.sizes, self.owner, self.where, self.barred = sizes, owner, where, barred
+        self.problem = derive(view)
+        index = {(o, w): k for k, (o, w) in enumerate(zip(owner, where, strict=True))}
+        self._order = [index[p.seat, None if p.is_hand else (p.trick, p.play)] for p in self.problem.places]
+        self.attempts = self.drawn = 0
+        self.seconds = 0.0
 
     def _deal(self) -> list[CardSet] | None:
         """A random assignment of the unseen cards to the places' slots that respects the bars.
@@ -137,7 +144,8 @@ class QuickSampler:
             got[slot_place[slot_of[i]]] |= 1 << c
         return got
 
-    def _position(self, got: list[CardSet], check: bool) -> Position | None:
+    def _legal(self, got: list[CardSet]) -> bool:
+        """Whether the history replays legally on the deal ``got`` (R5-R9)."""
         v = self.view
         assert v.caller is not None
         hands = [0, 0, 0]
@@ -157,46 +165,81 @@ class QuickSampler:
                 dealt[(v.leaders[t] + i) % 3] |= q.cards
         pos = Position.start(dealt, v.caller)
         for p in plays:
-            if check and not pos.is_legal(p):
-                return None
+            if not pos.is_legal(p):
+                return False
             pos.push(p)
-        return pos.copy()
+        return True
 
-    def samples(self, n: int) -> list[Position]:
-        """``n`` positions consistent with the view (approximately uniform)."""
-        out: list[Position] = []
-        while len(out) < n:
-            pos = None
-            for _ in range(self.MAX_TRIES):
-                got = self._deal()
-                pos = self._position(got, check=True) if got is not None else None
-                if pos is not None:
-                    break
-            if pos is None:
-                self.unchecked += 1
-                got = self._deal()
-                if got is None:
-                    raise NotationError("view", "no deal fits the view's discards")
-                pos = self._position(got, check=False)
-                assert pos is not None
-            out.append(pos)
-        return out
+    def sample(self) -> Deal:
+        """One deal consistent with the view (approximately uniform)."""
+        t0 = time.perf_counter()
+        got = None
+        for _ in range(self.MAX_TRIES):
+            self.attempts += 1
+            got = self._deal()
+            if got is not None and self._legal(got):
+                break
+            got = None
+        if got is None:
+            self.unchecked += 1
+            got = self._deal()
+            if got is None:
+                raise NotationError("view", "no deal fits the view's discards")
+        self.drawn += 1
+        self.seconds += time.perf_counter() - t0
+        return Deal(self.problem, tuple(got[k] for k in self._order))
+
+    def samples(self, n: int) -> list[Deal]:
+        """``n`` deals consistent with the view (approximately uniform)."""
+        return [self.sample() for _ in range(n)]
+
+    def stats(self) -> dict[str, Any]:
+        """How sampling went, with the exact sampler's keys where they apply (counts unknown)."""
+        return {
+            "method": self.method,
+            "count": None,
+            "exact_count": None,
+            "rejection_checks": None,
+            "attempts": self.attempts,
+            "accepted": self.drawn - self.unchecked,
+            "acceptance": None if not self.attempts else round((self.drawn - self.unchecked) / self.attempts, 4),
+            "unchecked": self.unchecked,
+            "samples": self.drawn,
+            "seconds": round(self.seconds, 4),
+            "setup_seconds": 0.0,
+        }
 
 
-def _sampler(view: SeatView, seed: int) -> Any:
-    """The exact ``sampling.Sampler``, or :class:`QuickSampler` when more than ``QUICK_AFTER``
-    cards lie in hidden discards (the exact one's setup time explodes there)."""
-    hidden = sum(p.size for tr in view.tricks for p in tr if p.hidden)
-    if hidden > QUICK_AFTER:
-        return QuickSampler(view, seed)
-    from ..hidden.sampling import Sampler
+class HandSampler(Protocol):
+    """What both samplers offer (:class:`QuickSampler` and ``sampling.Sampler``)."""
 
-    return Sampler(view, seed)
+    method: str
+
+    def sample(self) -> Deal: ...
+
+    def samples(self, n: int) -> list[Deal]: ...
+
+    def stats(self) -> dict[str, Any]: ...
 
 
 QUICK_AFTER = 14
-"""PIMC samples with :class:`QuickSampler` when more cards than this lie in hidden discards.
-Measured setup of the exact sampler (views from pimc-vs-rule games): at most 0.09 s up to 14
-hidden cards, 0.4 s at 17, 0.5–7 s at 17–22 (a five-fold rise per trick in the worst deal)."""
+"""The rule's threshold: more cards than this in hidden discards and :func:`make_sampler` gives the
+quick sampler (the exact one's setup time rises about five-fold a trick past it; figures in
+``docs/sampling.md``)."""
 
 
+def hidden_discards(view: SeatView) -> int:
+    """Cards lying in the view's face-down discards."""
+    return sum(p.size for tr in view.tricks for p in tr if p.hidden)
+
+
+def make_sampler(view: SeatView, seed: int, *, exact: bool = False) -> HandSampler:
+    """The one rule choosing a sampler: the exact, uniform ``sampling.Sampler``, unless more than
+    :data:`QUICK_AFTER` cards lie in hidden discards and ``exact`` is False, then
+    :class:`QuickSampler`. ``exact=True`` is for callers that promise uniform samples (``analyse``);
+    time-bounded callers (the ``pimc`` player) take the rule."""
+    if not exact and hidden_discards(view) > QUICK_AFTER:
+        return QuickSampler(view, seed)
+    from .sampling import Sampler
+
+    return Sampler(view, seed)

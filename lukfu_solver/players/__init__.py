@@ -10,7 +10,8 @@ asks of its players. :func:`make_player` builds one from a short spec:
   strength (Old cards, sure and near-sure winners, sets, runs) reaches ``T``;
 - ``pimc`` / ``pimc:L`` — :class:`PimcPlayer`, perfect-information Monte Carlo at level ``L``
   (1–5): samples the hidden cards, evaluates every candidate move in every sample with the
-  exact solver (node-limited) or a rule-player playout, and picks the best mean.
+  exact solver (node-limited) or a rule-player playout, and picks the best mean; sampling,
+  evaluation, estimates and the call valuation are the PIMC core's (``hidden.pimc``).
 
 Every player is deterministic: the same seed and the same views give the same answers, in any
 process (``pimc`` draws each decision's samples from its seed and the view's text, and limits
@@ -47,7 +48,6 @@ __all__ = [
     "Ctx",
     "MoveValue",
     "PimcPlayer",
-    "QuickSampler",
     "Player",
     "RulePlayer",
     "ctx_from_position",

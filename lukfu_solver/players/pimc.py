@@ -1,41 +1,28 @@
-"""The PIMC player: perfect-information Monte Carlo over sampled deals, valued by the exact
-solver within a node budget (a rule-player playout when a solve cannot finish)."""
+"""The PIMC player: candidate choice and budgets over the one PIMC core.
+
+Sampling, per-sample evaluation (the exact solver within a node budget, a rule-player playout
+clamped to the proven bounds when a solve cannot finish), paired estimates and the call
+valuation are :mod:`lukfu_solver.hidden.pimc`'s, shared with ``analyse`` and ``advise``
+(``docs/pimc.md``); this module chooses the candidates and the budgets.
+"""
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import random
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from ..cards import (
-    ALL_CARDS,
-    format_cards,
-    iter_cards,
-    old_cards,
-)
+from ..analysis.advice import policy_calls
+from ..cards import format_cards, iter_cards, old_cards
 from ..errors import NotationError
-from ..hidden.quick import _as_position, _sampler
+from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, evaluate
+from ..hidden.quick import make_sampler
 from ..plays import CLAIM, DISCARD, Play
-from ..position import Position
 from ..view import HAND_SIZE, SeatView
 from .rule import _cost, ctx_from_view, keep_values, rule_move, rule_playout
-
-
-def _solver_class() -> tuple[Callable[[], Any], bool]:
-    """A maker of fresh exact solvers and whether it is the compiled one: ``fastsearch.FastSolver``
-    (same API, about 50 times faster) when importable, else ``search.Solver``."""
-    try:
-        from ..search.fast import FastSolver
-    except ImportError:
-        from ..search.reference import Solver
-
-        return (lambda: Solver(max_entries=200_000)), False
-    return (lambda: FastSolver(max_entries=1 << 17)), True
-
 
 # ================================================================ PIMC
 
@@ -43,9 +30,8 @@ def _solver_class() -> tuple[Callable[[], Any], bool]:
 class Level(NamedTuple):
     """A PIMC strength level: deals sampled per decision (``samples``; ``call_samples`` for the
     call), the hand size up to which the exact solver is tried (``exact_cards``), its node limit
-    per evaluation and node budget per decision, and the most candidate moves. The solver
-    figures are for the compiled solver; with the pure-Python one ``exact_cards`` is 2 lower
-    and the node figures are scaled by ``PY_SOLVER_SHARE``."""
+    per evaluation and node budget per decision, and the most candidate moves (the compiled
+    solver's figures; times per level in ``docs/pimc.md``)."""
 
     samples: int
     call_samples: int
@@ -62,46 +48,29 @@ LEVELS: dict[int, Level] = {
     4: Level(48, 64, 10, 300_000, 10_000_000, 16),
     5: Level(96, 128, 10, 600_000, 30_000_000, 24),
 }
-"""Levels 1–5: more samples, candidates and solver nodes. Measured worst decision on the 2-core
-development machine (compiled solver, against rule players): level 3 (the default) 0.58 s
-(median 0.01 s, 5,531 decisions, ``bench/strength.py``); with the first session's slower solver,
-level 1 under 0.1 s once warm, level 4 about 5 s, level 5 about 15 s."""
+"""Levels 1–5: more samples, candidates and solver nodes (measured times: ``docs/pimc.md``)."""
 DEFAULT_LEVEL = 3
-PY_SOLVER_SHARE = 1 / 40
-"""Node limits and budgets are scaled by this when only the pure-Python solver is available
-(about 40 times slower), so a level keeps its time per move."""
 CALL_CALIBRATION = 0.5
 """Points added to PIMC's value of calling before the call decision. PIMC solves each sampled
 deal with the other two seeing every card, which real opponents do not, so it undervalues
-calling. ``bench/strength.py`` (300 deals against two rule players, level 3) measures the points
-the deals brought minus the prediction over the player's calls: +0.60 ± 0.22 (378 calls) for
-the uncalibrated player, more than its error bars; with this correction the 54 extra calls
-(predictions between −0.5 and 0) brought +1.44 a call, and the calibrated player scored
-+0.966 a deal against +0.928 uncalibrated on the same deals (paired +0.04, 95% [−0.05, +0.13])."""
+calling; ``bench/strength.py`` measures the points the calls brought minus the prediction
+(figures in ``docs/pimc.md``)."""
 MIN_NODES = 500
 """The solver is not tried with fewer nodes than this per evaluation (the playout decides)."""
+TABLE_ENTRIES = 1 << 17
+"""The player's solver table size: one table serves a whole decision."""
 
-
-@dataclass
-class MoveValue:
-    """One candidate's evaluation over the samples: the mean ``value`` for the mover (its net
-    points: the caller's value for the caller, minus half of it for a non-caller, M2), its
-    standard error, the mean caller value, the samples and how many the solver settled exactly."""
-
-    move: Play | str
-    value: float
-    stderr: float
-    caller_value: float
-    samples: int
-    exact: int
+MoveValue = ChoiceEstimate
+"""One candidate's evaluation (the core's type): ``value`` is the mover's mean points (M1/M2),
+``caller_value`` the mean caller value, ``samples`` and ``exact`` the samples and the exact ones."""
 
 
 @dataclass
 class Analysis:
-    """A PIMC decision: every candidate's :class:`MoveValue`, best first, and what it cost."""
+    """A PIMC decision: every candidate's :class:`ChoiceEstimate`, best first, and what it cost."""
 
     kind: str  # "call" or "play"
-    moves: list[MoveValue]
+    moves: list[ChoiceEstimate]
     samples: int
     nodes: int = 0
     seconds: float = 0.0
@@ -113,41 +82,31 @@ class Analysis:
         return self.moves[0].move
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of the mean."""
-    n = len(xs)
-    if not n:
-        return 0.0, 0.0
-    m = sum(xs) / n
-    if n < 2:
-        return m, 0.0
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
-
-
 class PimcPlayer:
-    """Perfect-information Monte Carlo: sample the hidden cards (``sampling.Sampler``: uniform
-    over the deals consistent with the view; :class:`QuickSampler` when there are many hidden
-    discards), value each candidate move in each sample, play the best mean. Every candidate is valued on the same samples (a paired comparison).
+    """Perfect-information Monte Carlo: sample the hidden cards (``hidden.quick.make_sampler``:
+    the exact uniform sampler, the quick one when many cards lie in hidden discards), value each
+    candidate move in each sample with the PIMC core, play the best mean. Every candidate is
+    valued on the same samples (a paired comparison).
 
     **A move's value in one sample** is the caller's net points after it under best play (M1),
-    from the exact solver (``fastsearch.FastSolver`` when importable, else ``search.Solver``)
-    limited to ``node_limit`` nodes (less when the decision's ``node_budget`` is short). When the
-    solve does not finish — early in a deal, where full solves take up to tens of seconds — the
-    value is a rule-policy playout of the sample (:func:`rule_playout`, every hand seen) clamped
-    to the bounds the solver proved. The mover maximises its own result: the caller's value for
-    the caller, minus half of it for a non-caller (M2: the two non-callers play as a team).
+    from the compiled exact solver limited to ``node_limit`` nodes (less when the decision's
+    ``node_budget`` is short). When the solve does not finish — early in a deal, where full solves
+    take up to tens of seconds — the value is a rule-policy playout of the sample
+    (:func:`rule_playout`, every hand seen) clamped to the bounds the solver proved. The mover
+    maximises its own result: the caller's value for the caller, minus half of it for a
+    non-caller (M2: the two non-callers play as a team).
 
     **Candidates:** the rule player's choice first, the claim when allowed, then leads and
     beating plays by size and cheapness, cut at ``max_candidates``; for a discard, the cheapest
     few by the rule player's keep values. Ties go to the earlier candidate.
 
-    **Calling:** ``call_samples`` random splits of the 24 unseen cards; PIMC's value of calling
-    is the mean value (as above) of the deal's start with this seat as caller; the calibrated
-    value adds ``calibration`` (default :data:`CALL_CALIBRATION`, measured by
-    ``bench/strength.py``), and the seat calls when that is above ``call_margin`` (passing is
-    taken as worth 0: a redeal, or another's call). Every call decision, with the uncalibrated
-    prediction, is appended to ``call_log`` (the bench checks its calibration), the time of
-    every decision to ``seconds``.
+    **Calling:** the core's call valuation (:func:`~lukfu_solver.hidden.pimc.call_values`, the
+    one ``advise`` uses) on ``call_samples`` deals, within this player's budget: *play* is this
+    seat's value as the caller, *pass* the later seats' calling policy (``advice.policy_calls``),
+    on the same deals. The seat calls when *play* plus ``calibration`` (default
+    :data:`CALL_CALIBRATION`) is above *pass* plus ``call_margin``. Every call decision, with the
+    uncalibrated prediction, is appended to ``call_log`` (the bench checks its calibration), the
+    time of every decision to ``seconds``.
 
     Determinism: each decision's samples are drawn from ``seed`` and the view's text, and the
     solver is limited by nodes, never by time, so an answer depends on nothing else.
@@ -184,6 +143,7 @@ class PimcPlayer:
         self.seconds.append(a.seconds)
         if a.kind == "call":
             play = next(m for m in a.moves if m.move == "play")
+            pass_ = next(m for m in a.moves if m.move == "pass")
             self.call_log.append(
                 {
                     "seat": view.seat,
@@ -191,6 +151,7 @@ class PimcPlayer:
                     "calls_before": list(view.calls),
                     "predicted": play.caller_value,
                     "calibrated": play.value,
+                    "pass": pass_.value,
                     "stderr": play.stderr,
                     "call": a.best == "play",
                 }
@@ -210,58 +171,25 @@ class PimcPlayer:
         a.seconds = time.perf_counter() - t0
         return a
 
-    def _budget(self, evals: int, cards: int) -> tuple[Callable[[], Any], int]:
-        """A solver maker and the node limit of one evaluation (0: playouts only), given how
-        many evaluations there will be and the cards each seat holds."""
-        make, fast = _solver_class()
+    def _evaluator(self, evals: int, cards: int) -> Evaluator:
+        """The core's evaluator for a decision of ``evals`` evaluations with ``cards`` a seat: the
+        node limit of one evaluation (0: playouts only) and the clamped playout fallback."""
         p = self.params
-        if cards > p.exact_cards - (0 if fast else 2):
-            return make, 0
-        share = 1.0 if fast else PY_SOLVER_SHARE
-        return make, int(min(p.node_limit, p.node_budget / max(1, evals)) * share)
-
-    @staticmethod
-    def _value(pos: Position, solver: Any, limit: int) -> tuple[float, bool, int]:
-        """The caller's value of ``pos``: exact (solver, within ``limit`` nodes) or a clamped
-        playout; returns (value, exact, nodes)."""
-        if pos.outcome is not None:
-            return pos.outcome.points[pos.caller], True, 0
-        if limit < MIN_NODES:
-            return rule_playout(pos), False, 0
-        r = solver.solve(pos, max_nodes=limit)
-        if r.complete and r.value is not None:
-            return r.value, True, r.nodes
-        return min(max(rule_playout(pos), r.lower), r.upper), False, r.nodes
+        limit = 0 if cards > p.exact_cards else int(min(p.node_limit, p.node_budget / max(1, evals)))
+        return Evaluator(SolveLimits(limit), rule_playout, MIN_NODES, TABLE_ENTRIES)
 
     def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
-        seat = view.seat
-        rest = list(iter_cards(ALL_CARDS & ~view.hand))
+        """Play vs pass by the core's call valuation (one play and at most one pass a sample)."""
         n = self.params.call_samples
-        make, limit = self._budget(n, HAND_SIZE)
-        solver = make() if limit else None
-        values: list[float] = []
-        exact = nodes = 0
-        o1, o2 = (seat + 1) % 3, (seat + 2) % 3
-        for _ in range(n):
-            rng.shuffle(rest)
-            hands = [0, 0, 0]
-            hands[seat] = view.hand
-            hands[o1] = sum(1 << c for c in rest[:HAND_SIZE])
-            hands[o2] = sum(1 << c for c in rest[HAND_SIZE:])
-            v, ex, k = self._value(Position.start(hands, seat), solver, limit)
-            values.append(v)
-            exact += ex
-            nodes += k
-        m, se = _mean_se(values)
-        cal = m + self.calibration
-        play = MoveValue("play", cal, se, m, n, exact)
-        pas = MoveValue("pass", self.call_margin, 0.0, 0.0, 0, 0)
-        moves = [play, pas] if cal > self.call_margin else [pas, play]
+        evaluator = self._evaluator(2 * n, HAND_SIZE)
+        v = call_values(view.hand, view.seat, n, rng.getrandbits(64), evaluator, policy_calls)
+        play = dataclasses.replace(v.play, mean=v.play.mean + self.calibration)
+        moves = [play, v.pass_] if play.mean > v.pass_.mean + self.call_margin else [v.pass_, play]
         note = (
-            f"calling is valued as this seat's result as caller (PIMC {m:+.2f}, calibrated "
-            f"{self.calibration:+g}); passing is taken as worth 0"
+            f"calling is valued as this seat's result as caller (PIMC {v.play.mean:+.2f}, calibrated "
+            f"{self.calibration:+g}) against passing ({v.pass_.mean:+.2f}: the later seats' calling policy)"
         )
-        return Analysis("call", moves, n, nodes, notes=[note])
+        return Analysis("call", moves, n, v.nodes, notes=[note])
 
     def candidates(self, view: SeatView) -> list[Play]:
         """The moves PIMC evaluates, the rule player's choice first (see the class notes)."""
@@ -287,30 +215,12 @@ class PimcPlayer:
     def _analyse_play(self, view: SeatView, rng: random.Random) -> Analysis:
         cands = self.candidates(view)
         if len(cands) == 1:
-            only = MoveValue(cands[0], 0.0, 0.0, 0.0, 0, 0)
+            only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
             return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"])
-        sampler = _sampler(view, rng.getrandbits(64))
-        samples = [_as_position(s) for s in sampler.samples(self.params.samples)]
-        make, limit = self._budget(len(samples) * len(cands), max(view.hand_sizes))
-        solver = make() if limit else None
-        vals: list[list[float]] = [[] for _ in cands]
-        exact = [0] * len(cands)
-        nodes = 0
-        for pos in samples:
-            for i, m in enumerate(cands):
-                pos.push(m)
-                v, ex, k = self._value(pos, solver, limit)
-                pos.pop()
-                vals[i].append(v)
-                exact[i] += ex
-                nodes += k
-        sign = 1.0 if view.seat == view.caller else -0.5
-        moves = []
-        for i, m in enumerate(cands):
-            cm, se = _mean_se(vals[i])
-            moves.append(MoveValue(m, sign * cm, abs(sign) * se, cm, len(vals[i]), exact[i]))
-        order = sorted(range(len(moves)), key=lambda i: (-moves[i].value, i))
+        sampler = make_sampler(view, rng.getrandbits(64))
+        samples = [d.position() for d in sampler.samples(self.params.samples)]
+        assert view.caller is not None and all(p is not None for p in samples)
+        evaluator = self._evaluator(len(samples) * len(cands), max(view.hand_sizes))
+        paired = evaluate(samples, cands, evaluator, view.seat, view.caller)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
-        return Analysis("play", [moves[i] for i in order], len(samples), nodes, notes=notes)
-
-
+        return Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes)
