@@ -3,18 +3,19 @@
 A batch reads one request a line from FILE or standard input (``-``), skips blank lines but
 numbers lines from 1 as in the file, and writes one JSON object a line on stdout in the same
 order. A bad line yields ``{"line": N, "error": "<one-line message>"}`` and the batch goes on.
-A Rich progress bar is shown on stderr only when stderr is a terminal.
+A progress bar (:mod:`.progress`) is shown on stderr only when stderr is a terminal.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from lukfu_solver.errors import NotationError
 
-from .common import emit_json, one_line, stderr_console
+from .common import emit_json, one_line
+from .progress import with_progress  # also imported from here by solve, sample and puzzle
 
 STDIN = "-"
 
@@ -58,28 +59,6 @@ def count_lines(path: str) -> int | None:
 def error_object(line: int, err: Exception) -> dict[str, Any]:
     """The output object of a bad input line: ``{"line": N, "error": "<message>"}``."""
     return {"line": line, "error": one_line(str(err))}
-
-
-def with_progress(items: Iterable[Any], total: int | None, description: str) -> Iterable[Any]:
-    """``items`` unchanged, with a transient Rich progress bar on stderr when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return items
-    return _tracked(items, total, description)
-
-
-def _tracked(items: Iterable[Any], total: int | None, description: str) -> Iterator[Any]:
-    """Yield ``items`` while a Rich progress bar on stderr advances (stdout is left alone)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
-    progress = Progress(
-        *columns, console=stderr_console(), transient=True, redirect_stdout=False, redirect_stderr=False
-    )
-    with progress:
-        task = progress.add_task(description, total=total)
-        for item in items:
-            yield item
-            progress.advance(task)
 
 
 def run_batch(path: str, handle: Callable[[str], dict[str, Any]], description: str = "working") -> int:

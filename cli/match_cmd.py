@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -11,6 +10,8 @@ from rich.table import Table
 
 from .common import emit_json, stdout_console
 from .options import JsonOpt
+from .progress import progress_callbacks
+from .render import signed
 
 
 def match_table(result: Any) -> Table:
@@ -22,8 +23,9 @@ def match_table(result: Any) -> Table:
     table.add_column("calls", justify="right")
     table.add_column("points when calling", justify="right")
     for s in result.summaries():
-        cp = "-" if s.call_points is None else f"{s.call_points:+.2f}"
-        table.add_row(s.label, f"{s.mean:+.3f}", f"[{s.low:+.3f}, {s.high:+.3f}]", f"{s.calls}/{s.games}", cp)
+        cp = "-" if s.call_points is None else signed(s.call_points, 2)
+        interval = f"[{signed(s.low, 3)}, {signed(s.high, 3)}]"
+        table.add_row(s.label, signed(s.mean, 3), interval, f"{s.calls}/{s.games}", cp)
     return table
 
 
@@ -59,25 +61,9 @@ def match(
 
     specs = parse_specs(players)
     total = deals * len(seatings(specs))
-    progress = None
-    bar: Any = None
-    if sys.stderr.isatty() and not json_:
-        from rich.progress import Progress
-
-        from .common import stderr_console
-
-        bar = Progress(console=stderr_console(), transient=True)
-        task = bar.add_task("playing", total=total)
-        bar.start()
-
-        def progress(done: int, _total: int) -> None:
-            bar.update(task, completed=done)
-
-    try:
+    with progress_callbacks(show=not json_) as bars:
+        progress = bars("playing", total)
         result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, progress=progress)
-    finally:
-        if bar is not None:
-            bar.stop()
     if json_:
         emit_json(result.to_json())
         return

@@ -46,9 +46,16 @@ def caller_text(caller: int) -> str:
     return f"seat {caller} (the Master passed, so R6 limits seat 0's leads)"
 
 
-def signed(n: int) -> str:
-    """A net point count with its sign (``+4``, ``-2``, ``0``)."""
-    return f"{n:+d}" if n else "0"
+def signed(x: float, decimals: int = 0) -> str:
+    """A number of points with its sign: whole (``+4``, ``-2``, ``0``) or with ``decimals``
+    (``signed(1.25, 2)`` is ``+1.25``, zero ``+0.00``), for net and expected points alike.
+
+    >>> signed(4), signed(-2), signed(0), signed(1.25, 2), signed(0.0, 2), signed(-0.1234, 3)
+    ('+4', '-2', '0', '+1.25', '+0.00', '-0.123')
+    """
+    if decimals:
+        return f"{x:+.{decimals}f}"
+    return f"{x:+.0f}" if x else "0"
 
 
 def points_text(points: Sequence[int]) -> str:

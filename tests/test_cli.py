@@ -392,3 +392,36 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     result = run("legal", START)
     assert result.exit_code == 130
     assert result.stderr.strip() == "interrupted" and result.stdout == ""
+
+
+# ---------------------------------------------------------------- shared rendering: signed, progress bars
+
+
+def test_signed_serves_whole_and_expected_points() -> None:
+    from lukfu_cli.render import signed
+
+    assert [signed(n) for n in (4, -2, 0, 12)] == ["+4", "-2", "0", "+12"]
+    assert [signed(x, 2) for x in (1.25, -0.5, 0.0)] == ["+1.25", "-0.50", "+0.00"]
+    assert signed(0.1234, 3) == "+0.123"
+
+
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lukfu_cli import progress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    items = [1, 2, 3]
+    assert progress.progress_bar() is None
+    assert progress.with_progress(items, 3, "x") is items  # untouched: nothing is drawn
+    with progress.progress_callbacks() as bars:
+        assert bars("x") is None and bars("y", 5) is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    bar = progress.progress_bar("{task.fields[tried]} deals")
+    assert bar is not None and bar.live.transient and bar.console.stderr
+    assert len(bar.columns) == 5  # description, bar, done/total, the extra field, time elapsed
+    assert list(progress.with_progress(iter(items), 3, "x")) == items
+    with progress.progress_callbacks(show=False) as bars:
+        assert bars("x") is None  # --json: no bar even on a terminal
+    with progress.progress_callbacks() as bars:
+        update = bars("x", 4)
+        assert update is not None
+        update(2, 4)
