@@ -2,8 +2,9 @@
 generator finds per minute, by difficulty, and how long re-verifying one puzzle takes, beside a
 plain baseline measured in the same run.
 
-- **Generation**: for each tier (easy, medium, hard) and for any tier, ``lukfu puzzle generate``'s
-  search (3–6 cards a hand, ``--seed`` 1000 + i) runs for a fixed time budget; the result is
+- **Generation**: for each tier (easy, medium, hard) and for any tier, the generator's search
+  over deals (:func:`lukfu_solver.puzzles.search_deals`, as ``lukfu puzzle generate`` runs it;
+  3–6 cards a hand, ``--seed`` 1000 + i) runs for a fixed time budget; the result is
   puzzles per minute and deals tried per puzzle. With ``--jobs 2`` every tier is measured on one
   process and again on two, as ``generate --jobs 2`` runs. The goal: at least 10 verified medium puzzles a minute
   on this 2-core machine.
@@ -13,8 +14,7 @@ plain baseline measured in the same run.
   (no table, no ordering, no bounds; one search per legal move) capped at ``--plain-cap`` nodes a
   search; puzzles that hit the cap are counted, and results are cross-checked.
 
-Run: ``/work/venv/bin/python bench/puzzles.py [--quick] [--budget S] [--jobs N] [--solver NAME]
-[--out FILE]``. ``--quick``: 10 s a tier and 20 puzzles. Results go to
+Run: ``python bench/puzzles.py [--quick] [--budget S] [--jobs N] [--solver KIND] [--out FILE]``. ``--quick``: 10 s a tier and 20 puzzles. Results go to
 ``bench/results/puzzles.json``. This is a benchmark, not a test: the numbers depend on the load.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ from common import REPO_DIR, Timer, base_parser, make_console, progress, ratio, 
 from lukfu_solver import puzzles as P
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
-from lukfu_solver.search.reference import INF, SolveResult, plain_alphabeta
+from lukfu_solver.search import SolveResult
+from lukfu_solver.search.reference import INF, plain_alphabeta
 
 TIERS = ("easy", "medium", "hard", None)
 COLLECTION = REPO_DIR / "puzzles"
@@ -68,15 +70,13 @@ class PlainSolver:
 # ---------------------------------------------------------------- generation
 
 
-def generation_rate(tier: str | None, seed: int, budget: float, jobs: int, factory: Any) -> dict[str, Any]:
+def generation_rate(tier: str | None, seed: int, budget: float, jobs: int, solver: str) -> dict[str, Any]:
     """Run the generator's search for ``budget`` seconds: puzzles found, deals tried, rate."""
-    from lukfu_cli.puzzle_cmd import iter_found
-
     opts = P.GenOptions(3, 6, difficulty=tier)
     found: list[P.Puzzle] = []
     tried = 0
     t0 = time.perf_counter()
-    gen = iter_found(opts, seed, factory, jobs)
+    gen = P.search_deals(opts, seed, solver, jobs)
     try:
         for result in gen:
             tried += 1
@@ -104,12 +104,14 @@ def generation_rate(tier: str | None, seed: int, budget: float, jobs: int, facto
 # ---------------------------------------------------------------- verification
 
 
-def verify_all(puzzles: list[P.Puzzle], factory: Any, label: str) -> list[dict[str, Any]]:
-    """Check each puzzle with a fresh solver from ``factory``: ok, nodes, time."""
+def verify_all(puzzles: list[P.Puzzle], make: Callable[[], str | Any], label: str) -> list[dict[str, Any]]:
+    """Check each puzzle with a fresh solver (``make()``: a solver kind, or a new solver): ok,
+    nodes, time."""
     out = []
     for p in progress(puzzles, label):
+        solver = make()
         with Timer() as t:
-            res = P.check(p, factory)
+            res = P.check(p, solver)
         out.append(
             {
                 "id": p.id,
@@ -141,12 +143,11 @@ def main() -> None:
     parser = base_parser(__doc__.splitlines()[0], "puzzles.json")
     parser.add_argument("--budget", type=float, default=None, help="seconds of generation a tier (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="also measure generation on N processes")
-    parser.add_argument("--solver", default="python", help="python (default), fast or auto")
+    parser.add_argument("--solver", default="compiled", choices=P.SOLVER_CHOICES, help="compiled (default) or reference")
     parser.add_argument("--plain-cap", type=int, default=200_000, help="node cap of each baseline search")
     parser.add_argument("--collection", type=Path, default=COLLECTION, help="the puzzles to verify")
     args = parser.parse_args()
     budget = args.budget if args.budget is not None else (10.0 if args.quick else 60.0)
-    factory = P.solver_factory(args.solver)
     console = make_console()
     load_start = os.getloadavg()
 
@@ -154,12 +155,12 @@ def main() -> None:
     for jobs in sorted({1, args.jobs}):
         for i, tier in enumerate(TIERS):
             console.print(f"generating ({tier or 'any tier'}) for {budget:g} s on {jobs} process(es) …")
-            gen.append(generation_rate(tier, 1000 + i, budget, jobs, factory))
+            gen.append(generation_rate(tier, 1000 + i, budget, jobs, args.solver))
 
     puzzles = P.load_dir(args.collection)
     if args.quick:
         puzzles = puzzles[:20]
-    mine = verify_all(puzzles, factory, f"verify ({args.solver})")
+    mine = verify_all(puzzles, lambda: args.solver, f"verify ({args.solver})")
     plain = verify_all(puzzles, lambda: PlainSolver(args.plain_cap), "verify (plain)")
     both = [(a, b) for a, b in zip(mine, plain, strict=True) if b["ok"]]
     capped = sum(1 for r in plain if not r["ok"])

@@ -1,17 +1,17 @@
 """``puzzle``: generate, solve, check, show and play Luk Fu puzzles (``lukfu_solver.puzzles``).
 
-The puzzle library (and through it the search) is imported inside the commands, so ``lukfu
---help`` stays instant. Every definition (goals, uniqueness, rating, themes, file format) is in
-``puzzles/README.md``.
+Each command parses its options, calls one library function and renders the result; the
+library (and through it the search) is imported inside the commands, so ``lukfu --help`` stays
+instant. Every definition (goals, uniqueness, rating, themes, file format) is in
+``docs/puzzles.md``.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
@@ -31,19 +31,25 @@ from .render import position_data, position_renderable, result_line, signed
 from .solve_cmd import _play_words, narrate_pv
 
 if TYPE_CHECKING:
-    from lukfu_solver.puzzles import Analysis, Puzzle, SolverFactory
+    from lukfu_solver.puzzles import Puzzle, SolveReport
+    from lukfu_solver.search import ExactSolver
 
 app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     help="Puzzles: perfect-information positions with a question and exactly one right answer "
-    "(puzzles/README.md): generate, solve, check, show and play them.",
+    "(docs/puzzles.md): generate, solve, check, show and play them.",
 )
 
 IdOpt = Annotated[str | None, typer.Option("--id", metavar="ID", help="Only the puzzle with this id.")]
 SolverOpt = Annotated[
     str,
-    typer.Option("--solver", metavar="NAME", help="Exact solver: python (default), fast (compiled) or auto."),
+    typer.Option(
+        "--solver",
+        metavar="KIND",
+        help="Exact solver: compiled (the default) or reference (the pure-Python search: the same values "
+        "and node counts, slower).",
+    ),
 ]
 FILE_HELP = "A puzzle file (JSON: a collection, a list of puzzles or one puzzle) or a directory of them."
 POSITION_ARGS = {"ignore_unknown_options": True}
@@ -52,25 +58,20 @@ POSITION_ARGS = {"ignore_unknown_options": True}
 # ---------------------------------------------------------------- shared
 
 
-def load_source(path: str) -> list[Puzzle]:
-    """The puzzles of a file, or of every ``*.json`` file of a directory."""
+def solver_kind(name: str) -> str:
+    """``name`` if the puzzle commands offer that solver, else bad input naming ``--solver``."""
+    from lukfu_solver.puzzles import SOLVER_CHOICES
+
+    if name not in SOLVER_CHOICES:
+        raise bad_usage("solver", f"expected {' or '.join(SOLVER_CHOICES)}, got {name!r}")
+    return name
+
+
+def load_selected(path: str, pid: str | None) -> list[Puzzle]:
+    """The puzzles of a FILE argument (a file or a directory), or the one with ``--id``."""
     from lukfu_solver import puzzles as P
 
-    p = Path(path)
-    puzzles = P.load_dir(p) if p.is_dir() else P.load(p)
-    if not puzzles:
-        raise NotationError("file", f"{path}: no puzzles")
-    return puzzles
-
-
-def select(puzzles: list[Puzzle], pid: str | None) -> list[Puzzle]:
-    """All the puzzles, or the one with id ``pid`` (NotationError when there is none)."""
-    if pid is None:
-        return puzzles
-    chosen = [p for p in puzzles if p.id == pid]
-    if not chosen:
-        raise NotationError("id", f"no puzzle {pid!r} in the file ({len(puzzles)} puzzles)")
-    return chosen
+    return P.select(P.load_source(path), pid)
 
 
 def words(pos: Position, move: Play) -> str:
@@ -93,55 +94,12 @@ def move_kind(pos: Position, move: Play) -> str:
     return what + (" to beat" if pos.trick else " to lead")
 
 
-def line_roles(an: Analysis) -> list[tuple[Position, Any]]:
-    """Each step of the line with the position before it."""
-    p = an.position.copy()
-    out = []
-    for st in an.steps:
-        out.append((p.copy(), st))
-        p.push(st.move)
-    return out
-
-
-def end_of_line(an: Analysis) -> Position:
-    """The position after the last move of the line."""
-    p = an.position.copy()
-    for st in an.steps:
-        p.push(st.move)
-    return p
-
-
-def refutation(solver: Any, pos: Position, move: Play) -> tuple[int, list[Play]]:
-    """The value after ``move`` and the best play that follows it (the refutation line)."""
-    child = pos.copy()
-    child.push(move)
-    if child.outcome is not None:
-        return child.outcome.points[child.caller], []
-    res = solver.solve(child)
-    return res.value, list(res.pv)
-
-
-def goal_failure(goal: str, value: int, target: int) -> str:
-    """Why a value misses the goal, in words."""
-    if goal == "win":
-        return f"the caller gets {signed(value)}: no win"
-    if goal == "stop":
-        return f"the caller gets {signed(value)}: the caller wins"
-    return f"{signed(value)} instead of {signed(target)}"
-
-
 def rating_text(rating: dict[str, int], tier: str) -> str:
     """The rating with its parts."""
     return (
         f"{tier} (score {rating.get('score')}: {rating.get('decisions')} decisions, "
         f"{rating.get('tempting')} tempting, {rating.get('misled')} misled, {rating.get('branching')} branching)"
     )
-
-
-def make_factory(name: str) -> SolverFactory:
-    from lukfu_solver import puzzles as P
-
-    return P.solver_factory(name)
 
 
 # ---------------------------------------------------------------- generate
@@ -171,35 +129,6 @@ def _progress_bar(count: int) -> tuple[Callable[[int, int], None], Callable[[], 
     return update, bar.stop
 
 
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def iter_found(opts: Any, seed: int, factory: SolverFactory, jobs: int) -> Iterator[Puzzle | None]:
-    """One result a deal of :func:`attempt_seeds` in order (a puzzle or None), on ``jobs``
-    processes when more than one; the order, hence the output, does not depend on ``jobs``."""
-    from lukfu_solver import puzzles as P
-
-    seeds = P.attempt_seeds(seed)
-    work = functools.partial(P.first_puzzle, opts=opts, factory=factory)
-    if jobs == 1:
-        for s in seeds:
-            yield work(s)
-        return
-    import multiprocessing
-
-    pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_sigint)
-    try:
-        while True:
-            batch = [next(seeds) for _ in range(4 * jobs)]
-            yield from pool.imap(work, batch)
-    finally:
-        pool.terminate()
-        pool.join()
-
-
 @app.command("generate")
 def generate(
     count: Annotated[int, typer.Option("--count", metavar="N", help="Puzzles to generate.")] = 10,
@@ -227,9 +156,9 @@ def generate(
     max_deals: Annotated[
         int, typer.Option("--max-deals", metavar="N", help="Give up after N deals (a note says how many were found).")
     ] = 100_000,
-    solver: SolverOpt = "python",
+    solver: SolverOpt = "compiled",
 ) -> None:
-    """Generate verified puzzles from seeded deals and write a collection (JSON, puzzles/README.md).
+    """Generate verified puzzles from seeded deals and write a collection (JSON, docs/puzzles.md).
 
     Each deal is played at random down to a size drawn from [A, B], then by sensible play (best
     exact value, random ties); every position on the way with A-B cards a hand is tried as a puzzle,
@@ -249,24 +178,23 @@ def generate(
         raise bad_usage("max-deals", f"must be at least 1, got {max_deals}")
     opts = P.GenOptions(min_cards, max_cards, difficulty, theme, goal)
     opts.validate()
-    factory = make_factory(solver)
+    kind = solver_kind(solver)
     if out is not None and os.path.exists(out) and not force:
         raise bad_usage("out", f"{out} exists: use --force to overwrite it")
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
     update, stop = _progress_bar(count)
-    found: list[Puzzle] = []
     tried = 0
+
+    def progress(found: int, deals: int) -> None:
+        nonlocal tried
+        tried = deals
+        update(found, deals)
+
     t0 = time.perf_counter()
     try:
-        for result in iter_found(opts, seed, factory, jobs):
-            tried += 1
-            if result is not None:
-                found.append(result)
-            update(len(found), tried)
-            if len(found) >= count or tried >= max_deals:
-                break
+        found = P.generate(count, opts, seed, kind, progress=progress, max_attempts=max_deals, jobs=jobs)
     finally:
         stop()
     secs = time.perf_counter() - t0
@@ -301,7 +229,7 @@ def generate(
 
 
 def _position_or_file(
-    source: str, pid: str | None, goal: str | None, factory: SolverFactory
+    source: str, pid: str | None, goal: str | None, kind: str
 ) -> list[tuple[Puzzle | None, Position, str]]:
     """``(stored puzzle or None, position, goal)`` for each puzzle to solve. A SOURCE with spaces
     that names no file is a position (its goal from --goal, else chosen: win/stop, then most); otherwise a file."""
@@ -311,75 +239,47 @@ def _position_or_file(
         if pid is not None:
             raise bad_usage("id", "--id applies to a puzzle FILE, not a POSITION")
         pos = Position.parse(source)
-        if goal is None:
-            goal = pick_goal(pos, factory)
-        elif goal not in P.GOALS:
-            raise NotationError("goal", f"expected one of {', '.join(P.GOALS)}, got {goal!r}")
-        return [(None, pos, goal)]
+        return [(None, pos, P.choose_goal(pos, goal, kind))]
     if goal is not None:
         raise bad_usage("goal", "--goal applies to a POSITION; a puzzle FILE says its goal")
-    return [(p, p.pos(), p.goal) for p in select(load_source(source), pid)]
+    return [(p, p.pos(), p.goal) for p in load_selected(source, pid)]
 
 
-def pick_goal(pos: Position, factory: SolverFactory) -> str:
-    """The goal to ask of a bare position: win (caller to move) or stop (a non-caller), unless
-    the solving side wins anyway and only the most points can be unique."""
-    if pos.is_over:
-        raise NotationError("position", "the deal has ended: no puzzle")
-    res = factory().solve(pos, all_moves=True)
-    vals = list(res.moves.values())
-    if pos.to_move == pos.caller:
-        return "most" if res.value is not None and res.value > 0 and sum(v > 0 for v in vals) > 1 else "win"
-    return "most" if res.value is not None and res.value < 0 and sum(v <= 0 for v in vals) > 1 else "stop"
-
-
-def solve_report(puzzle: Puzzle | None, pos: Position, goal: str, factory: SolverFactory) -> dict[str, Any]:
-    """The analysis of one puzzle as data: the line with roles, the continuation, every other
-    first move with its value and refutation, the rating and themes."""
+def report_data(rep: SolveReport, puzzle: Puzzle | None) -> dict[str, Any]:
+    """The solve report as the JSON object of ``puzzle solve --json`` (and the text report's
+    input): the library's report with every move told in words and narrated trick by trick."""
     from lukfu_solver import puzzles as P
 
-    solver = factory()
-    ctx = P.SolveContext(factory, solver=solver)
-    line = puzzle.line() if puzzle is not None else None
-    an = P.analyse(pos, goal, line=line, context=ctx)
+    an = rep.analysis
+    pos = an.position
     data: dict[str, Any] = {
         "id": puzzle.id if puzzle is not None else None,
         "position": str(pos),
-        "goal": goal,
+        "goal": an.goal,
         "side": an.side,
-        "question": P.question(goal, pos),
+        "question": P.question(an.goal, pos),
         "ok": an.ok,
         "failure": an.failure,
         "value": an.value,
     }
     data["steps"] = [
-        {"move": str(st.move), "seat": st.seat, "role": st.role, "words": words(p, st.move)} for p, st in line_roles(an)
+        {"move": str(st.move), "seat": st.seat, "role": st.role, "words": words(p, st.move)}
+        for p, st in P.line_positions(an)
     ]
     data["solution"] = [str(st.move) for st in an.steps]
-    cont: list[Play] = []
-    end = end_of_line(an)
-    if an.steps and not end.is_over:
-        cont = list(solver.solve(end).pv)
-    data["continuation"] = [str(m) for m in cont]
-    data["narration"] = narrate_pv(pos, an.solution + cont) if an.steps else []
-    right = an.steps[0].move if an.steps and an.ok else None
-    alts = []
-    for m in sorted(an.first_moves, key=Play.sort_key):
-        if m == right:
-            continue
-        v, pv = refutation(solver, pos, m)
-        keeps = an.value is not None and P.keeps_goal(goal, v, an.value)
-        alts.append(
-            {
-                "move": str(m),
-                "value": v,
-                "keeps_goal": keeps,
-                "why": "also keeps the goal" if keeps else goal_failure(goal, v, an.value or 0),
-                "refutation": [str(x) for x in pv],
-                "narration": narrate_pv(pos, [m, *pv]),
-            }
-        )
-    data["alternatives"] = alts
+    data["continuation"] = [str(m) for m in rep.continuation]
+    data["narration"] = narrate_pv(pos, an.solution + rep.continuation) if an.steps else []
+    data["alternatives"] = [
+        {
+            "move": str(alt.move),
+            "value": alt.value,
+            "keeps_goal": alt.keeps_goal,
+            "why": alt.why,
+            "refutation": [str(x) for x in alt.refutation],
+            "narration": narrate_pv(pos, [alt.move, *alt.refutation]),
+        }
+        for alt in rep.alternatives
+    ]
     data["rating"] = an.rating.to_dict() if an.rating else None
     data["difficulty"] = an.rating.tier if an.rating else None
     data["themes"] = an.themes
@@ -432,7 +332,7 @@ def solve(
         str | None, typer.Option("--goal", metavar="GOAL", help="For a POSITION: win, stop or most (else chosen).")
     ] = None,
     json_: JsonOpt = False,
-    solver: SolverOpt = "python",
+    solver: SolverOpt = "compiled",
 ) -> None:
     """Solve puzzles: the solution line (decisions marked), best play after it, and every other
     first move with its value and why it fails (its refutation line).
@@ -443,9 +343,11 @@ def solve(
     "side", "question", "ok", "failure", "value", "steps", "solution", "continuation",
     "narration", "alternatives", "rating", "difficulty", "themes", "nodes"}`.
     """
-    factory = make_factory(solver)
-    for puzzle, pos, g in _position_or_file(source, pid, goal, factory):
-        data = solve_report(puzzle, pos, g, factory)
+    from lukfu_solver import puzzles as P
+
+    kind = solver_kind(solver)
+    for puzzle, pos, g in _position_or_file(source, pid, goal, kind):
+        data = report_data(P.solve_report(pos, g, puzzle, kind), puzzle)
         if json_:
             emit_json(data)
         else:
@@ -460,7 +362,7 @@ def check(
     file: Annotated[str, typer.Argument(metavar="FILE", help=FILE_HELP)],
     pid: IdOpt = None,
     json_: JsonOpt = False,
-    solver: SolverOpt = "python",
+    solver: SolverOpt = "compiled",
 ) -> None:
     """Re-verify every puzzle of FILE: each step of the line (exactly one move keeps the goal at
     every decision; defence moves are best replies), at least two decisions, no claim at the
@@ -474,12 +376,12 @@ def check(
 
     from .batch import with_progress
 
-    factory = make_factory(solver)
-    puzzles = select(load_source(file), pid)
+    kind = solver_kind(solver)
+    puzzles = load_selected(file, pid)
     results = []
     for puzzle in with_progress(puzzles, len(puzzles), "checking"):
         t0 = time.perf_counter()
-        res = P.check(puzzle, factory)
+        res = P.check(puzzle, kind)
         ms = (time.perf_counter() - t0) * 1000
         results.append(
             {"id": puzzle.id, "ok": res.ok, "failures": res.failures, "nodes": res.analysis.nodes, "ms": round(ms, 1)}
@@ -534,7 +436,7 @@ def show(
     --json: with --id `{"puzzle", "position"}` (the stored puzzle, solution included, and the
     position's facts as in `lukfu show --json`); without, `{"count", "puzzles"}`.
     """
-    puzzles = select(load_source(file), pid)
+    puzzles = load_selected(file, pid)
     if pid is None:
         if json_:
             emit_json({"count": len(puzzles), "puzzles": [p.to_dict() for p in puzzles]})
@@ -570,10 +472,10 @@ class PlaySession:
     """The interactive loop of ``puzzle play``: reads commands from ``stream`` (a terminal or a
     pipe), writes plain lines to ``out``; the engine plays the defence's best replies."""
 
-    def __init__(self, stream: TextIO, out: TextIO, factory: SolverFactory) -> None:
+    def __init__(self, stream: TextIO, out: TextIO, solver: str = "compiled") -> None:
         self.stream = stream
         self.out = out
-        self.factory = factory
+        self.solver = solver
         self.eof = False
 
     def say(self, text: str = "") -> None:
@@ -606,8 +508,8 @@ class PlaySession:
         from lukfu_solver import puzzles as P
 
         pos = puzzle.pos()
-        solver = self.factory()
-        ctx = P.SolveContext(self.factory, solver=solver)
+        ctx = P.SolveContext(self.solver)
+        solver = ctx.solver
         an = P.analyse(pos, puzzle.goal, line=puzzle.line(), context=ctx)
         self.say(f"Puzzle {puzzle.id}" + (f": {puzzle.title}" if puzzle.title else "") + f" ({puzzle.difficulty})")
         if not an.ok:
@@ -692,12 +594,16 @@ class PlaySession:
             return None
         return move
 
-    def _explain(self, solver: Any, pos: Position, move: Play, goal: str, target: int, value: int | None) -> None:
+    def _explain(
+        self, solver: ExactSolver, pos: Position, move: Play, goal: str, target: int, value: int | None
+    ) -> None:
         """Why a wrong move fails: its value and the refutation line."""
-        v, pv = refutation(solver, pos, move)
+        from lukfu_solver import puzzles as P
+
+        v, pv = P.refutation(solver, pos, move)
         if value is not None:
             v = value
-        self.say(f"{move} fails: {goal_failure(goal, v, target)}. The refutation:")
+        self.say(f"{move} fails: {P.goal_failure(goal, v, target)}. The refutation:")
         for line in narrate_pv(pos, [move, *pv]):
             self.say("  " + line)
         self.say("Try again.")
@@ -719,7 +625,7 @@ class PlaySession:
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help=FILE_HELP)],
     pid: IdOpt = None,
-    solver: SolverOpt = "python",
+    solver: SolverOpt = "compiled",
 ) -> None:
     """Play puzzles: enter the solving side's moves (NOTATION form or a number from the menu);
     the engine answers with the defence's best replies, explains a wrong move with its
@@ -727,8 +633,9 @@ def play(
 
     Reads commands from standard input, a terminal or a pipe; the end of input stops cleanly.
     """
-    puzzles = select(load_source(file), pid)
-    session = PlaySession(sys.stdin, sys.stdout, make_factory(solver))
+    kind = solver_kind(solver)
+    puzzles = load_selected(file, pid)
+    session = PlaySession(sys.stdin, sys.stdout, kind)
     solved = 0
     for i, puzzle in enumerate(puzzles):
         if i:

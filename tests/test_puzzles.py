@@ -18,7 +18,7 @@ from lukfu_solver import puzzles as P
 from lukfu_solver.errors import NotationError
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
-from lukfu_solver.search.reference import Solver
+from lukfu_solver.search import make_solver
 
 runner = CliRunner()
 COLLECTION = Path(__file__).resolve().parent.parent / "puzzles"
@@ -53,7 +53,7 @@ def puzzle_file(tmp_path: Path, name: str = "p.json") -> Path:
 
 def test_single_winning_move_accepted() -> None:
     pos = Position.parse(ONE)
-    values = Solver().solve(pos, all_moves=True).moves
+    values = make_solver("reference").solve(pos, all_moves=True).moves
     assert {str(m): v for m, v in values.items()} == {"C7": -4, "M1": 2, "T3": -4}
     an = P.analyse(pos, "win")
     assert an.ok, an.failure
@@ -69,7 +69,7 @@ def test_single_winning_move_accepted() -> None:
 
 def test_two_winning_moves_rejected() -> None:
     pos = Position.parse(TWO)
-    values = Solver().solve(pos, all_moves=True).moves
+    values = make_solver("reference").solve(pos, all_moves=True).moves
     assert sorted(str(m) for m, v in values.items() if v > 0) == ["M1", "M2"]
     an = P.analyse(pos, "win")
     assert not an.ok and "2 first moves keep the goal: M1, M2" in an.failure
@@ -102,7 +102,7 @@ def test_trivial_and_inconsistent_rejected() -> None:
 def test_every_move_wins_is_rejected() -> None:
     # the caller (5 fu) leads S3, M1 or M2, and nobody else holds a String or a Myriad
     pos = Position.parse("C235/S3M12/C8T35 1 1 0,5,4 C679S124578M46789T1246789 -")
-    assert set(Solver().solve(pos, all_moves=True).moves.values()) == {6}
+    assert set(make_solver("reference").solve(pos, all_moves=True).moves.values()) == {6}
     an = P.analyse(pos, "win")
     assert not an.ok and "3 first moves keep the goal: S3, M1, M2" in an.failure
 
@@ -183,11 +183,19 @@ def test_run_and_set_built_positions_are_valid() -> None:
         assert Position.parse(str(pos)) == pos
 
 
-def test_solver_factory_names() -> None:
-    assert P.solver_factory("python") is P.python_solver
-    assert type(P.solver_factory()()).__name__ == "Solver"
-    with pytest.raises(NotationError):
-        P.solver_factory("nope")
+def test_reference_solver_gives_the_same_analysis() -> None:
+    """The compiled solver (the default) and the reference give the same line, values and nodes."""
+    pos = Position.parse(ONE)
+    fast, ref = P.analyse(pos, "win"), P.analyse(pos, "win", solver="reference")
+    assert fast.solver != ref.solver == "Solver"
+    assert (fast.solution, fast.first_moves, fast.rating, fast.nodes) == (
+        ref.solution,
+        ref.first_moves,
+        ref.rating,
+        ref.nodes,
+    )
+    p = P.Puzzle.from_dict(json.loads(two_puzzles()[0]))
+    assert P.check(p, "reference").analysis.nodes == P.check(p).analysis.nodes == p.nodes
 
 
 def test_format_round_trip_and_errors() -> None:
@@ -269,7 +277,8 @@ def test_cli_check(tmp_path: Path) -> None:
         (["puzzle", "generate", "--min-cards", "2"], ["cards"]),
         (["puzzle", "generate", "--difficulty", "tricky"], ["difficulty"]),
         (["puzzle", "generate", "--count", "0"], ["count"]),
-        (["puzzle", "check", "GOOD", "--solver", "nope"], ["solver"]),
+        (["puzzle", "check", "GOOD", "--solver", "nope"], ["solver", "compiled or reference"]),
+        (["puzzle", "solve", ONE, "--solver", "python"], ["solver"]),
         (["puzzle", "generate", "--out", "GOOD"], ["--force"]),
     ],
 )
@@ -300,6 +309,7 @@ def test_cli_solve_position_and_file(tmp_path: Path) -> None:
     for alt in data["alternatives"]:
         assert alt["value"] == -4 and not alt["keeps_goal"] and alt["refutation"]
         assert alt["narration"][-1].startswith("result:")
+    assert json.loads(run("puzzle", "solve", ONE, "--json", "--solver", "reference").stdout) == data
     text = run("puzzle", "solve", ONE).stdout
     assert "★ seat 1 leads M1" in text and "C7: value -4, fails" in text and "Themes: claim timing" in text
     rejected = json.loads(run("puzzle", "solve", TWO, "--json").stdout)
