@@ -9,7 +9,7 @@ from conftest import make_pos
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
-from lukfu_solver.hidden.quick import QuickSampler
+from lukfu_solver.hidden.quick import QuickSampler, make_sampler
 from lukfu_solver.players import (
     CALL_CALIBRATION,
     PimcPlayer,
@@ -85,19 +85,21 @@ def test_pimc_level_1_only_makes_legal_moves() -> None:
 
 
 def test_call_calibration_shifts_the_call_decision() -> None:
-    """PIMC's value of calling plus the calibration decides the call; the log keeps the raw value."""
+    """PIMC's value of calling plus the calibration against the value of passing decides the call;
+    the log keeps the raw value."""
     view = SeatView.parse("0 C1259S3M1246T379 - -")
     raw = small_pimc(4)
     raw.calibration = 0.0
     a = raw.analyse(view)
     m = next(v for v in a.moves if v.move == "play").caller_value
-    for cal in (-20.0, -m + 0.25, -m - 0.25, 20.0):
+    q = next(v for v in a.moves if v.move == "pass").value
+    for cal in (-20.0, q - m + 0.25, q - m - 0.25, 20.0):
         p = small_pimc(4)
         p.calibration = cal
-        assert p(view) == ("play" if m + cal > 0 else "pass")
+        assert p(view) == ("play" if m + cal > q else "pass")
         (entry,) = p.call_log
-        assert entry["predicted"] == m and entry["calibrated"] == m + cal
-        assert entry["call"] == (m + cal > 0)
+        assert entry["predicted"] == m and entry["calibrated"] == m + cal and entry["pass"] == q
+        assert entry["call"] == (m + cal > q)
 
 
 def test_players_are_deterministic() -> None:
@@ -197,11 +199,15 @@ LONG_VIEW = "1 C9M7T4 1 T5,T9,x1/C1,x1,x1/T1,x1,x1/S8,x1,x1/S6,x1,x1/S9,x1,x1/S2
 def test_quick_sampler_deals_consistent_positions() -> None:
     view = SeatView.parse(LONG_VIEW)
     q = QuickSampler(view, 1)
-    for pos in q.samples(20):  # each sample replays legally: QuickSampler checks it
+    for deal in q.samples(20):  # each sample replays legally: QuickSampler checks it
+        pos = deal.position()
+        assert pos is not None and deal.problem.view == view
         assert pos.hands[1] == view.hand and tuple(h.bit_count() for h in pos.hands) == view.hand_sizes
         assert pos.to_move == view.to_move and pos.fu == list(view.fu) and pos.faceup == view.faceup
     assert q.unchecked == 0
-    assert [str(p) for p in QuickSampler(view, 1).samples(3)] == [str(p) for p in QuickSampler(view, 1).samples(3)]
+    assert [d.key for d in QuickSampler(view, 1).samples(3)] == [d.key for d in QuickSampler(view, 1).samples(3)]
+    assert q.stats()["method"] == "quick" and q.stats()["samples"] == 20
+    assert type(make_sampler(view, 1)) is QuickSampler and make_sampler(view, 1, exact=True).method != "quick"
     a = small_pimc(0).analyse(view)
     assert a.notes == ["sampler: quick"] and a.moves[0].move in set(view.legal_moves())
 

@@ -1,0 +1,72 @@
+"""The analysis defaults (samples, per-solve node limits) and the checks of a request, shared by
+``lukfu analyse``/``lukfu advise``, the in-game hint and the benchmarks.
+
+A solve stops after a node limit and an unfinished solve counts the midpoint of the bounds it
+proved. Advice solves only one or two whole 12-card deals a sample, so it can afford a limit,
+:data:`ADVICE_MAX_NODES`, high enough that nearly every solve is exact; a view's moves and the
+first-lead table solve every legal move a sample, so they keep :data:`DEFAULT_MAX_NODES`. Node
+limits keep a seed's results identical on any machine and with any number of jobs; a time limit
+makes them depend on speed. The measured costs behind these figures are in ``docs/pimc.md``.
+
+>>> make_limits(None, None), make_limits(0, 2.5, ADVICE_MAX_NODES)
+(SolveLimits(max_nodes=500000, time_limit=None), SolveLimits(max_nodes=None, time_limit=2.5))
+>>> is_view_text("1 C1378S57M24T789 1 T2,T4,T6"), is_view_text("C19S345M2789T189")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from ..cards import CardSet, parse_cards
+from ..errors import NotationError
+from ..hidden.pimc import SolveLimits
+from ..view import HAND_SIZE
+
+DEFAULT_MAX_NODES = 500_000
+"""Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
+move of every sample (about 0.1 s of the compiled solver; ``docs/pimc.md``)."""
+ADVICE_MAX_NODES = 16_000_000
+"""Per-solve node limit of call/pass advice: nearly every whole-deal solve finishes below it
+(``docs/pimc.md`` has the share that stops and the time a hand takes)."""
+ADVISE_SAMPLES = 32
+"""Samples of ``advise`` (and of the advice in ``analyse HAND``)."""
+VIEW_SAMPLES = 48
+"""Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
+LEAD_SAMPLES = 8
+"""Samples of the first-lead table of ``analyse HAND --seat 0``: every lead solved per sample."""
+
+
+def check_options(samples: int, jobs: int, max_nodes: int | None, time_limit: float | None) -> None:
+    """Reject request values that make no sense (a NotationError naming the option)."""
+    if samples < 1:
+        raise NotationError("samples", f"must be at least 1, got {samples}")
+    if jobs < 1:
+        raise NotationError("jobs", f"must be at least 1, got {jobs}")
+    if max_nodes is not None and max_nodes < 0:
+        raise NotationError("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
+    if time_limit is not None and not time_limit > 0:
+        raise NotationError("time", f"must be more than 0 seconds, got {time_limit}")
+
+
+def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:
+    """The per-solve limits of a request (``max_nodes`` 0: none; None: ``default``)."""
+    nodes = default if max_nodes is None else max_nodes
+    return SolveLimits(nodes or None, time_limit)
+
+
+def parse_hand(text: str, seat: int | None) -> tuple[CardSet, int]:
+    """A dealt hand of 12 cards and its seat (the seat is required)."""
+    hand = parse_cards(text, "hand")
+    if hand.bit_count() != HAND_SIZE:
+        raise NotationError("hand", f"a dealt hand has {HAND_SIZE} cards, got {hand.bit_count()}")
+    if seat is None:
+        raise NotationError("seat", "a HAND needs --seat 0, 1 or 2 (0 is the Master, who decides first)")
+    if seat not in (0, 1, 2):
+        raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
+    return hand, seat
+
+
+def is_view_text(text: str) -> bool:
+    """True when ``text`` has the form of a view (it starts with a seat number); a hand starts
+    with a suit letter."""
+    fields = text.split()
+    return bool(fields) and fields[0].isdigit()

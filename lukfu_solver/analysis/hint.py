@@ -1,0 +1,67 @@
+"""The in-game hint: the numbers the play screen shows for the decision in front of a seat.
+
+At the calling phase the hint is :func:`~lukfu_solver.analysis.advice.advise` itself (play and
+pass on the same sampled deals, pass valued by the later seats' policy), so it gives exactly
+``lukfu advise HAND --seat S --seed N --samples K --max-nodes M`` for the same hand, seed, samples
+and limits (the level's ``call_samples`` and :data:`~lukfu_solver.analysis.defaults.ADVICE_MAX_NODES`
+unless given). In the play phase it is the ``pimc`` player's analysis at the level: each
+candidate's expected points for the seat (M1/M2) ± one standard error.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..errors import NotationError
+from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
+from ..view import SeatView
+from .advice import Advice, advise
+from .defaults import ADVICE_MAX_NODES, make_limits
+from .moves import SolveLimits
+
+
+@dataclass
+class Hint:
+    """A hint: ``advice`` at the calling phase (``kind`` "call"), the player's ``decision`` in
+    the play phase (``kind`` "play"); ``best`` is the advised answer."""
+
+    kind: str
+    level: int
+    seed: int
+    advice: Advice | None
+    decision: Analysis | None
+    seconds: float
+
+    @property
+    def best(self) -> object:
+        """``"play"``/``"pass"`` at the calling phase, else the advised :class:`~lukfu_solver.plays.Play`."""
+        if self.advice is not None:
+            return self.advice.recommendation
+        assert self.decision is not None
+        return self.decision.best
+
+
+def hint(
+    view: SeatView,
+    level: int = DEFAULT_LEVEL,
+    seed: int = 0,
+    *,
+    samples: int | None = None,
+    limits: SolveLimits | None = None,
+    jobs: int = 1,
+) -> Hint:
+    """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
+    hand and seat with ``samples`` (default the level's ``call_samples``) and ``limits`` (default
+    ``ADVICE_MAX_NODES`` a solve); in the play phase ``PimcPlayer(level, seed).analyse(view)``."""
+    if level not in LEVELS:
+        raise NotationError("level", f"a pimc level is 1-5, got {level}")
+    if view.to_move != view.seat:
+        raise NotationError("view", f"seat {view.seat} is not to move")
+    t0 = time.perf_counter()
+    if view.caller is None:
+        n = LEVELS[level].call_samples if samples is None else samples
+        adv = advise(view.hand, view.seat, n, seed, jobs, limits or make_limits(None, None, ADVICE_MAX_NODES))
+        return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
+    decision = PimcPlayer(level, seed=seed).analyse(view)
+    return Hint("play", level, seed, None, decision, time.perf_counter() - t0)
