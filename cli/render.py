@@ -13,7 +13,7 @@ from rich.text import Text
 
 from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards, suit_bits
 from lukfu_solver.plays import DISCARD, Play
-from lukfu_solver.rules import Outcome, end_outcome
+from lukfu_solver.rules import Outcome, claim_total
 
 OLD_STYLE = "bold yellow"
 OLD_MARK = "*"
@@ -176,7 +176,7 @@ def position_renderable(pos: Any) -> RenderableType:
         action = "to follow" if pos.trick else "to lead"
         turn = f"To move: seat {pos.to_move}, {action}"
         if pos.can_claim():
-            total = pos.fu[pos.to_move] + pos.old_cards(pos.to_move).bit_count()
+            total = claim_total(pos.fu[pos.to_move], pos.hands[pos.to_move], pos.faceup)
             turn += f" (may claim: fu + Old cards = {total} ≥ 6, R14)"
         lines.append(Text(turn))
     lines.append(Text(f"Face up: {format_cards(pos.faceup)}"))
@@ -319,8 +319,8 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
         lines.append(trick_rows_table(view_trick_rows(view), title="Tricks"))
     else:
         lines.append(Text("No trick played yet."))
-    if view.is_over:
-        outcome = end_outcome(view.fu, view.winners[-1], view.caller)
+    outcome = view.outcome
+    if outcome is not None:
         lines.append(Text(f"The hands have run out. Deal over: {outcome_text(outcome)}", style="bold"))
         lines.append(Text(f"Net points: {points_text(outcome.points)}"))
         return Group(*lines)
