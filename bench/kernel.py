@@ -1,5 +1,5 @@
-"""Benchmark of the compiled solver (``lukfu_solver.search.fast.FastSolver``) against the
-pure-Python reference (``lukfu_solver.search.reference.Solver``) on fixed seeded positions.
+"""Benchmark of the compiled solver against the pure-Python reference on fixed seeded positions
+(both from ``lukfu_solver.search.make_solver``: ``"compiled"`` and ``"reference"``).
 
 - **compile**: the kernel's compile time, cold (an empty numba cache, in a subprocess) and warm
   (loaded from the cache, in another subprocess);
@@ -7,12 +7,12 @@ pure-Python reference (``lukfu_solver.search.reference.Solver``) on fixed seeded
   ``lukfu_solver.endgames.random_endgame``), each solved by both solvers (fresh ones), with a
   check that values *and* node counts agree (they must, unless a table lost entries);
 - **full**: 10 full 12-card deals after calling (seeds 0-9 of ``full_deal``, caller by seed),
-  FastSolver only, with a time limit per deal.
+  the compiled solver only, with a time limit per deal.
 
 For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
 may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
 
-Run: ``/work/venv/bin/python bench/kernel.py [--quick] [--time-limit S] [--out FILE]``.
+Run: ``python bench/kernel.py [--quick] [--time-limit S] [--out FILE]``.
 ``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
 ``bench/results/kernel.json``.
 """
@@ -28,7 +28,7 @@ from typing import Any
 
 from common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
 
-from lukfu_solver.search.reference import Solver
+from lukfu_solver.search import make_solver
 
 COMPILE_CODE = (
     "import time; t = time.perf_counter(); c = time.process_time()\n"
@@ -86,12 +86,11 @@ def stats(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_endgames(cards: int, count: int, time_limit: float) -> dict[str, Any]:
-    from lukfu_solver.search.fast import FastSolver
-
+    """Each endgame solved by a fresh reference and a fresh compiled solver; both agree."""
     ref, fast = [], []
     for case in progress(endgame_cases(count, cards), f"{cards}-card endgames"):
-        ref.append(solve(Solver(), case, time_limit))
-        fast.append(solve(FastSolver(), case, time_limit))
+        ref.append(solve(make_solver("reference"), case, time_limit))
+        fast.append(solve(make_solver("compiled"), case, time_limit))
     both = [(r, f) for r, f in zip(ref, fast, strict=True) if r["complete"] and f["complete"]]
     return {
         "description": f"{count} endgames, {cards} cards a hand (seeds 0-{count - 1}), fresh solvers",
@@ -108,11 +107,10 @@ def run_endgames(cards: int, count: int, time_limit: float) -> dict[str, Any]:
 
 
 def run_deals(count: int, time_limit: float) -> dict[str, Any]:
-    from lukfu_solver.search.fast import FastSolver
-
-    recs = [solve(FastSolver(), case, time_limit) for case in progress(deal_cases(count), "full deals")]
+    """Full deals, compiled solver only (the reference would take hours)."""
+    recs = [solve(make_solver("compiled"), case, time_limit) for case in progress(deal_cases(count), "full deals")]
     return {
-        "description": f"{count} full deals after calling (seeds 0-{count - 1}, caller by seed), FastSolver",
+        "description": f"{count} full deals after calling (seeds 0-{count - 1}, caller by seed), compiled solver",
         "time_limit_s": time_limit,
         "fast": stats(recs),
         "records": recs,

@@ -1,4 +1,4 @@
-"""Benchmark of the exact solver (``lukfu_solver.search.reference``) on fixed seeded position sets.
+"""Benchmark of the exact solver (``lukfu_solver.search.make_solver``) on fixed seeded position sets.
 
 Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``):
 
@@ -7,14 +7,14 @@ Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``)
 - **c**: the same 50 deals once for each of the three possible callers (150 positions).
 
 For each set: median, p95 and max of time, nodes, nodes/s and table hit rate of the solver
-(``Solver()``: the MTD(f) driver, a per-position ``--time-limit``), and the same for the plain
+(a fresh solver for each position: the MTD(f) driver, a per-position ``--time-limit``), and the same for the plain
 baseline ``plain_alphabeta`` (no table, no ordering, no bounds) capped at a node count, measured
 in the same run; node and time ratios solver/plain over the positions where plain finished (and
 the solver too); the worst cases; on the sets of ``--compare-drivers`` (default a), the other
 driver (bisection) measured too and the two compared. Values of
 the solver, plain (when it finished) and the other driver are cross-checked.
 
-Run: ``/work/venv/bin/python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
+Run: ``python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
 ``--solver fast`` measures the compiled kernel, ``--threads 2`` with a helper thread (the other
 driver's comparison then still runs on one thread).
 ``--quick``: set a with 40 positions and set b with 5 deals (set c, if asked for, 5 deals).
@@ -40,7 +40,7 @@ from common import (  # bench/ is on the path: python puts the script's director
     summary,
 )
 
-from lukfu_solver.search.reference import Solver, plain_alphabeta
+from lukfu_solver.search import make_solver, plain_alphabeta
 
 SET_NAMES = ("a", "b", "c")
 FULL = {"a": 200, "b": 50, "c": 50}
@@ -76,29 +76,18 @@ def nodes_per_s(nodes: int, ms: float) -> float:
 
 
 SOLVER_KIND = "reference"
-"""Which solver the run measures: ``reference`` (search.Solver) or ``fast`` (the compiled kernel)."""
+"""Which solver the run measures: ``reference`` (the pure-Python search) or ``fast`` (the
+compiled kernel); the names stay those of the recorded results."""
 
-
-def _solver_class(kind: str) -> type:
-    """The solver class for ``kind``: the same API, so the rest of the bench is unchanged."""
-    if kind == "fast":
-        from lukfu_solver.search.fast import FastSolver
-
-        return FastSolver
-    return Solver
+FACTORY_KIND = {"reference": "reference", "fast": "compiled"}
+"""The :func:`lukfu_solver.search.make_solver` kind of each ``--solver`` choice."""
 
 
 def measure_solver(
     case: Case, driver: str, time_limit: float, max_entries: int | None, threads: int = 1
 ) -> dict[str, Any]:
-    """Solve one position with a fresh Solver; the record of the result and its statistics."""
-    cls = _solver_class(SOLVER_KIND)
-    kwargs: dict[str, Any] = {"driver": driver}
-    if max_entries is not None:
-        kwargs["max_entries"] = max_entries
-    if threads != 1:
-        kwargs["threads"] = threads
-    solver = cls(**kwargs)
+    """Solve one position with a fresh solver; the record of the result and its statistics."""
+    solver = make_solver(FACTORY_KIND[SOLVER_KIND], threads=threads, max_entries=max_entries, driver=driver)
     with Timer() as t:
         res = solver.solve(case.position, time_limit=time_limit)
     return {
@@ -370,21 +359,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", default=None, help="comma-separated sets among a,b,c (default: a,b,c; quick: a,b)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="solver time limit per position, s (60)")
     parser.add_argument("--plain-cap", type=int, default=None, help="plain node cap (default 200k for a, 100k b/c)")
-    parser.add_argument("--max-entries", type=int, default=None, help="Solver table size (default: the Solver's)")
+    parser.add_argument("--max-entries", type=int, default=None, help="table size in entries (default: the solver's)")
     parser.add_argument("--no-plain", action="store_true", help="skip the plain baseline")
     parser.add_argument("--no-drivers", action="store_true", help="skip the driver comparison")
     parser.add_argument(
         "--compare-drivers", default="a", help="sets on which bisection is measured against MTD(f) too (a)"
     )
     parser.add_argument(
-        "--solver", choices=("reference", "fast"), default="reference", help="search.Solver or the compiled FastSolver"
+        "--solver", choices=("reference", "fast"), default="reference", help="the pure-Python reference search or the compiled kernel"
     )
     parser.add_argument(
         "--threads",
         type=int,
         choices=(1, 2),
         default=1,
-        help="FastSolver threads per position (2: a helper thread shares the table; --solver fast only)",
+        help="threads per position (2: a helper thread shares the table; --solver fast only)",
     )
     args = parser.parse_args(argv)
     if args.threads != 1 and args.solver != "fast":

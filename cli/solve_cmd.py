@@ -3,8 +3,9 @@ principal variation told trick by trick; ``--batch`` solves one position a line,
 several processes.
 
 The search module is imported inside the command and the batch worker, so ``lukfu --help`` stays
-instant. Every position gets a fresh :class:`~lukfu_solver.search.reference.Solver`, so a result never
-depends on the order of a batch or on ``--jobs``.
+instant. Every position gets a fresh solver from :func:`lukfu_solver.search.make_solver` (the
+compiled one; the reference with ``--reference``), so a result never depends on the order of a
+batch or on ``--jobs``. How the search works, with its measured figures: ``docs/search.md``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from .options import POSITION_HELP, BatchOpt, JsonOpt, one_source
 from .render import result_line, signed
 
 if TYPE_CHECKING:
-    from lukfu_solver.search.reference import SolveResult
+    from lukfu_solver.search import SolveResult
 
 AllMovesOpt = Annotated[bool, typer.Option("--all-moves", help="Also find the exact value of every legal move.")]
 MaxNodesOpt = Annotated[
@@ -50,7 +51,8 @@ ThreadsOpt = Annotated[
         "--threads",
         metavar="T",
         help="Solve each position on T threads (1 or 2) sharing one table: the same values, faster on hard "
-        "positions; node counts, and the best move where several keep the value, may vary from run to run.",
+        "positions; node counts, and the best move where several keep the value, may vary from run to run "
+        "(measurements: docs/search.md).",
     ),
 ]
 
@@ -75,16 +77,10 @@ def run_solver(
     threads: int = 1,
 ) -> SolveResult:
     """Solve ``pos`` with a fresh solver (the result depends on the position alone): the compiled
-    kernel (identical values and node counts, ~60x faster) on ``threads`` threads, or the
-    pure-Python reference."""
-    if reference:
-        from lukfu_solver.search.reference import Solver
+    one on ``threads`` threads, or the pure-Python reference (the same values and node counts)."""
+    from lukfu_solver.search import make_solver
 
-        solver = Solver()
-    else:
-        from lukfu_solver.analysis.moves import make_solver
-
-        solver = make_solver(threads)  # type: ignore[assignment]
+    solver = make_solver("reference" if reference else "compiled", threads=threads)
     return solver.solve(pos, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit)
 
 
@@ -330,10 +326,11 @@ def solve(
     in the same order (`{"position", "value", "best", "pv", "moves", "nodes", "ms"}`, or
     `{"line", "error"}` for a bad line; a search stopped at a limit adds `"complete": false`,
     `"lower"` and `"upper"`); --jobs N spreads the batch over N processes. The compiled kernel
-    is used (its first run compiles it, about 15 s, then it is cached); --reference uses the
-    pure-Python search, which gives the same values and node counts, about 60 times slower.
-    --threads 2 solves each position with two threads sharing the table (about 1.5 times faster on
-    hard positions; for many positions --jobs is the better use of the cores).
+    is used (its first run compiles it, then it is cached); --reference uses the pure-Python
+    search, which gives the same values and node counts, much more slowly. --threads 2 solves
+    each position with two threads sharing the table (faster on hard positions; for many
+    positions --jobs is the better use of the cores). How the search works and what it costs,
+    measured: docs/search.md.
     """
     one_source(position, batch, "POSITION")
     check_limits(max_nodes, time_limit)

@@ -27,9 +27,9 @@ from lukfu_solver.endgames import full_deal  # noqa: E402
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
+from lukfu_solver.search import Solver, ZeroWindowDriver, make_solver, reduced_moves, tt_key, value_bounds  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search.fast import FastSolver, decode, encode, load_row, tables  # noqa: E402
-from lukfu_solver.search.reference import Solver, reduced_moves, tt_key, value_bounds  # noqa: E402
 
 # ---------------------------------------------------------------- seeded positions
 
@@ -81,9 +81,27 @@ def summary(res) -> tuple:
 
 
 def test_importing_the_library_does_not_import_numba():
-    code = "import sys, lukfu_solver, lukfu_solver.search.reference; print('numba' in sys.modules)"
+    code = "import sys, lukfu_solver, lukfu_solver.search, lukfu_solver.search.reference; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_both_solvers_share_the_driver_and_borrow_nothing():
+    """The drivers are inherited from ZeroWindowDriver, not borrowed from the reference class."""
+    for cls in (Solver, FastSolver):
+        assert issubclass(cls, ZeroWindowDriver)
+        for name in ("value", "_drive", "_exact", "_stopped_early", "_with_statistics"):
+            assert name not in vars(cls), (cls.__name__, name)
+    assert FastSolver._merge_bounds is not ZeroWindowDriver._merge_bounds
+    assert isinstance(make_solver(), FastSolver) and isinstance(make_solver("reference"), Solver)
+
+
+def test_solver_bounds_equal_value_bounds():
+    """``bounds(pos)`` of both solvers: the bounds known without search, the same for each."""
+    compiled, reference = make_solver("compiled"), make_solver("reference")
+    for line in search_cases()[:100]:
+        pos = Position.parse(line)
+        assert compiled.bounds(pos) == reference.bounds(pos) == value_bounds(pos), line
 
 
 def test_move_encoding_round_trips():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lukfu_solver.position import Position
-from lukfu_solver.search.reference import Solver
+from lukfu_solver.search import make_solver
 
 # (position, value, nodes) — from lukfu_solver.endgames.random_endgame(seed, cards) for
 # (1, 6), (7, 6), (13, 6), (2, 8), (12, 8), solved with a fresh Solver() (default MTD(f) driver).
@@ -23,13 +23,11 @@ FIXED = [
 
 @pytest.mark.parametrize(("text", "value", "nodes"), FIXED[:3])
 def test_reference_value_and_node_count(text: str, value: int, nodes: int) -> None:
-    res = Solver().solve(Position.parse(text))
+    res = make_solver("reference").solve(Position.parse(text))
     assert (res.value, res.nodes) == (value, nodes)
 
 
 @pytest.mark.parametrize(("text", "value", "nodes"), FIXED)
 def test_kernel_value_and_node_count(text: str, value: int, nodes: int) -> None:
-    from lukfu_solver.search.fast import FastSolver
-
-    res = FastSolver().solve(Position.parse(text))
+    res = make_solver("compiled").solve(Position.parse(text))
     assert (res.value, res.nodes) == (value, nodes)

@@ -9,14 +9,14 @@ import pytest
 
 from lukfu_solver.endgames import full_deal, random_endgame
 from lukfu_solver.position import Position
-from lukfu_solver.search import fast as fastsearch
+from lukfu_solver.search import fast
 from lukfu_solver.search.fast import FastSolver
 
 
 @pytest.fixture
 def helper_at_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Start the helper at the first pause (every 4096 nodes) and count the helpers started."""
-    monkeypatch.setattr(fastsearch, "HELPER_AFTER", 0.0)
+    monkeypatch.setattr(fast, "HELPER_AFTER", 0.0)
     started: list[int] = []
     original = FastSolver._start_helper
 

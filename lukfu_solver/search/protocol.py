@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from .driver import DRIVERS
+
 if TYPE_CHECKING:
     from ..position import Position
     from .result import SolveResult
@@ -52,13 +54,17 @@ def make_solver(
     *,
     threads: int = 1,
     max_entries: int | None = None,
+    driver: str = "mtdf",
 ) -> ExactSolver:
     """A fresh exact solver of ``kind`` (see :data:`SOLVER_KINDS`) on ``threads`` threads (1 or
-    2, compiled only) with a table of up to ``max_entries`` entries (None: the default)."""
+    2, compiled only) with a table of up to ``max_entries`` entries (None: the default), driven
+    by ``driver`` (:data:`~lukfu_solver.search.driver.DRIVERS`; the benchmarks compare them)."""
     if kind not in SOLVER_KINDS:
         raise ValueError(f"solver kind must be one of {', '.join(SOLVER_KINDS)}, got {kind!r}")
     if threads not in (1, 2):
         raise ValueError(f"threads must be 1 or 2, got {threads}")
+    if driver not in DRIVERS:
+        raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
     if kind == "auto":
         try:
             import numba  # noqa: F401
@@ -72,7 +78,7 @@ def make_solver(
             raise ValueError("the reference solver runs on one thread")
         from .reference import Solver
 
-        return Solver(**sized)
+        return Solver(driver=driver, **sized)
     from .fast import FastSolver
 
-    return FastSolver(threads=threads, **sized)
+    return FastSolver(driver=driver, threads=threads, **sized)

@@ -129,7 +129,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             else:
                 alpha = fr[p, R_ALPHA]
                 beta = fr[p, R_BETA]
-                key = tt_key(T, st, p)  # the table at every node (search.Solver._ab)
+                key = tt_key(T, st, p)  # the table at every node (search.reference.Solver._ab)
                 prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the bounds are computed
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
@@ -300,7 +300,7 @@ def legal_moves(T, st, p, mv, sc, out):
 
 @njit(cache=True)
 def reduced_moves(T, st, p, mv, sc, out):
-    """search.reduced_moves of row p into out (for checks); returns the count."""
+    """search.reductions.reduced_moves of row p into out (for checks); returns the count."""
     n = gen_moves(T, st, p, mv, sc)
     n = reduce_moves(T, st, p, mv, n, sc)
     for i in range(n):

@@ -1,5 +1,5 @@
 """The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
-:mod:`lukfu_solver.search.bounds` computes them (reach, the single-trick playout, the last
+:mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
 trick, the sure claim of the next leader)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def payment_to_caller(winner, total, caller):
 
 @njit(cache=True, inline="always")
 def reach_split(caller, r0, r1, r2):
-    """search._reach_split: (the caller's reach, the most either non-caller can reach)."""
+    """search.bounds._reach_split: (the caller's reach, the most either non-caller can reach)."""
     if caller == 0:
         return r0, max(r1, r2)
     if caller == 1:
@@ -59,7 +59,7 @@ def reach_split(caller, r0, r1, r2):
 
 @njit(cache=True, inline="always")
 def reach_bounds(caller, r0, r1, r2):
-    """search._reach_bounds: (lower, upper)."""
+    """search.bounds._reach_bounds: (lower, upper)."""
     best_c, best_nc = reach_split(caller, r0, r1, r2)
     return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
 
@@ -87,7 +87,7 @@ def end_points(f0, f1, f2, last_winner, caller):
 
 @njit(cache=True)
 def value_bounds(T, st, p):
-    """search.value_bounds of row p: (lower, upper), with search.reach and search.trick_claim
+    """search.bounds.value_bounds of row p: (lower, upper), with search.bounds.reach and search.bounds.trick_claim
     computed inline (the can_beat of the seats still to play serves both)."""
     if st[p, F_ENDED]:
         v = st[p, F_OUTV]
@@ -95,7 +95,7 @@ def value_bounds(T, st, p):
     if st[p, F_NTRICK] > 0 and m_kind(st[p, F_TR0]) == SINGLE:
         return single_trick_bounds(T, st, p)
     caller = st[p, F_CALLER]
-    if st[p, F_NTRICK] == 0 and popcount(st[p, F_H0]) == 1:  # search._last_trick_value
+    if st[p, F_NTRICK] == 0 and popcount(st[p, F_H0]) == 1:  # search.bounds._last_trick_value
         v = last_trick_value(
             T,
             st[p, F_TM],
@@ -143,7 +143,7 @@ def value_bounds(T, st, p):
             else:
                 r2 += size
     lower, upper = reach_bounds(caller, r0, r1, r2)
-    # search._next_leader and search._lead_bound (tricks led with a single returned above, so a
+    # search.bounds._next_leader and search.bounds._lead_bound (tricks led with a single returned above, so a
     # trick here is a set or a run: its winner is certain only when nobody can beat)
     if nt == 0:
         w = st[p, F_TM]
@@ -166,14 +166,14 @@ def value_bounds(T, st, p):
 
 @njit(cache=True, inline="always")
 def above_in_suit(card):
-    """search._above_in_suit."""
+    """search.bounds._above_in_suit."""
     top = bit_length(card) - 1
     return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
 
 
 @njit(cache=True)
 def trick_end_bounds(T, st, p, w, hand, up, left):
-    """search._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
+    """search.bounds._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
     and holds hand, with up face up and left cards a seat."""
     caller = st[p, F_CALLER]
     a0 = st[p, F_FU0] + (1 if w == 0 else 0)
@@ -198,7 +198,7 @@ def trick_end_bounds(T, st, p, w, hand, up, left):
 
 @njit(cache=True)
 def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
-    """search._last_trick_value: each seat holds one card (c0, c1, c2), seat w to lead, fu f0..f2."""
+    """search.bounds._last_trick_value: each seat holds one card (c0, c1, c2), seat w to lead, fu f0..f2."""
     cw = c0 if w == 0 else (c1 if w == 1 else c2)
     best = cw
     bs = w
@@ -224,7 +224,7 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
 
 @njit(cache=True)
 def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
-    """search._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
+    """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
     if left == 1:
         f0 = st[p, F_FU0] + (1 if w == 0 else 0)
         f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
@@ -246,7 +246,7 @@ def fold_bounds(maxi, lo, hi, olo, ohi):
 
 @njit(cache=True)
 def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
-    """search._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
+    """search.bounds._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
     card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1."""
     caller = st[p, F_CALLER]
     m0 = st[p, F_H0]
@@ -289,7 +289,7 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
 
 @njit(cache=True)
 def single_trick_bounds(T, st, p):
-    """search._single_trick_bounds of row p (a trick led with a single is in progress)."""
+    """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress)."""
     caller = st[p, F_CALLER]
     nt = st[p, F_NTRICK]
     leader = st[p, F_LEADER]
@@ -326,7 +326,7 @@ def single_trick_bounds(T, st, p):
 
 @njit(cache=True)
 def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
-    """search._lead_bound: seat w leading with hand and fu; r0..r2 are search.reach."""
+    """search.bounds._lead_bound: seat w leading with hand and fu; r0..r2 are search.bounds.reach."""
     caller = st[p, F_CALLER]
     t, drain = _sure_claim(T, w, hand, fu, st[p, F_H0 + (w + 1) % 3], st[p, F_H0 + (w + 2) % 3], up, caller)
     best_c, best_nc = reach_split(caller, r0, r1, r2)
@@ -343,7 +343,7 @@ def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
 
 @njit(cache=True)
 def sure_claim(T, st, p):
-    """search.sure_claim of row p: the claim total the seat about to lead can force, or 0
+    """search.bounds.sure_claim of row p: the claim total the seat about to lead can force, or 0
     (cashing unbeatable sets, then runs, then singles)."""
     s = st[p, F_TM]
     return _sure_claim(
@@ -360,7 +360,7 @@ def sure_claim(T, st, p):
 
 @njit(cache=True)
 def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
-    """search._sure_claim: seat s leading with hand and fu against hands o1 and o2; returns
+    """search.bounds._sure_claim: seat s leading with hand and fu against hands o1 and o2; returns
     (the claim total or 0, the drain)."""
     old = old_cards(T, hand, faceup)
     passed_master = s == 0 and caller != 0
@@ -379,7 +379,7 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
     for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
         shift = 9 * suit
         m9 = (hand >> shift) & SUIT9
-        while m9:  # search._maximal_runs, lowest stretch first
+        while m9:  # search.bounds._maximal_runs, lowest stretch first
             stretch = m9 & -m9
             while m9 & (stretch << 1) & ~stretch:
                 stretch |= (stretch << 1) & m9

@@ -172,12 +172,12 @@ O_ZTM = O_ZFU + 3 * (HAND_SIZE + 1)
 O_ZC = O_ZTM + 3
 O_ZE = O_ZC + 3
 O_OLD9 = O_ZE + 1  # OLD_RANKS9[m9]
-O_REL9 = O_OLD9 + 512  # RELEVANT9[m9] (search.tt_key)
+O_REL9 = O_OLD9 + 512  # RELEVANT9[m9] (search.reference.tt_key)
 O_RUNS = O_REL9 + 512  # per m9: count at m9 * 32, runs (9-bit masks) after it
 O_MAXTOP = O_RUNS + 512 * 32  # per m9 and length L: highest top rank of a run of length L
 O_RANK = O_MAXTOP + 512 * 10  # RANK_MASK[r], r = 0..9
 O_SUIT = O_RANK + 10  # SUIT_MASK[s]
-O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search._low_score of one suit)
+O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search.reference._low_score of one suit)
 T_SIZE = O_LOW9 + 512
 
 SUIT9 = 0x1FF

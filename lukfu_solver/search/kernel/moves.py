@@ -206,12 +206,12 @@ def gen_moves(T, st, p, out, sc):
     return n
 
 
-# ---------------------------------------------------------------- rank equivalence (search.reduced_moves)
+# ---------------------------------------------------------------- rank equivalence (search.reductions.reduced_moves)
 
 
 @njit(cache=True)
 def equivalence_classes(T, st, p, sc):
-    """search.equivalence_classes of row p: returns (skip, ndc), skip = every card of a single
+    """search.reductions.equivalence_classes of row p: returns (skip, ndc), skip = every card of a single
     class but its lowest; the ndc discard classes are stored in sc[32:]."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
@@ -270,7 +270,7 @@ def equivalence_classes(T, st, p, sc):
 
 @njit(cache=True, inline="always")
 def discard_ok(cards, sc, ndc):
-    """A discard keeps the lowest cards of each discard class (search.reduced_moves)."""
+    """A discard keeps the lowest cards of each discard class (search.reductions.reduced_moves)."""
     for j in range(ndc):
         c = sc[32 + j]
         d = cards & c
@@ -282,7 +282,7 @@ def discard_ok(cards, sc, ndc):
 
 @njit(cache=True)
 def reduce_moves(T, st, p, out, n, sc):
-    """search.reduced_moves: filter out[p, :n] in place (order kept); returns the new count."""
+    """search.reductions.reduced_moves: filter out[p, :n] in place (order kept); returns the new count."""
     if n < 2:
         return n
     skip, ndc = equivalence_classes(T, st, p, sc)

@@ -84,7 +84,7 @@ def hist_rehash(hk, hv, nk, nv):
             nv[i] = hv[j]
 
 
-# ---------------------------------------------------------------- ordering (search.Solver._ordered)
+# ---------------------------------------------------------------- ordering (search.reference.Solver._ordered)
 
 
 @njit(cache=True)
@@ -273,7 +273,7 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
 
 @njit(cache=True)
 def node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
-    """The moves of row p (search.reduced_moves when ``reduce``, else every legal move) with
+    """The moves of row p (search.reductions.reduced_moves when ``reduce``, else every legal move) with
     the sort keys of Solver._ordered; returns the count. Discards take the one-pass route."""
     if st[p, F_NTRICK] > 0:
         best_i = st[p, F_BESTI]

@@ -45,7 +45,7 @@ from .layout import (
 
 @njit(cache=True)
 def tt_key(T, st, p):
-    """search.tt_key: the Zobrist key with face-up cards that can no longer matter taken out."""
+    """search.reference.tt_key: the Zobrist key with face-up cards that can no longer matter taken out."""
     live = st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2]
     up = st[p, F_FACEUP]
     rel = (
