@@ -360,7 +360,7 @@ def _choices(view: SeatView) -> list[Any]:
     """The numbered choices: play/pass, or the legal moves in canonical order."""
     if view.caller is None:
         return ["play", "pass"]
-    return sorted(view.legal_moves(), key=Play.sort_key)
+    return view.sorted_legal_moves()
 
 
 def _parse_move(view: SeatView, text: str) -> Play:

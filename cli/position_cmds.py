@@ -16,12 +16,6 @@ from .common import bad_usage, emit_json, emit_line, note
 from .options import POSITION_HELP, BatchOpt, JsonOpt, check_seat, one_source
 from .render import outcome_data, points_data, result_line
 
-
-def sorted_legal(pos: Position) -> list[Play]:
-    """The legal moves of ``pos`` in canonical order (:meth:`Play.sort_key`)."""
-    return sorted(pos.legal_moves(), key=Play.sort_key)
-
-
 # ---------------------------------------------------------------- deal
 
 
@@ -56,7 +50,7 @@ def deal(
 def legal_data(text: str) -> dict[str, Any]:
     """``{"position", "legal"}`` for one position line (raises NotationError when bad)."""
     pos = Position.parse(text)
-    return {"position": str(pos), "legal": [str(m) for m in sorted_legal(pos)]}
+    return {"position": str(pos), "legal": [str(m) for m in pos.sorted_legal_moves()]}
 
 
 def legal(

@@ -331,7 +331,7 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
         turn += f"; best so far {view.best} by seat {view.best_seat}"
     lines.append(Text(turn))
     if view.to_move == seat:
-        moves = [str(m) for m in sorted(view.legal_moves(), key=Play.sort_key)]
+        moves = [str(m) for m in view.sorted_legal_moves()]
         shown = " ".join(moves[:max_moves])
         if len(moves) > max_moves:
             shown += f" … and {len(moves) - max_moves} more (--json lists all)"
@@ -373,7 +373,7 @@ def view_data(view: Any) -> dict[str, Any]:
         "unseen": format_cards(view.unseen),
         "to_move": view.to_move,
         "is_over": view.is_over,
-        "legal": [str(m) for m in sorted(view.legal_moves(), key=Play.sort_key)],
+        "legal": [str(m) for m in view.sorted_legal_moves()],
     }
 
 

@@ -306,6 +306,10 @@ class Position:
         else:
             yield from follow_plays(hand, self.trick[self.best_i], self.best_i == 0, self.trick[0].size)
 
+    def sorted_legal_moves(self) -> list[Play]:
+        """The legal moves in canonical order (:meth:`Play.sort_key`), the order every listing prints."""
+        return sorted(self.legal_moves(), key=Play.sort_key)
+
     def turn(self) -> Turn:
         """What the legality of the next move depends on (the seat to move's hand and the trick)."""
         s = self.to_move

@@ -459,6 +459,10 @@ class SeatView:
         else:
             yield from follow_plays(self.hand, f.trick[f.best_i], f.best_i == 0, f.trick[0].size)
 
+    def sorted_legal_moves(self) -> list[Play]:
+        """The viewer's legal moves in canonical order (:meth:`Play.sort_key`), as listings print them."""
+        return sorted(self.legal_moves(), key=Play.sort_key)
+
     @property
     def outcome(self) -> Outcome | None:
         """How the deal ended once the hands ran out (R15–R17), else None (a view shows no claim)."""

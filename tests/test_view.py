@@ -380,6 +380,7 @@ def test_view_and_position_agree_on_legality_of_random_deals() -> None:
             if pos.is_over:
                 break
             v = rec.view(pos.to_move, k)
+            assert v.sorted_legal_moves() == pos.sorted_legal_moves() == sorted(pos.legal_moves(), key=Play.sort_key)
             hand = pos.hands[pos.to_move]
             cards = [1 << c for c in range(36) if hand >> c & 1]
             tries = list(pos.legal_moves())[:20] + [CLAIM_PLAY, Play(DISCARD, 0, 1)]
