@@ -48,6 +48,8 @@ class PlainSolver:
     def solve(
         self, pos: Position, all_moves: bool = False, max_nodes: int | None = None, time_limit: float | None = None
     ) -> SolveResult:
+        """Every legal move's value by its own plain search (``max_nodes`` and ``time_limit``
+        unused: the cap is per search); incomplete when one search hits the cap."""
         maximizing = pos.to_move == pos.caller
         moves: dict[Play, int] = {}
         nodes = 0
@@ -140,10 +142,13 @@ def verification_stats(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> None:
+    """Measure generation by tier and verification against the plain baseline; save the JSON."""
     parser = base_parser(__doc__.splitlines()[0], "puzzles.json")
     parser.add_argument("--budget", type=float, default=None, help="seconds of generation a tier (default 60)")
     parser.add_argument("--jobs", type=int, default=1, help="also measure generation on N processes")
-    parser.add_argument("--solver", default="compiled", choices=P.SOLVER_CHOICES, help="compiled (default) or reference")
+    parser.add_argument(
+        "--solver", default="compiled", choices=P.SOLVER_CHOICES, help="compiled (default) or reference"
+    )
     parser.add_argument("--plain-cap", type=int, default=200_000, help="node cap of each baseline search")
     parser.add_argument("--collection", type=Path, default=COLLECTION, help="the puzzles to verify")
     args = parser.parse_args()

@@ -188,6 +188,7 @@ def generate(
     tried = 0
 
     def progress(found: int, deals: int) -> None:
+        """Keep the count of deals tried for the summary and move the bar."""
         nonlocal tried
         tried = deals
         update(found, deals)
@@ -479,6 +480,7 @@ class PlaySession:
         self.eof = False
 
     def say(self, text: str = "") -> None:
+        """Write one line, at once (a pipe reader sees it before the next prompt)."""
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -494,6 +496,7 @@ class PlaySession:
         return line.strip()
 
     def board(self, pos: Position) -> None:
+        """Print the table (hands by suit, fu, the trick)."""
         stdout_console().print(position_renderable(pos))
 
     def state(self, pos: Position) -> str:
@@ -609,6 +612,7 @@ class PlaySession:
         self.say("Try again.")
 
     def _push(self, pos: Position, move: Play) -> None:
+        """Play ``move`` and say what it ended: a trick won (with its fu) or the deal."""
         before = pos.fu[:]
         in_trick = bool(pos.trick)
         pos.push(move)

@@ -30,7 +30,7 @@ FORMAT_VERSION = 1
 
 @dataclass
 class Puzzle:
-    """One puzzle as stored (see ``puzzles/README.md``)."""
+    """One puzzle as stored (the file format: ``docs/puzzles.md``)."""
 
     id: str
     position: str
@@ -98,6 +98,7 @@ class Puzzle:
         here = f"puzzle {pid}"
 
         def need(key: str, types: type | tuple[type, ...], optional: bool = False) -> Any:
+            """The value of ``key`` checked for its type (None when optional and absent)."""
             if key not in d:
                 if optional:
                     return None

@@ -87,6 +87,7 @@ def goal_text(goal: str) -> str:
 
 
 def _signed(n: int) -> str:
+    """A net point count with its sign (``+4``, ``-2``, ``0``), as the command line writes it."""
     return f"{n:+d}" if n else "0"
 
 

@@ -123,6 +123,7 @@ class SolveContext:
 
 
 def _canonical(moves: Iterable[Play]) -> list[Play]:
+    """The moves in canonical order (NOTATION.md), the order every tie is broken in."""
     return sorted(moves, key=Play.sort_key)
 
 
