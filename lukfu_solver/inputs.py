@@ -1,0 +1,331 @@
+"""The one parsing layer for untrusted input: bounded numbers, bounded JSON, checked text, excerpts.
+
+Every parser of the project reads numbers, JSON and free text through these functions, so the
+limits of ``docs/limits.md`` hold everywhere and a hostile input (a 5,000-digit number, JSON
+nested 100,000 deep, a lone surrogate, a 10 MB line) is refused with one short
+:class:`~lukfu_solver.errors.NotationError` instead of a traceback or a huge message.
+
+>>> parse_int("12", "fu", 0, 12)
+12
+>>> parse_int("9" * 5000, "seed", 0, MAX_SEED)
+Traceback (most recent call last):
+...
+lukfu_solver.errors.NotationError: seed: a 5,000-digit number is too long (the range is 0-9223372036854775807)
+>>> load_json('{"a": [1, 2]}', "record")
+{'a': [1, 2]}
+>>> excerpt("x" * 100, 8)
+"'xxxxxxxx'... (100 characters)"
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import reprlib
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from .errors import NotationError
+
+# ---------------------------------------------------------------- limits (docs/limits.md)
+
+MAX_SEED = 2**63 - 1
+"""Largest seed: seeds are 0 ≤ s < 2**63 (a negative seed would deal what its absolute value deals)."""
+MAX_NODES = 2**62
+"""Largest node limit: the compiled search counts nodes in a signed 64-bit integer, with headroom."""
+MAX_DIGITS = 40
+"""Longest digit string read as a number anywhere (no limit of the project needs more than 19)."""
+MAX_TEXT = 10_000
+"""Longest position, view, move or batch line in characters (a real one has under 200)."""
+MAX_JSON_BYTES = 1 << 20
+"""Largest JSON document by default (a record is under 10 KB; puzzle files pass their own limit)."""
+MAX_JSON_DEPTH = 20
+"""Deepest nesting of JSON arrays and objects (records need 3, puzzle files 4)."""
+MAX_NAME = 64
+"""Longest player name in a record, in characters."""
+
+_DIGITS = frozenset("0123456789")
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def parse_int(text: str, field: str, low: int, high: int) -> int:
+    """The integer written in ``text`` (ASCII digits, an optional leading ``-``), checked to lie in
+    ``low``–``high``; anything else is a NotationError naming ``field``.
+
+    The length is checked before ``int()`` is called, so a digit string of any length is refused
+    cleanly (Python's own limit is 4,300 digits, with a ValueError), and fullwidth or other
+    Unicode digits, which ``int()`` would accept, are refused.
+    """
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or not _DIGITS.issuperset(digits):
+        raise NotationError(field, f"expected a whole number {_range(low, high)}, got {excerpt(text)}")
+    if len(digits) > MAX_DIGITS:
+        raise NotationError(field, f"a {len(digits):,}-digit number is too long (the range is {low}-{high})")
+    return check_int(int(text), field, low, high)
+
+
+def check_int(value: Any, field: str, low: int, high: int) -> int:
+    """``value`` when it is an ``int`` (not a bool) in ``low``–``high``, else a NotationError naming ``field``.
+
+    Used for numbers that arrive already converted: command-line options and JSON values.
+    """
+    if type(value) is not int:
+        raise NotationError(field, f"expected a whole number {_range(low, high)}, got {excerpt(value)}")
+    if not low <= value <= high:
+        raise NotationError(field, f"{excerpt(value)} is outside {low}-{high}")
+    return value
+
+
+def _range(low: int, high: int) -> str:
+    """The wording of a range in messages: ``"in 0-12"``."""
+    return f"in {low}-{high}"
+
+
+# ---------------------------------------------------------------- text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, field: str, max_len: int = MAX_TEXT, allow_space: bool = True) -> str:
+    """``text`` unchanged when it is at most ``max_len`` characters of printable text, else a
+    NotationError naming ``field`` and the first fault with its column.
+
+    Refused: control characters (tab, newline, NUL, …), format characters (bidi overrides,
+    zero-width spaces), lone surrogates (undecodable bytes read with ``surrogateescape``),
+    any space other than U+0020, and U+0020 itself when ``allow_space`` is false.
+    """
+    if len(text) > max_len:
+        raise NotationError(field, f"{len(text):,} characters is too long (at most {max_len:,})")
+    if text.isascii() and text.isprintable():
+        if not allow_space and " " in text:
+            raise NotationError(field, f"a space at column {text.index(' ') + 1} in {excerpt(text)}")
+        return text
+    for i, ch in enumerate(text, 1):
+        if ch == " ":
+            if not allow_space:
+                raise NotationError(field, f"a space at column {i} in {excerpt(text)}")
+            continue
+        if ch.isprintable():
+            continue
+        raise NotationError(field, f"{describe_char(ch)} at column {i} in {excerpt(text)}")
+    return text  # pragma: no cover - a non-printable text has a faulty character
+
+
+def describe_char(ch: str) -> str:
+    """A short name for a character that is refused: ``"a tab"``, ``"an undecodable byte 0xff"``."""
+    if ch == "\t":
+        return "a tab"
+    if ch in "\n\r":
+        return "a line break"
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's encoding of a byte that is not UTF-8
+        return f"an undecodable byte 0x{code - 0xDC00:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"a lone surrogate U+{code:04X}"
+    name = unicodedata.name(ch, "")
+    return f"the character U+{code:04X}" + (f" ({name.lower()})" if name else "")
+
+
+def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
+    """The fields of a line written with single spaces between them (NOTATION.md), checked.
+
+    The project's whitespace rule: positions, views and batch lines separate their fields by
+    exactly one space; a tab, a line break, two spaces in a row or a space at either end is
+    refused (naming the column), the same everywhere.
+    """
+    check_text(text, field, max_len)
+    if text.startswith(" ") or text.endswith(" "):
+        raise NotationError(field, f"a space at the {'start' if text.startswith(' ') else 'end'} of {excerpt(text)}")
+    if "  " in text:
+        raise NotationError(
+            field, f"two spaces in a row at column {text.index('  ') + 1} (fields are separated by single spaces)"
+        )
+    return text.split(" ") if text else []
+
+
+def check_name(value: Any, field: str) -> str:
+    """A player name: a string of 1 to :data:`MAX_NAME` printable characters (spaces allowed inside)."""
+    if not isinstance(value, str) or not value:
+        raise NotationError(field, f"a name is a non-empty string, got {excerpt(value)}")
+    return check_text(value, field, MAX_NAME)
+
+
+def has_surrogates(text: str) -> bool:
+    """True when ``text`` holds a lone surrogate (it cannot be written as UTF-8)."""
+    return _SURROGATE.search(text) is not None
+
+
+def decode_line(raw: bytes, field: str = "line") -> str:
+    """A line of bytes as text: strict UTF-8, a fault naming the first bad byte and its column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NotationError(field, f"an undecodable byte 0x{raw[e.start]:02x} at byte {e.start + 1} (not UTF-8)") from None
+
+
+# ---------------------------------------------------------------- excerpts for messages
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 4
+
+
+def excerpt(value: Any, limit: int = 40) -> str:
+    """A short printable quotation of ``value`` for an error message: ``repr`` when short, else the
+    first ``limit`` characters and the length. Control characters and surrogates come out escaped
+    (so the message stays one line of valid UTF-8); a huge number or nested value costs nothing.
+
+    >>> excerpt("C1\\tS2"), excerpt([[1, [2, [3]]]]), excerpt(10**50)
+    ("'C1\\\\tS2'", '[[1, [...]]]', 'a 51-digit number')
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value):,} characters)"
+    if type(value) is int and value.bit_length() > 128:
+        return f"a {len(str(abs(value))) if value.bit_length() < 12_000 else 'many'}-digit number"
+    if isinstance(value, (bytes, bytearray)):
+        return repr(bytes(value[:limit])) + (f"... ({len(value):,} bytes)" if len(value) > limit else "")
+    return _REPR.repr(value)
+
+
+# ---------------------------------------------------------------- JSON
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str, stop: int | None = None) -> int:
+    """The deepest nesting of arrays and objects in JSON text, computed without recursion
+    (counting stops once it passes ``stop``).
+
+    Strings are skipped, so brackets inside them do not count. For invalid JSON the figure is
+    what a parser would reach before the first fault, or more (never less).
+    """
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(_STRING.sub("", text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if stop is not None and deepest > stop:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+def load_json(
+    data: str | bytes, field: str, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """Parse JSON text with limits: size, nesting depth (checked before parsing, so no
+    RecursionError), numbers of at most :data:`MAX_DIGITS` digits (checked before conversion),
+    no NaN/Infinity, no duplicate key, no lone surrogate in a string. Faults are a NotationError
+    naming ``field`` (``not valid JSON (… at line L column C)`` for a syntax error).
+    """
+    if len(data) > max_bytes:
+        unit = "bytes" if isinstance(data, bytes) else "characters"
+        raise NotationError(field, f"{len(data):,} {unit} is too large (at most {max_bytes:,})")
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise NotationError(
+                field, f"an undecodable byte 0x{data[e.start]:02x} at byte {e.start + 1} (not UTF-8)"
+            ) from None
+    else:
+        text = data
+    if json_depth(text, max_depth) > max_depth:
+        raise NotationError(field, f"nested more than {max_depth} deep")
+    try:
+        value = json.loads(
+            text,
+            parse_int=lambda s: _json_number(s, field, int),
+            parse_float=lambda s: _json_number(s, field, float),
+            parse_constant=lambda s: _json_constant(s, field),
+            object_pairs_hook=lambda pairs: _json_object(pairs, field),
+        )
+    except json.JSONDecodeError as e:
+        raise NotationError(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:  # pragma: no cover - json_depth refuses deep text first
+        raise NotationError(field, f"nested more than {max_depth} deep") from None
+    _check_strings(value, field)
+    return value
+
+
+def _check_strings(value: Any, field: str) -> None:
+    """Refuse a lone surrogate (``"\\ud800"``) in any string of a parsed document: it is not a
+    character and cannot be written back as UTF-8. The depth is already bounded."""
+    if isinstance(value, str):
+        if has_surrogates(value):
+            raise NotationError(field, f"a lone surrogate (not a character) in the string {excerpt(value)}")
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item, field)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key, field)
+            _check_strings(item, field)
+
+
+def _json_number(text: str, field: str, kind: type) -> Any:
+    """A JSON number's text converted by ``kind`` once its length is known to be sane."""
+    if len(text) > MAX_DIGITS + 10:
+        raise NotationError(field, f"a {len(text):,}-character number is too long (at most {MAX_DIGITS} digits)")
+    value = kind(text)
+    if kind is float and not math.isfinite(value):
+        raise NotationError(field, f"the number {text} is too large")
+    return value
+
+
+def _json_constant(text: str, field: str) -> Any:
+    """NaN and Infinity are not JSON: refuse them."""
+    raise NotationError(field, f"{text} is not a JSON value")
+
+
+def _json_object(pairs: list[tuple[str, Any]], field: str) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice (JSON leaves it open which one counts)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise NotationError(field, f"key {excerpt(key)} given twice")
+        out[key] = value
+    return out
+
+
+def read_bounded(path: str | os.PathLike[str], max_bytes: int, field: str = "file") -> bytes:
+    """The bytes of a file of at most ``max_bytes`` (a bigger one is refused after reading one byte
+    more, so a huge file or a device is never read whole); errors name ``path`` as given."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            data = f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise NotationError(field, f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise NotationError(field, f"{p}: is a directory") from None
+    except OSError as e:
+        raise NotationError(field, f"{p}: cannot read ({e.strerror or e})") from None
+    if len(data) > max_bytes:
+        raise NotationError(field, f"{p}: larger than {max_bytes:,} bytes, the limit for this file")
+    return data
+
+
+def load_json_file(
+    path: str | os.PathLike[str], max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
+) -> Any:
+    """Read and parse a JSON file with the limits of :func:`load_json`; every fault is
+    ``NotationError("file", "<path>: …")``."""
+    data = read_bounded(path, max_bytes)
+    try:
+        return load_json(data, "file", max_bytes, max_depth)
+    except NotationError as e:
+        raise NotationError("file", f"{Path(path)}: {e.message}") from None
