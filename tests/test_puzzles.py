@@ -153,6 +153,7 @@ def test_generator_reproducible_by_seed() -> None:
     again = P.generate(2, P.GenOptions(3, 4), seed=5)
     assert P.dumps(first) == P.dumps(again)
     assert P.generate(1, P.GenOptions(3, 4), seed=6)[0].id != first[0].id
+    assert P.dumps(P.generate(2, P.GenOptions(3, 4), seed=5, jobs=2)) == P.dumps(first)  # never of --jobs
     for p in first:
         assert P.check(p).ok
         assert str(P.replay_source(p.source)) == p.position
