@@ -5,6 +5,9 @@ every play so far, trick by trick. Other seats' face-down discards are hidden (`
 viewer's own discards show their cards. Everything else the viewer knows is derived from that:
 leaders and winners, fu, face-up cards, hand sizes, whose turn it is and the viewer's legal moves
 (from the :mod:`lukfu_solver.rules` generators, so a view can never disagree with a position).
+:meth:`SeatView.is_legal` and :meth:`SeatView.why_illegal` judge one move by the same function as
+:meth:`Position.is_legal <lukfu_solver.position.Position.is_legal>`, the reason worded for the
+viewer; :meth:`SeatView.parse_move` reads a move as a player types it.
 
 >>> v = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
 >>> v.fu, v.leaders, v.to_move, str(v.best)
@@ -459,10 +462,6 @@ class SeatView:
         else:
             yield from follow_plays(self.hand, f.trick[f.best_i], f.best_i == 0, f.trick[0].size)
 
-    def sorted_legal_moves(self) -> list[Play]:
-        """The viewer's legal moves in canonical order (:meth:`Play.sort_key`), as listings print them."""
-        return sorted(self.legal_moves(), key=Play.sort_key)
-
     @property
     def outcome(self) -> Outcome | None:
         """How the deal ended once the hands ran out (R15–R17), else None (a view shows no claim)."""
@@ -471,6 +470,10 @@ class SeatView:
         return end_outcome(self.fu, self.winners[-1], self.caller)
 
     # ------------------------------------------------------------ moves
+
+    def sorted_legal_moves(self) -> list[Play]:
+        """The viewer's legal moves in canonical order (:meth:`Play.sort_key`), as listings print them."""
+        return sorted(self.legal_moves(), key=Play.sort_key)
 
     def turn(self) -> Turn | None:
         """What the legality of the viewer's next move depends on; None unless it is to play."""
