@@ -1,20 +1,12 @@
-"""``analyse`` and ``advise``: expected points under hidden cards (PIMC, SOLVER-NOTES.md).
+"""``analyse`` and ``advise``: expected points under hidden cards (PIMC, ``docs/pimc.md``).
 
 ``analyse VIEW`` values every legal move of the viewer over sampled deals consistent with the
-view (:func:`lukfu_solver.analysis.moves.analyse`); ``analyse HAND --seat S`` looks at a freshly dealt
-hand before calling: its Old cards, sets, runs and sure fu, the call/pass advice and, for the
-Master (who leads first), the expected points of each first lead if it calls. ``advise HAND
---seat S`` is the call/pass advice alone (:func:`lukfu_solver.analysis.advice.advise`).
-
-Defaults (measured in ``bench/advise.py``, results in ``bench/results/advise.json``): a solve
-stops after a node limit and an unfinished solve counts the midpoint of the bounds it proved.
-Advice (``advise`` and the advice of ``analyse HAND``) solves only one or two whole 12-card deals
-a sample, so it can afford a limit, :data:`ADVICE_MAX_NODES`, high enough that nearly every solve
-is exact (the 1,253 solves of the bench's 30 hands at seed 0 need a
-median of 0.48 M nodes, a p99 of 35 M; 2.7 % of them pass 16 M). ``analyse VIEW`` and the
-first-lead table solve every legal move a sample, so they keep :data:`DEFAULT_MAX_NODES`. Node
-limits keep a seed's results identical on any machine and with any ``--jobs``; ``--time`` adds
-a per-solve time limit, which makes results depend on speed.
+view (:func:`lukfu_solver.analysis.moves.analyse`); ``analyse HAND --seat S`` looks at a freshly
+dealt hand before calling (:func:`lukfu_solver.analysis.hand.analyse_hand`: its Old cards, sets,
+runs and sure fu, the call/pass advice and, for the Master, the expected points of each first
+lead if it calls). ``advise HAND --seat S`` is the call/pass advice alone
+(:func:`lukfu_solver.analysis.advice.advise`). The defaults and the checks of a request are the
+library's (:mod:`lukfu_solver.analysis.defaults`); this module parses, calls and renders.
 
 Heavy modules (the sampler, the solvers, numba) are imported inside the commands, so ``lukfu
 --help`` stays instant.
@@ -32,34 +24,28 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards, parse_cards
-from lukfu_solver.errors import NotationError
-from lukfu_solver.view import HAND_SIZE, SeatView
+from lukfu_solver.analysis.defaults import (
+    ADVICE_MAX_NODES,
+    ADVISE_SAMPLES,
+    DEFAULT_MAX_NODES,
+    LEAD_SAMPLES,
+    VIEW_SAMPLES,
+    check_options,
+    is_view_text,
+    make_limits,
+    parse_hand,
+)
+from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards
+from lukfu_solver.view import SeatView
 
 from .common import bad_usage, emit_json, stderr_console, stdout_console
-from .options import JsonOpt, check_seat
+from .options import JsonOpt
 from .render import LEGEND, seat_label, suit_cell
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
+    from lukfu_solver.analysis.hand import HandAnalysis
     from lukfu_solver.analysis.moves import Analysis, SolveLimits
-
-DEFAULT_MAX_NODES = 500_000
-"""Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
-move of every sample: about 0.1 s of the compiled solver. Mid-deal solves finish far below it;
-early in a deal about a third of the solves stop here."""
-ADVICE_MAX_NODES = 16_000_000
-"""Per-solve node limit of call/pass advice: about 4 s of the compiled solver. Of the 1,253 solves
-of ``bench/advise.py`` (30 hands, 32 samples, seed 0) 34 (2.7 %) stop here, a median of none per
-advise, and the median advise takes 13 s; at 500,000 nodes 49 % stopped, a median of 20 per
-advise, in 3.2 s (bench/results/advise.json)."""
-ADVISE_SAMPLES = 32
-"""Samples of ``advise`` (and of the advice in ``analyse HAND``); the time a hand takes is in
-bench/results/advise.json (the goal: a median under 20 s on a 2-core machine)."""
-VIEW_SAMPLES = 48
-"""Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
-LEAD_SAMPLES = 8
-"""Samples of the first-lead table of ``analyse HAND --seat 0``: ~15 leads each solved per sample."""
 
 Progress = Callable[[int, int], None]
 
@@ -110,26 +96,6 @@ SeatOpt = Annotated[
 ]
 
 
-def check_options(samples: int, jobs: int, max_nodes: int | None, time_limit: float | None) -> None:
-    """Reject option values that make no sense (exit 2 with one line)."""
-    if samples < 1:
-        raise bad_usage("samples", f"must be at least 1, got {samples}")
-    if jobs < 1:
-        raise bad_usage("jobs", f"must be at least 1, got {jobs}")
-    if max_nodes is not None and max_nodes < 0:
-        raise bad_usage("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
-    if time_limit is not None and not time_limit > 0:
-        raise bad_usage("time", f"must be more than 0 seconds, got {time_limit}")
-
-
-def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:
-    """The per-solve limits of the options (``max_nodes`` 0: none; None: ``default``)."""
-    from lukfu_solver.analysis.moves import SolveLimits
-
-    nodes = default if max_nodes is None else max_nodes
-    return SolveLimits(nodes or None, time_limit)
-
-
 def limits_data(limits: SolveLimits) -> dict[str, Any]:
     """``{"max_nodes", "time"}`` (null: no such limit)."""
     return {"max_nodes": limits.max_nodes, "time": limits.time_limit}
@@ -143,26 +109,6 @@ def limits_text(limits: SolveLimits) -> str:
     if limits.time_limit is not None:
         parts.append(f"{limits.time_limit:g} s")
     return "per-solve limit " + " or ".join(parts) if parts else "exact solves (no limit)"
-
-
-# ---------------------------------------------------------------- input
-
-
-def parse_hand(text: str, seat: int | None) -> tuple[CardSet, int]:
-    """A dealt hand of 12 cards and its seat (``--seat`` is required)."""
-    hand = parse_cards(text, "hand")
-    if hand.bit_count() != HAND_SIZE:
-        raise NotationError("hand", f"a dealt hand has {HAND_SIZE} cards, got {hand.bit_count()}")
-    if seat is None:
-        raise bad_usage("seat", "a HAND needs --seat 0, 1 or 2 (0 is the Master, who decides first)")
-    return hand, check_seat(seat, "seat")
-
-
-def is_view_text(text: str) -> bool:
-    """True when ``text`` has the form of a view (it starts with a seat number); a hand starts
-    with a suit letter."""
-    fields = text.split()
-    return bool(fields) and fields[0].isdigit()
 
 
 # ---------------------------------------------------------------- progress
@@ -466,13 +412,10 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
     calls (--lead-samples samples).
 
-    Defaults: 48 samples at most for a view, 32 for a hand's advice, 8 for the first-lead table;
+    Defaults: at most 48 samples for a view, 32 for a hand's advice, 8 for the first-lead table;
     each solve of a view's moves and of the first-lead table stops after 500,000 nodes, each solve
-    of the advice after 16,000,000 (--max-nodes sets both). Every sample solves every legal move:
-    late in a deal that takes milliseconds, in the first tricks up to about 0.2 s a move (a first
-    lead with 15 moves: about 3 s a sample). A Master's HAND takes the time of `advise` and the
-    first-lead table a few seconds more (bench hand C346S8M567T12789: 12 s and 5 s, 25 of the
-    table's 112 solves stopped at the limit). A progress bar is shown on stderr when it is a
+    of the advice after 16,000,000 (--max-nodes sets both). What that costs in time and how many
+    solves stop at the limit: docs/pimc.md. A progress bar is shown on stderr when it is a
     terminal. --json prints one object: `{"input": "view", "view", "seat", "caller", "to_move", "old",
     "points", "moves": [{"move", "mean", "stderr", "values"}], "best", "p_best", "samples",
     "requested_samples", "stopped_early", "solves", "incomplete", "seed", "limits", "sampler",
@@ -484,23 +427,21 @@ def analyse(
     check_options(n, jobs, max_nodes, time_limit)
     if lead_samples < 0:
         raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
-    limits = make_limits(max_nodes, time_limit)
-    advice_limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     if not is_view_text(target):
         hand, s = parse_hand(target, seat)
-        analyse_hand(hand, s, n, lead_samples, seed, jobs, (advice_limits, limits), json_)
+        analyse_hand(hand, s, n, lead_samples, seed, jobs, max_nodes, time_limit, json_)
         return
     view = SeatView.parse(target)
     if seat is not None and seat != view.seat:
         raise bad_usage("seat", f"the view is seat {view.seat}'s, but --seat is {seat}")
     if view.caller is None and view.to_move == view.seat:
         n = samples if samples is not None else ADVISE_SAMPLES
-        analyse_hand(view.hand, view.seat, n, lead_samples, seed, jobs, (advice_limits, limits), json_)
+        analyse_hand(view.hand, view.seat, n, lead_samples, seed, jobs, max_nodes, time_limit, json_)
         return
     if view.to_move != view.seat:
         not_your_turn(view, json_)
         return
-    analyse_view(view, n, seed, jobs, limits, json_)
+    analyse_view(view, n, seed, jobs, make_limits(max_nodes, time_limit), json_)
 
 
 def turn_message(view: SeatView) -> str:
@@ -585,25 +526,22 @@ def analyse_hand(
     lead_samples: int,
     seed: int,
     jobs: int,
-    limits: tuple[SolveLimits, SolveLimits],
+    max_nodes: int | None,
+    time_limit: float | None,
     json_: bool,
 ) -> None:
-    """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls;
-    ``limits``: the advice's per-solve limits, then the first-lead table's."""
-    from lukfu_solver.analysis.advice import advise as run_advice
-    from lukfu_solver.analysis.advice import hand_facts
-    from lukfu_solver.analysis.moves import analyse as run_analysis
+    """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls."""
+    from lukfu_solver.analysis.hand import analyse_hand as run_hand
 
-    advice_limits, lead_limits = limits
-    facts = hand_facts(hand)
-    leads: Analysis | None = None
     with progress_bars() as bar:
-        adv = run_advice(hand, seat, samples, seed, jobs, advice_limits, progress=bar("call or pass"))
-        if seat == 0 and lead_samples:
-            view = SeatView.parse(f"0 {format_cards(hand)} 0 -")
-            leads = run_analysis(
-                view, lead_samples, seed, jobs, lead_limits, early_stop=False, progress=bar("first leads if it calls")
-            )
+        h = run_hand(hand, seat, samples, lead_samples, seed, jobs, max_nodes, time_limit, progress=bar)
+    render_hand(h, lead_samples, json_)
+
+
+def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
+    """Print a hand's analysis (facts, advice, first leads) in words or as JSON."""
+    hand, seat, facts, adv, leads = h.hand, h.seat, h.facts, h.advice, h.leads
+    advice_limits, lead_limits = h.advice_limits, h.lead_limits
     if json_:
         data: dict[str, Any] = {"input": "hand", "hand": format_cards(hand), "seat": seat}
         data.update(facts_data(facts))
@@ -668,12 +606,9 @@ def advise(
     have passed by that policy (seats 1 and 2).
 
     Defaults: 32 samples, each solve stopped after 16,000,000 nodes (--max-nodes; an unfinished
-    solve counts the midpoint of its proven bounds, and the output says how many did): 97 % of the
-    solves are exact, a median of 13 s a hand on one core (p95 54 s; the Master's hands take
-    longer, a median of 36 s, as a later seat often calls after its pass and that deal is solved
-    too; bench/advise.py); --jobs 2 about halves the time with the same result; --max-nodes 0 makes
-    every solve exact (up to about 2.5 minutes on the bench's hardest hand); --samples 64 halves the
-    variance in twice the time. A progress
+    solve counts the midpoint of its proven bounds, and the output says how many did; 0: every
+    solve exact); --jobs gives the same result in less time; the measured times and the share of
+    exact solves are in docs/pimc.md. A progress
     bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
     "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
     "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and

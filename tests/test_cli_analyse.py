@@ -249,7 +249,7 @@ def test_advise_counts_its_solves() -> None:
 def test_default_node_limits_per_kind_of_work() -> None:
     """Advice solves whole deals a sample or two, so its default limit is far higher than that of
     the first-lead table (every legal lead solved a sample); --max-nodes sets both."""
-    from lukfu_cli.analyse_cmd import ADVICE_MAX_NODES, DEFAULT_MAX_NODES
+    from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, DEFAULT_MAX_NODES
 
     assert ADVICE_MAX_NODES > DEFAULT_MAX_NODES
     data = ok_json("advise", LOW, "--seat", "2", "--samples", "1")
