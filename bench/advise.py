@@ -42,15 +42,14 @@ from typing import Any
 
 from common import base_parser, fmt, make_console, progress, save_json, summary
 
-from lukfu_cli.analyse_cmd import ADVICE_MAX_NODES, ADVISE_SAMPLES, DEFAULT_MAX_NODES
-from lukfu_solver.analysis import advice as advice_mod
 from lukfu_solver.analysis.advice import Advice, advise
-from lukfu_solver.analysis.moves import SolveLimits, make_solver
+from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, ADVISE_SAMPLES, DEFAULT_MAX_NODES
+from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.sampling import Sampler
-from lukfu_solver.search.reference import Solver
+from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
 
 FIRST_DEAL = 1000
@@ -153,14 +152,9 @@ def run_reference(hands: int, samples: int, limits: SolveLimits) -> dict[str, An
         cpu = time.process_time()
         fast = advise(hand, seat, samples, SEEDS[0], 1, limits)
         fast_cpu = time.process_time() - cpu
-        original = advice_mod.make_solver
-        advice_mod.make_solver = Solver  # type: ignore[assignment]
-        try:
-            cpu = time.process_time()
-            ref = advise(hand, seat, samples, SEEDS[0], 1, limits)
-            ref_cpu = time.process_time() - cpu
-        finally:
-            advice_mod.make_solver = original
+        cpu = time.process_time()
+        ref = advise(hand, seat, samples, SEEDS[0], 1, limits, solver="reference")
+        ref_cpu = time.process_time() - cpu
         same = (fast.play, fast.pass_, fast.incomplete) == (ref.play, ref.pass_, ref.incomplete)
         rows.append(
             {

@@ -106,15 +106,18 @@ def advise(
     jobs: int = 1,
     limits: SolveLimits | None = None,
     progress: Callable[[int, int], None] | None = None,
+    solver: str = "compiled",
 ) -> Advice:
     """Expected points of play and of pass for a 12-card ``hand`` at ``seat`` (0 = the Master
-    decides first; 1 = the Master passed; 2 = both passed), and a recommendation."""
+    decides first; 1 = the Master passed; 2 = both passed), and a recommendation; ``solver`` is
+    the solver kind (``search.make_solver``; the benchmark compares the reference)."""
     if hand.bit_count() != 12:
         raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
     if seat not in (0, 1, 2):
         raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
     t0 = time.perf_counter()
-    valuation = call_values(hand, seat, samples, seed, Evaluator(limits or SolveLimits()), policy_calls, jobs, progress)
+    evaluator = Evaluator(limits or SolveLimits(), kind=solver)
+    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress)
     results = valuation.samples
     pm, qm, ps = valuation.play.mean, valuation.pass_.mean, valuation.play.stderr
     p_play = valuation.p_play_better

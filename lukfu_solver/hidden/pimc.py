@@ -98,12 +98,13 @@ class Evaluator:
     fallback: Callable[[Position], float] | None = None
     min_nodes: int = 0
     max_entries: int | None = None
+    kind: str = "compiled"
 
     def solver(self) -> ExactSolver | None:
         """A fresh compiled solver, or None when only the fallback values positions."""
         if self.fallback is not None and (self.limits.max_nodes or 0) < self.min_nodes:
             return None
-        return make_solver(max_entries=self.max_entries)
+        return make_solver(self.kind, max_entries=self.max_entries)
 
     def value(self, pos: Position, solver: ExactSolver | None) -> SampleValue:
         """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone."""
@@ -219,7 +220,10 @@ class Paired:
 
     def estimates(self) -> list[ChoiceEstimate]:
         """Every choice's estimate, best first; ties keep the choices' order."""
-        out = [estimate(c, v, r, k) for c, v, r, k in zip(self.choices, self.viewer, self.raw, self.incomplete, strict=True)]
+        out = [
+            estimate(c, v, r, k)
+            for c, v, r, k in zip(self.choices, self.viewer, self.raw, self.incomplete, strict=True)
+        ]
         out.sort(key=lambda e: -e.mean)
         return out
 
