@@ -64,7 +64,17 @@ from .goals import (
     question,
     solving_side,
 )
-from .line import Analysis, SolveContext, Step, analyse, end_of_line, line_positions, refutation, solver_of
+from .line import (
+    SOLVER_CHOICES,
+    Analysis,
+    SolveContext,
+    Step,
+    analyse,
+    end_of_line,
+    line_positions,
+    refutation,
+    solver_of,
+)
 from .rating import (
     EASY_MAX,
     MEDIUM_MAX,
@@ -79,9 +89,6 @@ from .rating import (
     rate,
     tier_of,
 )
-
-SOLVER_CHOICES = ("compiled", "reference")
-"""The solver kinds the puzzle commands offer (``--solver``): the compiled one is the default."""
 
 __all__ = [
     "DEFEND",

@@ -37,6 +37,9 @@ from .rating import Rating, detect_themes, greedy_scores, rate
 if TYPE_CHECKING:
     from ..search import ExactSolver
 
+SOLVER_CHOICES = ("compiled", "reference")
+"""The solver kinds the puzzle commands offer (``--solver``): the compiled one is the default."""
+
 
 def solver_of(choice: str | ExactSolver) -> ExactSolver:
     """A fresh solver of the kind ``choice`` names for :func:`~lukfu_solver.search.make_solver`
