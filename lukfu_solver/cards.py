@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .errors import NotationError
+from .inputs import MAX_CARD_TEXT, check_text, excerpt
 
 SUITS = "CSMT"
 SUIT_NAMES = ("Coins", "Strings", "Myriads", "Tens")
@@ -103,17 +104,19 @@ def parse_card(text: str, field: str = "card") -> Card:
     """Parse one card such as ``"S7"`` (case-insensitive)."""
     mask = parse_cards(text, field)
     if mask.bit_count() != 1:
-        raise NotationError(field, f"expected one card, got {text!r}")
+        raise NotationError(field, f"expected one card, got {excerpt(text)}")
     return mask.bit_length() - 1
 
 
 def parse_cards(text: str, field: str = "cards") -> CardSet:
     """Parse a card list (NOTATION.md): suit groups, any order, optional spaces or commas.
 
-    ``-`` is the empty list. A card given twice, a rank outside 1–9 or any other character
+    ``-`` is the empty list. A card given twice, a rank outside 1–9, any other character (a tab
+    or line break included) or a text over :data:`~lukfu_solver.inputs.MAX_CARD_TEXT` characters
     raises :class:`NotationError` naming ``field``.
     """
-    s = text.strip()
+    check_text(text, field, MAX_CARD_TEXT)
+    s = text.strip(" ")
     if s == "-":
         return 0
     if not s:
@@ -127,22 +130,22 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
         pos = SUITS.find(ch)
         if pos >= 0:
             if pending:
-                raise NotationError(field, f"suit {SUITS[suit]} has no rank in {text!r}")
+                raise NotationError(field, f"suit {SUITS[suit]} has no rank in {excerpt(text)}")
             suit, pending = pos, True
         elif ch in "123456789":
             if suit < 0:
-                raise NotationError(field, f"rank {ch} has no suit in {text!r}")
+                raise NotationError(field, f"rank {ch} has no suit in {excerpt(text)}")
             b = 1 << (suit * 9 + int(ch) - 1)
             if mask & b:
-                raise NotationError(field, f"card {SUITS[suit]}{ch} given twice in {text!r}")
+                raise NotationError(field, f"card {SUITS[suit]}{ch} given twice in {excerpt(text)}")
             mask |= b
             pending = False
         elif ch == "0":
-            raise NotationError(field, f"bad rank 0 in {text!r} (ranks are 1-9)")
+            raise NotationError(field, f"bad rank 0 in {excerpt(text)} (ranks are 1-9)")
         else:
-            raise NotationError(field, f"bad character {ch!r} in {text!r}")
+            raise NotationError(field, f"bad character {ch!r} in {excerpt(text)}")
     if pending:
-        raise NotationError(field, f"suit {SUITS[suit]} has no rank in {text!r}")
+        raise NotationError(field, f"suit {SUITS[suit]} has no rank in {excerpt(text)}")
     return mask
 
 

@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 
 from .cards import NUM_CARDS, iter_cards
 from .errors import NotationError
+from .inputs import check_seed
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
 from .position import Position
-from .record import GameRecord, Hands
+from .record import MAX_PASSED_OUT, GameRecord, Hands
 from .rules import beating_plays
 from .view import HAND_SIZE, SeatView
 
@@ -29,9 +30,6 @@ Player = Callable[[SeatView], Play | str]
 """A player: given its view, ``"play"``/``"pass"`` in the calling phase, else a Play."""
 Observer = Callable[[GameRecord], None]
 """Told the deal so far (a record, ``outcome`` None until the end) at every deal, call and play."""
-
-MAX_PASSED_OUT = 100
-"""play_deal gives up after this many deals in a row passed out (R3)."""
 
 
 def deal_hands(rng: random.Random) -> Hands:
@@ -45,8 +43,9 @@ def deal_hands(rng: random.Random) -> Hands:
 
 
 def deal_from_seed(seed: int) -> Hands:
-    """The deal of ``seed``: ``deal_hands(random.Random(seed))``, the same in every process."""
-    return deal_hands(random.Random(seed))
+    """The deal of ``seed`` (0 ≤ seed < 2**63, checked): ``deal_hands(random.Random(seed))``, the
+    same in every process."""
+    return deal_hands(random.Random(check_seed(seed)))
 
 
 def start_position(seed: int, caller: int = 0) -> Position:
@@ -124,7 +123,8 @@ def play_deal(
     ``players[i]`` is person i. With ``random.Random(seed)`` the Master is drawn among the persons
     (R2), seats are numbered from the Master (seat s is person (master + s) % 3) and the hands are
     dealt; the calls go from seat 0 (R3); if all pass, the hands go to ``passed_out`` and a new
-    Master is drawn and the cards dealt again. Every answer is checked: an illegal one raises
+    Master is drawn and the cards dealt again (at most :data:`~lukfu_solver.record.MAX_PASSED_OUT`
+    times). ``seed`` is 0 ≤ seed < 2**63 (checked). Every answer is checked: an illegal one raises
     :class:`IllegalMove`. ``names`` (default: each player's ``name`` or function name) label the
     record's players by seat.
 
@@ -133,6 +133,7 @@ def play_deal(
     a terminal uses it to show the other players' moves as they happen. It sees every card
     (discards included), so it must show a person only what that person's view shows.
     """
+    check_seed(seed)
     if len(players) != 3:
         raise NotationError("players", f"a table has three players, got {len(players)}")
     labels = [str(n) for n in names] if names is not None else [_name(p) for p in players]

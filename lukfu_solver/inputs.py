@@ -40,6 +40,8 @@ MAX_DIGITS = 40
 """Longest digit string read as a number anywhere (no limit of the project needs more than 19)."""
 MAX_TEXT = 10_000
 """Longest position, view, move or batch line in characters (a real one has under 200)."""
+MAX_CARD_TEXT = 256
+"""Longest card list in characters (36 cards with a separator after each need 108)."""
 MAX_JSON_BYTES = 1 << 20
 """Largest JSON document by default (a record is under 10 KB; puzzle files pass their own limit)."""
 MAX_JSON_DEPTH = 20
@@ -79,6 +81,12 @@ def check_int(value: Any, field: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise NotationError(field, f"{excerpt(value)} is outside {low}-{high}")
     return value
+
+
+def check_seed(value: Any, field: str = "seed") -> int:
+    """A seed: a whole number in 0–:data:`MAX_SEED`. Negative seeds are refused because Python's
+    ``random.Random(-s)`` is ``random.Random(s)``: two spellings of one deal would be a trap."""
+    return check_int(value, field, 0, MAX_SEED)
 
 
 def _range(low: int, high: int) -> str:
@@ -173,12 +181,12 @@ def decode_line(raw: bytes, field: str = "line") -> str:
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 2
-_REPR.maxstring = 40
-_REPR.maxother = 40
+_REPR.maxstring = 60
+_REPR.maxother = 60
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 4
 
 
-def excerpt(value: Any, limit: int = 40) -> str:
+def excerpt(value: Any, limit: int = 60) -> str:
     """A short printable quotation of ``value`` for an error message: ``repr`` when short, else the
     first ``limit`` characters and the length. Control characters and surrogates come out escaped
     (so the message stays one line of valid UTF-8); a huge number or nested value costs nothing.

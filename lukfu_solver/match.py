@@ -26,9 +26,12 @@ number per deal, the unit that is independent), then the mean over deals with a 
 from __future__ import annotations
 
 import math
+import os
 import random
+import re
 import statistics
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
@@ -36,9 +39,16 @@ from typing import Any
 
 from .errors import NotationError
 from .game import play_deal
+from .inputs import check_int, check_seed
 from .parallel import ordered_map
 from .players import make_player
 from .record import GameRecord
+
+MAX_DEALS = 1_000_000
+"""The most deals a match plays (hours even for the fastest players; the 95% interval is then
+about ±0.01 points). A match streams: memory grows by a few dozen bytes a deal (docs/limits.md)."""
+MAX_JOBS = 256
+"""The most worker processes a match asks for."""
 
 Seating = tuple[int, int, int]
 """``seating[person]`` is the place (index into the specs) of the player who is person ``person``
@@ -76,8 +86,14 @@ def seatings(specs: Sequence[str]) -> list[Seating]:
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
     """The ``deals`` deal seeds of a match seed (the same in every process)."""
+    return list(iter_deal_seeds(seed, deals))
+
+
+def iter_deal_seeds(seed: int, deals: int) -> Iterator[int]:
+    """The deal seeds of :func:`deal_seeds` one at a time, so a long match never lists them."""
     rng = random.Random(f"lukfu-match|{seed}")
-    return [rng.getrandbits(32) for _ in range(deals)]
+    for _ in range(deals):
+        yield rng.getrandbits(32)
 
 
 @dataclass(frozen=True)
@@ -201,13 +217,38 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 @dataclass
 class MatchResult:
-    """Every game of a match, in order (deal, then seating)."""
+    """A match's results: per-deal sums by place (compact arrays, so a long match stays small),
+    the calls by place, and every game in order (deal, then seating) when the match kept them.
+
+    Built by :func:`run_match` through :meth:`add`; ``games`` is empty when ``keep_games`` was
+    false. The figures never depend on ``games``.
+    """
 
     specs: tuple[str, str, str]
     seed: int
     deals: int
     seatings: list[Seating]
-    games: list[GameResult]
+    games: list[GameResult] = field(default_factory=list)
+    game_count: int = 0
+    deal_seed_list: array = field(default_factory=lambda: array("Q"))
+    point_sums: tuple[array, array, array] = field(default_factory=lambda: (array("q"), array("q"), array("q")))
+    call_counts: list[int] = field(default_factory=lambda: [0, 0, 0])
+    call_point_sums: list[int] = field(default_factory=lambda: [0, 0, 0])
+
+    def add(self, g: GameResult, keep: bool = True) -> None:
+        """Count one game (games arrive in order: deal, then seating); keep it when ``keep``."""
+        if g.deal == len(self.deal_seed_list):
+            self.deal_seed_list.append(g.deal_seed)
+            for a in self.point_sums:
+                a.append(0)
+        for p in range(3):
+            self.point_sums[p][g.deal] += g.points[p]
+            if g.called[p]:
+                self.call_counts[p] += 1
+                self.call_point_sums[p] += g.points[p]
+        self.game_count += 1
+        if keep:
+            self.games.append(g)
 
     @property
     def labels(self) -> list[str]:
@@ -216,10 +257,9 @@ class MatchResult:
 
     def per_deal(self, places: Sequence[int]) -> list[float]:
         """For each deal, the mean points of the players at ``places`` over its games."""
-        sums: dict[int, list[float]] = {}
-        for g in self.games:
-            sums.setdefault(g.deal, []).extend(g.points[p] for p in places)
-        return [statistics.fmean(sums[d]) for d in sorted(sums)]
+        n = len(self.seatings) * len(places)
+        sums = [self.point_sums[p] for p in places]
+        return [sum(a[d] for a in sums) / n for d in range(len(self.deal_seed_list))]
 
     def summaries(self) -> list[Summary]:
         """One summary a place, then one per spec that sits at more than one place (pooled)."""
@@ -232,19 +272,10 @@ class MatchResult:
         for label, spec, places in groups:
             values = self.per_deal(places)
             m, lo, hi = interval(values)
-            called = [g.points[p] for g in self.games for p in places if g.called[p]]
+            calls = sum(self.call_counts[p] for p in places)
+            points = sum(self.call_point_sums[p] for p in places)
             out.append(
-                Summary(
-                    label,
-                    spec,
-                    len(values),
-                    len(self.games),
-                    m,
-                    lo,
-                    hi,
-                    len(called),
-                    statistics.fmean(called) if called else None,
-                )
+                Summary(label, spec, len(values), self.game_count, m, lo, hi, calls, points / calls if calls else None)
             )
         return out
 
@@ -252,14 +283,14 @@ class MatchResult:
         """The match as JSON data: setup, summaries and every deal's points by player."""
         labels = self.labels
         per = {lab: self.per_deal([i]) for i, lab in enumerate(labels)}
-        seeds = {g.deal: g.deal_seed for g in self.games}
+        seeds = self.deal_seed_list
         return {
             "players": labels,
             "specs": list(self.specs),
             "seed": self.seed,
             "deals": self.deals,
             "seatings": [[labels[p] for p in s] for s in self.seatings],
-            "games": len(self.games),
+            "games": self.game_count,
             "results": [s.to_json() for s in self.summaries()],
             "per_deal": [
                 {"deal": d, "seed": seeds[d], "points": {lab: round(per[lab][d], 4) for lab in labels}}
@@ -290,37 +321,65 @@ def run_match(
     jobs: int = 1,
     records: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep_games: bool = True,
 ) -> MatchResult:
     """Play a match: ``deals`` deals from ``seed``, each in every seating (see :func:`seatings`).
 
     ``jobs`` > 1 plays games in that many processes (the results are the same). ``records``
-    names a directory where every game's record is saved (created if needed; an existing file
-    is never overwritten: NotationError before any game is played). ``progress(done, total)``
-    is called after each game.
+    names a directory where every game's record is saved as it is played (created if needed;
+    an existing file is never overwritten: NotationError before any game is played).
+    ``progress(done, total)`` is called after each game. The games are made one at a time and
+    counted as they come back, so memory does not grow with the games played unless
+    ``keep_games`` (the default, for callers that look at every game's record) keeps them all.
+    ``deals`` is at most :data:`MAX_DEALS`, ``seed`` a seed (0 ≤ seed < 2**63).
     """
     sp = parse_specs(specs)
-    if deals < 1:
+    if type(deals) is int and deals < 1:
         raise NotationError("deals", f"at least 1 deal, got {deals}")
-    if jobs < 1:
+    check_int(deals, "deals", 1, MAX_DEALS)
+    if type(jobs) is int and jobs < 1:
         raise NotationError("jobs", f"at least 1 job, got {jobs}")
+    check_int(jobs, "jobs", 1, MAX_JOBS)
+    check_seed(seed)
     seats = seatings(sp)
-    tasks = [GameTask(sp, d, ds, k, s) for d, ds in enumerate(deal_seeds(seed, deals)) for k, s in enumerate(seats)]
+    total = deals * len(seats)
     directory = Path(records) if records is not None else None
     if directory is not None:
-        if directory.exists() and not directory.is_dir():
-            raise NotationError("records", f"{directory} exists and is not a directory")
-        for t in tasks:
-            p = directory / f"deal{t.deal:04d}-s{t.seating_index}.json"
-            if p.exists():
-                raise NotationError("records", f"{p} already exists; refusing to overwrite it (use a new directory)")
+        _check_records_directory(directory, deals, len(seats))
         directory.mkdir(parents=True, exist_ok=True)
-    results: list[GameResult] = []
-    chunk = max(1, min(8, len(tasks) // (8 * jobs)))
+    tasks = (
+        GameTask(sp, d, ds, k, s) for d, ds in enumerate(iter_deal_seeds(seed, deals)) for k, s in enumerate(seats)
+    )
+    result = MatchResult(sp, seed, deals, seats)
+    chunk = max(1, min(8, total // (8 * jobs)))
     for r in ordered_map(play_game, tasks, jobs, chunksize=chunk):
-        results.append(r)
+        if directory is not None:
+            r.record.save(record_path(directory, r), field="records")
+        result.add(r, keep_games)
         if progress:
-            progress(len(results), len(tasks))
-    if directory is not None:
-        for r in results:
-            r.record.save(record_path(directory, r))
-    return MatchResult(sp, seed, deals, seats, results)
+            progress(result.game_count, total)
+    return result
+
+
+_RECORD_NAME = re.compile(r"deal(\d+)-s(\d+)\.json")
+
+
+def _check_records_directory(directory: Path, deals: int, seatings_a_deal: int) -> None:
+    """Refuse a records directory that is not one, or that already holds a record this match
+    would write (the first such, in the match's order), listing the directory once."""
+    if directory.exists() and not directory.is_dir():
+        raise NotationError("records", f"{directory} exists and is not a directory")
+    if not directory.is_dir():
+        return
+    taken = []
+    with os.scandir(directory) as entries:
+        for e in entries:
+            m = _RECORD_NAME.fullmatch(e.name)
+            if m and len(m.group(1)) < 10 and len(m.group(2)) < 3:
+                d, k = int(m.group(1)), int(m.group(2))
+                if d < deals and k < seatings_a_deal and e.name == f"deal{d:04d}-s{k}.json":
+                    taken.append((d, k))
+    if taken:
+        d, k = min(taken)
+        p = directory / f"deal{d:04d}-s{k}.json"
+        raise NotationError("records", f"{p} already exists; refusing to overwrite it (use a new directory)")

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD, CardSet, format_cards, parse_cards
 from .errors import NotationError
+from .inputs import MAX_CARD_TEXT, MAX_DIGITS, check_text, excerpt
 
 SINGLE, SET, RUN, DISCARD, CLAIM = range(5)
 KIND_NAMES = ("single", "set", "run", "discard", "claim")
@@ -68,23 +69,30 @@ class Play(NamedTuple):
 
     @classmethod
     def parse(cls, text: str, field: str = "play") -> Play:
-        """Parse a play as NOTATION.md writes it: a card list, ``x`` + cards or count, ``claim``."""
-        s = text.strip()
+        """Parse a play as NOTATION.md writes it: a card list, ``x`` + cards or count, ``claim``.
+
+        The text is checked like a card list (printable, at most
+        :data:`~lukfu_solver.inputs.MAX_CARD_TEXT` characters); a discard count of any length
+        is refused cleanly when it is outside 1–12.
+        """
+        check_text(text, field, MAX_CARD_TEXT)
+        s = text.strip(" ")
         low = s.lower()
         if low == "claim":
             return CLAIM_PLAY
         if low.startswith("x"):
-            rest = s[1:].strip()
+            rest = s[1:].strip(" ")
             if rest.isascii() and rest.isdigit():
-                n = int(rest)
-                if not 1 <= n <= 12:
-                    raise NotationError(field, f"discard count {n} outside 1-12 in {text!r}")
+                n = int(rest) if len(rest) <= MAX_DIGITS else None  # never int() of a huge digit string
+                if n is None or not 1 <= n <= 12:
+                    shown = n if n is not None else f"of {len(rest):,} digits"
+                    raise NotationError(field, f"discard count {shown} outside 1-12 in {excerpt(text)}")
                 return Play(DISCARD, 0, n)
             if not rest:
-                raise NotationError(field, f"discard {text!r} names no cards and no count")
+                raise NotationError(field, f"discard {excerpt(text)} names no cards and no count")
             mask = parse_cards(rest, field)
             if not mask:
-                raise NotationError(field, f"discard {text!r} names no cards and no count")
+                raise NotationError(field, f"discard {excerpt(text)} names no cards and no count")
             return Play(DISCARD, mask, mask.bit_count())
         if not s:
             raise NotationError(field, "empty play")

@@ -34,14 +34,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from .cards import ALL_CARDS, CardSet, format_cards, parse_cards
 from .errors import NotationError
+from .inputs import MAX_JSON_BYTES, MAX_SEED, check_int, check_name, excerpt, load_json, load_json_file
 from .plays import CLAIM, DISCARD, Play
 from .position import Position
 from .rules import Outcome
+from .safe_write import write_atomic
 from .view import HAND_SIZE, SeatView
 
 FORMAT = "lukfu-record/1"
@@ -51,6 +52,12 @@ Hands = tuple[CardSet, CardSet, CardSet]
 _KEYS = ("format", "seed", "players", "passed_out", "hands", "calls", "caller", "plays", "result")
 _REQUIRED = ("format", "hands", "calls", "plays", "result")
 _HOWS = ("claim", "end", "void")
+MAX_PASSED_OUT = 100
+"""At most this many deals passed out before a record's deal (``play_deal`` gives up there, R3)."""
+MAX_PLAYS = 37
+"""At most this many plays in a deal: every play but a final claim takes a card from a hand of 12."""
+MAX_RECORD_BYTES = MAX_JSON_BYTES
+"""The largest record file or text read (a real one is under 10 KB, docs/limits.md)."""
 
 
 class TrickSummary(NamedTuple):
@@ -115,19 +122,19 @@ class GameRecord:
             raise NotationError("record", f"expected a JSON object, got {type(data).__name__}")
         for key in data:
             if key not in _KEYS:
-                raise NotationError("record", f"unknown key {key!r} (keys: {', '.join(_KEYS)})")
+                raise NotationError("record", f"unknown key {excerpt(key)} (keys: {', '.join(_KEYS)})")
         for key in _REQUIRED:
             if key not in data:
                 raise NotationError(f"record: {key}", "missing")
         if data["format"] != FORMAT:
-            raise NotationError("record: format", f"expected {FORMAT!r}, got {data['format']!r}")
+            raise NotationError("record: format", f"expected {FORMAT!r}, got {excerpt(data['format'])}")
         hands = _hands(data["hands"], "record: hands")
-        calls = tuple(_str_list(data["calls"], "record: calls"))
+        calls = tuple(_str_list(data["calls"], "record: calls", 3))
         for i, c in enumerate(calls, 1):
             if c not in ("play", "pass"):
-                raise NotationError("record: calls", f"call {i} is {c!r}; a call is 'play' or 'pass'")
+                raise NotationError("record: calls", f"call {i} is {excerpt(c)}; a call is 'play' or 'pass'")
         plays = []
-        for i, text in enumerate(_str_list(data["plays"], "record: plays"), 1):
+        for i, text in enumerate(_str_list(data["plays"], "record: plays", MAX_PLAYS), 1):
             try:
                 p = Play.parse(text, "record: plays")
             except NotationError as e:
@@ -136,21 +143,29 @@ class GameRecord:
                 raise NotationError("record: plays", f"play {i}: {p} hides its cards; a record shows every discard's")
             plays.append(p)
         seed = data.get("seed")
-        if seed is not None and (type(seed) is not int):
-            raise NotationError("record: seed", f"expected an integer or null, got {seed!r}")
+        if seed is not None:
+            if type(seed) is not int:
+                raise NotationError("record: seed", f"expected an integer or null, got {excerpt(seed)}")
+            check_int(seed, "record: seed", 0, MAX_SEED)
         players = data.get("players")
         if players is not None:
-            players = _str_list(players, "record: players")
+            players = _str_list(players, "record: players", 3)
             if len(players) != 3:
                 raise NotationError("record: players", f"expected 3 names (by seat), got {len(players)}")
+            for name in players:
+                check_name(name, "record: players")
         passed = data.get("passed_out", [])
         if not isinstance(passed, list):
             raise NotationError("record: passed_out", f"expected a list, got {type(passed).__name__}")
+        if len(passed) > MAX_PASSED_OUT:
+            raise NotationError("record: passed_out", f"{len(passed):,} deals; at most {MAX_PASSED_OUT} (R3)")
         passed_out = []
         for i, text in enumerate(passed, 1):
             if not isinstance(text, str):
-                raise NotationError("record: passed_out", f"deal {i}: expected a string H0/H1/H2, got {text!r}")
-            passed_out.append(_hands(text.split("/"), "record: passed_out", f"deal {i}: "))
+                raise NotationError(
+                    "record: passed_out", f"deal {i}: expected a string H0/H1/H2, got {excerpt(text)}"
+                )
+            passed_out.append(_hands(text.split("/", 3), "record: passed_out", f"deal {i}: "))
         rec = cls(
             hands,
             calls,
@@ -163,7 +178,7 @@ class GameRecord:
         if "caller" in data:
             caller = data["caller"]
             if not (caller is None or _is_int(caller)) or caller != rec.caller:
-                raise NotationError("record: caller", f"is {caller!r} but the calls make it {rec.caller!r}")
+                raise NotationError("record: caller", f"is {excerpt(caller)} but the calls make it {rec.caller!r}")
         return rec
 
     def dumps(self) -> str:
@@ -171,40 +186,21 @@ class GameRecord:
         return json.dumps(self.to_json())
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
-        """Read a record from JSON text (structure checked; bad JSON is NotationError("record", …))."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise NotationError("record", f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-        return cls.from_json(data)
+    def loads(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text (structure checked; bad JSON, a text over
+        :data:`MAX_RECORD_BYTES` or nested too deep is NotationError("record", …))."""
+        return cls.from_json(load_json(text, "record", MAX_RECORD_BYTES))
 
-    def save(self, path: str | os.PathLike[str], overwrite: bool = False) -> None:
-        """Write the record to ``path`` as JSON; an existing file is replaced only with ``overwrite``."""
-        p = Path(path)
-        try:
-            with p.open("w" if overwrite else "x", encoding="utf-8") as f:
-                f.write(self.dumps() + "\n")
-        except FileExistsError:
-            raise NotationError("file", f"{p} already exists; refusing to overwrite it") from None
-        except OSError as e:
-            raise NotationError("file", f"{p}: cannot write ({e.strerror})") from None
+    def save(self, path: str | os.PathLike[str], overwrite: bool = False, field: str = "file", hint: str = "") -> None:
+        """Write the record to ``path`` as JSON, atomically (:func:`~lukfu_solver.safe_write.write_atomic`):
+        an existing file is replaced only with ``overwrite``, a link or special file never."""
+        write_atomic(path, self.dumps() + "\n", overwrite=overwrite, field=field, hint=hint)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
-        """Read a record from a JSON file; a missing or unreadable file or bad JSON is NotationError("file", …)."""
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise NotationError("file", f"{p}: no such file") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise NotationError("file", f"{p}: cannot read ({getattr(e, 'strerror', None) or e})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise NotationError("file", f"{p}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-        return cls.from_json(data)
+        """Read a record from a JSON file; a missing, unreadable or oversized file or bad JSON is
+        NotationError("file", …)."""
+        return cls.from_json(load_json_file(path, MAX_RECORD_BYTES))
 
     # ------------------------------------------------------------ rules
 
@@ -346,15 +342,18 @@ def describe(outcome: Outcome | None) -> str:
     return f"seat {outcome.winner} wins by {outcome.how} with T={outcome.total}, points {pts}"
 
 
-def _str_list(value: Any, field: str) -> list[str]:
+def _str_list(value: Any, field: str, most: int) -> list[str]:
+    """``value`` checked to be a list of at most ``most`` strings."""
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise NotationError(field, f"expected a list of strings, got {value!r:.60}")
+        raise NotationError(field, f"expected a list of strings, got {excerpt(value)}")
+    if len(value) > most:
+        raise NotationError(field, f"{len(value):,} items; at most {most}")
     return value
 
 
 def _hands(value: Any, field: str, prefix: str = "") -> Hands:
     if not isinstance(value, list) or len(value) != 3 or not all(isinstance(x, str) for x in value):
-        raise NotationError(field, f"{prefix}expected three card lists (seats 0, 1, 2), got {value!r:.80}")
+        raise NotationError(field, f"{prefix}expected three card lists (seats 0, 1, 2), got {excerpt(value)}")
     out = []
     for s, text in enumerate(value):
         try:
@@ -374,14 +373,14 @@ def _outcome(value: Any) -> Outcome | None:
         return None
     f = "record: result"
     if not isinstance(value, dict) or set(value) != {"winner", "total", "how", "points"}:
-        raise NotationError(f, f"expected null or an object with winner, total, how and points, got {value!r:.80}")
+        raise NotationError(f, f"expected null or an object with winner, total, how and points, got {excerpt(value)}")
     winner, total, how, points = value["winner"], value["total"], value["how"], value["points"]
-    if how not in _HOWS:
-        raise NotationError(f, f"how is {how!r}; it is one of {', '.join(_HOWS)}")
+    if not isinstance(how, str) or how not in _HOWS:
+        raise NotationError(f, f"how is {excerpt(how)}; it is one of {', '.join(_HOWS)}")
     if (winner is None) != (how == "void") or (winner is not None and not (_is_int(winner) and 0 <= winner <= 2)):
-        raise NotationError(f, f"winner {winner!r} with how {how!r}: a seat 0-2, null exactly when void")
+        raise NotationError(f, f"winner {excerpt(winner)} with how {how!r}: a seat 0-2, null exactly when void")
     if not _is_int(total) or total < 0:
-        raise NotationError(f, f"total {total!r} is not a whole number >= 0")
+        raise NotationError(f, f"total {excerpt(total)} is not a whole number >= 0")
     if not isinstance(points, list) or len(points) != 3 or not all(_is_int(x) for x in points):
-        raise NotationError(f, f"points {points!r:.60} are not three whole numbers (seats 0, 1, 2)")
+        raise NotationError(f, f"points {excerpt(points)} are not three whole numbers (seats 0, 1, 2)")
     return Outcome(winner, total, how, (points[0], points[1], points[2]))
