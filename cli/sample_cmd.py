@@ -1,6 +1,7 @@
 """``sample``: deals drawn uniformly among those consistent with a seat view.
 
-The sampler (:mod:`lukfu_solver.hidden.sampling`) is imported inside the command, so ``lukfu --help``
+The sampler (the exact one: ``hidden.make_sampler(view, seed, exact=True)``, ``docs/sampling.md``)
+is imported inside the command, so ``lukfu --help``
 stays instant; ortools is imported only when a view needs CP-SAT (an infeasible view's
 explanation, or the sampler's fallback).
 """
@@ -41,7 +42,7 @@ def sample(
     that no deal fits exits with code 2 and one line naming the trick and play at fault. Without
     --seed the seed chosen is printed on stderr.
     """
-    from lukfu_solver.hidden.sampling import Sampler
+    from lukfu_solver.hidden import make_sampler
     from lukfu_solver.view import SeatView
 
     if count < 1:
@@ -50,7 +51,7 @@ def sample(
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
-    sampler = Sampler(parsed, seed)
+    sampler = make_sampler(parsed, seed, exact=True)  # sample promises exactly uniform deals
     draws = (sampler.sample() for _ in range(count))
     shown = with_progress(draws, count, "sampling") if count >= PROGRESS_FROM else draws
     for n, deal in enumerate(shown, 1):
