@@ -1,0 +1,213 @@
+"""Batch work spread over processes or a Dask cluster (solve batches, PIMC samples, advice, matches).
+
+One function, :func:`ordered_map`, runs every batch: ``map(fn, items)`` with results in input
+order, so a seed gives the same output however the work is spread. It runs
+
+- in this process (``jobs`` 1),
+- on a pool of ``jobs`` spawned processes that start with Ctrl-C ignored, so only the parent
+  reacts to it and stops the pool, or
+- on a Dask cluster when a scheduler is given (``scheduler=`` or :func:`using`): an address
+  ``tcp://host:port`` of a running scheduler or ``local[:N]`` for a ``LocalCluster`` of N worker
+  processes (:mod:`.cluster`, the only module that imports Dask, imported only then).
+
+>>> list(ordered_map(abs, [-3, 2, -1], jobs=1))
+[3, 2, 1]
+>>> parse_scheduler("local:3"), parse_scheduler("tcp://127.0.0.1:8786").address
+(SchedulerSpec(address=None, local_workers=3), 'tcp://127.0.0.1:8786')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import re
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.pool import Pool
+from typing import TYPE_CHECKING, TypeVar
+
+from ..errors import NotationError
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, Progress
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+DASK_HINT = "Dask is not installed: pip install 'lukfu[dask]'"
+
+
+class SchedulerUnreachable(NotationError):
+    """A Dask scheduler that cannot be reached (or has no workers), found before any work starts.
+
+    A :class:`NotationError` on the field ``scheduler``, so the command line reports it like any
+    bad input: one line, exit 2.
+
+    >>> str(SchedulerUnreachable("cannot reach tcp://127.0.0.1:9 within 5 s"))
+    'scheduler: cannot reach tcp://127.0.0.1:9 within 5 s'
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__("scheduler", message)
+
+
+@dataclass(frozen=True)
+class SchedulerSpec:
+    """Where batch work runs: the ``address`` of a running scheduler, or ``local_workers``
+    worker processes of a ``LocalCluster`` started for this run (exactly one is set)."""
+
+    address: str | None = None
+    local_workers: int | None = None
+
+    def __str__(self) -> str:
+        return self.address if self.address is not None else f"local:{self.local_workers}"
+
+
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|inproc|ucx)://)?([^\s/:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})")
+
+
+def parse_scheduler(text: str) -> SchedulerSpec:
+    """The scheduler named by ``--scheduler``: ``local`` (a worker process per core),
+    ``local:N``, or an address ``tcp://host:port`` (``host:port`` means tcp). A NotationError on
+    the field ``scheduler`` otherwise.
+
+    >>> parse_scheduler("127.0.0.1:8786").address
+    'tcp://127.0.0.1:8786'
+    >>> parse_scheduler("local:0")
+    Traceback (most recent call last):
+    ...
+    lukfu_solver.errors.NotationError: scheduler: local:N needs N of at least 1 worker, got 0
+    """
+    text = text.strip()
+    if text == "local" or text.startswith("local:"):
+        count = text.partition(":")[2] or str(os.cpu_count() or 1)
+        if not count.isdigit():
+            raise NotationError("scheduler", f"local:N needs a whole number of workers, got {count!r}")
+        if int(count) < 1:
+            raise NotationError("scheduler", f"local:N needs N of at least 1 worker, got {count}")
+        return SchedulerSpec(local_workers=int(count))
+    match = _ADDRESS.fullmatch(text)
+    if match is None or not 0 < int(match.group(3)) < 65536:
+        raise NotationError("scheduler", f"expected local[:N] or an address tcp://HOST:PORT, got {text!r}")
+    return SchedulerSpec(address=text if match.group(1) else f"tcp://{text}")
+
+
+_current: contextvars.ContextVar[Cluster | None] = contextvars.ContextVar("lukfu_cluster", default=None)
+
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a scheduler (and for its first worker) before giving up."""
+
+
+def connect(
+    scheduler: str | SchedulerSpec, warmup: Callable[[], object] | None = None, timeout: float | None = None
+) -> Cluster:
+    """Connect to (or start) the cluster ``scheduler`` names, at once: an unreachable scheduler
+    raises :class:`SchedulerUnreachable` here, within ``timeout`` (:data:`CONNECT_TIMEOUT`)
+    seconds, before any work; no Dask: a NotationError. ``warmup`` runs once on every worker
+    (the compiled kernel's warm-up, say)."""
+    spec = parse_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
+    try:
+        from .cluster import Cluster
+    except ImportError as err:  # the optional extra is missing
+        raise NotationError("scheduler", DASK_HINT) from err
+    return Cluster(spec, warmup=warmup, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+
+
+@contextlib.contextmanager
+def using(cluster: Cluster | None) -> Iterator[Cluster | None]:
+    """Within the block, every :func:`ordered_map` without a ``scheduler`` runs on ``cluster``
+    (None: as asked by its ``jobs``), so a caller reaches the cluster without new arguments."""
+    token = _current.set(cluster)
+    try:
+        yield cluster
+    finally:
+        _current.reset(token)
+
+
+def current_cluster() -> Cluster | None:
+    """The cluster set by the innermost :func:`using` block, if any."""
+    return _current.get()
+
+
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's business (it terminates the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def worker_pool(jobs: int) -> Pool:
+    """A pool of ``jobs`` spawned workers that ignore Ctrl-C from their very start (an ignored
+    signal stays ignored across exec, so a worker still starting up cannot print a traceback)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return ctx.Pool(jobs, initializer=_ignore_sigint)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def ordered_map(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    jobs: int = 1,
+    chunksize: int = 1,
+    *,
+    scheduler: str | SchedulerSpec | Cluster | None = None,
+    cost: Callable[[T], float] | None = None,
+    total: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    warmup: Callable[[], object] | None = None,
+) -> Iterator[R]:
+    """``map(fn, items)`` with results in input order, streamed as each next one is ready; on any
+    exception, Ctrl-C or close the work is stopped at once.
+
+    Without a cluster (no ``scheduler`` and no :func:`using` block): in this process when
+    ``jobs`` is 1, else over ``jobs`` processes, ``chunksize`` items a task. On a cluster
+    (``scheduler``: an address or ``local[:N]``, connected at once, so an unreachable one raises
+    :class:`SchedulerUnreachable` before any work; or an open :class:`~.cluster.Cluster`)
+    ``jobs`` is ignored and :meth:`~.cluster.Cluster.map` takes ``chunksize`` (items a task;
+    1 lets it choose), ``cost`` (the guessed cost of an item: harder tasks start first),
+    ``total`` (the count of items, when ``items`` cannot tell), ``progress`` and ``warmup``
+    (run once a worker).
+    """
+    target = scheduler if scheduler is not None else _current.get()
+    if target is None:
+        return _pool_map(fn, items, jobs, chunksize)
+    if isinstance(target, (str, SchedulerSpec)):
+        cluster = connect(target, warmup=warmup)
+        return cluster.map(fn, items, chunksize, cost=cost, total=total, progress=progress, close=True)
+    return target.map(fn, items, chunksize, cost=cost, total=total, progress=progress, warmup=warmup)
+
+
+def _pool_map(fn: Callable[[T], R], items: Iterable[T], jobs: int, chunksize: int) -> Iterator[R]:
+    """The process-pool map of :func:`ordered_map` (this process when ``jobs`` is 1)."""
+    if jobs <= 1:
+        yield from map(fn, items)
+        return
+    pool = worker_pool(jobs)
+    try:
+        yield from pool.imap(fn, items, chunksize=chunksize)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "DASK_HINT",
+    "SchedulerSpec",
+    "SchedulerUnreachable",
+    "connect",
+    "current_cluster",
+    "ordered_map",
+    "parse_scheduler",
+    "using",
+    "worker_pool",
+]

@@ -1,0 +1,410 @@
+"""The Dask backend of :func:`~lukfu_solver.parallel.ordered_map`: batch work on a Dask cluster.
+
+The only module that imports Dask (the optional extra ``lukfu[dask]``); the package imports it
+only when a scheduler is asked for. A :class:`Cluster` is a client of a running scheduler
+(``tcp://host:port``) or of a ``LocalCluster`` of N worker processes that it starts on
+127.0.0.1. :meth:`Cluster.map` keeps the promises of ``ordered_map``:
+
+- results in input order, streamed as soon as the next one is ready: items go out in tasks of
+  several consecutive items, at most a few tasks a worker thread in flight (an endless input is
+  fine), the harder tasks first where the caller can guess an item's cost (Dask priorities);
+- a worker that dies mid-task costs that task a retry on another worker (Dask recomputes lost
+  tasks), and since each task's result is taken from its own future once, no line is lost or
+  doubled;
+- a warm-up (the compiled kernel's) runs once on every worker process, as a worker plugin, also
+  on workers that join or restart later, never once a task;
+- Ctrl-C, an exception or closing the iterator cancels every future still pending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import logging
+import os
+import signal
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import distributed
+from distributed import Client, Future, LocalCluster
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from . import SchedulerSpec, SchedulerUnreachable
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+TASKS_PER_THREAD = 4
+"""Tasks in flight (or finished, not yet yielded) per worker thread: enough to keep every worker
+busy and to start the hardest of them first, few enough to stream and to bound memory."""
+MAX_TASK_ITEMS = 16
+"""Items a task at most when the map chooses (a batch of known size: about 4 tasks a thread)."""
+STREAM_TASK_ITEMS = 4
+"""Items a task when the size of the input is unknown (standard input, an endless generator)."""
+POLL_SECONDS = 0.5
+"""How often a wait for the next result reports progress."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a cluster map stands: tasks and items done (finished on a worker, in any order),
+    the live worker count and the time, with the time remaining when the total is known."""
+
+    tasks_done: int
+    tasks_submitted: int
+    items_done: int
+    items_total: int | None
+    workers: int
+    elapsed: float
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left at the rate so far (None until an item is done or without a total)."""
+        if self.items_total is None or self.items_done == 0:
+            return None
+        return self.elapsed * max(0, self.items_total - self.items_done) / self.items_done
+
+    def line(self) -> str:
+        """One line for standard error: ``tasks 3/8 done · items 15/40 · 2 workers · 4 s left``."""
+        total = "?" if self.items_total is None else str(self.items_total)
+        left = self.remaining
+        eta = "" if left is None else f" · {left:.0f} s left"
+        return (
+            f"tasks {self.tasks_done}/{self.tasks_submitted} done · items {self.items_done}/{total} · "
+            f"{self.workers} worker{'s' if self.workers != 1 else ''} · {self.elapsed:.0f} s{eta}"
+        )
+
+
+@dataclass
+class MapStats:
+    """What the last map ran: items, tasks, the workers that returned results, the seconds."""
+
+    items: int = 0
+    tasks: int = 0
+    workers: set[str] = field(default_factory=set)
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """``40 items in 8 tasks on 2 workers in 3.1 s``."""
+        n = len(self.workers)
+        return f"{self.items} items in {self.tasks} tasks on {n} worker{'s' if n != 1 else ''} in {self.seconds:.1f} s"
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    """A task's answer: the worker and process that computed it and the results in order."""
+
+    worker: str
+    pid: int
+    results: list[Any]
+
+
+def run_chunk(fn: Callable[[T], R], chunk: list[T]) -> ChunkResult:
+    """The task run on a worker: ``fn`` over ``chunk``, in order, tagged with the worker."""
+    try:
+        address = distributed.get_worker().address
+    except ValueError:  # not on a worker (a direct call)
+        address = "local"
+    return ChunkResult(address, os.getpid(), [fn(item) for item in chunk])
+
+
+def task_size(chunksize: int, total: int | None, threads: int) -> int:
+    """Items a task: ``chunksize`` when the caller set one (over 1), else about
+    :data:`TASKS_PER_THREAD` tasks a thread (1 to :data:`MAX_TASK_ITEMS` items), or
+    :data:`STREAM_TASK_ITEMS` when the total is unknown.
+
+    >>> task_size(1, 40, 2), task_size(1, 10_000, 2), task_size(1, None, 2), task_size(3, 40, 2)
+    (5, 16, 4, 3)
+    """
+    if chunksize > 1:
+        return chunksize
+    if total is None:
+        return STREAM_TASK_ITEMS
+    return max(1, min(MAX_TASK_ITEMS, total // (TASKS_PER_THREAD * max(1, threads))))
+
+
+def warmup_name(warmup: Callable[[], object]) -> str:
+    """The plugin name of a warm-up: its module and qualified name (so one warm-up a worker)."""
+    return f"lukfu-warmup:{getattr(warmup, '__module__', '?')}.{getattr(warmup, '__qualname__', repr(warmup))}"
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    """Run ``fn`` and return the seconds it took."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+class WarmupPlugin(WorkerPlugin):
+    """Runs a warm-up once in every worker process before it takes tasks (numba compiles or
+    loads the kernel from its on-disk cache once a process, not once a task).
+
+    Dask sets a registered plugin up on every worker, and on every worker that joins or restarts
+    later. Registering it again (a second run on the same cluster) finds the warm-up already done
+    in ``worker.lukfu_warmups`` (name -> seconds) and does not repeat it. The warm-up runs in a
+    thread, so the worker's event loop keeps answering the scheduler during a long compile.
+    """
+
+    def __init__(self, warmup: Callable[[], object]) -> None:
+        self.warmup = warmup
+        self.name = warmup_name(warmup)
+
+    async def setup(self, worker: Any) -> None:
+        done: dict[str, float] = worker.__dict__.setdefault("lukfu_warmups", {})
+        if self.name in done:
+            return
+        done[self.name] = await asyncio.get_running_loop().run_in_executor(None, _timed, self.warmup)
+
+
+class IgnoreInterrupt(WorkerPlugin):
+    """For the worker processes of a LocalCluster (in this terminal's process group): Ctrl-C is
+    the client's business (it cancels and shuts the cluster down), so a worker, even one that a
+    nanny restarted, ignores SIGINT rather than printing a traceback."""
+
+    name = "lukfu-ignore-sigint"
+
+    def setup(self, worker: Any) -> None:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _one_line(err: BaseException) -> str:
+    """An exception's message on one line (Dask's connection errors span several)."""
+    text = " ".join(str(err).split())
+    return text or type(err).__name__
+
+
+def start_local(workers: int) -> LocalCluster:
+    """A LocalCluster of ``workers`` processes, one thread each, on 127.0.0.1, no dashboard,
+    its workers started with Ctrl-C ignored (an ignored signal stays ignored across exec)."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+class _Tally:
+    """Tasks and items finished on the cluster, counted by the futures' callbacks (another thread)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.tasks = 0
+        self.items = 0
+
+    def add(self, items: int) -> None:
+        with self.lock:
+            self.tasks += 1
+            self.items += items
+
+
+class Cluster:
+    """A client of a Dask cluster for batch work: connected at once (an unreachable scheduler,
+    or one without workers, raises :class:`SchedulerUnreachable` within ``timeout`` seconds),
+    the ``warmup`` run once on every worker; close it (or use it as a context manager) to
+    disconnect, and to shut down the LocalCluster it started."""
+
+    def __init__(self, spec: SchedulerSpec, warmup: Callable[[], object] | None = None, timeout: float = 5.0) -> None:
+        self.spec = spec
+        self.local: LocalCluster | None = None
+        self.stats = MapStats()
+        self._warmups: set[str] = set()
+        try:
+            if spec.local_workers is not None:
+                self.local = start_local(spec.local_workers)
+            address = self.local.scheduler_address if self.local is not None else spec.address
+            self.client = Client(address, timeout=timeout, set_as_default=False)
+        except OSError as err:  # TimeoutError and refused connections alike
+            self._close_local()
+            why = "" if str(err).startswith("Timed out") else f" ({_one_line(err)})"
+            raise SchedulerUnreachable(f"cannot reach {spec} within {timeout:g} s{why}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            self.close()
+            raise SchedulerUnreachable(f"{spec} has no workers (waited {timeout:g} s)") from None
+        if self.local is not None:
+            self.client.register_plugin(IgnoreInterrupt(), name=IgnoreInterrupt.name)
+        if warmup is not None:
+            self.add_warmup(warmup)
+
+    # ------------------------------------------------------------ the cluster
+
+    def add_warmup(self, warmup: Callable[[], object]) -> None:
+        """Run ``warmup`` once on every worker, now and on any worker that joins later."""
+        name = warmup_name(warmup)
+        if name not in self._warmups:
+            self.client.register_plugin(WarmupPlugin(warmup), name=name)
+            self._warmups.add(name)
+
+    def nthreads(self) -> dict[str, int]:
+        """Worker address -> threads, as the scheduler knows them now."""
+        return dict(self.client.nthreads())
+
+    def warmups(self) -> dict[str, dict[str, float]]:
+        """Worker address -> the warm-ups done in that worker process (name -> seconds)."""
+        return self.client.run(_worker_warmups)
+
+    def worker_pids(self) -> dict[str, int]:
+        """Worker address -> its process id (the fault tests kill one)."""
+        return self.client.run(os.getpid)
+
+    def __str__(self) -> str:
+        threads = self.nthreads()
+        return f"{self.spec} ({len(threads)} workers, {sum(threads.values())} threads)"
+
+    def close(self) -> None:
+        """Disconnect, and shut down the LocalCluster this object started."""
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        self._close_local()
+
+    def _close_local(self) -> None:
+        if self.local is not None:
+            self.local.close()
+            self.local = None
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ the map
+
+    def map(
+        self,
+        fn: Callable[[T], R],
+        items: Iterable[T],
+        chunksize: int = 1,
+        *,
+        cost: Callable[[T], float] | None = None,
+        total: int | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        warmup: Callable[[], object] | None = None,
+        close: bool = False,
+    ) -> Iterator[R]:
+        """``map(fn, items)`` on the cluster, results in input order, as an iterator (see the
+        module's promises); :attr:`stats` tells what ran. ``chunksize`` items a task (1: the map
+        chooses, :func:`task_size`); ``cost(item)`` guesses an item's cost (a task's priority is
+        its items' sum); ``total`` the item count when ``items`` has no length; ``progress`` is
+        called at least every :data:`POLL_SECONDS` while waiting and after each task;
+        ``close``: close the cluster when the map ends."""
+        if warmup is not None:
+            self.add_warmup(warmup)
+        if total is None and hasattr(items, "__len__"):
+            total = len(items)  # type: ignore[arg-type]
+        return self._map(fn, iter(items), chunksize, cost, total, progress, close)
+
+    def _map(
+        self,
+        fn: Callable[[T], R],
+        items: Iterator[T],
+        chunksize: int,
+        cost: Callable[[T], float] | None,
+        total: int | None,
+        progress: Callable[[Progress], None] | None,
+        close: bool,
+    ) -> Iterator[R]:
+        threads = max(1, sum(self.nthreads().values()))
+        size = task_size(chunksize, total, threads)
+        window = TASKS_PER_THREAD * threads
+        run = uuid.uuid4().hex[:12]
+        tally = _Tally()
+        stats = self.stats = MapStats()
+        pending: deque[Future] = deque()
+        start = time.monotonic()
+        numbers = itertools.count()
+
+        def report() -> None:
+            if progress is not None:
+                workers = len(self.nthreads())
+                progress(
+                    Progress(tally.tasks, stats.tasks, tally.items, total, workers, time.monotonic() - start)
+                )
+
+        try:
+            exhausted = False
+            while True:
+                fresh: list[tuple[int, list[T]]] = []
+                while not exhausted and len(pending) + len(fresh) < window:
+                    chunk = list(itertools.islice(items, size))
+                    if not chunk:
+                        exhausted = True
+                        break
+                    fresh.append((next(numbers), chunk))
+                pending.extend(self._submit_all(fn, fresh, cost, run, tally))
+                stats.tasks += len(fresh)
+                if not pending:
+                    break
+                result = self._next(pending[0], report)
+                pending.popleft()
+                stats.workers.add(result.worker)
+                stats.items += len(result.results)
+                stats.seconds = time.monotonic() - start
+                report()
+                yield from result.results
+        except BaseException:  # Ctrl-C, an error, or the consumer closed the iterator
+            self.client.cancel(list(pending))
+            raise
+        finally:
+            stats.seconds = time.monotonic() - start
+            pending.clear()
+            if close:
+                self.close()
+
+    def _submit_all(
+        self,
+        fn: Callable[[T], R],
+        chunks: list[tuple[int, list[T]]],
+        cost: Callable[[T], float] | None,
+        run: str,
+        tally: _Tally,
+    ) -> list[Future]:
+        """Send tasks, the costliest first (a worker takes a task or two as soon as it arrives,
+        before later priorities are seen); each task's priority is its items' guessed cost
+        (higher runs first). The futures in input order."""
+        priced = [(sum(cost(x) for x in chunk) if cost is not None else 0.0, n, chunk) for n, chunk in chunks]
+        futures: dict[int, Future] = {}
+        for priority, n, chunk in sorted(priced, key=lambda c: -c[0]):
+            future = self.client.submit(run_chunk, fn, chunk, key=f"lukfu-{run}-{n}", priority=priority, pure=False)
+            future.add_done_callback(functools.partial(_count_done, tally, len(chunk)))
+            futures[n] = future
+        return [futures[n] for _, n, _ in priced]
+
+    @staticmethod
+    def _next(future: Future, report: Callable[[], None]) -> ChunkResult:
+        """The result of ``future``, reporting progress while waiting."""
+        while True:
+            try:
+                return future.result(timeout=POLL_SECONDS)
+            except TimeoutError:
+                report()
+
+
+def _count_done(tally: _Tally, items: int, future: Future) -> None:
+    """A future's done callback: count a task that finished (not one cancelled or failed)."""
+    if future.status == "finished":
+        tally.add(items)
+
+
+def _worker_warmups(dask_worker: Any) -> dict[str, float]:
+    """Run on a worker by :meth:`Cluster.warmups`: its warm-ups done (name -> seconds)."""
+    return dict(getattr(dask_worker, "lukfu_warmups", {}))

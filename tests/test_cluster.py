@@ -1,0 +1,218 @@
+"""The Dask backend of ``ordered_map`` on real processes: a LocalCluster of two worker processes
+(one for the module) gives the results of one process, in order, streamed; the warm-up runs
+once a worker; a worker killed mid-task costs a retry, never a lost or doubled result; an
+unreachable scheduler is a one-line error before any work; cancelling leaves no task behind.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+from lukfu_solver import parallel  # noqa: E402
+from lukfu_solver.endgames import random_endgame  # noqa: E402
+from lukfu_solver.errors import NotationError  # noqa: E402
+from lukfu_solver.parallel import (  # noqa: E402
+    SchedulerUnreachable,
+    connect,
+    ordered_map,
+    parse_scheduler,
+    using,
+)
+from lukfu_solver.parallel.cluster import Cluster, WarmupPlugin, task_size  # noqa: E402
+from lukfu_solver.search import make_solver  # noqa: E402
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this file
+
+
+def kernel_warmup() -> None:
+    """The compiled kernel's warm-up, looked up when run (its module may move within search/)."""
+    from lukfu_solver.search.fast import compile_all
+
+    compile_all()
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    with connect("local:2", warmup=kernel_warmup, timeout=30) as c:
+        yield c
+
+
+def solve_endgame(seed: int) -> tuple[int, int | None, str, int]:
+    """A deterministic solve: the seed, value, best move and node count."""
+    res = make_solver().solve(random_endgame(seed, 8 + seed % 2))
+    return seed, res.value, str(res.best), res.nodes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_parse_scheduler() -> None:
+    assert str(parse_scheduler("local:2")) == "local:2"
+    assert parse_scheduler("local").local_workers == (os.cpu_count() or 1)
+    assert parse_scheduler("tcp://127.0.0.1:8786").address == "tcp://127.0.0.1:8786"
+    assert parse_scheduler("localhost:8786").address == "tcp://localhost:8786"
+    for bad in ("local:x", "local:0", "tcp://127.0.0.1", "127.0.0.1:99999", "", "http://h:1/x"):
+        with pytest.raises(NotationError) as err:
+            parse_scheduler(bad)
+        assert str(err.value).startswith("scheduler: ") and "\n" not in str(err.value)
+
+
+def test_task_size() -> None:
+    assert task_size(1, 40, 2) == 5  # about four tasks a thread
+    assert task_size(1, 3, 2) == 1
+    assert task_size(8, 3, 2) == 8  # the caller's chunk size wins
+
+
+def test_same_results_as_one_process(cluster: Cluster) -> None:
+    seeds = list(range(24))
+    local = list(ordered_map(solve_endgame, seeds, jobs=1))
+    remote = list(ordered_map(solve_endgame, seeds, scheduler=cluster, cost=lambda s: 3.0 ** (8 + s % 2)))
+    assert remote == local
+    assert cluster.stats.items == 24 and cluster.stats.tasks == 8  # 3 items a task: several a task
+    assert len(cluster.stats.workers) == 2
+
+
+def test_using_sends_every_map_to_the_cluster(cluster: Cluster) -> None:
+    with using(cluster):
+        out = list(ordered_map(abs, [-3, 2, -1, 5], jobs=1))
+    assert out == [3, 2, 1, 5] and cluster.stats.items == 4
+
+
+def test_an_endless_input_streams_in_order(cluster: Cluster) -> None:
+    """Results come while the input is still unread (puzzle generation maps an endless one),
+    and closing the iterator cancels what is pending."""
+    stream = ordered_map(abs, (-n for n in itertools.count()), scheduler=cluster)
+    assert list(itertools.islice(stream, 30)) == list(range(30))
+    stream.close()  # type: ignore[attr-defined]
+    assert cluster.stats.tasks <= 30 // 4 + 4 * 2 + 1  # a bounded window, not the whole input
+
+
+def slow_square(x: int, seconds: float) -> int:
+    time.sleep(seconds)
+    return x * x
+
+
+def test_the_hardest_tasks_start_first(cluster: Cluster) -> None:
+    """With every task waiting at once, the one of highest guessed cost runs before the cheap ones
+    submitted earlier (two may start before it: the workers were idle when they arrived)."""
+    work = functools.partial(_stamped_sleep, seconds=0.2)
+    out = list(ordered_map(work, range(8), scheduler=cluster, cost=float))
+    assert [x for x, _ in out] == list(range(8))  # input order all the same
+    order = [x for x, _ in sorted(out, key=lambda r: r[1])]
+    assert order.index(7) <= 2 and order.index(2) >= 5
+
+
+def _stamped_sleep(x: int, seconds: float) -> tuple[int, float]:
+    t = time.time()
+    time.sleep(seconds)
+    return x, t
+
+
+def _append_pid(path: str) -> None:
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+def test_the_warmup_runs_once_a_worker(cluster: Cluster, tmp_path: Path) -> None:
+    log = tmp_path / "warmups"
+    warm = functools.partial(_append_pid, str(log))
+    for _ in range(3):  # three maps of several tasks each, the warm-up passed every time
+        assert list(ordered_map(abs, range(-20, 0), scheduler=cluster, warmup=warm)) == list(range(20, 0, -1))
+    cluster.client.register_plugin(WarmupPlugin(warm), name=WarmupPlugin(warm).name)  # as a second client would
+    pids = log.read_text().split()
+    assert sorted(pids) == sorted(str(p) for p in cluster.worker_pids().values())  # each worker once
+    kernel = [w for w in cluster.warmups().values() if any("compile_all" in n or "kernel_warmup" in n for n in w)]
+    assert len(kernel) == 2
+
+
+def test_an_error_in_a_task_reaches_the_caller(cluster: Cluster) -> None:
+    with pytest.raises(ZeroDivisionError):
+        list(ordered_map(functools.partial(divmod, 1), [3, 2, 0, 1], scheduler=cluster, chunksize=1))
+    assert list(ordered_map(abs, [-1], scheduler=cluster)) == [1]  # the cluster goes on
+
+
+def test_an_interrupt_cancels_every_pending_task(cluster: Cluster) -> None:
+    def interrupt(progress: object) -> None:
+        raise KeyboardInterrupt
+
+    work = functools.partial(slow_square, seconds=0.5)
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(work, range(16), scheduler=cluster, chunksize=1, progress=interrupt))
+    deadline = time.monotonic() + 10
+    while cluster.client.run_on_scheduler(_task_count) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert cluster.client.run_on_scheduler(_task_count) == 0
+
+
+def _task_count(dask_scheduler: object) -> int:
+    return len(dask_scheduler.tasks)  # type: ignore[attr-defined]
+
+
+def test_an_unreachable_scheduler_fails_at_once_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    address = f"tcp://127.0.0.1:{free_port()}"
+    t0 = time.monotonic()
+    with pytest.raises(SchedulerUnreachable) as err:
+        connect(address, timeout=1)
+    assert time.monotonic() - t0 < 10
+    message = str(err.value)
+    assert message == f"scheduler: cannot reach {address} within 1 s"
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(SchedulerUnreachable):  # raised by the call itself, before any iteration
+        ordered_map(abs, [1], scheduler=address)
+
+
+def _logged_sleep(x: int, path: str, slow: int) -> int:
+    with open(path, "a") as f:
+        f.write(f"{x} {os.getpid()}\n")
+    time.sleep(1.5 if x == slow else 0.1)
+    return x * x
+
+
+def test_a_killed_worker_costs_its_task_a_retry(cluster: Cluster, tmp_path: Path) -> None:
+    """Kill the worker process that is in the middle of item 5: item 5 runs again elsewhere and
+    every result comes exactly once, in order (last in the module: a nanny restarts the worker)."""
+    log = tmp_path / "starts"
+    log.touch()
+    work = functools.partial(_logged_sleep, path=str(log), slow=5)
+    killed: list[int] = []
+
+    def killer() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            for line in log.read_text().splitlines():
+                x, pid = line.split()
+                if x == "5":
+                    os.kill(int(pid), signal.SIGKILL)
+                    killed.append(int(pid))
+                    return
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=killer)
+    thread.start()
+    try:
+        out = list(ordered_map(work, range(12), scheduler=cluster, chunksize=1))
+    finally:
+        thread.join()
+    assert killed, "item 5 never started"
+    assert out == [x * x for x in range(12)]
+    runs = [line.split() for line in log.read_text().splitlines()]
+    fives = [pid for x, pid in runs if x == "5"]
+    assert len(fives) == 2 and fives[0] == str(killed[0]) and fives[1] != fives[0]  # one retry, elsewhere
+    cluster.client.wait_for_workers(2, timeout=30)  # the nanny brings the worker back
