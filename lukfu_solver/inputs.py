@@ -188,18 +188,21 @@ _REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 4
 
 def excerpt(value: Any, limit: int = 60) -> str:
     """A short printable quotation of ``value`` for an error message: ``repr`` when short, else the
-    first ``limit`` characters and the length. Control characters and surrogates come out escaped
+    first ``limit`` characters (their ``repr`` cut at ``2 * limit``) and the length. Control characters and surrogates come out escaped
     (so the message stays one line of valid UTF-8); a huge number or nested value costs nothing.
 
     >>> excerpt("C1\\tS2"), excerpt([[1, [2, [3]]]]), excerpt(10**50)
     ("'C1\\\\tS2'", '[[1, [...]]]', 'a 51-digit number')
     """
     if isinstance(value, str):
-        if len(value) <= limit:
-            return repr(value)
-        return f"{value[:limit]!r}... ({len(value):,} characters)"
+        shown = repr(value[:limit])
+        if len(value) <= limit and len(shown) <= 2 * limit:
+            return shown
+        return f"{shown[: 2 * limit]}... ({len(value):,} characters)"
     if type(value) is int and value.bit_length() > 128:
-        return f"a {len(str(abs(value))) if value.bit_length() < 12_000 else 'many'}-digit number"
+        if value.bit_length() <= 14_000:  # under Python's 4,300-digit str() limit
+            return f"a {len(str(abs(value)))}-digit number"
+        return f"a number of about {round(value.bit_length() * math.log10(2)):,} digits"
     if isinstance(value, (bytes, bytearray)):
         return repr(bytes(value[:limit])) + (f"... ({len(value):,} bytes)" if len(value) > limit else "")
     return _REPR.repr(value)
