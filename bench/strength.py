@@ -4,9 +4,10 @@
 2. ``pimc`` (``--level``, default 3) against two ``rule`` players (``pimc,rule,rule``), with the
    time of every PIMC decision (median, p95, max: the default level should answer in < 3 s);
 3. the calibration of PIMC's call advice: for every call decision, the predicted value of
-   calling (PIMC's mean over its sampled deals, for this seat as caller, before the player's
-   calibration ``CALL_CALIBRATION`` is added) against the points the deal really brought that
-   player (0 when all three passed and the cards were dealt again), grouped by prediction, and
+   calling (the PIMC core's mean over its sampled deals, for this seat as caller, before the
+   player's calibration ``CALL_CALIBRATION`` is added; the player calls when that plus the
+   calibration beats its value of passing, ``call_log[...]["pass"]``) against the points the deal
+   really brought that player (0 when all three passed and the cards were dealt again), grouped by prediction, and
    the mean gap over the calls with its standard error; then the same match with the
    uncalibrated player (``pimc:L:0``) on the same deals, and the paired per-deal difference
    (calibrated − uncalibrated) with its 95% interval (``--no-uncalibrated`` skips it);
