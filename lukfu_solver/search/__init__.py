@@ -15,12 +15,37 @@ it through :class:`ExactSolver`: ``solve``, ``value``, ``bounds``, ``nodes``. Th
   :class:`~.fast.FastSolver`, imported only when a compiled solver is made.
 """
 
-from .bounds import reach, sure_claim, trick_claim, value_bounds
+from typing import Any
+
 from .driver import ZeroWindowDriver
 from .protocol import SOLVER_KINDS, ExactSolver, make_solver
-from .reductions import equivalence_classes, reduced_moves
-from .reference import Solver, iter_pv_positions, plain_alphabeta, tt_key
 from .result import INF, MAX_VALUE, MIN_VALUE, ProbeSettled, SearchAborted, SolveResult
+
+_LAZY = {
+    "reach": "bounds",
+    "sure_claim": "bounds",
+    "trick_claim": "bounds",
+    "value_bounds": "bounds",
+    "equivalence_classes": "reductions",
+    "reduced_moves": "reductions",
+    "Solver": "reference",
+    "iter_pv_positions": "reference",
+    "plain_alphabeta": "reference",
+    "tt_key": "reference",
+}
+"""Names loaded on first use, so that importing the face (as the command line does at start-up)
+loads only the protocol, the factory and the result types, not the search itself."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "INF",

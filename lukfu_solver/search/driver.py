@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .result import ProbeSettled, SolveResult
@@ -28,7 +29,8 @@ class ZeroWindowDriver(ABC):
 
     A subclass sets ``driver`` (one of :data:`DRIVERS`) and ``_stopped`` (why a limit stopped the
     search, or None), counts ``nodes``, ``tt_probes`` and ``tt_hits``, and provides
-    :meth:`solve`, :meth:`bounds` and the zero-window test :meth:`_ab`.
+    ``solve`` (as :class:`~lukfu_solver.search.protocol.ExactSolver` has it), :meth:`bounds` and
+    the zero-window test :meth:`_ab`.
     """
 
     driver: str
@@ -36,16 +38,9 @@ class ZeroWindowDriver(ABC):
     nodes: int
     tt_probes: int
     tt_hits: int
-
-    @abstractmethod
-    def solve(
-        self,
-        pos: Position,
-        all_moves: bool = False,
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-    ) -> SolveResult:
-        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s."""
+    solve: Callable[..., SolveResult]
+    """The subclass's solve, with the signature of :meth:`ExactSolver.solve
+    <lukfu_solver.search.protocol.ExactSolver.solve>`."""
 
     @abstractmethod
     def bounds(self, pos: Position) -> tuple[int, int]:

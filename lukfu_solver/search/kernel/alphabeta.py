@@ -2,65 +2,14 @@
 an explicit stack of frames (so that it can pause and resume), the limit schedule, and the
 move lists the tests compare with the reference's."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 from numba import njit
 
 from .bounds import value_bounds
-from .layout import (
-    ABORTED,
-    C_ENTRIES,
-    C_EXPANDED,
-    C_GENERATED,
-    C_HITS,
-    C_LIMIT,
-    C_NEXT,
-    C_NODES,
-    C_PAUSE,
-    C_PLY,
-    C_PROBES,
-    C_REDUCE,
-    C_RESULT,
-    C_ROOT,
-    C_TTB,
-    DONE,
-    F_CALLER,
-    F_ENDED,
-    F_H0,
-    F_LEADER,
-    F_NTRICK,
-    F_OUTV,
-    F_TM,
-    F_TR0,
-    IDX_BITS,
-    INF,
-    NO_MOVE,
-    PAUSED,
-    R_A0,
-    R_ALPHA,
-    R_B0,
-    R_BEST,
-    R_BETA,
-    R_EHI,
-    R_ELO,
-    R_G,
-    R_HAD,
-    R_HI,
-    R_IDX,
-    R_KEY,
-    R_KILLER,
-    R_KILLER2,
-    R_LO,
-    R_MAX,
-    R_NCARDS,
-    R_NM,
-    m_cards,
-    m_size,
-    popcount,
-    prefetch,
-    raw1,
-    raw2,
-)
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, mark_tt_move, next_move, node_moves
 from .state import push, tt_key

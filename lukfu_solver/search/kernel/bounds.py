@@ -2,40 +2,14 @@
 :mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
 trick, the sure claim of the next leader)."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
-from .layout import (
-    F_BESTI,
-    F_CALLER,
-    F_ENDED,
-    F_FACEUP,
-    F_FU0,
-    F_H0,
-    F_LEADER,
-    F_NTRICK,
-    F_OUTV,
-    F_TM,
-    F_TR0,
-    INF,
-    O_RANK,
-    O_SUIT,
-    RUN,
-    SET,
-    SINGLE,
-    SUIT9,
-    bit_length,
-    can_beat,
-    enc,
-    m_cards,
-    m_kind,
-    m_size,
-    old_cards,
-    popcount,
-    trick_faceup,
-)
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
 @njit(cache=True, inline="always")

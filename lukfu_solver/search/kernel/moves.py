@@ -1,41 +1,14 @@
 """Move generation (``Position.legal_moves``: leads, beats, discards, the claim) and the rank
 equivalence reduction (:mod:`lukfu_solver.search.reductions`), into ``mv[p, :]``."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
-from .layout import (
-    ALL,
-    CLAIM_MOVE,
-    DISCARD,
-    F_BESTI,
-    F_CALLER,
-    F_ENDED,
-    F_FACEUP,
-    F_FU0,
-    F_H0,
-    F_NTRICK,
-    F_TM,
-    F_TR0,
-    O_RANK,
-    O_RUNS,
-    O_SUIT,
-    RUN,
-    SET,
-    SINGLE,
-    SUIT9,
-    bit_length,
-    enc,
-    m_cards,
-    m_kind,
-    m_size,
-    old_cards,
-    popcount,
-    rank_of_top,
-    trick_cards,
-)
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
 @njit(cache=True)

@@ -2,33 +2,13 @@
 hash), the sort keys (table move, claims, killers, history, cheap discards), the lazy
 selection of the first moves and the heap sort of the rest, and the moves of a node ordered."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 from numba import njit
 
-from .layout import (
-    C_HCOUNT,
-    CLAIM,
-    DISCARD,
-    F_BESTI,
-    F_FACEUP,
-    F_H0,
-    F_NTRICK,
-    F_TM,
-    F_TR0,
-    IDX_BITS,
-    O_LOW9,
-    SUIT9,
-    can_beat,
-    enc,
-    m_cards,
-    m_kind,
-    m_size,
-    old_cards,
-    popcount,
-    rank_of_top,
-    trick_faceup,
-)
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import discard_ok, equivalence_classes, gen_beats, gen_moves, reduce_moves
 from .table import mix
 

@@ -2,45 +2,15 @@
 :func:`~lukfu_solver.search.reference.tt_key`), the full Zobrist key, the end of the deal and
 :func:`push` (``Position.push``), which writes row ``p + 1`` from row ``p``."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 from numba import njit
 
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
-from .layout import (
-    CLAIM,
-    DISCARD,
-    F_BESTI,
-    F_CALLER,
-    F_ENDED,
-    F_FACEUP,
-    F_FU0,
-    F_H0,
-    F_KEY,
-    F_LEADER,
-    F_NTRICK,
-    F_OUTV,
-    F_TM,
-    F_TR0,
-    NF,
-    O_REL9,
-    O_ZC,
-    O_ZD,
-    O_ZE,
-    O_ZF,
-    O_ZFU,
-    O_ZH,
-    O_ZTM,
-    O_ZU,
-    SUIT9,
-    m_cards,
-    m_kind,
-    m_size,
-    old_cards,
-    popcount,
-    zmask,
-)
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
 @njit(cache=True)

@@ -1,12 +1,14 @@
 """The transposition table: buckets of four two-word slots (one cache line), probing, storing
 with the replacement rule, and growing in place (see :mod:`lukfu_solver.search.kernel`)."""
 
+# ruff: noqa: F405 (names from the star import of .layout)
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .layout import C_ENTRIES, C_EXACT_B, C_REPLACED, C_STORES, C_TTB, NO_MOVE
+from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
 @njit(cache=True, inline="always")
