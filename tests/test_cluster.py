@@ -75,9 +75,9 @@ def test_parse_scheduler() -> None:
 
 
 def test_task_size() -> None:
-    assert task_size(1, 40, 2) == 5  # about four tasks a thread
-    assert task_size(1, 3, 2) == 1
-    assert task_size(8, 3, 2) == 8  # the caller's chunk size wins
+    assert task_size(None, 40, 2) == 5  # about four tasks a thread
+    assert task_size(None, 3, 2) == 1
+    assert task_size(8, 3, 2) == 8 and task_size(1, 400, 2) == 1  # the caller's chunk size wins
 
 
 def test_same_results_as_one_process(cluster: Cluster) -> None:

@@ -154,7 +154,7 @@ def ordered_map(
     fn: Callable[[T], R],
     items: Iterable[T],
     jobs: int = 1,
-    chunksize: int = 1,
+    chunksize: int | None = None,
     *,
     scheduler: str | SchedulerSpec | Cluster | None = None,
     cost: Callable[[T], float] | None = None,
@@ -166,17 +166,17 @@ def ordered_map(
     exception, Ctrl-C or close the work is stopped at once.
 
     Without a cluster (no ``scheduler`` and no :func:`using` block): in this process when
-    ``jobs`` is 1, else over ``jobs`` processes, ``chunksize`` items a task. On a cluster
+    ``jobs`` is 1, else over ``jobs`` processes, ``chunksize`` (None: 1) items a task. On a cluster
     (``scheduler``: an address or ``local[:N]``, connected at once, so an unreachable one raises
     :class:`SchedulerUnreachable` before any work; or an open :class:`~.cluster.Cluster`)
     ``jobs`` is ignored and :meth:`~.cluster.Cluster.map` takes ``chunksize`` (items a task;
-    1 lets it choose), ``cost`` (the guessed cost of an item: harder tasks start first),
+    None lets it choose), ``cost`` (the guessed cost of an item: harder tasks start first),
     ``total`` (the count of items, when ``items`` cannot tell), ``progress`` and ``warmup``
     (run once a worker).
     """
     target = scheduler if scheduler is not None else _current.get()
     if target is None:
-        return _pool_map(fn, items, jobs, chunksize)
+        return _pool_map(fn, items, jobs, chunksize or 1)
     if isinstance(target, (str, SchedulerSpec)):
         cluster = connect(target, warmup=warmup)
         return cluster.map(fn, items, chunksize, cost=cost, total=total, progress=progress, close=True)

@@ -19,6 +19,7 @@ only when a scheduler is asked for. A :class:`Cluster` is a client of a running 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import logging
@@ -115,16 +116,16 @@ def run_chunk(fn: Callable[[T], R], chunk: list[T]) -> ChunkResult:
     return ChunkResult(address, os.getpid(), [fn(item) for item in chunk])
 
 
-def task_size(chunksize: int, total: int | None, threads: int) -> int:
-    """Items a task: ``chunksize`` when the caller set one (over 1), else about
+def task_size(chunksize: int | None, total: int | None, threads: int) -> int:
+    """Items a task: ``chunksize`` when the caller set one, else about
     :data:`TASKS_PER_THREAD` tasks a thread (1 to :data:`MAX_TASK_ITEMS` items), or
     :data:`STREAM_TASK_ITEMS` when the total is unknown.
 
-    >>> task_size(1, 40, 2), task_size(1, 10_000, 2), task_size(1, None, 2), task_size(3, 40, 2)
-    (5, 16, 4, 3)
+    >>> task_size(None, 40, 2), task_size(None, 10_000, 2), task_size(None, None, 2), task_size(1, 40, 2)
+    (5, 16, 4, 1)
     """
-    if chunksize > 1:
-        return chunksize
+    if chunksize is not None:
+        return max(1, chunksize)
     if total is None:
         return STREAM_TASK_ITEMS
     return max(1, min(MAX_TASK_ITEMS, total // (TASKS_PER_THREAD * max(1, threads))))
@@ -281,11 +282,28 @@ class Cluster:
             self.local.close()
             self.local = None
 
+    def abort(self) -> None:
+        """Stop at once (after Ctrl-C or an error): a LocalCluster's workers are terminated
+        rather than left to finish the task they are running (a solve cannot be interrupted, and
+        a graceful close waits 4 s for it); a remote cluster's pending work was cancelled."""
+        if self.local is not None:
+            for nanny in list(self.local.workers.values()):
+                pid = getattr(nanny, "pid", None)
+                if pid:
+                    nanny.close_gracefully()  # no restart of the worker it is about to lose
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGTERM)
+        self.close()
+
     def __enter__(self) -> Cluster:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        """Close; after an exception (Ctrl-C included), abort: see :meth:`abort`."""
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
 
     # ------------------------------------------------------------ the map
 
@@ -293,7 +311,7 @@ class Cluster:
         self,
         fn: Callable[[T], R],
         items: Iterable[T],
-        chunksize: int = 1,
+        chunksize: int | None = None,
         *,
         cost: Callable[[T], float] | None = None,
         total: int | None = None,
@@ -302,8 +320,8 @@ class Cluster:
         close: bool = False,
     ) -> Iterator[R]:
         """``map(fn, items)`` on the cluster, results in input order, as an iterator (see the
-        module's promises); :attr:`stats` tells what ran. ``chunksize`` items a task (1: the map
-        chooses, :func:`task_size`); ``cost(item)`` guesses an item's cost (a task's priority is
+        module's promises); :attr:`stats` tells what ran. ``chunksize`` items a task (None: the
+        map chooses, :func:`task_size`); ``cost(item)`` guesses an item's cost (a task's priority is
         its items' sum); ``total`` the item count when ``items`` has no length; ``progress`` is
         called at least every :data:`POLL_SECONDS` while waiting and after each task;
         ``close``: close the cluster when the map ends."""
@@ -317,7 +335,7 @@ class Cluster:
         self,
         fn: Callable[[T], R],
         items: Iterator[T],
-        chunksize: int,
+        chunksize: int | None,
         cost: Callable[[T], float] | None,
         total: int | None,
         progress: Callable[[Progress], None] | None,
@@ -363,12 +381,13 @@ class Cluster:
                 yield from result.results
         except BaseException:  # Ctrl-C, an error, or the consumer closed the iterator
             self.client.cancel(list(pending))
+            if close:
+                self.abort()
             raise
         finally:
             stats.seconds = time.monotonic() - start
-            pending.clear()
-            if close:
-                self.close()
+        if close:
+            self.close()
 
     def _submit_all(
         self,
