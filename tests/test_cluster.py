@@ -6,11 +6,13 @@ unreachable scheduler is a one-line error before any work; cancelling leaves no 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -63,6 +65,52 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _wait_listening(port: int, proc: subprocess.Popen[bytes], seconds: float) -> None:
+    """Wait until ``proc`` accepts connections on 127.0.0.1:``port`` (it must not exit first)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the scheduler exited"
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port} after {seconds} s")
+
+
+@pytest.fixture(scope="module")
+def dask_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``dask scheduler`` and a ``dask worker`` (two worker processes) started as separate
+    processes on 127.0.0.1, each in its own process group; the scheduler's address. Both quit
+    by themselves if the test leaks them (idle and death timeouts), and are stopped after it."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    where = tmp_path_factory.mktemp("dask")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "cwd": where}
+    procs = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard", "--idle-timeout", "300"],
+            **quiet,  # type: ignore[call-overload]
+        )
+    ]
+    try:
+        _wait_listening(port, procs[0], 60)
+        worker = [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--host", "127.0.0.1"]
+        worker += ["--no-dashboard", "--death-timeout", "60", "--local-directory", str(where)]
+        procs.append(subprocess.Popen(worker, **quiet))  # type: ignore[call-overload]
+        yield address
+    finally:
+        for proc in reversed(procs):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in reversed(procs):
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)
+
+
 def test_parse_scheduler() -> None:
     assert str(parse_scheduler("local:2")) == "local:2"
     assert parse_scheduler("local").local_workers == (os.cpu_count() or 1)
@@ -110,13 +158,13 @@ def slow_square(x: int, seconds: float) -> int:
 
 
 def test_the_hardest_tasks_start_first(cluster: Cluster) -> None:
-    """With every task waiting at once, the one of highest guessed cost runs before the cheap ones
-    submitted earlier (two may start before it: the workers were idle when they arrived)."""
+    """With every task waiting at once, the costliest start first, though submitted last (each
+    worker runs two at a time here: start times within a pair may come in either order)."""
     work = functools.partial(_stamped_sleep, seconds=0.2)
     out = list(ordered_map(work, range(8), scheduler=cluster, cost=float))
     assert [x for x, _ in out] == list(range(8))  # input order all the same
     order = [x for x, _ in sorted(out, key=lambda r: r[1])]
-    assert order.index(7) <= 2 and order.index(2) >= 5
+    assert set(order[:2]) == {6, 7} and set(order[:4]) == {4, 5, 6, 7}
 
 
 def _stamped_sleep(x: int, seconds: float) -> tuple[int, float]:
@@ -152,7 +200,7 @@ def test_an_interrupt_cancels_every_pending_task(cluster: Cluster) -> None:
     def interrupt(progress: object) -> None:
         raise KeyboardInterrupt
 
-    work = functools.partial(slow_square, seconds=0.5)
+    work = functools.partial(slow_square, seconds=0.3)
     with pytest.raises(KeyboardInterrupt):
         list(ordered_map(work, range(16), scheduler=cluster, chunksize=1, progress=interrupt))
     deadline = time.monotonic() + 10
@@ -216,3 +264,16 @@ def test_a_killed_worker_costs_its_task_a_retry(cluster: Cluster, tmp_path: Path
     fives = [pid for x, pid in runs if x == "5"]
     assert len(fives) == 2 and fives[0] == str(killed[0]) and fives[1] != fives[0]  # one retry, elsewhere
     cluster.client.wait_for_workers(2, timeout=30)  # the nanny brings the worker back
+
+
+def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> None:
+    """The same results through a scheduler and workers started by the ``dask`` command (the
+    scheduler unpickles the tasks, so the function is the library's, not this file's)."""
+    from lukfu_solver.search.fast import compile_all
+
+    deal = functools.partial(random_endgame, cards=9)
+    seeds = list(range(16))
+    with connect(dask_processes, warmup=compile_all, timeout=60) as remote:
+        out = list(ordered_map(deal, seeds, scheduler=remote))
+        assert len(remote.nthreads()) == 2 and remote.stats.tasks == 8 and len(remote.warmups()) == 2
+    assert out == list(ordered_map(deal, seeds, jobs=1))

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import cloudpickle
 import distributed
 from distributed import Client, Future, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -154,14 +155,15 @@ class WarmupPlugin(WorkerPlugin):
     """
 
     def __init__(self, warmup: Callable[[], object]) -> None:
-        self.warmup = warmup
+        self.warmup = cloudpickle.dumps(warmup)  # as Dask sends tasks (by value where registered so)
         self.name = warmup_name(warmup)
 
     async def setup(self, worker: Any) -> None:
         done: dict[str, float] = worker.__dict__.setdefault("lukfu_warmups", {})
         if self.name in done:
             return
-        done[self.name] = await asyncio.get_running_loop().run_in_executor(None, _timed, self.warmup)
+        warmup = cloudpickle.loads(self.warmup)
+        done[self.name] = await asyncio.get_running_loop().run_in_executor(None, _timed, warmup)
 
 
 class IgnoreInterrupt(WorkerPlugin):
