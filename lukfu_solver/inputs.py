@@ -48,6 +48,20 @@ MAX_JSON_DEPTH = 20
 """Deepest nesting of JSON arrays and objects (records need 3, puzzle files 4)."""
 MAX_NAME = 64
 """Longest player name in a record, in characters."""
+MAX_PUZZLE_FILE_BYTES = 16 << 20
+"""Largest puzzle collection file (the collection in ``puzzles/`` holds files under 20 KB)."""
+MAX_DEALS = 1_000_000
+"""Most deals of a match (hours even for the fastest players; the 95% interval is then about ±0.01)."""
+MAX_JOBS = 256
+"""Most worker processes any command starts."""
+MAX_SAMPLES = 100_000
+"""Most sampled deals of an analysis or advice (each is solved exactly: hours at this count)."""
+MAX_DRAWS = 1_000_000
+"""Most deals ``lukfu sample`` draws in one run (about a minute and a gigabyte of output)."""
+MAX_PUZZLES = 10_000
+"""Most puzzles ``lukfu puzzle generate`` makes in one run (each takes seconds)."""
+MAX_PUZZLE_DEALS = 10_000_000
+"""Most deals ``lukfu puzzle generate --max-deals`` may try."""
 
 _DIGITS = frozenset("0123456789")
 

@@ -39,16 +39,10 @@ from typing import Any
 
 from .errors import NotationError
 from .game import play_deal
-from .inputs import check_int, check_seed
+from .inputs import MAX_DEALS, MAX_JOBS, check_int, check_seed
 from .parallel import ordered_map
 from .players import make_player
 from .record import GameRecord
-
-MAX_DEALS = 1_000_000
-"""The most deals a match plays (hours even for the fastest players; the 95% interval is then
-about ±0.01 points). A match streams: memory grows by a few dozen bytes a deal (docs/limits.md)."""
-MAX_JOBS = 256
-"""The most worker processes a match asks for."""
 
 Seating = tuple[int, int, int]
 """``seating[person]`` is the place (index into the specs) of the player who is person ``person``
@@ -331,7 +325,9 @@ def run_match(
     ``progress(done, total)`` is called after each game. The games are made one at a time and
     counted as they come back, so memory does not grow with the games played unless
     ``keep_games`` (the default, for callers that look at every game's record) keeps them all.
-    ``deals`` is at most :data:`MAX_DEALS`, ``seed`` a seed (0 ≤ seed < 2**63).
+    ``deals`` is at most :data:`~lukfu_solver.inputs.MAX_DEALS` (memory grows by a few dozen
+    bytes a deal), ``jobs`` at most :data:`~lukfu_solver.inputs.MAX_JOBS`, ``seed`` a seed
+    (0 ≤ seed < 2**63).
     """
     sp = parse_specs(specs)
     if type(deals) is int and deals < 1:
