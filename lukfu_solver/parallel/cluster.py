@@ -6,8 +6,10 @@ only when a scheduler is asked for. A :class:`Cluster` is a client of a running 
 127.0.0.1. :meth:`Cluster.map` keeps the promises of ``ordered_map``:
 
 - results in input order, streamed as soon as the next one is ready: items go out in tasks of
-  several consecutive items, at most a few tasks a worker thread in flight (an endless input is
-  fine), the harder tasks first where the caller can guess an item's cost (Dask priorities);
+  several consecutive items (a task costs about 8 ms of round trips: see ``docs/cluster.md``),
+  a few tasks a worker thread running, finished ones held while a slow task before them runs
+  (the workers go on) up to a bound, so an endless input is fine; the harder tasks start first
+  where the caller can guess an item's cost (Dask priorities);
 - a worker that dies mid-task costs that task a retry on another worker (Dask recomputes lost
   tasks), and since each task's result is taken from its own future once, no line is lost or
   doubled;
@@ -44,8 +46,12 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 TASKS_PER_THREAD = 4
-"""Tasks in flight (or finished, not yet yielded) per worker thread: enough to keep every worker
-busy and to start the hardest of them first, few enough to stream and to bound memory."""
+"""Tasks submitted and not yet ended, per worker thread: enough to keep every worker busy and to
+start the hardest of them first, few enough that a stop wastes little."""
+BUFFER_PER_THREAD = 32
+"""Tasks submitted and not yet yielded, per worker thread: the finished ones wait here for a
+slow task before them (results go out in input order) while the workers go on; it bounds
+memory on an endless input."""
 MAX_TASK_ITEMS = 16
 """Items a task at most when the map chooses (a batch of known size: about 4 tasks a thread)."""
 STREAM_TASK_ITEMS = 4
@@ -204,17 +210,24 @@ def start_local(workers: int) -> LocalCluster:
 
 
 class _Tally:
-    """Tasks and items finished on the cluster, counted by the futures' callbacks (another thread)."""
+    """Tasks that ended on the cluster and the tasks and items among them that finished, counted
+    by the futures' callbacks (in another thread), which also wake the map's wait."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.changed = threading.Event()
+        self.ended = 0
         self.tasks = 0
         self.items = 0
 
-    def add(self, items: int) -> None:
+    def add(self, items: int | None) -> None:
+        """Count an ended task: finished with ``items`` items, or failed/cancelled (None)."""
         with self.lock:
-            self.tasks += 1
-            self.items += items
+            self.ended += 1
+            if items is not None:
+                self.tasks += 1
+                self.items += items
+        self.changed.set()
 
 
 class Cluster:
@@ -325,7 +338,7 @@ class Cluster:
         module's promises); :attr:`stats` tells what ran. ``chunksize`` items a task (None: the
         map chooses, :func:`task_size`); ``cost(item)`` guesses an item's cost (a task's priority is
         its items' sum); ``total`` the item count when ``items`` has no length; ``progress`` is
-        called at least every :data:`POLL_SECONDS` while waiting and after each task;
+        called every :data:`POLL_SECONDS` or so while the map runs;
         ``close``: close the cluster when the map ends."""
         if warmup is not None:
             self.add_warmup(warmup)
@@ -345,26 +358,32 @@ class Cluster:
     ) -> Iterator[R]:
         threads = max(1, sum(self.nthreads().values()))
         size = task_size(chunksize, total, threads)
-        window = TASKS_PER_THREAD * threads
+        running, held = TASKS_PER_THREAD * threads, BUFFER_PER_THREAD * threads
         run = uuid.uuid4().hex[:12]
         tally = _Tally()
         stats = self.stats = MapStats()
-        pending: deque[Future] = deque()
+        pending: deque[Future] = deque()  # submitted, not yet yielded, in input order
         start = time.monotonic()
         numbers = itertools.count()
+        last_report = -POLL_SECONDS
 
-        def report() -> None:
-            if progress is not None:
+        def report(now: float) -> None:
+            nonlocal last_report
+            if progress is not None and now - last_report >= POLL_SECONDS:
+                last_report = now
                 workers = len(self.nthreads())
-                progress(
-                    Progress(tally.tasks, stats.tasks, tally.items, total, workers, time.monotonic() - start)
-                )
+                progress(Progress(tally.tasks, stats.tasks, tally.items, total, workers, now - start))
 
         try:
             exhausted = False
             while True:
+                tally.changed.clear()  # before looking, so a task finishing meanwhile wakes the wait
                 fresh: list[tuple[int, list[T]]] = []
-                while not exhausted and len(pending) + len(fresh) < window:
+                while (
+                    not exhausted
+                    and stats.tasks + len(fresh) - tally.ended < running
+                    and len(pending) + len(fresh) < held
+                ):
                     chunk = list(itertools.islice(items, size))
                     if not chunk:
                         exhausted = True
@@ -374,15 +393,24 @@ class Cluster:
                 stats.tasks += len(fresh)
                 if not pending:
                     break
-                result = self._next(pending[0], report)
-                pending.popleft()
-                stats.workers.add(result.worker)
-                stats.items += len(result.results)
+                if not pending[0].done():
+                    tally.changed.wait(POLL_SECONDS)
+                    report(time.monotonic())
+                    continue
+                ready = list(itertools.takewhile(Future.done, pending))  # one fetch for every ready head
+                results: list[ChunkResult] = self.client.gather(ready)
+                for _ in ready:
+                    pending.popleft()
+                for result in results:
+                    stats.workers.add(result.worker)
+                    stats.items += len(result.results)
                 stats.seconds = time.monotonic() - start
-                report()
-                yield from result.results
+                report(time.monotonic())
+                for result in results:
+                    yield from result.results
         except BaseException:  # Ctrl-C, an error, or the consumer closed the iterator
             self.client.cancel(list(pending))
+            pending.clear()
             if close:
                 self.abort()
             raise
@@ -410,20 +438,10 @@ class Cluster:
             futures[n] = future
         return [futures[n] for _, n, _ in priced]
 
-    @staticmethod
-    def _next(future: Future, report: Callable[[], None]) -> ChunkResult:
-        """The result of ``future``, reporting progress while waiting."""
-        while True:
-            try:
-                return future.result(timeout=POLL_SECONDS)
-            except TimeoutError:
-                report()
-
 
 def _count_done(tally: _Tally, items: int, future: Future) -> None:
-    """A future's done callback: count a task that finished (not one cancelled or failed)."""
-    if future.status == "finished":
-        tally.add(items)
+    """A future's done callback: count a task that ended (finished, failed or cancelled)."""
+    tally.add(items if future.status == "finished" else None)
 
 
 def _worker_warmups(dask_worker: Any) -> dict[str, float]:

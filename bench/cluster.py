@@ -1,0 +1,207 @@
+"""Benchmark of batch work on a Dask cluster (``ordered_map`` with ``scheduler=``) beside the
+process pool (``jobs``), on one machine.
+
+Three parts, every input a pure function of its seed:
+
+- **throughput**: one batch (``--positions`` endgames of 8 and 9 cards a hand, seeds 0 …, the
+  work of ``lukfu solve --batch``) solved four ways: ``jobs`` 1 (this process), ``jobs`` 2 (a
+  pool of two spawned processes), and a ``LocalCluster`` of 1 and of 2 worker processes. For
+  the cluster the start (cluster up, kernel warmed on every worker) is timed apart from the
+  map; for the pool the start is inside its time, as ``--jobs 2`` pays it. Every way must give
+  the same results (checked).
+- **overhead**: ``--tasks`` tasks of one trivial item each on the 1- and 2-worker clusters: wall
+  seconds a task (submit, schedule, run, return, in order), the cost that a task's work must
+  dwarf; tasks of several items divide it.
+- **full deals**: ``--deals`` full 12-card deals (caller by seed) solved on the 2-worker cluster:
+  seconds a deal of one worker (CPU-bound, so wall time × workers / deals), beside the mean of
+  the recorded ``solve-fast.json`` set c (150 positions, one process), for the paper estimate of
+  ``docs/cluster.md``: 100,000 deals on N machines.
+
+The machine is shared (2 cores): the load average before and after is recorded, and the CPU
+seconds of this process beside the wall seconds of the in-process run.
+
+Run: ``python bench/cluster.py [--quick] [--positions N] [--tasks N] [--deals N] [--out FILE]``;
+results go to ``bench/results/cluster.json``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from common import RESULTS_DIR, base_parser, fmt, make_console, save_json
+
+from lukfu_solver.endgames import full_deal, random_endgame
+from lukfu_solver.parallel import connect, ordered_map
+from lukfu_solver.position import Position
+from lukfu_solver.search import make_solver
+
+
+def solve_text(text: str) -> dict[str, Any]:
+    """One line of a solve batch: parse, solve with a fresh compiled solver, the result's data
+    (timing apart, so that runs compare equal)."""
+    pos = Position.parse(text)
+    res = make_solver().solve(pos)
+    return {"position": text, "value": res.value, "best": str(res.best), "pv": [str(m) for m in res.pv], "nodes": res.nodes}
+
+
+def solve_deal(seed: int) -> tuple[int, int | None, int, float]:
+    """A full deal of ``seed`` solved: seed, value, nodes and the solve's seconds."""
+    t0 = time.perf_counter()
+    res = make_solver().solve(full_deal(seed))
+    return seed, res.value, res.nodes, time.perf_counter() - t0
+
+
+def noop(x: int) -> int:
+    """A task with no work: what is left of it is the cluster's overhead."""
+    return x
+
+
+def kernel_warmup() -> None:
+    """Compile or load the kernel (looked up when run: the module may move within search/)."""
+    from lukfu_solver.search.fast import compile_all
+
+    compile_all()
+
+
+def cost(text: str) -> float:
+    """The guessed cost of a position line: the search grows about threefold a card a hand."""
+    return 3.0 ** Position.parse(text).cards_per_hand()
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``fn()``, its wall seconds and this process's CPU seconds."""
+    w0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w0, time.process_time() - c0
+
+
+def timed_map(fn: Callable[[Any], Any], items: Any, **kw: Any) -> tuple[list[Any], float, float]:
+    """``list(ordered_map(fn, items, **kw))``, its wall seconds and this process's CPU seconds."""
+    return timed(lambda: list(ordered_map(fn, items, **kw)))
+
+
+def run_way(name: str, lines: list[str], **kw: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Solve ``lines`` one way (``ordered_map`` keywords): results and the row of figures."""
+    out, wall, cpu = timed_map(solve_text, lines, **kw)
+    row = {"way": name, "positions": len(lines), "wall_s": round(wall, 3), "cpu_s_this_process": round(cpu, 3)}
+    row["positions_per_s"] = round(len(lines) / wall, 1)
+    return out, row
+
+
+def recorded_deals() -> tuple[float, float] | None:
+    """The mean and max seconds of a full-deal solve recorded in ``solve-fast.json`` (set c:
+    150 positions, one process), if that file has them."""
+    try:
+        data = json.loads((RESULTS_DIR / "solve-fast.json").read_text(encoding="utf-8"))
+        ms = data["sets"]["c"]["solver"]["time_ms"]
+        return ms["mean"] / 1000, ms["max"] / 1000
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def estimate(
+    per_deal_s: float, tail_s: float, overhead_s: float, deals: int = 100_000, cores: int = 2
+) -> list[dict[str, Any]]:
+    """Hours for ``deals`` full deals on N machines of ``cores`` cores, one worker a core, 8 deals
+    a task (the overhead of a task spread over them), plus the slowest deal as the tail (the
+    last worker still busy when the others are done)."""
+    rows = []
+    for machines in (1, 10, 100, 1000):
+        workers = machines * cores
+        busy = deals * per_deal_s + deals / 8 * overhead_s
+        hours = (busy / workers + tail_s) / 3600
+        rows.append({"machines": machines, "workers": workers, "hours": round(hours, 3)})
+    return rows
+
+
+def main() -> int:
+    parser = base_parser(__doc__.splitlines()[0], "cluster.json")
+    parser.add_argument("--positions", type=int, default=40, help="endgames in the throughput batch")
+    parser.add_argument("--tasks", type=int, default=200, help="trivial tasks for the overhead")
+    parser.add_argument("--deals", type=int, default=8, help="full deals solved on the cluster")
+    args = parser.parse_args()
+    if args.quick:
+        args.positions, args.tasks, args.deals = 12, 40, 2
+    console = make_console()
+    load_before = list(os.getloadavg())
+    lines = [str(random_endgame(seed, 8 + seed % 2)) for seed in range(args.positions)]
+    kernel_warmup()  # so that the in-process run does not include the compile
+
+    ways: list[dict[str, Any]] = []
+    reference, row = run_way("jobs 1", lines, jobs=1)
+    ways.append(row)
+    out, row = run_way("jobs 2", lines, jobs=2)
+    assert out == reference, "jobs 2 differs from jobs 1"
+    ways.append(row)
+    overhead: list[dict[str, Any]] = []
+    per_deal: dict[str, Any] = {}
+    for workers in (1, 2):
+        cluster, start_s, _ = timed(functools.partial(connect, f"local:{workers}", warmup=kernel_warmup, timeout=60))
+        with cluster:
+            out, row = run_way(f"cluster local:{workers}", lines, scheduler=cluster, cost=cost)
+            assert out == reference, f"local:{workers} differs from jobs 1"
+            row.update(start_s=round(start_s, 3), tasks=cluster.stats.tasks, workers_used=len(cluster.stats.workers))
+            ways.append(row)
+            _, wall, _ = timed_map(noop, range(args.tasks), scheduler=cluster, chunksize=1)
+            overhead.append(
+                {"workers": workers, "tasks": args.tasks, "wall_s": round(wall, 3), "ms_per_task": round(1000 * wall / args.tasks, 2)}
+            )
+            if workers == 2 and args.deals:
+                deals, wall, _ = timed_map(solve_deal, range(args.deals), scheduler=cluster, chunksize=1)
+                solve_s = [d[3] for d in deals]
+                per_deal = {
+                    "deals": args.deals,
+                    "wall_s": round(wall, 3),
+                    "wall_s_per_deal_per_worker": round(wall * workers / args.deals, 3),
+                    "mean_solve_s": round(sum(solve_s) / len(solve_s), 3),
+                    "max_solve_s": round(max(solve_s), 3),
+                }
+
+    recorded = recorded_deals()
+    if recorded is not None:
+        per_deal_s, tail_s = recorded
+    else:
+        per_deal_s, tail_s = per_deal.get("mean_solve_s", 0.64), per_deal.get("max_solve_s", 25.0)
+    overhead_s = next(o for o in overhead if o["workers"] == 1)["ms_per_task"] / 1000
+    data = {
+        "bench": "cluster",
+        "quick": args.quick,
+        "batch": f"{args.positions} endgames, 8 and 9 cards a hand (seeds 0-{args.positions - 1})",
+        "throughput": ways,
+        "overhead": overhead,
+        "full_deals": per_deal,
+        "estimate": {
+            "deals": 100_000,
+            "per_deal_s": round(per_deal_s, 3),
+            "per_deal_from": "solve-fast.json set c mean" if recorded is not None else "this run's full deals",
+            "tail_s": round(tail_s, 3),
+            "overhead_s_per_task": overhead_s,
+            "deals_per_task": 8,
+            "machines_of_2_cores": estimate(per_deal_s, tail_s, overhead_s),
+        },
+        "ran": {"loadavg_before": load_before, "loadavg_after": list(os.getloadavg())},
+    }
+    for w in ways:
+        console.print(
+            f"{w['way']:<18} {fmt(w['positions_per_s'])} positions/s  wall {fmt(w['wall_s'], ' s', 2)}"
+            + (f"  (start {fmt(w['start_s'], ' s', 2)}, {w['tasks']} tasks on {w['workers_used']} workers)" if "start_s" in w else "")
+        )
+    for o in overhead:
+        console.print(f"overhead, {o['workers']} worker(s): {fmt(o['ms_per_task'], ' ms', 2)} a task ({o['tasks']} tasks)")
+    if per_deal:
+        console.print(f"full deals on 2 workers: {per_deal}")
+    for e in data["estimate"]["machines_of_2_cores"]:
+        console.print(f"100,000 deals on {e['machines']} machine(s) of 2 cores: {e['hours']} h")
+    path = save_json(data, args.out)
+    console.print(f"saved {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
