@@ -179,6 +179,18 @@ def _stamped_sleep(x: int, seconds: float) -> tuple[int, float]:
     return x, t
 
 
+def _slow_head(x: int) -> tuple[int, float]:
+    return _stamped_sleep(x, 2.0 if x == 0 else 0.05)
+
+
+def test_a_slow_head_does_not_stall_the_others(cluster: Cluster) -> None:
+    """Results wait in input order behind a slow first task, but the workers go on with the rest."""
+    out = list(ordered_map(_slow_head, range(21), scheduler=cluster, chunksize=1))
+    assert [x for x, _ in out] == list(range(21))
+    head_end = out[0][1] + 2.0
+    assert sum(1 for _, t in out[1:] if t < head_end) >= 15  # not stuck behind a window of 8
+
+
 def _append_pid(path: str) -> None:
     with open(path, "a") as f:
         f.write(f"{os.getpid()}\n")
