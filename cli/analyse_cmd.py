@@ -14,9 +14,7 @@ Heavy modules (the sampler, the solvers, numba) are imported inside the commands
 
 from __future__ import annotations
 
-import contextlib
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -38,9 +36,10 @@ from lukfu_solver.analysis.defaults import (
 from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards
 from lukfu_solver.view import SeatView
 
-from .common import bad_usage, emit_json, stderr_console, stdout_console
+from .common import bad_usage, emit_json, stdout_console
 from .options import JsonOpt
-from .render import LEGEND, seat_label, suit_cell
+from .progress import progress_callbacks
+from .render import LEGEND, seat_label, signed, suit_cell
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
@@ -114,44 +113,7 @@ def limits_text(limits: SolveLimits) -> str:
 # ---------------------------------------------------------------- progress
 
 
-@contextlib.contextmanager
-def progress_bars() -> Iterator[Callable[[str], Progress | None]]:
-    """A factory of progress callbacks ``(done, total)``, one Rich bar each, on stderr when it is a
-    terminal; otherwise the factory returns None (no output at all)."""
-    if not sys.stderr.isatty():
-        yield lambda description: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=stderr_console(),
-        transient=True,
-        redirect_stdout=False,
-        redirect_stderr=False,
-    )
-
-    def factory(description: str) -> Progress:
-        task = bar.add_task(description, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        return update
-
-    with bar:
-        yield factory
-
-
 # ---------------------------------------------------------------- words and data
-
-
-def signed(x: float) -> str:
-    """Expected points with a sign and two decimals."""
-    return f"{x:+.2f}"
 
 
 def points_words(seat: int, caller: int) -> str:
@@ -257,7 +219,7 @@ def moves_table(a: Analysis) -> Table:
     for i, e in enumerate(a.moves):
         style = "bold" if i == 0 else ""
         mark = Text("◀ best", style="bold green") if i == 0 else Text("")
-        cells = [Text(str(e.move), style=style), Text(signed(e.mean), style=style), f"{e.stderr:.2f}"]
+        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), f"{e.stderr:.2f}"]
         if show_bounds:
             cells.append(f"{e.incomplete}/{e.n}")
         table.add_row(*cells, mark)
@@ -268,7 +230,7 @@ def recommendation_text(a: Analysis) -> Text:
     """The best move with its expected points and p_best."""
     best = a.best
     assert best is not None
-    line = f"Recommendation: {best.move} (expected {signed(best.mean)} ± {best.stderr:.2f})"
+    line = f"Recommendation: {best.move} (expected {signed(best.mean, 2)} ± {best.stderr:.2f})"
     if a.p_best is None:
         line += "; the only legal move"
     elif a.moves[0].values == a.moves[1].values:
@@ -328,8 +290,8 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Text]
     seat = adv.seat
     pass_words = "a redeal: nobody scores" if seat == 2 else "as a non-caller (M2), or 0 on a redeal"
     lines = [
-        Text(f"Play (call): {signed(adv.play.mean)} ± {adv.play.stderr:.2f} (expected net points as the caller, M1)"),
-        Text(f"Pass:        {signed(adv.pass_.mean)} ± {adv.pass_.stderr:.2f} ({pass_words})"),
+        Text(f"Play (call): {signed(adv.play.mean, 2)} ± {adv.play.stderr:.2f} (expected net points as the caller, M1)"),
+        Text(f"Pass:        {signed(adv.pass_.mean, 2)} ± {adv.pass_.stderr:.2f} ({pass_words})"),
         Text(
             f"Recommendation: {adv.recommendation.upper()} (probability that playing is better: "
             f"{adv.p_play_better:.3f})",
@@ -364,7 +326,7 @@ def evidence_lines(adv: Advice) -> list[Text]:
     return [
         Text(
             f"Evidence ({who}; the {ev['kept']} of {adv.samples} samples in which the calling policy passes for "
-            f"them): play {signed(play.mean)} ± {play.stderr:.2f}, pass {signed(pass_.mean)} ± {pass_.stderr:.2f} "
+            f"them): play {signed(play.mean, 2)} ± {play.stderr:.2f}, pass {signed(pass_.mean, 2)} ± {pass_.stderr:.2f} "
             f"→ {ev['recommendation']}"
         )
     ]
@@ -479,7 +441,7 @@ def analyse_view(view: SeatView, samples: int, seed: int, jobs: int, limits: Sol
     from lukfu_solver.analysis.moves import analyse as run_analysis
 
     assert view.caller is not None
-    with progress_bars() as bar:
+    with progress_callbacks() as bar:
         a = run_analysis(view, samples, seed, jobs, limits, progress=bar("sampling and solving"))
     old = view.old_cards()
     if json_:
@@ -533,7 +495,7 @@ def analyse_hand(
     """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls."""
     from lukfu_solver.analysis.hand import analyse_hand as run_hand
 
-    with progress_bars() as bar:
+    with progress_callbacks() as bar:
         h = run_hand(hand, seat, samples, lead_samples, seed, jobs, max_nodes, time_limit, progress=bar)
     render_hand(h, lead_samples, json_)
 
@@ -620,7 +582,7 @@ def advise(
     check_options(samples, jobs, max_nodes, time_limit)
     hand, s = parse_hand(hand_text, seat)
     limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
-    with progress_bars() as bar:
+    with progress_callbacks() as bar:
         adv = run_advice(hand, s, samples, seed, jobs, limits, progress=bar("call or pass"))
     facts = hand_facts(hand)
     if json_:

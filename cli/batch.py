@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from lukfu_solver.errors import NotationError
 
 from .common import emit_json, one_line
-from .progress import with_progress  # also imported from here by solve, sample and puzzle
+from .progress import with_progress
 
 STDIN = "-"
 

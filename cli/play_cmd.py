@@ -237,20 +237,29 @@ class Terminal:
         self.console.print(Text(f"Choices: {text}"))
 
     def hint(self, view: SeatView) -> None:
-        """The pimc player's analysis of this decision."""
-        from lukfu_solver.players import PimcPlayer
+        """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
+        call, ``advise`` itself on this hand and seed (with the view analysis's node limit, so it
+        answers in seconds; the line says how to reproduce it); in play, the pimc player's analysis."""
+        from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
+        from lukfu_solver.analysis.hint import hint
 
+        limits = make_limits(None, None, DEFAULT_MAX_NODES)
         with self.console.status("thinking…") if self.console.is_terminal else _nothing():
-            a = PimcPlayer(self.level, seed=self.seed).analyse(view)
+            h = hint(view, self.level, self.seed, limits=limits)
         out = self.console.print
-        if a.kind == "call":
-            play = next(m for m in a.moves if m.move == "play")
+        if h.advice is not None:
+            from .analyse_cmd import advice_lines
+
+            adv = h.advice
             out(
-                f"Hint (pimc level {self.level}, {a.samples} sampled deals, {a.seconds:.1f} s): calling is worth "
-                f"{play.value:+.2f} ± {play.stderr:.2f} points to you as caller; passing is taken as 0. "
-                f"Advice: {a.best}."
+                f"Hint (the same as `lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
+                f"--samples {adv.samples} --max-nodes {DEFAULT_MAX_NODES}`):"
             )
+            for line in advice_lines(adv, limits, evidence=False):
+                out(line)
             return
+        a = h.decision
+        assert a is not None
         if not a.samples:
             out(f"Hint: {a.best} is your only legal move.")
             return

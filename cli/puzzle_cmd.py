@@ -25,10 +25,10 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
 from lukfu_solver.position import Position
 
-from .common import bad_usage, emit_json, note, one_line, stderr_console, stdout_console
+from .common import bad_usage, emit_json, note, one_line, stdout_console
 from .options import JsonOpt
-from .render import position_data, position_renderable, result_line, signed
-from .solve_cmd import _play_words, narrate_pv
+from .progress import progress_bar
+from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.puzzles import Puzzle, SolveReport
@@ -74,14 +74,6 @@ def load_selected(path: str, pid: str | None) -> list[Puzzle]:
     return P.select(P.load_source(path), pid)
 
 
-def words(pos: Position, move: Play) -> str:
-    """What the seat to move does with ``move``, in the words of ``lukfu solve``'s narration."""
-    if move.kind == CLAIM:
-        s = pos.to_move
-        return f"seat {s} claims (T = {pos.fu[s]} fu + {pos.old_cards(s).bit_count()} Old cards)"
-    return _play_words(pos, move)
-
-
 def move_kind(pos: Position, move: Play) -> str:
     """A hint's description of a move: its shape and suit, not its cards."""
     if move.kind == CLAIM:
@@ -106,27 +98,14 @@ def rating_text(rating: dict[str, int], tier: str) -> str:
 
 
 def _progress_bar(count: int) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A Rich progress bar on stderr (only when it is a terminal): (update(found, tried), stop())."""
-    if not sys.stderr.isatty():
+    """The puzzles-found bar with the deals tried (the one progress bar, :mod:`.progress`):
+    (update(found, tried), stop()); both do nothing when stderr is not a terminal."""
+    bar = progress_bar("{task.fields[tried]} deals")
+    if bar is None:
         return (lambda found, tried: None), (lambda: None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar = Progress(
-        TextColumn("puzzles"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[tried]} deals"),
-        TimeElapsedColumn(),
-        console=stderr_console(),
-        transient=True,
-    )
     task = bar.add_task("puzzles", total=count, tried=0)
     bar.start()
-
-    def update(found: int, tried: int) -> None:
-        bar.update(task, completed=found, tried=tried)
-
-    return update, bar.stop
+    return (lambda found, tried: bar.update(task, completed=found, tried=tried)), bar.stop
 
 
 @app.command("generate")
@@ -264,7 +243,7 @@ def report_data(rep: SolveReport, puzzle: Puzzle | None) -> dict[str, Any]:
         "value": an.value,
     }
     data["steps"] = [
-        {"move": str(st.move), "seat": st.seat, "role": st.role, "words": words(p, st.move)}
+        {"move": str(st.move), "seat": st.seat, "role": st.role, "words": move_words(p, st.move)}
         for p, st in P.line_positions(an)
     ]
     data["solution"] = [str(st.move) for st in an.steps]
@@ -375,7 +354,7 @@ def check(
     """
     from lukfu_solver import puzzles as P
 
-    from .batch import with_progress
+    from .progress import with_progress
 
     kind = solver_kind(solver)
     puzzles = load_selected(file, pid)
@@ -526,7 +505,7 @@ class PlaySession:
         for st in an.steps:
             if st.role != P.SOLVE:
                 tag = " (forced)" if st.role == P.FORCED else ""
-                self.say(f"  {words(p, st.move)}{tag}")
+                self.say(f"  {move_words(p, st.move)}{tag}")
                 self._push(p, st.move)
                 continue
             menu = sorted(p.legal_moves(), key=Play.sort_key)
@@ -563,7 +542,7 @@ class PlaySession:
                 if move is None:
                     continue
                 if move == st.move:
-                    self.say(f"Correct: {words(p, move)}.")
+                    self.say(f"Correct: {move_words(p, move)}.")
                     break
                 mistakes += 1
                 self._explain(solver, p, move, puzzle.goal, an.value or 0, st.values.get(move))

@@ -13,8 +13,8 @@ from typing import Annotated
 
 import typer
 
-from .batch import with_progress
 from .common import bad_usage, emit_json, emit_line, note
+from .progress import with_progress
 
 VIEW_HELP = "A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`."
 PROGRESS_FROM = 1000

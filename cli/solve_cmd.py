@@ -19,16 +19,16 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import format_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.plays import CLAIM, DISCARD, Play
+from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
-from .batch import count_lines, error_object, read_lines, with_progress
+from .batch import count_lines, error_object, read_lines
 from .common import bad_usage, emit_json, stdout_console
 from .options import POSITION_HELP, BatchOpt, JsonOpt, one_source
-from .render import result_line, signed
+from .progress import with_progress
+from .render import narrate_pv, result_line, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.search import SolveResult
@@ -165,67 +165,6 @@ def run_solve_batch(
         emit_json(obj)
         done += 1
     return done
-
-
-# ---------------------------------------------------------------- narration
-
-
-def _play_words(pos: Position, move: Play) -> str:
-    """What the seat to move does with ``move`` (before it is played)."""
-    s = pos.to_move
-    if not pos.trick:
-        return f"seat {s} leads {move}"
-    if move.kind == DISCARD:
-        return f"seat {s} discards {format_cards(move.cards)} face down"
-    return f"seat {s} beats with {move}"
-
-
-def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
-    """The principal variation told trick by trick, replayed on a copy of ``pos``.
-
-    One line a trick: who leads, who beats, who discards, who wins the fu; then a claim with its
-    total, and finally the result with net points (R14–R17).
-    """
-    p = pos.copy()
-    lines: list[str] = []
-    n = 1  # tricks are numbered from this position (a position does not say how many were played)
-    words: list[str] = []
-    if p.trick:
-        words = [f"so far seat {p.leader} led {p.trick[0]}"]
-        for i, play in enumerate(p.trick[1:], 1):
-            seat = (p.leader + i) % 3
-            words.append(
-                f"seat {seat} discarded {format_cards(play.cards)}"
-                if play.kind == DISCARD
-                else f"seat {seat} beat with {play}"
-            )
-    for move in pv:
-        s = p.to_move
-        if move.kind == CLAIM:
-            old = p.old_cards(s)
-            total = p.fu[s] + old.bit_count()
-            shown = format_cards(old) if old else "none"
-            lines.append(
-                f"claim: seat {s} claims with {p.fu[s]} fu + {old.bit_count()} Old cards ({shown}) = T {total}, "
-                f"worth {total - 5} point{'s' if total - 5 != 1 else ''} (R14, R16)"
-            )
-            p.push(move)
-            break
-        words.append(_play_words(p, move))
-        before = p.fu[:]
-        p.push(move)
-        if not p.trick:  # the trick is complete (R10)
-            winner = p.to_move
-            won = p.fu[winner] - before[winner]
-            fu = ",".join(str(f) for f in p.fu)
-            lines.append(f"trick {n}: " + "; ".join(words) + f"; seat {winner} wins {won} fu (fu {fu})")
-            words = []
-            n += 1
-    if words:  # cannot happen with a full pv (it runs to the end of the deal)
-        lines.append(f"trick {n}: " + "; ".join(words) + " …")
-    if p.outcome is not None:
-        lines.append(result_line(p.outcome))
-    return lines
 
 
 def moves_table(pos: Position, res: SolveResult) -> Table:

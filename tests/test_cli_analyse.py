@@ -14,7 +14,7 @@ import pytest
 from cli_checks import assert_bad_input
 from typer.testing import CliRunner
 
-from lukfu_cli import analyse_cmd
+from lukfu_cli import progress
 from lukfu_cli.app import app
 from lukfu_solver.game import RandomPlayer, play_deal
 from lukfu_solver.plays import Play
@@ -329,10 +329,10 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
             return True
 
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    with analyse_cmd.progress_bars() as bar:
+    with progress.progress_callbacks() as bar:
         assert bar("x") is None
     monkeypatch.setattr(sys, "stderr", Tty())
-    with analyse_cmd.progress_bars() as bar:
+    with progress.progress_callbacks() as bar:
         update = bar("x")
         assert update is not None
         update(1, 2)

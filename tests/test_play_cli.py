@@ -90,7 +90,7 @@ def test_hint_undo_and_help(tmp_path: Path) -> None:
     res = ok("--seed", "5", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json"), input=script)
     out = res.stdout
     assert "Commands: hint" in out
-    assert "Hint (pimc level 1" in out and "calling is worth" in out  # in the calling phase
+    assert "Hint (the same as `lukfu advise" in out and "Play (call):" in out  # in the calling phase
     assert "expected net points for you" in out and "Advice:" in out  # at the first lead
     assert "You lead S1" in out and "Taking back your answer S1." in out
     assert "You lead trick 1." in out and "Tricks" in out  # the 'tricks' command after the undo
@@ -174,3 +174,17 @@ def test_bad_options(args: list[str], needle: str) -> None:
     assert res.exit_code == 2 and res.stdout == ""
     (line,) = res.stderr.splitlines()
     assert line.startswith(needle)
+
+
+def test_call_hint_gives_advise_numbers(tmp_path: Path) -> None:
+    """The hint at the call is `lukfu advise` on the same hand, seed, samples and limits: the
+    command it names prints the same play and pass estimates (one PIMC core)."""
+    res = ok("--seed", "3", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json"), input="hint\nquit\n")
+    out = res.stdout
+    command = out.split("Hint (the same as `lukfu ", 1)[1].split("`", 1)[0].split()
+    hint_lines = [line for line in out.splitlines() if line.startswith(("Play (call):", "Pass:"))]
+    assert len(hint_lines) == 2
+    advised = CliRunner().invoke(app, command)
+    assert advised.exit_code == 0, advised.output
+    advise_lines = [line for line in advised.stdout.splitlines() if line.startswith(("Play (call):", "Pass:"))]
+    assert advise_lines == hint_lines

@@ -41,8 +41,6 @@ from ..hidden.pimc import (
 )
 from ..parallel import worker_pool
 from ..plays import Play
-from ..search import ExactSolver
-from ..search import make_solver as search_make_solver
 from ..view import SeatView
 
 __all__ = ["Analysis", "MoveEstimate", "SolveLimits", "analyse", "mean_stderr", "p_better", "viewer_points"]
@@ -136,9 +134,3 @@ def analyse(
 def _pool(jobs: int) -> Pool | None:
     """A process pool for ``jobs`` > 1, or None to work in this process."""
     return worker_pool(jobs) if jobs > 1 else None
-
-
-def make_solver(threads: int = 1) -> ExactSolver:
-    """The compiled exact solver on ``threads`` threads: a shim kept only for ``cli/solve_cmd.py``
-    until it calls :func:`lukfu_solver.search.make_solver` itself (the one factory)."""
-    return search_make_solver(threads=threads)

@@ -37,12 +37,11 @@ class ExactSolver(Protocol):
     nodes: int
 
     def solve(
-        self,
-        pos: Position,
-        all_moves: bool = False,
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-    ) -> SolveResult: ...
+        self, pos: Position, all_moves: bool = False, max_nodes: int | None = None, time_limit: float | None = None
+    ) -> SolveResult:
+        """The value of ``pos`` (or the bounds proved when ``max_nodes`` or ``time_limit`` stop it),
+        its best move and principal variation, and with ``all_moves`` every root move's value."""
+        ...
 
     def value(self, pos: Position) -> int: ...
 
@@ -67,7 +66,7 @@ def make_solver(
         raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
     if kind == "auto":
         try:
-            import numba  # noqa: F401
+            from . import fast  # noqa: F401  (imports numba)
         except ImportError:  # pragma: no cover - numba is a dependency; this guards odd installs
             kind = "reference"
         else:

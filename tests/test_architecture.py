@@ -1,0 +1,213 @@
+"""The import contract: the architecture as tests (docs/architecture.md draws it).
+
+The library is layered cards -> rules -> position and view -> search -> hidden hands -> analysis,
+players and puzzles -> the command line, and each test here fails when a change breaks one of
+its promises: the library never reaches the command line (by import or by name), ortools stays in
+the hidden-hand modules and numba in the compiled search, the rules never import the search,
+there is one sampler family and one PIMC core, bench/ uses the library only, and no source file
+grows past the size a reader can hold.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIB = ROOT / "lukfu_solver"
+CLI = ROOT / "cli"
+BENCH = ROOT / "bench"
+MAX_LINES = 800
+
+LAYERS: dict[str, int] = {
+    "errors": 0,
+    "cards": 0,
+    "plays": 1,
+    "rules": 2,
+    "position": 3,
+    "view": 3,
+    "record": 3,
+    "game": 4,
+    "endgames": 4,
+    "parallel": 0,
+    "inputs": 0,
+    "safe_write": 0,
+    "search": 5,
+    "hidden": 6,
+    "analysis": 7,
+    "players": 7,
+    "puzzles": 7,
+    "match": 8,
+}
+"""The library's layers: a module may import its own layer and the layers below, never above."""
+
+
+def _sources(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _module(path: Path) -> str:
+    """The dotted module name of a source file (``cli/x.py`` is ``lukfu_cli.x``)."""
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    if parts[0] == "cli":
+        parts[0] = "lukfu_cli"
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, anywhere in the file (lazy imports too), as absolute names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = _module(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            found.add(mod)
+            found.update(f"{mod}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _named_modules(path: Path) -> set[str]:
+    """Module names that ``path`` spells in strings (``import_module("...")`` and the like)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[\w.]+", node.value)
+    }
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "lukfu_solver" or len(parts) < 2:
+        return None
+    return LAYERS.get(parts[1])
+
+
+LIB_FILES = _sources(LIB)
+
+
+@pytest.mark.parametrize("path", LIB_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_library_never_reaches_the_command_line(path: Path) -> None:
+    reached = {m for m in _imports(path) | _named_modules(path) if m.split(".")[0] in ("lukfu_cli", "typer", "rich")}
+    assert not reached, f"{path.relative_to(ROOT)} reaches {sorted(reached)}"
+
+
+@pytest.mark.parametrize("path", LIB_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_layers_import_downwards_only(path: Path) -> None:
+    own = _layer(_module(path))
+    assert own is not None or path.parent == LIB, f"{path.relative_to(ROOT)} is in no layer: add it to LAYERS"
+    if own is None:  # the package face
+        return
+    upward = sorted(m for m in _imports(path) if (_layer(m) or 0) > own)
+    assert not upward, f"{path.relative_to(ROOT)} (layer {own}) imports upwards: {upward}"
+
+
+def test_rules_never_import_search() -> None:
+    for name in ("cards", "plays", "rules", "position", "view"):
+        deps = _imports(LIB / f"{name}.py")
+        assert not any(m.startswith("lukfu_solver.search") for m in deps), name
+
+
+def test_ortools_only_in_the_hidden_hand_modules() -> None:
+    users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "ortools" for m in _imports(p))}
+    assert users, "the constraints module imports ortools"
+    outside = [str(p.relative_to(ROOT)) for p in users if (LIB / "hidden") not in p.parents]
+    assert not outside, f"ortools imported outside lukfu_solver/hidden: {outside}"
+
+
+def test_numba_only_in_the_compiled_search() -> None:
+    users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "numba" for m in _imports(p))}
+    assert users, "the kernel imports numba"
+    allowed = (LIB / "search" / "kernel", LIB / "search" / "fast.py", LIB / "search" / "kernel.py")
+    outside = [str(p.relative_to(ROOT)) for p in users if not any(p == a or a in p.parents for a in allowed)]
+    assert not outside, f"numba imported outside the compiled search: {outside}"
+
+
+def _definitions(paths: list[Path]) -> list[tuple[Path, str, str]]:
+    out = []
+    for p in paths:
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                out.append((p, "class", node.name))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.append((p, "def", node.name))
+    return out
+
+
+def test_one_sampler_family_in_the_hidden_hand_modules() -> None:
+    samplers = [(p, n) for p, kind, n in _definitions(LIB_FILES + _sources(CLI)) if kind == "class" and "Sampler" in n]
+    assert samplers
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p, n in samplers if (LIB / "hidden") not in p.parents]
+    assert not outside, f"a sampler outside lukfu_solver/hidden: {outside}"
+
+
+def test_one_pimc_core() -> None:
+    """Means, standard errors and paired comparisons are computed in one module: a second
+    definition of them is a second PIMC engine in the making."""
+    core = LIB / "hidden" / "pimc.py"
+    pattern = re.compile(r"_?(mean_(se|stderr|std)\w*|p_better\w*|paired\w*|std_?err(or)?)", re.IGNORECASE)
+    defs = [(p, n) for p, kind, n in _definitions(LIB_FILES + _sources(CLI)) if kind == "def" and pattern.fullmatch(n)]
+    assert any(p == core for p, _ in defs), "the PIMC core defines the estimates"
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p, n in defs if p != core]
+    assert not outside, f"estimates computed outside the PIMC core: {outside}"
+
+
+def test_one_solver_factory() -> None:
+    """Solvers are built by search.make_solver alone: nothing else constructs the classes."""
+    built = []
+    for p in LIB_FILES + _sources(CLI) + _sources(BENCH):
+        if (LIB / "search") in p.parents:
+            continue
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("FastSolver", "Solver"):
+                built.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    assert not built, f"solvers built outside search.make_solver: {built}"
+
+
+@pytest.mark.parametrize("path", _sources(BENCH), ids=lambda p: str(p.relative_to(ROOT)))
+def test_bench_uses_the_library_only(path: Path) -> None:
+    reached = sorted(m for m in _imports(path) if m.split(".")[0] == "lukfu_cli")
+    assert not reached, f"{path.relative_to(ROOT)} imports the command line: {reached}"
+
+
+@pytest.mark.parametrize("path", LIB_FILES + _sources(CLI), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_source_file_over_the_limit(path: Path) -> None:
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}: split it by job)"
+
+
+@pytest.mark.parametrize("path", LIB_FILES + _sources(CLI), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_pointer_outside_the_project(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for name in ("SOLVER-NOTES", "STYLE.md", "shared/"):
+        assert name not in text, f"{path.relative_to(ROOT)} points to {name}, which a user does not have"
+
+
+def test_the_contract_itself_can_fail(tmp_path: Path) -> None:
+    """The import reader sees lazy, relative and by-name imports (else the tests above prove nothing)."""
+    pkg = tmp_path / "lukfu_solver" / "search"
+    pkg.mkdir(parents=True)
+    f = pkg / "x.py"
+    f.write_text("def f():\n    from ..hidden import pimc\n    import_module('lukfu_cli.app')\n", encoding="utf-8")
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        assert "lukfu_solver.hidden.pimc" in _imports(f)
+        assert "lukfu_cli.app" in _named_modules(f)
+        assert _layer("lukfu_solver.hidden.pimc") > _layer(_module(f))  # type: ignore[operator]
+    finally:
+        ROOT = saved
