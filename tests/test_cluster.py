@@ -128,6 +128,15 @@ def test_parse_scheduler() -> None:
         assert str(err.value).startswith("scheduler: ") and "\n" not in str(err.value)
 
 
+def test_without_dask_a_one_line_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Dask installed: asking for a scheduler is a one-line error naming the extra."""
+    monkeypatch.setitem(sys.modules, "distributed", None)  # makes ``import distributed`` fail
+    monkeypatch.delitem(sys.modules, "lukfu_solver.parallel.cluster")
+    with pytest.raises(NotationError) as err:
+        connect("local:1")
+    assert str(err.value) == "scheduler: Dask is not installed: pip install 'lukfu[dask]'"
+
+
 def test_task_size() -> None:
     assert task_size(None, 40, 2) == 5  # about four tasks a thread
     assert task_size(None, 3, 2) == 1
