@@ -38,6 +38,7 @@ from lukfu_solver.parallel.cluster import (  # noqa: E402
     BUFFER_PER_THREAD,
     STREAM_TASK_ITEMS,
     Cluster,
+    Progress,
     WarmupPlugin,
     task_size,
 )
@@ -153,9 +154,17 @@ def test_same_results_as_one_process(cluster: Cluster) -> None:
 
 
 def test_using_sends_every_map_to_the_cluster(cluster: Cluster) -> None:
-    with using(cluster):
-        out = list(ordered_map(abs, [-3, 2, -1, 5], jobs=1))
+    """A library loop inside ``using`` reaches the cluster, and the cluster's own progress."""
+    seen: list[Progress] = []
+    cluster.progress = seen.append
+    try:
+        with using(cluster):
+            out = list(ordered_map(abs, [-3, 2, -1, 5], jobs=1))
+    finally:
+        cluster.progress = None
     assert out == [3, 2, 1, 5] and cluster.stats.items == 4
+    assert seen and seen[-1].items_total == 4 and seen[-1].workers == 2
+    assert seen[-1].line().startswith("tasks ") and "2 workers" in seen[-1].line()
 
 
 def test_an_endless_input_streams_in_order(cluster: Cluster) -> None:

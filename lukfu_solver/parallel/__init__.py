@@ -102,18 +102,21 @@ CONNECT_TIMEOUT = 5.0
 
 
 def connect(
-    scheduler: str | SchedulerSpec, warmup: Callable[[], object] | None = None, timeout: float | None = None
+    scheduler: str | SchedulerSpec,
+    warmup: Callable[[], object] | None = None,
+    timeout: float | None = None,
+    progress: Callable[[Progress], None] | None = None,
 ) -> Cluster:
     """Connect to (or start) the cluster ``scheduler`` names, at once: an unreachable scheduler
     raises :class:`SchedulerUnreachable` here, within ``timeout`` (:data:`CONNECT_TIMEOUT`)
     seconds, before any work; no Dask: a NotationError. ``warmup`` runs once on every worker
-    (the compiled kernel's warm-up, say)."""
+    (the compiled kernel's warm-up, say); ``progress`` is the default of the cluster's maps."""
     spec = parse_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
     try:
         from .cluster import Cluster
     except ImportError as err:  # the optional extra is missing
         raise NotationError("scheduler", DASK_HINT) from err
-    return Cluster(spec, warmup=warmup, timeout=CONNECT_TIMEOUT if timeout is None else timeout)
+    return Cluster(spec, warmup=warmup, timeout=CONNECT_TIMEOUT if timeout is None else timeout, progress=progress)
 
 
 @contextlib.contextmanager

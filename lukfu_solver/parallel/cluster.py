@@ -233,13 +233,22 @@ class _Tally:
 class Cluster:
     """A client of a Dask cluster for batch work: connected at once (an unreachable scheduler,
     or one without workers, raises :class:`SchedulerUnreachable` within ``timeout`` seconds),
-    the ``warmup`` run once on every worker; close it (or use it as a context manager) to
-    disconnect, and to shut down the LocalCluster it started."""
+    the ``warmup`` run once on every worker, ``progress`` the default of its maps; close it (or
+    use it as a context manager) to disconnect, and to shut down the LocalCluster it started."""
 
-    def __init__(self, spec: SchedulerSpec, warmup: Callable[[], object] | None = None, timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        spec: SchedulerSpec,
+        warmup: Callable[[], object] | None = None,
+        timeout: float = 5.0,
+        progress: Callable[[Progress], None] | None = None,
+    ) -> None:
         self.spec = spec
         self.local: LocalCluster | None = None
         self.stats = MapStats()
+        self.progress = progress
+        """The progress callback of a map not given one (a command's display, for the maps that
+        library functions run inside :func:`~lukfu_solver.parallel.using`)."""
         self._warmups: set[str] = set()
         try:
             if spec.local_workers is not None:
@@ -342,6 +351,7 @@ class Cluster:
         ``close``: close the cluster when the map ends."""
         if warmup is not None:
             self.add_warmup(warmup)
+        progress = progress if progress is not None else self.progress
         if total is None and hasattr(items, "__len__"):
             total = len(items)  # type: ignore[arg-type]
         return self._map(fn, iter(items), chunksize, cost, total, progress, close)
