@@ -63,7 +63,7 @@ def _inspect(path: Path, shown: str, field: str, overwrite: bool, hint: str) -> 
     if not stat.S_ISREG(mode):
         raise NotationError(field, f"{shown} is a special file (a device, FIFO or socket); refusing to replace it")
     if not overwrite:
-        raise NotationError(field, f"{shown} already exists; refusing to overwrite it" + (f" ({hint})" if hint else ""))
+        raise NotationError(field, f"{shown} already exists; {hint or 'refusing to overwrite it'}")
     return st
 
 
@@ -108,8 +108,8 @@ def write_atomic(
     then checked again (a symbolic link, directory or special file that appeared is refused, and
     so is an existing file unless ``overwrite``) and the temporary file takes its name. A new file
     gets the permissions an ordinary ``open`` would give it, a replaced one keeps its own. On any
-    fault nothing is left behind and the NotationError names ``path`` as given (``hint`` is added
-    to the refusal of an existing file, e.g. ``"use --force"``).
+    fault nothing is left behind and the NotationError names ``path`` as given (``hint`` replaces
+    "refusing to overwrite it" in the refusal of an existing file, e.g. ``"use --force"``).
     """
     shown = os.fspath(path)
     p = Path(path)
