@@ -332,3 +332,24 @@ def test_ctrl_c_stops_an_unlimited_solve_at_once():
     finally:
         timer.cancel()
     assert 0 < int(fast.ctr[K.C_NODES]) < 20_000_000
+
+
+# ---------------------------------------------------------------- the warm start (guess=)
+
+
+@pytest.mark.parametrize("kind", ["reference", "compiled"])
+def test_a_guess_never_changes_the_value(kind: str) -> None:
+    """``solve(pos, guess=g)`` starts the driver at "at least g?"; the value is the same for every
+    g (even, odd, outside the value range), both solvers agree node for node under one guess, and
+    guess=None is the solve without one."""
+    positions = [endgame(seed, 5) for seed in range(12)] + [endgame(seed, 6, plays=1) for seed in range(4)]
+    for pos in positions:
+        plain = make_solver(kind).solve(pos)
+        again = make_solver(kind).solve(pos, guess=None)
+        assert (again.value, again.nodes, again.best) == (plain.value, plain.nodes, plain.best)
+        for g in (-20, -14, -3, 0, 1, 4, plain.value, 14, 30):
+            res = make_solver(kind).solve(pos, guess=g)
+            assert (res.value, res.lower, res.upper) == (plain.value, plain.value, plain.value), (pos, g)
+            if kind == "compiled" and g in (-3, 4):
+                ref = make_solver("reference").solve(pos, guess=g)
+                assert (ref.value, ref.nodes, ref.pv) == (res.value, res.nodes, res.pv)

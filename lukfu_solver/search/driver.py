@@ -54,20 +54,27 @@ class ZeroWindowDriver(ABC):
         """The exact value of ``pos`` (M1)."""
         return self.solve(pos).value  # type: ignore[return-value]
 
-    def _drive(self, lo: int, hi: int, result: SolveResult) -> tuple[int, int]:
+    def _drive(self, lo: int, hi: int, result: SolveResult, guess: int | None = None) -> tuple[int, int]:
         """Narrow [lo, hi] to the exact value with zero-window tests; keeps ``result`` bounds current.
 
-        The first test is halfway. Then ``bisect`` keeps halving, while ``mtdf`` tests next at the
-        bound the last answer returned (a fail-soft search often returns the value itself: after
-        "below 0, at most −2" it asks "at least −2?"), one grid step above it after a success.
+        The first test is halfway, or "at least ``guess``?" when a guess is given (a caller that
+        expects the value near one it knows, such as the previous sample's, warm-starts there;
+        the value never depends on it). Then ``bisect`` keeps halving, while ``mtdf`` tests next
+        at the bound the last answer returned (a fail-soft search often returns the value itself:
+        after "below 0, at most −2" it asks "at least −2?"), one grid step above it after a
+        success.
         """
         g = target = None
+        first = guess
         while True:
             lo, hi = self._merge_bounds(lo, hi)
             result.lower, result.upper = lo, hi
             if lo >= hi:
                 return lo, hi
-            if self.driver == "mtdf" and g is not None and target is not None:
+            if first is not None:
+                target = _first_target(first, lo, hi)
+                first = None
+            elif self.driver == "mtdf" and g is not None and target is not None:
                 target = min(max(g + 2 if g >= target else g, lo + 1), hi)
             else:
                 target = _midpoint(lo, hi)
@@ -109,6 +116,14 @@ class ZeroWindowDriver(ABC):
         result.tt_hits = self.tt_hits
         result.ms = (time.perf_counter() - t0) * 1000
         return result
+
+
+def _first_target(guess: int, lo: int, hi: int) -> int:
+    """The first test's target for a warm start at ``guess``: "at least ``guess``?" (``guess``
+    rounded up to the even value grid), kept strictly above lo and at most hi so that the test
+    always narrows the bounds."""
+    target = guess + (guess % 2)
+    return min(max(target, lo + 1), hi)
 
 
 def _midpoint(lo: int, hi: int) -> int:

@@ -265,8 +265,11 @@ class FastSolver(ZeroWindowDriver):
         all_moves: bool = False,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        guess: int | None = None,
     ) -> SolveResult:
-        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s."""
+        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s.
+        ``guess`` (an expected value) is where the driver's first test goes; the value never
+        depends on it."""
         t0 = self._t0 = time.perf_counter()
         ctr = self.ctr
         ctr[K.C_NODES] = ctr[K.C_PROBES] = ctr[K.C_HITS] = 0
@@ -287,7 +290,7 @@ class FastSolver(ZeroWindowDriver):
         result = SolveResult(None, lo, hi, None)
         try:
             try:
-                lo, hi = self._drive(lo, hi, result)
+                lo, hi = self._drive(lo, hi, result, guess)
             finally:
                 helper_counts = self._stop_helper()
             result.value = lo

@@ -37,10 +37,18 @@ class ExactSolver(Protocol):
     nodes: int
 
     def solve(
-        self, pos: Position, all_moves: bool = False, max_nodes: int | None = None, time_limit: float | None = None
+        self,
+        pos: Position,
+        all_moves: bool = False,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        guess: int | None = None,
     ) -> SolveResult:
         """The value of ``pos`` (or the bounds proved when ``max_nodes`` or ``time_limit`` stop it),
-        its best move and principal variation, and with ``all_moves`` every root move's value."""
+        its best move and principal variation, and with ``all_moves`` every root move's value.
+        ``guess``: an expected value; the first zero-window test asks "at least ``guess``?"
+        instead of testing halfway (a warm start, e.g. from the previous sample's value). The
+        value never depends on it; with None the solve is exactly as without."""
         ...
 
     def value(self, pos: Position) -> int: ...

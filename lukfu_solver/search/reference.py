@@ -90,8 +90,11 @@ class Solver(ZeroWindowDriver):
         all_moves: bool = False,
         max_nodes: int | None = None,
         time_limit: float | None = None,
+        guess: int | None = None,
     ) -> SolveResult:
-        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s."""
+        """Solve ``pos`` exactly; stop early (returning bounds) at ``max_nodes`` or ``time_limit`` s.
+        ``guess`` (an expected value) is where the driver's first test goes; the value never
+        depends on it."""
         t0 = time.perf_counter()
         self.nodes = self.tt_probes = self.tt_hits = 0
         self._limit_nodes = max_nodes or 0
@@ -103,7 +106,7 @@ class Solver(ZeroWindowDriver):
         lo, hi = value_bounds(pos)
         result = SolveResult(None, lo, hi, None)
         try:
-            lo, hi = self._drive(lo, hi, result)
+            lo, hi = self._drive(lo, hi, result, guess)
             result.value = lo
             if pos.outcome is None:
                 result.pv = self._pv(result.value)
