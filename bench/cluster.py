@@ -3,24 +3,25 @@ process pool (``jobs``), on one machine.
 
 Three parts, every input a pure function of its seed:
 
-- **throughput**: one batch (``--positions`` endgames of 8 and 9 cards a hand, seeds 0 …, the
-  work of ``lukfu solve --batch``) solved four ways: ``jobs`` 1 (this process), ``jobs`` 2 (a
-  pool of two spawned processes), and a ``LocalCluster`` of 1 and of 2 worker processes. For
-  the cluster the start (cluster up, kernel warmed on every worker) is timed apart from the
-  map; for the pool the start is inside its time, as ``--jobs 2`` pays it. Every way must give
-  the same results (checked).
+- **throughput**: two batches, the work of ``lukfu solve --batch``: ``--positions`` endgames of
+  8 and 9 cards a hand (seeds 0 …; milliseconds each, so the overheads show) and ``--deals``
+  full 12-card deals (caller by seed, seeds 0 …; about a second each, so the scaling shows),
+  each solved four ways: ``jobs`` 1 (this process), ``jobs`` 2 (a pool of two spawned
+  processes), and a ``LocalCluster`` of 1 and of 2 worker processes. For the cluster the start
+  (cluster up, kernel warmed on every worker) is timed apart, once for both batches; for the
+  pool the start is inside each batch's time, as ``--jobs 2`` pays it. Every way must give the
+  same results (checked).
 - **overhead**: ``--tasks`` tasks of one trivial item each on the 1- and 2-worker clusters: wall
-  seconds a task (submit, schedule, run, return, in order), the cost that a task's work must
+  seconds a task (submit, schedule, run, fetch, in order), the cost that a task's work must
   dwarf; tasks of several items divide it.
-- **full deals**: ``--deals`` full 12-card deals (caller by seed) solved on the 2-worker cluster:
-  seconds a deal of one worker (CPU-bound, so wall time × workers / deals), beside the mean of
-  the recorded ``solve-fast.json`` set c (150 positions, one process), for the paper estimate of
-  ``docs/cluster.md``: 100,000 deals on N machines.
+- **estimate**: 100,000 full deals on N machines of 2 cores, from the mean seconds of a full-deal
+  solve recorded in ``solve-fast.json`` (set c: 150 positions, one process; this run's own
+  full-deal mean beside it) and the overhead a task (``docs/cluster.md``).
 
 The machine is shared (2 cores): the load average before and after is recorded, and the CPU
 seconds of this process beside the wall seconds of the in-process run.
 
-Run: ``python bench/cluster.py [--quick] [--positions N] [--tasks N] [--deals N] [--out FILE]``;
+Run: ``python bench/cluster.py [--quick] [--positions N] [--deals N] [--tasks N] [--out FILE]``;
 results go to ``bench/results/cluster.json``.
 """
 
@@ -38,6 +39,7 @@ from common import RESULTS_DIR, base_parser, fmt, make_console, save_json
 
 from lukfu_solver.endgames import full_deal, random_endgame
 from lukfu_solver.parallel import connect, ordered_map
+from lukfu_solver.parallel.cluster import Cluster
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 
@@ -48,13 +50,6 @@ def solve_text(text: str) -> dict[str, Any]:
     pos = Position.parse(text)
     res = make_solver().solve(pos)
     return {"position": text, "value": res.value, "best": str(res.best), "pv": [str(m) for m in res.pv], "nodes": res.nodes}
-
-
-def solve_deal(seed: int) -> tuple[int, int | None, int, float]:
-    """A full deal of ``seed`` solved: seed, value, nodes and the solve's seconds."""
-    t0 = time.perf_counter()
-    res = make_solver().solve(full_deal(seed))
-    return seed, res.value, res.nodes, time.perf_counter() - t0
 
 
 def noop(x: int) -> int:
@@ -86,12 +81,21 @@ def timed_map(fn: Callable[[Any], Any], items: Any, **kw: Any) -> tuple[list[Any
     return timed(lambda: list(ordered_map(fn, items, **kw)))
 
 
-def run_way(name: str, lines: list[str], **kw: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Solve ``lines`` one way (``ordered_map`` keywords): results and the row of figures."""
-    out, wall, cpu = timed_map(solve_text, lines, **kw)
-    row = {"way": name, "positions": len(lines), "wall_s": round(wall, 3), "cpu_s_this_process": round(cpu, 3)}
-    row["positions_per_s"] = round(len(lines) / wall, 1)
-    return out, row
+def run_way(name: str, batches: dict[str, list[str]], **kw: Any) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """Solve every batch one way (``ordered_map`` keywords): the results and the row of figures."""
+    row: dict[str, Any] = {"way": name}
+    results: dict[str, list[Any]] = {}
+    for label, lines in batches.items():
+        results[label], wall, cpu = timed_map(solve_text, lines, **kw)
+        row[label] = {
+            "positions": len(lines),
+            "wall_s": round(wall, 3),
+            "positions_per_s": round(len(lines) / wall, 2),
+            "cpu_s_this_process": round(cpu, 3),
+        }
+        if isinstance(kw.get("scheduler"), Cluster):
+            row[label].update(tasks=kw["scheduler"].stats.tasks, workers_used=len(kw["scheduler"].stats.workers))
+    return results, row
 
 
 def recorded_deals() -> tuple[float, float] | None:
@@ -106,80 +110,81 @@ def recorded_deals() -> tuple[float, float] | None:
 
 
 def estimate(
-    per_deal_s: float, tail_s: float, overhead_s: float, deals: int = 100_000, cores: int = 2
+    per_deal_s: float, tail_s: float, overhead_s: float, deals: int = 100_000, cores: int = 2, per_task: int = 8
 ) -> list[dict[str, Any]]:
-    """Hours for ``deals`` full deals on N machines of ``cores`` cores, one worker a core, 8 deals
-    a task (the overhead of a task spread over them), plus the slowest deal as the tail (the
+    """Hours for ``deals`` full deals on N machines of ``cores`` cores, one worker a core,
+    ``per_task`` deals a task: the longer of the workers' share of the work and the client's
+    serial handling of the tasks (``overhead_s`` each), plus the slowest deal as the tail (the
     last worker still busy when the others are done)."""
     rows = []
+    tasks = deals / per_task
     for machines in (1, 10, 100, 1000):
         workers = machines * cores
-        busy = deals * per_deal_s + deals / 8 * overhead_s
-        hours = (busy / workers + tail_s) / 3600
-        rows.append({"machines": machines, "workers": workers, "hours": round(hours, 3)})
+        work_s = (deals * per_deal_s + tasks * overhead_s) / workers
+        client_s = tasks * overhead_s
+        hours = (max(work_s, client_s) + tail_s) / 3600
+        rows.append(
+            {
+                "machines": machines,
+                "workers": workers,
+                "hours": round(hours, 3),
+                "bound": "workers" if work_s >= client_s else "client",
+            }
+        )
     return rows
 
 
 def main() -> int:
     parser = base_parser(__doc__.splitlines()[0], "cluster.json")
-    parser.add_argument("--positions", type=int, default=40, help="endgames in the throughput batch")
+    parser.add_argument("--positions", type=int, default=40, help="endgames in the first batch")
+    parser.add_argument("--deals", type=int, default=8, help="full deals in the second batch")
     parser.add_argument("--tasks", type=int, default=200, help="trivial tasks for the overhead")
-    parser.add_argument("--deals", type=int, default=8, help="full deals solved on the cluster")
     args = parser.parse_args()
     if args.quick:
-        args.positions, args.tasks, args.deals = 12, 40, 2
+        args.positions, args.deals, args.tasks = 12, 2, 40
     console = make_console()
     load_before = list(os.getloadavg())
-    lines = [str(random_endgame(seed, 8 + seed % 2)) for seed in range(args.positions)]
+    batches = {
+        "endgames": [str(random_endgame(seed, 8 + seed % 2)) for seed in range(args.positions)],
+        "full_deals": [str(full_deal(seed)) for seed in range(args.deals)],
+    }
     kernel_warmup()  # so that the in-process run does not include the compile
 
-    ways: list[dict[str, Any]] = []
-    reference, row = run_way("jobs 1", lines, jobs=1)
-    ways.append(row)
-    out, row = run_way("jobs 2", lines, jobs=2)
+    reference, row = run_way("jobs 1", batches, jobs=1)
+    ways = [row]
+    out, row = run_way("jobs 2", batches, jobs=2)
     assert out == reference, "jobs 2 differs from jobs 1"
     ways.append(row)
     overhead: list[dict[str, Any]] = []
-    per_deal: dict[str, Any] = {}
     for workers in (1, 2):
         cluster, start_s, _ = timed(functools.partial(connect, f"local:{workers}", warmup=kernel_warmup, timeout=60))
         with cluster:
-            out, row = run_way(f"cluster local:{workers}", lines, scheduler=cluster, cost=cost)
+            out, row = run_way(f"cluster local:{workers}", batches, scheduler=cluster, cost=cost)
             assert out == reference, f"local:{workers} differs from jobs 1"
-            row.update(start_s=round(start_s, 3), tasks=cluster.stats.tasks, workers_used=len(cluster.stats.workers))
+            row["start_s"] = round(start_s, 3)
             ways.append(row)
             _, wall, _ = timed_map(noop, range(args.tasks), scheduler=cluster, chunksize=1)
-            overhead.append(
-                {"workers": workers, "tasks": args.tasks, "wall_s": round(wall, 3), "ms_per_task": round(1000 * wall / args.tasks, 2)}
-            )
-            if workers == 2 and args.deals:
-                deals, wall, _ = timed_map(solve_deal, range(args.deals), scheduler=cluster, chunksize=1)
-                solve_s = [d[3] for d in deals]
-                per_deal = {
-                    "deals": args.deals,
-                    "wall_s": round(wall, 3),
-                    "wall_s_per_deal_per_worker": round(wall * workers / args.deals, 3),
-                    "mean_solve_s": round(sum(solve_s) / len(solve_s), 3),
-                    "max_solve_s": round(max(solve_s), 3),
-                }
+            overhead.append({"workers": workers, "tasks": args.tasks, "wall_s": round(wall, 3)})
+            overhead[-1]["ms_per_task"] = round(1000 * wall / args.tasks, 2)
 
+    deal_s = ways[0]["full_deals"]["wall_s"] / max(1, args.deals)
     recorded = recorded_deals()
-    if recorded is not None:
-        per_deal_s, tail_s = recorded
-    else:
-        per_deal_s, tail_s = per_deal.get("mean_solve_s", 0.64), per_deal.get("max_solve_s", 25.0)
-    overhead_s = next(o for o in overhead if o["workers"] == 1)["ms_per_task"] / 1000
+    per_deal_s, tail_s = recorded if recorded is not None else (deal_s, 25.0)
+    overhead_s = overhead[0]["ms_per_task"] / 1000
     data = {
         "bench": "cluster",
         "quick": args.quick,
-        "batch": f"{args.positions} endgames, 8 and 9 cards a hand (seeds 0-{args.positions - 1})",
+        "batches": {
+            "endgames": f"{args.positions} endgames, 8 and 9 cards a hand (seeds 0-{args.positions - 1})",
+            "full_deals": f"{args.deals} full deals, caller by seed (seeds 0-{args.deals - 1})",
+        },
         "throughput": ways,
         "overhead": overhead,
-        "full_deals": per_deal,
         "estimate": {
             "deals": 100_000,
             "per_deal_s": round(per_deal_s, 3),
             "per_deal_from": "solve-fast.json set c mean" if recorded is not None else "this run's full deals",
+            "this_run_per_deal_s": round(deal_s, 3),
             "tail_s": round(tail_s, 3),
             "overhead_s_per_task": overhead_s,
             "deals_per_task": 8,
@@ -188,16 +193,13 @@ def main() -> int:
         "ran": {"loadavg_before": load_before, "loadavg_after": list(os.getloadavg())},
     }
     for w in ways:
-        console.print(
-            f"{w['way']:<18} {fmt(w['positions_per_s'])} positions/s  wall {fmt(w['wall_s'], ' s', 2)}"
-            + (f"  (start {fmt(w['start_s'], ' s', 2)}, {w['tasks']} tasks on {w['workers_used']} workers)" if "start_s" in w else "")
-        )
+        cells = [f"{label} {fmt(w[label]['positions_per_s'], '/s', 2)} ({fmt(w[label]['wall_s'], ' s', 2)})" for label in batches]
+        start = f"  start {fmt(w['start_s'], ' s', 2)}" if "start_s" in w else ""
+        console.print(f"{w['way']:<16} " + "  ".join(cells) + start)
     for o in overhead:
         console.print(f"overhead, {o['workers']} worker(s): {fmt(o['ms_per_task'], ' ms', 2)} a task ({o['tasks']} tasks)")
-    if per_deal:
-        console.print(f"full deals on 2 workers: {per_deal}")
     for e in data["estimate"]["machines_of_2_cores"]:
-        console.print(f"100,000 deals on {e['machines']} machine(s) of 2 cores: {e['hours']} h")
+        console.print(f"100,000 deals on {e['machines']} machine(s) of 2 cores: {e['hours']} h ({e['bound']}-bound)")
     path = save_json(data, args.out)
     console.print(f"saved {path}")
     return 0
