@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .common import stderr_console
+from .common import note, stderr_console
 
 Callback = Callable[[int, int], None]
 """A progress report ``(done, total)``, as the library's long loops call it."""
@@ -81,3 +81,39 @@ def progress_callbacks(show: bool = True) -> Iterator[Callable[..., Callback | N
 
     with bar:
         yield factory
+
+
+COMPILING = "Compiling the solver once (about a minute)…"
+_kernel_prepared = False
+
+
+def prepare_solver() -> None:
+    """Make the compiled solver ready before a command's first compiled solve, so no reported
+    time includes it: loaded from numba's cache (about a second, silently) or, the first time in
+    a fresh environment, compiled under a spinner on stderr (a plain note when stderr is not a
+    terminal) followed by ``compiled in N s``. Once a process."""
+    global _kernel_prepared
+    if _kernel_prepared:
+        return
+    from lukfu_solver.search.warmup import kernel_ready, prepare_kernel
+
+    _kernel_prepared = True
+    if kernel_ready():
+        prepare_kernel()
+        return
+    if sys.stderr.isatty():
+        with stderr_console().status(COMPILING):
+            seconds = prepare_kernel()
+    else:
+        note(COMPILING)
+        seconds = prepare_kernel()
+    note(f"compiled in {seconds:.0f} s")
+
+
+def kernel_missing() -> bool:
+    """Whether the compiled solver would have to be compiled first (not yet in numba's cache)."""
+    if _kernel_prepared:
+        return False
+    from lukfu_solver.search.warmup import kernel_ready
+
+    return not kernel_ready()
