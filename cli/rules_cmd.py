@@ -1,23 +1,49 @@
-"""``rules``: the English rules shipped inside the package."""
+"""``rules``: the rules shipped inside the package, in English or in a seed language.
+
+``lukfu_solver/data/RULES.md`` is the reference; ``RULES.ru.md``, ``RULES.hi.md`` and
+``RULES.es.md`` are its translations, rule for rule (R1–R17, M1–M2). A language without its own
+file reads the English text.
+"""
 
 from __future__ import annotations
 
 import sys
 from importlib.resources import files
+from typing import Annotated
+
+import typer
+
+from lukfu_solver.i18n import SOURCE_LANGUAGE, language, set_language
 
 from .common import stdout_console
 
 
-def rules_text() -> str:
-    """The text of ``lukfu_solver/data/RULES.md``."""
-    return (files("lukfu_solver") / "data" / "RULES.md").read_text(encoding="utf-8")
+def rules_text(lang: str | None = None) -> str:
+    """The rules in ``lang`` (default: the language in use), English when there is no translation."""
+    code = language() if lang is None else lang
+    data = files("lukfu_solver") / "data"
+    if code != SOURCE_LANGUAGE:
+        translated = data / f"RULES.{code}.md"
+        if translated.is_file():
+            return translated.read_text(encoding="utf-8")
+    return (data / "RULES.md").read_text(encoding="utf-8")
 
 
-def rules() -> None:
-    """Print the rules this engine implements (R1-R17, M1-M2).
+def rules(
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|ru|hi|es",
+            help="Language of the rules (default: LANGUAGE, LC_ALL, LANG; English when none matches).",
+        ),
+    ] = None,
+) -> None:
+    """Print the rules this engine implements (R1-R17, M1-M2), in English, Russian, Hindi or Spanish.
 
     Rendered as Markdown on a terminal; plain text when piped or redirected.
     """
+    set_language(lang)
     text = rules_text()
     if sys.stdout.isatty():
         from rich.markdown import Markdown

@@ -1,0 +1,228 @@
+"""The language a player reads: GNU gettext catalogues over the standard library's ``gettext``.
+
+Every word lukfu prints for a player goes through :func:`_` (one message), :func:`ngettext`
+(a message with a count: Russian has three plural forms, Hindi and Spanish two) or
+:func:`pgettext` (a short word whose sense needs a context, such as *play* the call beside
+*play* a card). Strings defined at import time are marked with :func:`N_` and translated where
+they are printed. The catalogues are the domain ``lukfu`` in
+``lukfu_solver/locale/<lang>/LC_MESSAGES/lukfu.mo``, compiled from the ``.po`` sources beside
+them by :mod:`lukfu_solver.i18n_catalogues`, so translators use their usual tools.
+
+English is the source language and the fallback at every step: an unknown variable in the
+environment, a missing or unreadable catalogue, or a message not (yet) in a catalogue gives the
+English text, never an error. Only an explicit unknown ``--lang`` code is bad input.
+
+The chosen language is one process-wide setting (:func:`set_language`), as a command line has
+one reader; :func:`using_language` sets it for a block (tests, a one-off rendering).
+
+>>> with using_language("es"):
+...     _("Coins")
+'Monedas'
+>>> with using_language("ru"):
+...     [ngettext("{n} fu", "{n} fu", n).format(n=n) for n in (1, 3, 5)]
+['1 фу', '3 фу', '5 фу']
+>>> _("Coins")
+'Coins'
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import cache
+from importlib.resources import files
+
+from .errors import NotationError
+
+DOMAIN = "lukfu"
+"""The gettext domain: the catalogues are ``lukfu.po`` / ``lukfu.mo``."""
+SOURCE_LANGUAGE = "en"
+"""The language the messages are written in, and the fallback."""
+LANGUAGES: tuple[str, ...] = ("en", "ru", "hi", "es")
+"""The languages lukfu speaks: English and the languages of the seed rule texts."""
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "ru": "Русский", "hi": "हिन्दी", "es": "Español"}
+"""Each language's name in itself (for menus and help)."""
+ENV_VARIABLES: tuple[str, ...] = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""The standard variables, in the order gettext consults them."""
+
+_state: dict[str, object] = {"code": SOURCE_LANGUAGE, "tr": gettext.NullTranslations()}
+
+
+def normalize(code: str) -> str | None:
+    """The language of a locale name (``ru_RU.UTF-8`` → ``ru``, ``es-ES`` → ``es``), or None.
+
+    >>> normalize("ru_RU.UTF-8"), normalize("ES"), normalize("hi-IN"), normalize("C"), normalize("de_DE")
+    ('ru', 'es', 'hi', None, None)
+    """
+    base = code.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language the standard variables ask for, English when none names one lukfu speaks.
+
+    ``LANGUAGE`` is a colon-separated list of preferences (the first one spoken wins); then the
+    first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides, as in the C library
+    (``LC_ALL=C`` means English even when ``LANG`` names another language). As in GNU gettext,
+    ``LANGUAGE`` is ignored when the locale is ``C``/``POSIX``.
+
+    >>> language_from_env({"LANG": "ru_RU.UTF-8"}), language_from_env({"LANGUAGE": "de:es", "LANG": "de_DE"})
+    ('ru', 'es')
+    >>> language_from_env({"LC_ALL": "C", "LANG": "hi_IN"}), language_from_env({})
+    ('en', 'en')
+    """
+    env = os.environ if environ is None else environ
+    locale_name = next((env[v] for v in ENV_VARIABLES[1:] if env.get(v)), "")
+    if locale_name.split(".")[0] not in ("C", "POSIX"):
+        for item in env.get("LANGUAGE", "").split(":"):
+            found = normalize(item) if item else None
+            if found:
+                return found
+    return normalize(locale_name) or SOURCE_LANGUAGE
+
+
+@cache
+def translations(code: str) -> gettext.NullTranslations:
+    """The catalogue of ``code``; the identity (English) when it is English, missing or unreadable."""
+    if code == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    try:
+        path = files("lukfu_solver") / "locale" / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        with path.open("rb") as fp:
+            return gettext.GNUTranslations(fp)
+    except (OSError, ValueError, LookupError, TypeError, ModuleNotFoundError):
+        # A missing or damaged catalogue is never fatal: the player reads English.
+        return gettext.NullTranslations()
+
+
+def set_language(code: str | None) -> str:
+    """Make ``code`` the language of every message; None means the environment's. Returns it.
+
+    An explicit code must be one lukfu speaks (``en``, ``ru``, ``hi``, ``es``; a locale name such
+    as ``ru_RU.UTF-8`` is accepted); anything else is a NotationError naming ``lang``.
+    """
+    if code is None:
+        chosen = language_from_env()
+    else:
+        found = normalize(code)
+        if found is None:
+            raise NotationError("lang", f"unknown language {code!r}: one of {', '.join(LANGUAGES)}")
+        chosen = found
+    _state["code"] = chosen
+    _state["tr"] = translations(chosen)
+    return chosen
+
+
+def language() -> str:
+    """The code of the language in use."""
+    return str(_state["code"])
+
+
+@contextmanager
+def using_language(code: str | None) -> Iterator[str]:
+    """Set the language for a block and restore the previous one after it."""
+    saved = language()
+    try:
+        yield set_language(code)
+    finally:
+        set_language(saved)
+
+
+def _tr() -> gettext.NullTranslations:
+    tr = _state["tr"]
+    assert isinstance(tr, gettext.NullTranslations)
+    return tr
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use (itself when English or not yet translated)."""
+    return _tr().gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted message for ``n``, by the language's plural rule."""
+    return _tr().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` translated in ``context`` (one English word, two senses)."""
+    return _tr().pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it now (constants defined at import)."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for extraction without translating it now."""
+    return message
+
+
+SUIT_NAMES: tuple[str, ...] = (N_("Coins"), N_("Strings"), N_("Myriads"), N_("Tens"))
+"""The suits in order C, S, M, T (R1), marked for translation (the notation's letters stay)."""
+
+GLOSSARY: tuple[str, ...] = (
+    NP_("term", "Old card"),
+    NP_("term", "fu"),
+    NP_("term", "caller"),
+    NP_("term", "non-caller"),
+    NP_("term", "Master"),
+    NP_("term", "seat"),
+    NP_("term", "claim"),
+    NP_("term", "trick"),
+    NP_("term", "lead"),
+    NP_("term", "discard"),
+    NP_("term", "single"),
+    NP_("term", "set"),
+    NP_("term", "run"),
+    NP_("term", "pass"),
+    NP_("term", "play"),
+    NP_("term", "deal"),
+    NP_("term", "void"),
+    NP_("term", "points"),
+)
+"""The game's words, translated once in the context ``term`` (docs/glossary.<lang>.md lists
+them); messages use the same words."""
+
+
+def suit_name(suit: int) -> str:
+    """The name of suit ``suit`` (0 Coins … 3 Tens) in the language in use.
+
+    >>> with using_language("ru"):
+    ...     suit_name(2)
+    'Мириады'
+    """
+    return _(SUIT_NAMES[suit])
+
+
+def term(word: str) -> str:
+    """A glossary word (``"caller"``, ``"Old card"`` …) in the language in use."""
+    return pgettext("term", word)
+
+
+def fu_text(n: int) -> str:
+    """``n`` fu, with the plural form of the language in use."""
+    return ngettext("{n} fu", "{n} fu", n).format(n=n)
+
+
+def old_cards_text(n: int) -> str:
+    """``n`` Old cards (Russian: 1 старая карта, 2 старые карты, 5 старых карт).
+
+    >>> with using_language("ru"):
+    ...     [old_cards_text(n) for n in (1, 2, 5, 21)]
+    ['1 старая карта', '2 старые карты', '5 старых карт', '21 старая карта']
+    """
+    return ngettext("{n} Old card", "{n} Old cards", n).format(n=n)
+
+
+def points_text(n: int) -> str:
+    """``n`` points (the count as given, sign included)."""
+    return ngettext("{n} point", "{n} points", abs(n)).format(n=n)
+
+
+def tricks_text(n: int) -> str:
+    """``n`` tricks."""
+    return ngettext("{n} trick", "{n} tricks", n).format(n=n)
