@@ -64,10 +64,10 @@ AdviseSamplesOpt = Annotated[
     int, typer.Option("--samples", metavar="N", help="Sampled deals (each solved for play and, if needed, pass).")
 ]
 SeedOpt = Annotated[
-    int, typer.Option("--seed", metavar="S", help="Seed of the sampling: the same seed, the same answer.")
+    int, typer.Option("--seed", metavar="SEED", help="Seed of the sampling: the same seed, the same answer.")
 ]
 JobsOpt = Annotated[
-    int, typer.Option("--jobs", metavar="J", help="Solve on J processes (the same results as one, except timings).")
+    int, typer.Option("--jobs", metavar="N", help="Solve on N processes (the same results as one, except timings).")
 ]
 MaxNodesOpt = Annotated[
     int | None,
@@ -91,7 +91,7 @@ TimeOpt = Annotated[
 ]
 SeatOpt = Annotated[
     int | None,
-    typer.Option("--seat", metavar="S", help="The seat of a HAND: 0 Master (decides first), 1, 2.", show_default=False),
+    typer.Option("--seat", metavar="SEAT", help="The seat of a HAND: 0 Master (decides first), 1, 2.", show_default=False),
 ]
 
 
@@ -542,7 +542,7 @@ def advise(
         int | None,
         typer.Option(
             "--seat",
-            metavar="S",
+            metavar="SEAT",
             help="Required. 0: the Master, deciding first; 1: the Master passed; 2: both passed.",
             show_default=False,
         ),

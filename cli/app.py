@@ -9,6 +9,7 @@ in :class:`~lukfu_cli.common.LukfuGroup`.
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Any
 
 import typer
 
@@ -42,6 +43,33 @@ app = typer.Typer(
 # as the POSITION, not as an unknown option.
 POSITION_ARGS = {"ignore_unknown_options": True}
 
+
+def version_text() -> str:
+    """``lukfu <version>``: the installed distribution's version (the source tree's when not installed)."""
+    from importlib import metadata
+
+    try:
+        return f"lukfu {metadata.version('lukfu')}"
+    except metadata.PackageNotFoundError:
+        return "lukfu (not installed)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Luk Fu (Six Tigers): rules engine, solver and analysis."""
+
+
 app.command("deal")(position_cmds.deal)
 app.command("legal", context_settings=POSITION_ARGS)(position_cmds.legal)
 app.command("apply", context_settings=POSITION_ARGS)(position_cmds.apply)
@@ -55,6 +83,30 @@ app.command("advise")(analyse_cmd.advise)
 app.command("play")(play_cmd.play)
 app.command("match")(match_cmd.match)
 app.add_typer(puzzle_cmd.app, name="puzzle")
+
+
+def _one_metavar_style() -> None:
+    """One metavar style in every ``--help``: an option's value is named in capitals (``--seed
+    SEED``, ``--deals N``; an option without a metavar shows its name), a flag shows none (Typer
+    itself writes ``<int>``, and ``<bool>`` beside flags)."""
+    from typer.core import TyperOption
+
+    if getattr(TyperOption, "_lukfu_metavars", False):
+        return
+    original = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        if self.is_flag:
+            return None
+        if self.metavar is None and self.name is not None:
+            return self.name.upper().rstrip("_")
+        return original(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+    TyperOption._lukfu_metavars = True  # type: ignore[attr-defined]
+
+
+_one_metavar_style()
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ def match(
         int, typer.Option("--deals", metavar="N", help="Number of deals (each played in every seating).")
     ] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the match (the deals and the players' seeds).")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", metavar="J", help="Games played in parallel processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Games played in parallel processes.")] = 1,
     json_: JsonOpt = False,
     records: Annotated[
         str | None, typer.Option("--records", metavar="DIR", help="Save every game's record in DIR.")

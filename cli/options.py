@@ -15,6 +15,10 @@ BatchOpt = Annotated[
     str | None,
     typer.Option("--batch", metavar="FILE", help="Read requests from FILE, one a line ('-' is standard input)."),
 ]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", metavar="SEED", help="Seed of the deal; omitted, one is chosen at random and shown."),
+]
 POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
 
 

@@ -425,7 +425,7 @@ def play(
         int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
     ] = None,
     level: Annotated[
-        int, typer.Option("--level", metavar="L", help="Strength of pimc (opponents and hints), 1-5.")
+        int, typer.Option("--level", metavar="LEVEL", help="Strength of pimc (opponents and hints), 1-5.")
     ] = 3,
     opponents: Annotated[
         str, typer.Option("--opponents", metavar="SPEC", help="rule, pimc or random (or two, as A,B).")
@@ -433,7 +433,9 @@ def play(
     record: Annotated[
         str | None,
         typer.Option(
-            "--record", metavar="FILE", help="Save the game record here (default: a fresh lukfu-<seed>.json)."
+            "--record",
+            metavar="FILE",
+            help="Save the game record here (default: lukfu-SEED.json in the current directory, never overwritten).",
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,

@@ -6,42 +6,96 @@ import random
 from typing import Annotated, Any
 
 import typer
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
 from .batch import run_batch
-from .common import bad_usage, emit_json, emit_line, note
-from .options import POSITION_HELP, BatchOpt, JsonOpt, check_seat, one_source
-from .render import outcome_data, points_data, result_line
+from .common import bad_usage, emit_json, emit_line, note, stdout_console
+from .options import POSITION_HELP, BatchOpt, JsonOpt, SeedOpt, check_seat, one_source
+from .render import hand_table, legend_for, outcome_data, points_data, position_renderable, result_line
 
 # ---------------------------------------------------------------- deal
 
 
 def deal(
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
+    seed: SeedOpt = None,
+    caller: Annotated[
+        int, typer.Option("--caller", metavar="SEAT", help="The seat that called 'play' (0-2) in the position line.")
+    ] = 0,
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat", metavar="SEAT", help="Show this seat's hand (0 is the Master) and how to get advice on it."
+        ),
     ] = None,
-    caller: Annotated[int, typer.Option("--caller", metavar="SEAT", help="The seat that called 'play' (0-2).")] = 0,
+    show: Annotated[
+        bool, typer.Option("--show", help="Show the whole table: every hand by suit, fu, whose lead.")
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
     """Deal at random: the position ready for the Master's first lead (R2-R4).
 
-    Prints the position line, or with --json `{"seed", "caller", "position"}`. Without --seed
-    the seed chosen is printed on stderr, so the deal can be reproduced.
+    Prints the position line (for `lukfu solve`, `show`, `apply`); --seat SEAT shows that seat's
+    hand by suit, Old cards marked, with the commands that analyse it; --show shows the whole
+    table. With --json `{"seed", "caller", "position"}` (with --seat also `"seat"`, `"hand"` and
+    `"old"`). Without --seed the seed chosen is printed on stderr, so the deal can be reproduced.
     """
-    from lukfu_solver.game import start_position
+    from lukfu_solver.cards import format_cards, old_cards
+    from lukfu_solver.game import dealt_hand, start_position
 
     check_seat(caller, "caller")
+    if seat is not None:
+        check_seat(seat, "seat")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
     pos = start_position(seed, caller)
     if json_:
-        emit_json({"seed": seed, "caller": caller, "position": str(pos)})
-    else:
+        data: dict[str, Any] = {"seed": seed, "caller": caller, "position": str(pos)}
+        if seat is not None:
+            hand = dealt_hand(seed, seat)
+            data.update(seat=seat, hand=format_cards(hand), old=format_cards(old_cards(hand, 0)))
+        emit_json(data)
+        return
+    if seat is None and not show:
         emit_line(str(pos))
+        return
+    console = stdout_console()
+    if show:
+        console.print(Text(f"Deal {seed}, caller seat {caller}:", style="bold"))
+        console.print(position_renderable(pos))
+    if seat is not None:
+        console.print(seat_hand_renderable(seed, seat))
+
+
+def seat_hand_renderable(seed: int, seat: int) -> RenderableType:
+    """A seat's hand in the deal of ``seed`` before the calling, and the next commands to try."""
+    from lukfu_solver.cards import format_cards, old_cards
+    from lukfu_solver.game import dealt_hand
+
+    hand = dealt_hand(seed, seat)
+    old = old_cards(hand, 0)
+    who = "you are the Master and speak first" if seat == 0 else "seat 0 is the Master and speaks first"
+    n_old = old.bit_count()
+    lines: list[RenderableType] = [
+        Text(f"Deal {seed}, your hand at seat {seat} ({who}):", style="bold"),
+        hand_table(hand, old, f"seat {seat}"),
+        legend_for(old),
+        Text(f"{n_old} Old card{'' if n_old == 1 else 's'}, 12 cards. Next:"),
+    ]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(f"  lukfu advise {format_cards(hand)} --seat {seat}", "play or pass?")
+    grid.add_row(f"  lukfu analyse {format_cards(hand)} --seat {seat}", "the hand's strengths and the advice")
+    grid.add_row(f"  lukfu deal --seed {seed} --show", "the whole table")
+    lines.append(grid)
+    return Group(*lines)
 
 
 # ---------------------------------------------------------------- legal

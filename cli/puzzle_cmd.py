@@ -111,8 +111,8 @@ def _progress_bar(count: int) -> tuple[Callable[[int, int], None], Callable[[], 
 @app.command("generate")
 def generate(
     count: Annotated[int, typer.Option("--count", metavar="N", help="Puzzles to generate.")] = 10,
-    min_cards: Annotated[int, typer.Option("--min-cards", metavar="A", help="Fewest cards a hand (3-7).")] = 3,
-    max_cards: Annotated[int, typer.Option("--max-cards", metavar="B", help="Most cards a hand (3-7).")] = 6,
+    min_cards: Annotated[int, typer.Option("--min-cards", metavar="N", help="Fewest cards a hand (3-7).")] = 3,
+    max_cards: Annotated[int, typer.Option("--max-cards", metavar="N", help="Most cards a hand (3-7).")] = 6,
     difficulty: Annotated[
         str | None, typer.Option("--difficulty", metavar="TIER", help="Only easy, medium or hard puzzles.")
     ] = None,

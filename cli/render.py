@@ -19,7 +19,7 @@ from lukfu_solver.rules import Outcome, claim_total
 OLD_STYLE = "bold yellow"
 OLD_MARK = "*"
 CARD_BACK = "▒▒"
-LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " Old for its holder (R11–R13)")
+LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " an Old card: no card the others hold can beat it")
 
 
 # ---------------------------------------------------------------- words
@@ -127,7 +127,27 @@ def play_text(play: Play) -> Text:
 
 def _suit_columns(table: Table) -> None:
     for s in range(4):
-        table.add_column(f"{SUITS[s]} {SUIT_NAMES[s]}")
+        table.add_column(suit_header(s))
+
+
+def suit_header(suit: int) -> str:
+    """A suit's column header, the same everywhere: its letter and its name (``C Coins``)."""
+    return f"{SUITS[suit]} {SUIT_NAMES[suit]}"
+
+
+def legend_for(*old: CardSet) -> Text:
+    """The Old-card legend when any of ``old`` holds a card, else nothing (an empty Text), so
+    the legend shows only beside an Old card."""
+    return LEGEND if any(old) else Text("", end="")
+
+
+def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
+    """One hand by suit (suit names as headers, Old cards marked), labelled ``label``."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column(label)
+    _suit_columns(table)
+    table.add_row("", *(suit_cell(hand, old, s) for s in range(4)))
+    return table
 
 
 # ---------------------------------------------------------------- positions
@@ -169,7 +189,8 @@ def position_renderable(pos: Any) -> RenderableType:
         label = f"{s} {role(s, pos.caller)}".rstrip()
         cells = [suit_cell(pos.hands[s], old, suit) for suit in range(4)]
         hands.add_row(turn, label, *cells, str(pos.fu[s]), str(pos.hands[s].bit_count()))
-    lines: list[RenderableType] = [hands, LEGEND, Text(f"Caller: {caller_text(pos.caller)}")]
+    legend = legend_for(*(pos.old_cards(s) for s in range(3)))
+    lines: list[RenderableType] = [hands, legend, Text(f"Caller: {caller_text(pos.caller)}")]
     if over:
         lines.append(Text(f"Deal over: {outcome_text(pos.outcome)}", style="bold"))
         lines.append(Text(f"Net points: {points_text(pos.outcome.points)}"))
@@ -290,7 +311,7 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
     _suit_columns(hand)
     old = view.old_cards()
     hand.add_row(f"seat {seat}", *(suit_cell(view.hand, old, s) for s in range(4)))
-    lines += [hand, LEGEND]
+    lines += [hand, legend_for(old)]
 
     seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     seats.add_column("", width=1)
@@ -405,6 +426,8 @@ def claim_of(record: Any, positions: Sequence[Any]) -> tuple[int, CardSet] | Non
 
 def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     """A validated record: the deal, the calls, the tricks one by one, the claim and the result."""
+    from lukfu_solver.cards import old_cards
+
     caller = record.caller
     facts = []
     if record.seed is not None:
@@ -415,7 +438,7 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
         facts.append(f"{len(record.passed_out)} deal(s) passed out before it (R3)")
     lines: list[RenderableType] = [Text("Deal" + (f" ({'; '.join(facts)})" if facts else ""), style="bold")]
     lines.append(hands_table(record.hands, caller))
-    lines.append(LEGEND)
+    lines.append(legend_for(*(old_cards(h, 0) for h in record.hands)))
     calls = ", ".join(f"seat {s} {c}" for s, c in enumerate(record.calls)) or "none yet"
     lines.append(Text(f"Calls: {calls}"))
     if caller is None:

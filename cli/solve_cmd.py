@@ -49,8 +49,8 @@ ThreadsOpt = Annotated[
     int,
     typer.Option(
         "--threads",
-        metavar="T",
-        help="Solve each position on T threads (1 or 2) sharing one table: the same values, faster on hard "
+        metavar="N",
+        help="Solve each position on N threads (1 or 2) sharing one table: the same values, faster on hard "
         "positions; node counts, and the best move where several keep the value, may vary from run to run "
         "(measurements: docs/search.md).",
     ),

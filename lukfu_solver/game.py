@@ -53,6 +53,20 @@ def start_position(seed: int, caller: int = 0) -> Position:
     return Position.start(deal_from_seed(seed), caller)
 
 
+def dealt_hand(seed: int, seat: int) -> int:
+    """The hand ``seat`` (0 the Master, 1, 2; checked) holds in the deal of ``seed``, as
+    ``lukfu deal --seed SEED`` deals it: so a seat's hand can be analysed from the seed alone
+    (``analyse``/``advise --deal SEED --seat S``) instead of being cut out of a position line.
+
+    >>> from lukfu_solver.cards import format_cards
+    >>> format_cards(dealt_hand(7, 1)) == str(start_position(7)).split("/")[1]
+    True
+    """
+    if seat not in (0, 1, 2):
+        raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
+    return deal_from_seed(seed)[seat]
+
+
 class IllegalMove(NotationError):
     """A player answered with an illegal call or move; ``seat`` and ``move`` say which."""
 
