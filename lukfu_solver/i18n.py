@@ -66,7 +66,8 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
     ``LANGUAGE`` is a colon-separated list of preferences (the first one spoken wins); then the
     first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides, as in the C library
     (``LC_ALL=C`` means English even when ``LANG`` names another language). As in GNU gettext,
-    ``LANGUAGE`` is ignored when the locale is ``C``/``POSIX``.
+    ``LANGUAGE`` is ignored when the locale is exactly ``C`` or ``POSIX`` (not
+    ``C.UTF-8``, the usual locale of containers).
 
     >>> language_from_env({"LANG": "ru_RU.UTF-8"}), language_from_env({"LANGUAGE": "de:es", "LANG": "de_DE"})
     ('ru', 'es')
@@ -75,7 +76,7 @@ def language_from_env(environ: Mapping[str, str] | None = None) -> str:
     """
     env = os.environ if environ is None else environ
     locale_name = next((env[v] for v in ENV_VARIABLES[1:] if env.get(v)), "")
-    if locale_name.split(".")[0] not in ("C", "POSIX"):
+    if locale_name not in ("C", "POSIX"):
         for item in env.get("LANGUAGE", "").split(":"):
             found = normalize(item) if item else None
             if found:
