@@ -158,9 +158,12 @@ def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
     """The fields of a line written with single spaces between them (NOTATION.md), checked.
 
     The project's whitespace rule: positions, views and batch lines separate their fields by
-    exactly one space; a tab, a line break, two spaces in a row or a space at either end is
-    refused (naming the column), the same everywhere.
+    exactly one space; a tab, a line break inside, two spaces in a row or a space at either end
+    is refused (naming the column), the same everywhere. One line break at the very end
+    (``\\n`` or ``\\r\\n``, as a line read from a file has) ends the line and is not part of it.
     """
+    if text.endswith("\n"):
+        text = text[:-2] if text.endswith("\r\n") else text[:-1]
     check_text(text, field, max_len)
     if text.startswith(" ") or text.endswith(" "):
         raise NotationError(field, f"a space at the {'start' if text.startswith(' ') else 'end'} of {excerpt(text)}")

@@ -118,9 +118,13 @@ def test_split_fields_round_trips_single_spaces(fields: list[str]) -> None:
     assert split_fields(" ".join(fields), "position") == fields
 
 
-@pytest.mark.parametrize("text", ["a  b", " a b", "a b ", "a\tb", "a b\n", "a\r\nb"])
+@pytest.mark.parametrize("text", ["a  b", " a b", "a b ", "a\tb", "a b\n\n", "a\r\nb", "a b\r", "a b \n"])
 def test_split_fields_refuses_every_other_whitespace(text: str) -> None:
     refused(split_fields, text, "position")
+
+
+def test_a_line_may_end_with_its_line_break() -> None:
+    assert split_fields("a b\n", "position") == split_fields("a b\r\n", "position") == ["a", "b"]
 
 
 def test_names() -> None:
