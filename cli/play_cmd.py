@@ -28,16 +28,18 @@ from lukfu_solver.view import InvalidMoveError, SeatView
 
 from .common import bad_usage, note, stdout_console
 from .options import check_seat
+from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
-    LEGEND,
     caller_text,
+    hand_table,
     hidden_cell,
+    legend_for,
     outcome_text,
     play_text,
+    plural,
     replay_renderable,
     role,
     signed,
-    suit_cell,
     trick_rows_table,
     trick_table,
     view_trick_rows,
@@ -46,12 +48,6 @@ from .render import (
 YOU = "you"
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
-HELP = (
-    "Type a move as NOTATION.md writes it — a card (S7), a set (C5S5M5), a run (S345), a discard "
-    "(xC2M4, or just the cards when you cannot beat), claim — or its number in the list; in the "
-    "calling phase play or pass (1 or 2). Commands: hint (the pimc player's values), undo (take "
-    "back your last answer), tricks (every trick so far), moves (all legal moves), help, quit."
-)
 
 
 class Undo(Exception):
@@ -137,7 +133,7 @@ class Terminal:
         if word in ("quit", "exit", "q"):
             raise Quit("quit")
         if word in ("help", "?", "h"):
-            out(HELP)
+            out(help_renderable())
             return None
         if word == "undo":
             if not self.answers:
@@ -159,7 +155,7 @@ class Terminal:
             shown = choices[:MAX_NUMBERED]
             if 1 <= n <= len(shown):
                 return shown[n - 1]
-            out(f"There is no move {n}: choose 1-{len(shown)}, or type the move.")
+            out(Text(f"There is no move {n}: choose 1-{len(shown)}, or type the move."))
             return None
         if view.caller is None:
             if word in ("play", "pass"):
@@ -178,12 +174,8 @@ class Terminal:
         """Your hand, the seats, the trick in progress and your numbered choices."""
         out = self.console.print
         seat = view.seat
-        hand = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        hand.add_column("your hand")
-        for s in range(4):
-            hand.add_column("CSMT"[s])
-        hand.add_row(f"seat {seat}", *(suit_cell(view.hand, view.old_cards(), s) for s in range(4)))
-        parts: list[Any] = [hand, LEGEND]
+        old = view.old_cards()
+        parts: list[Any] = [hand_table(view.hand, old, f"your hand (seat {seat})"), legend_for(old)]
         if view.caller is not None:
             seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
             seats.add_column("", width=1)
@@ -213,28 +205,39 @@ class Terminal:
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
                 parts.append(Text(f"You lead trick {len(view.tricks) + 1}."))
+            if any(isinstance(c, Play) and c.kind == CLAIM for c in _choices(view)):
+                total = view.fu[seat] + old.bit_count()
+                parts.append(
+                    Text(
+                        f"You may claim: {plural(view.fu[seat], 'fu')} won + {plural(old.bit_count(), 'Old card')} "
+                        f"= {total}, worth {plural(total - 5, 'point')} (claim ends the deal now).",
+                        style="bold green",
+                    )
+                )
         else:
             calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
-            parts.append(Text(f"Calling (R3): calls so far: {calls}. Do you play (you become the caller) or pass?"))
+            parts.append(
+                Text(
+                    f"Calling: calls so far: {calls}. Do you play (you become the caller, against the other two) or pass?"
+                )
+            )
         out(Group(*parts))
         self.show_moves(view, limit=MAX_NUMBERED)
 
     def show_moves(self, view: SeatView, limit: int | None) -> None:
-        """The legal choices, numbered (the first ``limit``)."""
+        """The legal choices in columns that fit the width, numbered (the first ``limit``)."""
         choices = _choices(view)
         shown = choices if limit is None else choices[:limit]
-        words = [f"{i}) {c}" for i, c in enumerate(shown, 1)] if limit is not None else [str(c) for c in shown]
-        text = "  ".join(words)
-        if len(shown) < len(choices):
-            text += f"  … {len(choices) - len(shown)} more ('moves' lists all)"
         if view.caller is not None and view.trick and choices and isinstance(choices[0], Play):
             if choices[0].kind == DISCARD:
                 size = view.trick[0].size
                 self.console.print(
-                    f"You cannot beat {view.best}: discard {size} card{'s' if size > 1 else ''} face down "
-                    "(x and the cards, e.g. x" + format_cards(choices[0].cards) + ")."
+                    Text(
+                        f"You cannot beat {view.best}: discard {plural(size, 'card')} face down "
+                        f"(type the cards, e.g. {format_cards(choices[0].cards)}, or a number)."
+                    )
                 )
-        self.console.print(Text(f"Choices: {text}"))
+        self.console.print(menu(shown, numbered=limit is not None, more=len(choices) - len(shown)))
 
     def hint(self, view: SeatView) -> None:
         """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
@@ -263,20 +266,7 @@ class Terminal:
         if not a.samples:
             out(f"Hint: {a.best} is your only legal move.")
             return
-        who = "" if view.seat == view.caller else " (a non-caller's share: minus half the caller's, M2)"
-        out(
-            f"Hint (pimc level {self.level}, {a.samples} sampled deals, {a.seconds:.1f} s): "
-            f"expected net points for you{who}, ± one standard error:"
-        )
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        table.add_column("move")
-        table.add_column("points", justify="right")
-        table.add_column("±", justify="right")
-        table.add_column("solved exactly", justify="right")
-        for m in a.moves:
-            table.add_row(str(m.move), f"{m.value:+.2f}", f"{m.stderr:.2f}", f"{m.exact}/{m.samples}")
-        out(table)
-        out(f"Advice: {a.best}")
+        out(hint_renderable(view, a, getattr(h, "left_out", None), self.level))
 
     # ------------------------------------------------------------ the observer
 
@@ -298,7 +288,8 @@ class Terminal:
             out(f"Seats in playing order: {order}.")
             if me != 0:
                 hand = rec.hands[me]
-                out(Group(Text("Your hand:"), _hand_line(hand, old_cards(hand, 0))))
+                old = old_cards(hand, 0)
+                out(Group(hand_table(hand, old, f"your hand (seat {me})"), legend_for(old)))
             return
         if self.quiet:
             return
@@ -316,7 +307,8 @@ class Terminal:
             return
         last = rec.plays[-1]
         if last.kind == CLAIM:
-            return  # the end is shown in full
+            out(claim_announcement(rec, me))
+            return
         view = rec.view(me, len(rec.plays))
         trick = view.tricks[-1]
         leader = view.leaders[-1]
@@ -337,14 +329,7 @@ class Terminal:
             line = Text(f"{who} {verb} with ").append_text(play_text(shown))
         out(line)
         if len(trick) == 3:
-            w = view.winners[-1]
-            fu = view.fu
-            won = trick[(w - leader) % 3].size
-            winner = "You win" if w == me else f"Seat {w} ({rec.players[w]}) wins"
-            out(
-                f"{winner} trick {len(view.tricks)} (+{won} fu). Fu: "
-                + ", ".join(f"seat {t} {fu[t]}" for t in range(3))
-            )
+            out(trick_summary(view, rec.players, me))
 
 
 class _nothing:
@@ -355,14 +340,6 @@ class _nothing:
 
     def __exit__(self, *exc: object) -> None:
         return None
-
-
-def _hand_line(hand: int, old: int) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for s in range(4):
-        table.add_column("CSMT"[s])
-    table.add_row(*(suit_cell(hand, old, s) for s in range(4)))
-    return table
 
 
 def _choices(view: SeatView) -> list[Any]:
@@ -465,7 +442,6 @@ def play(
     if path is not None and path.exists() and not force:
         raise NotationError("record", f"{path} already exists; use --force to overwrite it")
     console = stdout_console()
-    console.soft_wrap = True  # one line per message (tables still fit the width): readable from a pipe
     human_person = 0 if seat is None else (first_master(seed) + seat) % 3
     term = Terminal(console, level, seed)
     engines = [
@@ -486,6 +462,8 @@ def play(
     console.print(
         Text(f"Luk Fu — you against {specs[0]} and {specs[1]}, seed {seed}. Type 'help' for help.", style="bold")
     )
+    where = path if path is not None else _fresh_name(seed)
+    console.print(Text(f"The game will be saved to {where} when the deal ends (--record FILE to choose)."))
     answers: list[str] = []
     while True:
         term.start(answers)

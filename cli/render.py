@@ -25,6 +25,18 @@ LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " an Old card: n
 # ---------------------------------------------------------------- words
 
 
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, plural when ``n`` is not one: ``1 Old card``, ``3 Old cards``, ``2 fu``
+    (fu has no plural).
+
+    >>> plural(1, "Old card"), plural(3, "Old card"), plural(0, "point"), plural(2, "fu")
+    ('1 Old card', '3 Old cards', '0 points', '2 fu')
+    """
+    if n == 1 or word == "fu":
+        return f"{n} {word}"
+    return f"{n} {word}s"
+
+
 def seat_label(seat: int) -> str:
     """``seat 0 (Master)`` for seat 0, ``seat N`` otherwise."""
     return "seat 0 (Master)" if seat == 0 else f"seat {seat}"
@@ -67,10 +79,10 @@ def points_text(points: Sequence[int]) -> str:
 def outcome_text(outcome: Outcome) -> str:
     """How the deal ended, in words: who won, T and how (R14–R16)."""
     if outcome.winner is None:
-        return "void: nobody won six fu (R15)"
+        return "void: the hands ran out and nobody won six fu, so nobody scores"
     if outcome.how == "claim":
-        return f"seat {outcome.winner} wins by claim with T = {outcome.total}"
-    return f"seat {outcome.winner} wins when the hands ran out with T = {outcome.total} fu (R15)"
+        return f"seat {outcome.winner} wins by claim with a total of {outcome.total}"
+    return f"seat {outcome.winner} wins with {outcome.total} fu when the hands ran out"
 
 
 def result_line(outcome: Outcome) -> str:
@@ -142,11 +154,10 @@ def legend_for(*old: CardSet) -> Text:
 
 
 def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
-    """One hand by suit (suit names as headers, Old cards marked), labelled ``label``."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column(label)
+    """One hand by suit under the title ``label`` (suit names as headers, Old cards marked)."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=label, title_justify="left", title_style="bold")
     _suit_columns(table)
-    table.add_row("", *(suit_cell(hand, old, s) for s in range(4)))
+    table.add_row(*(suit_cell(hand, old, s) for s in range(4)))
     return table
 
 
