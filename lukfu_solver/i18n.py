@@ -227,3 +227,37 @@ def points_text(n: int) -> str:
 def tricks_text(n: int) -> str:
     """``n`` tricks."""
     return ngettext("{n} trick", "{n} tricks", n).format(n=n)
+
+
+def take_lang_option(args: list[str]) -> tuple[list[str], str | None]:
+    """``args`` without their ``--lang CODE`` / ``--lang=CODE`` (anywhere before ``--``), and the code.
+
+    The command line accepts ``--lang`` after any command (``lukfu play --lang ru``) as well as
+    before it, so the option is taken out of the arguments once, before they are parsed. A
+    ``--lang`` without a value is a NotationError naming ``lang``; the last one given wins.
+
+    >>> take_lang_option(["play", "--seed", "7", "--lang", "ru"])
+    (['play', '--seed', '7'], 'ru')
+    >>> take_lang_option(["--lang=es", "rules", "--", "--lang"])
+    (['rules', '--', '--lang'], 'es')
+    """
+    rest: list[str] = []
+    code: str | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest += args[i:]
+            break
+        if arg == "--lang":
+            if i + 1 >= len(args) or args[i + 1].startswith("--"):
+                raise NotationError("lang", f"--lang needs a value: one of {', '.join(LANGUAGES)}")
+            code = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            code = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, code

@@ -260,3 +260,36 @@ def test_rules_render_within_the_terminal(lang: str, width: int) -> None:
 
     assert len(lines) > 40
     assert max(cell_len(line) for line in lines) <= width
+
+
+# ---------------------------------------------------------------- puzzle words and the --lang option
+
+
+def test_every_theme_has_its_words() -> None:
+    from lukfu_solver.puzzles.rating import THEMES
+    from lukfu_solver.puzzles.words import THEME_WORDS
+
+    assert tuple(THEME_WORDS) == THEMES
+
+
+@pytest.mark.parametrize("lang", cat.TRANSLATED)
+def test_every_shipped_puzzle_title_is_translated(lang: str) -> None:
+    """The generated titles of the collection in puzzles/ come out translated, part by part."""
+    import json
+
+    from lukfu_solver.puzzles.words import theme_text, title_text
+
+    titles = {p["title"] for f in (ROOT / "puzzles").glob("*.json") for p in json.loads(f.read_text())["puzzles"]}
+    assert titles
+    with using_language(lang):
+        for title in titles:
+            assert title_text(title) != title, title
+        assert theme_text("claim timing") != "claim timing"
+        assert theme_text("not a theme") == "not a theme"
+
+
+def test_the_lang_option_is_taken_from_anywhere() -> None:
+    assert i18n.take_lang_option(["show", "--lang", "hi", "POS"]) == (["show", "POS"], "hi")
+    assert i18n.take_lang_option(["deal"]) == (["deal"], None)
+    with pytest.raises(i18n.NotationError, match="lang"):
+        i18n.take_lang_option(["deal", "--lang"])

@@ -1,0 +1,53 @@
+"""Puzzle words in the reader's language: themes, goals and the generated titles.
+
+A collection file stores its titles and themes in English (the file format is
+language-neutral, like the notation); they are translated when shown. A generated title is
+``"<Theme>: <goal>"`` (:func:`.format.default_title`); a title written by hand is shown as it is.
+
+>>> from lukfu_solver.i18n import using_language
+>>> with using_language("es"):
+...     title_text("Discard choice: caller to win"), theme_text("claim timing")
+('Elección del descarte: gana el llamador', 'momento de reclamar')
+>>> title_text("My own title")
+'My own title'
+"""
+
+from __future__ import annotations
+
+from ..i18n import N_, _
+
+THEME_WORDS: dict[str, str] = {
+    "squeeze of Old cards": N_("squeeze of Old cards"),
+    "run versus set": N_("run versus set"),
+    "discard choice": N_("discard choice"),
+    "claim timing": N_("claim timing"),
+    "playing on for more points": N_("playing on for more points"),
+}
+"""Every theme of :data:`.rating.THEMES`, marked for translation."""
+GOAL_WORDS: dict[str, str] = {
+    "caller to win": N_("caller to win"),
+    "stop the caller": N_("stop the caller"),
+    "the most points": N_("the most points"),
+}
+"""The goal half of a generated title."""
+ONLY_MOVE = N_("Only move")
+"""The head of a generated title without a theme."""
+
+
+def theme_text(theme: str) -> str:
+    """A theme in the language in use (an unknown one as it is)."""
+    return _(THEME_WORDS[theme]) if theme in THEME_WORDS else theme
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def title_text(title: str) -> str:
+    """A puzzle title in the language in use: generated titles are translated part by part."""
+    head, sep, tail = title.partition(": ")
+    heads = {_capital(t).lower(): t for t in THEME_WORDS}
+    if not sep or tail not in GOAL_WORDS or (head != ONLY_MOVE and head.lower() not in heads):
+        return title
+    first = _(ONLY_MOVE) if head == ONLY_MOVE else _capital(theme_text(heads[head.lower()]))
+    return f"{first}: {_(GOAL_WORDS[tail])}"
