@@ -1,0 +1,136 @@
+"""``lukfu play`` as a person sees it: driven in a real pseudo-terminal (tmux) at 60, 80 and 120
+columns, asserting on the screen: the hand under suit names, the choices in columns with every
+choice whole (numbered 1..n in order, nothing split across lines), the hint naming every legal
+move, a claim announced when it happens, the trick summary, and the record named up front."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+LUKFU = str(Path(sys.executable).with_name("lukfu"))
+CHOICE = re.compile(r"(\d+)\) (\S+)")
+
+
+class Screen:
+    """One tmux session on its own server, ``width`` columns wide, running a command."""
+
+    def __init__(self, command: str, width: int, cwd: Path) -> None:
+        self.server = f"lukfu-{uuid.uuid4().hex[:8]}"
+        self.width = width
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "50", "-c", str(cwd), command)
+        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True, text=True, check=True).stdout
+
+    def text(self) -> str:
+        """Everything shown so far (the scroll-back too), as displayed, line by line."""
+        return self.tmux("capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-")
+
+    def send(self, line: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", line)
+        self.tmux("send-keys", "-t", "t", "Enter")
+
+    def wait_for(self, needle: str, count: int = 1, timeout: float = 120) -> str:
+        """The screen once ``needle`` shows ``count`` times (fails after ``timeout`` seconds)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            text = self.text()
+            if text.count(needle) >= count:
+                return text
+            time.sleep(0.2)
+        pytest.fail(f"{needle!r} did not show within {timeout} s:\n{self.text()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Iterator[list[Screen]]:
+    made: list[Screen] = []
+    yield made
+    for s in made:
+        s.close()
+
+
+def menus(text: str) -> list[list[tuple[int, str]]]:
+    """Every menu on the screen: the lines after ``Choices:`` up to the prompt, as (number, move)."""
+    found = []
+    for block in text.split("Choices:")[1:]:
+        lines = block.split("\n")[1:]
+        items: list[tuple[int, str]] = []
+        for line in lines:
+            if line.startswith(("your move>", "call (play/pass)>")) or not line.strip():
+                break
+            cells = CHOICE.findall(line)
+            assert cells, f"a menu line that is not whole choices: {line!r}"
+            assert CHOICE.sub("", line).strip() in ("", "…") or "more" in line, line
+            items += [(int(n), move) for n, move in cells]
+        found.append(items)
+    return found
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_table_at_a_glance(width: int, tmp_path: Path, screens: list[Screen]) -> None:
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --level 1 --record game.json", width, tmp_path)
+    screens.append(screen)
+    screen.wait_for("call (play/pass)>")
+    screen.send("1")
+    text = screen.wait_for("your move>")
+    assert "saved to game.json when the deal ends" in " ".join(text.split())
+    for header in ("C Coins", "S Strings", "M Myriads", "T Tens"):
+        assert header in text
+    assert "an Old card" in text  # this hand holds Old cards
+    for items in menus(text):
+        assert [n for n, _ in items] == list(range(1, len(items) + 1))
+    assert [m for _, m in menus(text)[-1]][:2] == ["C9", "S1"]
+    assert max(len(line) for line in text.splitlines()) <= width
+
+    screen.send("hint")
+    text = screen.wait_for("Advice:")
+    hint = text.split("your move> hint", 1)[1]
+    legal = [m for _, m in menus(text)[-1]]
+    for move in legal:  # every legal move is in the hint's table or named as not weighed
+        assert re.search(rf"(^| ){re.escape(move)}( |$)", hint, re.M), move
+    assert "you lose" in hint
+    screen.send("quit")
+
+
+def test_a_whole_deal_with_tricks_and_the_record(tmp_path: Path, screens: list[Screen]) -> None:
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --record game.json", 80, tmp_path)
+    screens.append(screen)
+    screen.wait_for("call (play/pass)>")
+    screen.send("1")
+    for k in range(1, 13):
+        text = screen.wait_for("your move>", k) if "Record saved" not in screen.text() else screen.text()
+        if "Record saved" in text:
+            break
+        screen.send("1")
+    text = screen.wait_for("Record saved")
+    assert "trick 1 (+" in text and "Fu: you" in text
+    assert "The deal is over. Every card revealed:" in text
+    assert (tmp_path / "game.json").exists()
+
+
+def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens: list[Screen]) -> None:
+    screen = Screen(f"{LUKFU} play --seed 3 --seat 0 --record game.json", 80, tmp_path)
+    screens.append(screen)
+    screen.wait_for("call (play/pass)>")
+    screen.send("1")
+    screen.wait_for("your move>")
+    screen.send("1")
+    text = screen.wait_for("Record saved")
+    claim = text.index("claims: 1 fu won + 7 Old cards shown = 8, worth 3 points")
+    assert claim < text.index("The deal is over")
+    assert "The Old cards shown" in text[claim:]
