@@ -10,30 +10,48 @@ from rich.table import Table
 
 from .common import emit_json, stdout_console
 from .options import JsonOpt
-from .progress import progress_callbacks
+from .progress import progress_bar
 from .render import signed
 
 
 def match_table(result: Any) -> Table:
-    """The summaries as a table: points per deal with the 95% interval, calls."""
+    """One row a player (a place at the table): points per deal with the 95% interval, calls."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("player")
-    table.add_column("points/deal", justify="right")
+    table.add_column("points a deal", justify="right")
     table.add_column("95% interval", justify="right")
     table.add_column("calls", justify="right")
     table.add_column("points when calling", justify="right")
-    for s in result.summaries():
+    for s in result.summaries()[:3]:
         cp = "-" if s.call_points is None else signed(s.call_points, 2)
         interval = f"[{signed(s.low, 3)}, {signed(s.high, 3)}]"
         table.add_row(s.label, signed(s.mean, 3), interval, f"{s.calls}/{s.games}", cp)
     return table
 
 
+def pooled_lines(result: Any) -> list[str]:
+    """For a player given at two or three places, its places taken together, one line each."""
+    lines = []
+    for s in result.summaries()[3:]:
+        lines.append(
+            f"{s.label} at all its places together: {signed(s.mean, 3)} a deal, "
+            f"95% interval [{signed(s.low, 3)}, {signed(s.high, 3)}]"
+        )
+    return lines
+
+
+def score_text(result: Any) -> str:
+    """The running score: each player's net points over the games played so far."""
+    return "  ".join(f"{label} {signed(points)}" for label, points in result.running_score())
+
+
 def match(
     players: Annotated[
         str,
         typer.Option(
-            "--players", metavar="A,B,C", help="Three players: random, rule[:T], pimc[:L] (e.g. pimc,rule,rule)."
+            "--players",
+            metavar="A,B,C",
+            help="Three players: random, rule[:T], pimc[:L[:C]] (level, call calibration), e.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[
@@ -61,9 +79,17 @@ def match(
 
     specs = parse_specs(players)
     total = deals * len(seatings(specs))
-    with progress_callbacks(show=not json_) as bars:
-        progress = bars("playing", total)
-        result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, progress=progress)
+    bar = None if json_ else progress_bar("score {task.fields[score]}")
+    if bar is None:
+        result = run_match(specs, deals, seed=seed, jobs=jobs, records=records)
+    else:
+        with bar:
+            task = bar.add_task("playing", total=total, score="-")
+
+            def show(so_far: Any) -> None:
+                bar.update(task, completed=so_far.game_count, score=score_text(so_far))
+
+            result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, on_game=show)
     if json_:
         emit_json(result.to_json())
         return
@@ -75,5 +101,8 @@ def match(
         highlight=False,
     )
     console.print(match_table(result))
+    for line in pooled_lines(result):
+        console.print(line, highlight=False)
+    console.print(f"Score over all games: {score_text(result)}", highlight=False)
     if records is not None:
         console.print(f"Records saved in {records}/", highlight=False)

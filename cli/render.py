@@ -65,8 +65,12 @@ def signed(x: float, decimals: int = 0) -> str:
 
     >>> signed(4), signed(-2), signed(0), signed(1.25, 2), signed(0.0, 2), signed(-0.1234, 3)
     ('+4', '-2', '0', '+1.25', '+0.00', '-0.123')
+    >>> signed(-0.0004, 3)
+    '+0.000'
     """
     if decimals:
+        if round(x, decimals) == 0:
+            x = 0.0  # never "-0.000"
         return f"{x:+.{decimals}f}"
     return f"{x:+.0f}" if x else "0"
 

@@ -244,6 +244,11 @@ class MatchResult:
         if keep:
             self.games.append(g)
 
+    def running_score(self) -> list[tuple[str, int]]:
+        """Each place's label and its net points summed over the games played so far (the
+        score a table would keep; the three sum to zero)."""
+        return [(lab, sum(self.point_sums[p])) for p, lab in enumerate(self.labels)]
+
     @property
     def labels(self) -> list[str]:
         """The players' labels by place."""
@@ -316,13 +321,15 @@ def run_match(
     records: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
     keep_games: bool = True,
+    on_game: Callable[[MatchResult], None] | None = None,
 ) -> MatchResult:
     """Play a match: ``deals`` deals from ``seed``, each in every seating (see :func:`seatings`).
 
     ``jobs`` > 1 plays games in that many processes (the results are the same). ``records``
     names a directory where every game's record is saved as it is played (created if needed;
     an existing file is never overwritten: NotationError before any game is played).
-    ``progress(done, total)`` is called after each game. The games are made one at a time and
+    ``progress(done, total)`` is called after each game, and ``on_game(result so far)`` too (a
+    display shows the running score from :meth:`MatchResult.running_score`). The games are made one at a time and
     counted as they come back, so memory does not grow with the games played unless
     ``keep_games`` (the default, for callers that look at every game's record) keeps them all.
     ``deals`` is at most :data:`~lukfu_solver.inputs.MAX_DEALS` (memory grows by a few dozen
@@ -354,6 +361,8 @@ def run_match(
         result.add(r, keep_games)
         if progress:
             progress(result.game_count, total)
+        if on_game:
+            on_game(result)
     return result
 
 

@@ -140,3 +140,11 @@ def test_match_command_bad_input(args: list[str], needle: str) -> None:
     assert res.exit_code == 2 and res.stdout == ""
     (line,) = res.stderr.splitlines()
     assert line.startswith("error: ") and needle in line
+
+
+def test_the_running_score_is_reported_after_every_game() -> None:
+    seen: list[list[tuple[str, int]]] = []
+    result = run_match(["rule", "rule", "random"], 2, seed=1, on_game=lambda r: seen.append(r.running_score()))
+    assert len(seen) == result.game_count == 6
+    assert all(sum(p for _, p in score) == 0 for score in seen)
+    assert [lab for lab, _ in seen[-1]] == ["rule#1", "rule#2", "random"]
