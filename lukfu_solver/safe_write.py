@@ -115,7 +115,10 @@ def write_atomic(
     p = Path(path)
     _inspect(p, shown, field, overwrite, hint)
     parent = _directory(p, shown, field)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+    except UnicodeEncodeError as e:  # a lone surrogate: such text is no UTF-8 and is never written
+        raise NotationError(field, f"{shown}: the text holds U+{ord(data[e.start]):04X}, not a character") from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
     except OSError as e:

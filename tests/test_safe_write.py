@@ -42,6 +42,12 @@ def test_an_existing_file_is_kept_unless_overwrite(tmp_path: Path) -> None:
     assert listing(tmp_path) == ["out.json"]
 
 
+def test_text_that_is_not_utf8_is_never_written(tmp_path: Path) -> None:
+    with pytest.raises(NotationError, match=r"out\.json: the text holds U\+DCFF, not a character"):
+        write_atomic(tmp_path / "out.json", "ann\udcff")
+    assert listing(tmp_path) == []
+
+
 def test_the_users_own_tmp_file_is_untouched(tmp_path: Path) -> None:
     (tmp_path / "out.json.tmp").write_text("precious")
     write_atomic(tmp_path / "out.json", "x")
