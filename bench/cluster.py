@@ -18,8 +18,9 @@ Three parts, every input a pure function of its seed:
   solve recorded in ``solve-fast.json`` (set c: 150 positions, one process; this run's own
   full-deal mean beside it) and the overhead a task (``docs/cluster.md``).
 
-The machine is shared (2 cores): the load average before and after is recorded, and the CPU
-seconds of this process beside the wall seconds of the in-process run.
+The machine is shared (2 cores): the load average before and after is recorded, with the CPU
+seconds of this process (the in-process run's work) and, on the cluster, the CPU seconds the
+tasks took on the workers: wall seconds far above them mean the cores were busy elsewhere.
 
 Run: ``python bench/cluster.py [--quick] [--positions N] [--deals N] [--tasks N] [--out FILE]``;
 results go to ``bench/results/cluster.json``.
@@ -94,7 +95,8 @@ def run_way(name: str, batches: dict[str, list[str]], **kw: Any) -> tuple[dict[s
             "cpu_s_this_process": round(cpu, 3),
         }
         if isinstance(kw.get("scheduler"), Cluster):
-            row[label].update(tasks=kw["scheduler"].stats.tasks, workers_used=len(kw["scheduler"].stats.workers))
+            stats = kw["scheduler"].stats
+            row[label].update(tasks=stats.tasks, workers_used=len(stats.workers), worker_cpu_s=round(stats.cpu_seconds, 3))
     return results, row
 
 

@@ -92,12 +92,14 @@ class Progress:
 
 @dataclass
 class MapStats:
-    """What the last map ran: items, tasks, the workers that returned results, the seconds."""
+    """What the last map ran: items, tasks, the workers that returned results, the wall seconds
+    and the CPU seconds the tasks took on the workers (their sum)."""
 
     items: int = 0
     tasks: int = 0
     workers: set[str] = field(default_factory=set)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     def summary(self) -> str:
         """``40 items in 8 tasks on 2 workers in 3.1 s``."""
@@ -107,11 +109,13 @@ class MapStats:
 
 @dataclass(frozen=True)
 class ChunkResult:
-    """A task's answer: the worker and process that computed it and the results in order."""
+    """A task's answer: the worker and process that computed it, the results in order and the
+    task's CPU seconds (its thread's)."""
 
     worker: str
     pid: int
     results: list[Any]
+    cpu_seconds: float = 0.0
 
 
 def run_chunk(fn: Callable[[T], R], chunk: list[T]) -> ChunkResult:
@@ -120,7 +124,9 @@ def run_chunk(fn: Callable[[T], R], chunk: list[T]) -> ChunkResult:
         address = distributed.get_worker().address
     except ValueError:  # not on a worker (a direct call)
         address = "local"
-    return ChunkResult(address, os.getpid(), [fn(item) for item in chunk])
+    t0 = time.thread_time()
+    results = [fn(item) for item in chunk]
+    return ChunkResult(address, os.getpid(), results, time.thread_time() - t0)
 
 
 def task_size(chunksize: int | None, total: int | None, threads: int) -> int:
@@ -414,6 +420,7 @@ class Cluster:
                 for result in results:
                     stats.workers.add(result.worker)
                     stats.items += len(result.results)
+                    stats.cpu_seconds += result.cpu_seconds
                 stats.seconds = time.monotonic() - start
                 report(time.monotonic())
                 for result in results:
