@@ -28,6 +28,7 @@ from lukfu_solver import parallel  # noqa: E402
 from lukfu_solver.endgames import random_endgame  # noqa: E402
 from lukfu_solver.errors import NotationError  # noqa: E402
 from lukfu_solver.parallel import (  # noqa: E402
+    ClusterLost,
     SchedulerUnreachable,
     connect,
     ordered_map,
@@ -84,15 +85,15 @@ def _wait_listening(port: int, proc: subprocess.Popen[bytes], seconds: float) ->
     raise AssertionError(f"nothing listens on {port} after {seconds} s")
 
 
-@pytest.fixture(scope="module")
-def dask_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``dask scheduler`` and a ``dask worker`` (two worker processes) started as separate
-    processes on 127.0.0.1, each in its own process group; the scheduler's address. Both quit
-    by themselves if the test leaks them (idle and death timeouts), and are stopped after it."""
+@contextlib.contextmanager
+def dask_commands(where: Path, workers: int) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A ``dask scheduler`` and a ``dask worker`` of ``workers`` processes started as separate
+    processes on 127.0.0.1, each in its own process group: the scheduler's address and the two
+    processes. Both quit by themselves if a test leaks them (idle and death timeouts), and are
+    stopped at the end."""
     dask = str(Path(sys.executable).with_name("dask"))
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    where = tmp_path_factory.mktemp("dask")
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "cwd": where}
     procs = [
         subprocess.Popen(
@@ -102,10 +103,10 @@ def dask_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ]
     try:
         _wait_listening(port, procs[0], 60)
-        worker = [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--host", "127.0.0.1"]
+        worker = [dask, "worker", address, "--nworkers", str(workers), "--nthreads", "1", "--host", "127.0.0.1"]
         worker += ["--no-dashboard", "--death-timeout", "60", "--local-directory", str(where)]
         procs.append(subprocess.Popen(worker, **quiet))  # type: ignore[call-overload]
-        yield address
+        yield address, procs
     finally:
         for proc in reversed(procs):
             with contextlib.suppress(ProcessLookupError):
@@ -116,6 +117,13 @@ def dask_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def dask_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a scheduler with a worker of two processes, as the ``dask`` command starts them."""
+    with dask_commands(tmp_path_factory.mktemp("dask"), 2) as (address, _):
+        yield address
 
 
 def test_parse_scheduler() -> None:
@@ -316,3 +324,16 @@ def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> N
         assert len(remote.nthreads()) == 2 and remote.stats.tasks == 8 and len(remote.warmups()) == 2
     assert out == list(ordered_map(deal, seeds, jobs=1))
 
+
+
+def test_a_lost_scheduler_is_one_line(tmp_path: Path) -> None:
+    """The scheduler killed mid-batch: the results so far came, then one line (no hang). The
+    function is one the scheduler can import (it unpickles the tasks)."""
+    with dask_commands(tmp_path, 1) as (address, procs), connect(address, timeout=60) as remote:
+        got = []
+        with pytest.raises(ClusterLost) as err:
+            for x in ordered_map(time.sleep, [0.1] * 200, scheduler=remote, chunksize=1):  # the library's
+                got.append(x)
+                if len(got) == 3:
+                    os.killpg(procs[0].pid, signal.SIGKILL)
+    assert 3 <= len(got) < 200 and str(err.value).startswith(f"scheduler: lost {address} after ")

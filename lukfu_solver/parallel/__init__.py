@@ -53,6 +53,14 @@ class SchedulerUnreachable(NotationError):
         super().__init__("scheduler", message)
 
 
+class ClusterLost(NotationError):
+    """The scheduler went away mid-batch (its connection lost, the pending tasks with it): one
+    line on the field ``scheduler``, after the results already written, which stand."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("scheduler", message)
+
+
 @dataclass(frozen=True)
 class SchedulerSpec:
     """Where batch work runs: the ``address`` of a running scheduler, or ``local_workers``
@@ -204,6 +212,7 @@ def _pool_map(fn: Callable[[T], R], items: Iterable[T], jobs: int, chunksize: in
 
 __all__ = [
     "CONNECT_TIMEOUT",
+    "ClusterLost",
     "DASK_HINT",
     "SchedulerSpec",
     "SchedulerUnreachable",

@@ -32,6 +32,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,7 +41,7 @@ import distributed
 from distributed import Client, Future, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from . import SchedulerSpec, SchedulerUnreachable
+from . import ClusterLost, SchedulerSpec, SchedulerUnreachable
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -414,7 +415,10 @@ class Cluster:
                     report(time.monotonic())
                     continue
                 ready = list(itertools.takewhile(Future.done, pending))  # one fetch for every ready head
-                results: list[ChunkResult] = self.client.gather(ready)
+                try:
+                    results: list[ChunkResult] = self.client.gather(ready)
+                except CancelledError:  # not by this map: the scheduler is gone
+                    raise ClusterLost(f"lost {self.spec} after {stats.items} results") from None
                 for _ in ready:
                     pending.popleft()
                 for result in results:
