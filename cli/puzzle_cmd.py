@@ -64,6 +64,10 @@ def solver_kind(name: str) -> str:
 
     if name not in SOLVER_CHOICES:
         raise bad_usage("solver", f"expected {' or '.join(SOLVER_CHOICES)}, got {name!r}")
+    if name == "compiled":
+        from .progress import prepare_solver
+
+        prepare_solver()  # the one-time compilation announced, never inside a puzzle's time
     return name
 
 
@@ -547,7 +551,8 @@ class PlaySession:
                 mistakes += 1
                 self._explain(solver, p, move, puzzle.goal, an.value or 0, st.values.get(move))
             self._push(p, st.move)
-        self.say(f"Solved{' with ' + str(mistakes) + ' wrong tries' if mistakes else ''}!")
+        tries = "" if not mistakes else f" after {mistakes} wrong {'try' if mistakes == 1 else 'tries'}"
+        self.say(f"Solved{tries}!")
         if not p.is_over:
             cont = list(solver.solve(p).pv)
             if cont:

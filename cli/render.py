@@ -540,8 +540,8 @@ def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
             total = p.fu[s] + old.bit_count()
             shown = format_cards(old) if old else "none"
             lines.append(
-                f"claim: seat {s} claims with {p.fu[s]} fu + {old.bit_count()} Old cards ({shown}) = T {total}, "
-                f"worth {total - 5} point{'s' if total - 5 != 1 else ''} (R14, R16)"
+                f"claim: seat {s} claims with {plural(p.fu[s], 'fu')} + {plural(old.bit_count(), 'Old card')} "
+                f"({shown}) = a total of {total}, worth {plural(total - 5, 'point')}"
             )
             p.push(move)
             break
@@ -566,5 +566,6 @@ def move_words(pos: Position, move: Play) -> str:
     """What the seat to move does with ``move``, in the words of ``lukfu solve``'s narration."""
     if move.kind == CLAIM:
         s = pos.to_move
-        return f"seat {s} claims (T = {pos.fu[s]} fu + {pos.old_cards(s).bit_count()} Old cards)"
+        old = pos.old_cards(s).bit_count()
+        return f"seat {s} claims ({plural(pos.fu[s], 'fu')} + {plural(old, 'Old card')} = {pos.fu[s] + old})"
     return play_words(pos, move)

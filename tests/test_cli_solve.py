@@ -138,7 +138,7 @@ def test_solve_narrates_tricks_and_claim() -> None:
     pos = next(p for p in (random_endgame(s, 5) for s in range(50)) if Solver().solve(p).pv[-1].kind == CLAIM)
     res = Solver().solve(pos)
     lines = solve_cmd.narrate_pv(pos, res.pv)
-    assert lines[-2].startswith("claim: seat ") and "Old cards" in lines[-2] and "= T " in lines[-2]
+    assert lines[-2].startswith("claim: seat ") and "Old cards" in lines[-2] and "= a total of " in lines[-2]
     end = pos.copy()
     for m in res.pv:
         end.push(m)
