@@ -66,9 +66,7 @@ from .goals import (
 )
 from .line import (
     SOLVER_CHOICES,
-    Analysis,
     SolveContext,
-    Step,
     analyse,
     end_of_line,
     line_positions,
@@ -82,13 +80,13 @@ from .rating import (
     TERMINAL_WEIGHT,
     THEMES,
     TIERS,
-    Rating,
     detect_themes,
     greedy_scores,
     heuristic,
     rate,
     tier_of,
 )
+from .solution import Analysis, Rating, Step
 
 __all__ = [
     "DEFEND",

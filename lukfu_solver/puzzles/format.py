@@ -22,7 +22,7 @@ from .goals import GOALS, SIDES, PuzzleError, question, solving_side
 from .rating import RATING_FORMULA, THEMES, TIERS
 
 if TYPE_CHECKING:
-    from .line import Analysis
+    from .solution import Analysis
 
 FORMAT = "lukfu-puzzles"
 FORMAT_VERSION = 1

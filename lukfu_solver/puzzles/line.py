@@ -25,14 +25,14 @@ start.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..plays import DISCARD, Play
 from ..position import Position
 from ..search import make_solver
 from .goals import DEFEND, FORCED, MIN_DECISIONS, SOLVE, PuzzleError, check_goal, goal_text, keeps_goal, solving_side
-from .rating import Rating, detect_themes, greedy_scores, rate
+from .rating import detect_themes, greedy_scores, rate
+from .solution import Analysis, Step
 
 if TYPE_CHECKING:
     from ..search import ExactSolver
@@ -46,51 +46,6 @@ def solver_of(choice: str | ExactSolver) -> ExactSolver:
     (``compiled``, the default everywhere, or ``reference``), or ``choice`` itself when it is a
     solver already (a caller that brings its own, e.g. a baseline behind the same protocol)."""
     return make_solver(choice) if isinstance(choice, str) else choice
-
-
-@dataclass
-class Step:
-    """One move of a solution line: the move, who played it and its role (SOLVE, FORCED,
-    DEFEND). A decision also keeps the value of every legal move and its greedy scores."""
-
-    move: Play
-    seat: int
-    role: str
-    values: dict[Play, int] = field(default_factory=dict)
-    greedy: dict[Play, int] = field(default_factory=dict)
-
-
-@dataclass
-class Analysis:
-    """What :func:`analyse` found: the goal, the value, the line, the first moves' values, the
-    rating, the themes and the solver nodes spent; ``failure`` says why it is not a puzzle."""
-
-    position: Position
-    goal: str
-    side: str
-    value: int | None = None
-    steps: list[Step] = field(default_factory=list)
-    first_moves: dict[Play, int] = field(default_factory=dict)
-    rating: Rating | None = None
-    themes: list[str] = field(default_factory=list)
-    nodes: int = 0
-    solver: str = ""
-    failure: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """True when the position and line make a valid puzzle."""
-        return self.failure is None
-
-    @property
-    def solution(self) -> list[Play]:
-        """The moves of the line."""
-        return [s.move for s in self.steps]
-
-    @property
-    def decisions(self) -> list[Step]:
-        """The solving side's decisions in the line."""
-        return [s for s in self.steps if s.role == SOLVE]
 
 
 class SolveContext:

@@ -10,17 +10,16 @@ The rating is a function of the line alone, so a faster solver never changes it:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..plays import CLAIM, DISCARD, RUN, SET, Play
 from ..position import Position
 from .goals import MIN_DECISIONS, SOLVE
+from .solution import Analysis, Rating
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .line import Analysis
 
 TIERS = ("easy", "medium", "hard")
 THEMES = (
@@ -89,28 +88,6 @@ def greedy_scores(pos: Position, moves: Iterable[Play] | None = None) -> dict[Pl
 
 
 # ---------------------------------------------------------------- rating and themes
-
-
-@dataclass
-class Rating:
-    """The difficulty and what it is computed from (see :func:`rate`)."""
-
-    decisions: int
-    tempting: int
-    misled: int
-    branching: int
-    score: int
-    tier: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``rating`` object of the file format."""
-        return {
-            "score": self.score,
-            "decisions": self.decisions,
-            "tempting": self.tempting,
-            "misled": self.misled,
-            "branching": self.branching,
-        }
 
 
 def rate(an: Analysis) -> Rating:
