@@ -228,6 +228,7 @@ class MatchResult:
     point_sums: tuple[array, array, array] = field(default_factory=lambda: (array("q"), array("q"), array("q")))
     call_counts: list[int] = field(default_factory=lambda: [0, 0, 0])
     call_point_sums: list[int] = field(default_factory=lambda: [0, 0, 0])
+    point_totals: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     def add(self, g: GameResult, keep: bool = True) -> None:
         """Count one game (games arrive in order: deal, then seating); keep it when ``keep``."""
@@ -237,6 +238,7 @@ class MatchResult:
                 a.append(0)
         for p in range(3):
             self.point_sums[p][g.deal] += g.points[p]
+            self.point_totals[p] += g.points[p]
             if g.called[p]:
                 self.call_counts[p] += 1
                 self.call_point_sums[p] += g.points[p]
@@ -247,7 +249,7 @@ class MatchResult:
     def running_score(self) -> list[tuple[str, int]]:
         """Each place's label and its net points summed over the games played so far (the
         score a table would keep; the three sum to zero)."""
-        return [(lab, sum(self.point_sums[p])) for p, lab in enumerate(self.labels)]
+        return [(lab, self.point_totals[p]) for p, lab in enumerate(self.labels)]  # O(1): called every game
 
     @property
     def labels(self) -> list[str]:
