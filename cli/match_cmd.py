@@ -78,6 +78,10 @@ def match(
     from lukfu_solver.match import parse_specs, run_match, seatings
 
     specs = parse_specs(players)
+    if any(spec.startswith("pimc") for spec in specs):
+        from .progress import prepare_solver
+
+        prepare_solver()  # the one-time compilation announced before the first game, not inside it
     total = deals * len(seatings(specs))
     bar = None if json_ else progress_bar("score {task.fields[score]}")
     if bar is None:

@@ -246,6 +246,9 @@ class Terminal:
         from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
         from lukfu_solver.analysis.hint import hint
 
+        from .progress import prepare_solver
+
+        prepare_solver()  # the one-time compilation announced, not inside the hint
         limits = make_limits(None, None, DEFAULT_MAX_NODES)
         with self.console.status("thinking…") if self.console.is_terminal else _nothing():
             h = hint(view, self.level, self.seed, limits=limits)
@@ -442,6 +445,10 @@ def play(
     if path is not None and path.exists() and not force:
         raise NotationError("record", f"{path} already exists; use --force to overwrite it")
     console = stdout_console()
+    if any(spec.startswith("pimc") for spec in specs):
+        from .progress import prepare_solver
+
+        prepare_solver()  # before the deal: the engines' first move never waits for a compilation
     human_person = 0 if seat is None else (first_master(seed) + seat) % 3
     term = Terminal(console, level, seed)
     engines = [

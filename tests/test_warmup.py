@@ -47,3 +47,26 @@ def test_a_small_endgame_does_not_wait_for_the_compilation(tmp_path: Path) -> No
     assert "Compiling" not in out.stderr
     assert '"value": 0' in out.stdout
     assert not any(tmp_path.iterdir())  # nothing compiled
+
+
+def test_the_compilation_is_announced_once_and_not_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from lukfu_cli import progress
+    from lukfu_cli.app import app
+
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
+    monkeypatch.setattr(warmup, "prepare_kernel", lambda: calls.append("compile") or 61.4)
+    monkeypatch.setattr(progress, "_kernel_prepared", False)
+    big = "C5S12T4M3/C37S39M4/C126M15 2 2 4,1,2 S678M269T2356789 -"
+    res = CliRunner().invoke(app, ["solve", big, "--reference"])
+    assert res.exit_code == 0 and calls == []  # the reference search needs no compilation
+    res = CliRunner().invoke(app, ["solve", ENDGAME])
+    assert res.exit_code == 0 and calls == []  # a small endgame does not wait for it
+    res = CliRunner().invoke(app, ["solve", big])
+    assert res.exit_code == 0, res.output
+    assert calls == ["compile"]
+    assert "Compiling the solver once (about a minute)…" in res.stderr and "compiled in 61 s" in res.stderr
+    res = CliRunner().invoke(app, ["solve", big])
+    assert calls == ["compile"]  # once a process
