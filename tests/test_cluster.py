@@ -35,6 +35,7 @@ from lukfu_solver.parallel import (  # noqa: E402
     parse_scheduler,
     using,
 )
+from lukfu_solver.parallel import cluster as cluster_module  # noqa: E402
 from lukfu_solver.parallel.cluster import (  # noqa: E402
     BUFFER_PER_THREAD,
     STREAM_TASK_ITEMS,
@@ -325,15 +326,23 @@ def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> N
     assert out == list(ordered_map(deal, seeds, jobs=1))
 
 
-
-def test_a_lost_scheduler_is_one_line(tmp_path: Path) -> None:
-    """The scheduler killed mid-batch: the results so far came, then one line (no hang). The
-    function is one the scheduler can import (it unpickles the tasks)."""
+def test_lost_workers_and_a_lost_scheduler_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every worker killed for good (the ``dask worker`` command and its processes): the map gives
+    up after NO_WORKER_SECONDS rather than wait forever. Then the scheduler killed while a map
+    waits: one line too. The results before came; the function is one the scheduler can import."""
+    monkeypatch.setattr(cluster_module, "NO_WORKER_SECONDS", 1.0)
     with dask_commands(tmp_path, 1) as (address, procs), connect(address, timeout=60) as remote:
         got = []
         with pytest.raises(ClusterLost) as err:
-            for x in ordered_map(time.sleep, [0.1] * 200, scheduler=remote, chunksize=1):  # the library's
+            for x in ordered_map(time.sleep, [0.1] * 200, scheduler=remote, chunksize=1):
                 got.append(x)
                 if len(got) == 3:
-                    os.killpg(procs[0].pid, signal.SIGKILL)
-    assert 3 <= len(got) < 200 and str(err.value).startswith(f"scheduler: lost {address} after ")
+                    os.killpg(procs[1].pid, signal.SIGKILL)
+        assert str(err.value).startswith(f"scheduler: {address} has had no worker for 1 s, after ")
+        assert 3 <= len(got) < 200
+        monkeypatch.setattr(cluster_module, "NO_WORKER_SECONDS", 60.0)
+        stream = ordered_map(time.sleep, [0.1] * 10, scheduler=remote, chunksize=1)
+        threading.Timer(1.0, os.killpg, (procs[0].pid, signal.SIGKILL)).start()
+        with pytest.raises(ClusterLost) as err:
+            list(stream)
+    assert str(err.value) == f"scheduler: lost {address} after 0 results"

@@ -59,6 +59,9 @@ STREAM_TASK_ITEMS = 4
 """Items a task when the size of the input is unknown (standard input, an endless generator)."""
 POLL_SECONDS = 0.5
 """How often a wait for the next result reports progress."""
+NO_WORKER_SECONDS = 60.0
+"""How long a map waits on a cluster left without any worker before it gives up (a nanny
+restarts a killed worker within seconds; a cluster whose workers all died stays empty)."""
 
 
 @dataclass(frozen=True)
@@ -383,12 +386,13 @@ class Cluster:
         start = time.monotonic()
         numbers = itertools.count()
         last_report = -POLL_SECONDS
+        idle_since: float | None = None  # since when the cluster has had no worker
 
         def report(now: float) -> None:
             nonlocal last_report
             if progress is not None and now - last_report >= POLL_SECONDS:
                 last_report = now
-                workers = len(self.nthreads())
+                workers = len(self._live_threads(stats.items))
                 progress(Progress(tally.tasks, stats.tasks, tally.items, total, workers, now - start))
 
         try:
@@ -411,7 +415,8 @@ class Cluster:
                 if not pending:
                     break
                 if not pending[0].done():
-                    tally.changed.wait(POLL_SECONDS)
+                    if not tally.changed.wait(POLL_SECONDS):  # a quiet half second: any workers left?
+                        idle_since = self._check_workers(idle_since, stats.items)
                     report(time.monotonic())
                     continue
                 ready = list(itertools.takewhile(Future.done, pending))  # one fetch for every ready head
@@ -439,6 +444,25 @@ class Cluster:
             stats.seconds = time.monotonic() - start
         if close:
             self.close()
+
+    def _live_threads(self, done: int) -> dict[str, int]:
+        """:meth:`nthreads` in the middle of a map: a lost connection is :class:`ClusterLost`."""
+        try:
+            return self.nthreads()
+        except OSError:  # CommClosedError and the like: the scheduler is gone
+            raise ClusterLost(f"lost {self.spec} after {done} results") from None
+
+    def _check_workers(self, idle_since: float | None, done: int) -> float | None:
+        """Since when the cluster has had no worker (None: it has some); :class:`ClusterLost`
+        once that lasts :data:`NO_WORKER_SECONDS` (Dask would wait for one forever)."""
+        if self._live_threads(done):
+            return None
+        now = time.monotonic()
+        if idle_since is None:
+            return now
+        if now - idle_since >= NO_WORKER_SECONDS:
+            raise ClusterLost(f"{self.spec} has had no worker for {NO_WORKER_SECONDS:g} s, after {done} results")
+        return idle_since
 
     def _submit_all(
         self,
