@@ -15,6 +15,8 @@ only when a scheduler is asked for. A :class:`Cluster` is a client of a running 
   doubled;
 - a warm-up (the compiled kernel's) runs once on every worker process, as a worker plugin, also
   on workers that join or restart later, never once a task;
+- a scheduler lost mid-batch, or a cluster left without workers for a minute, is
+  :class:`~lukfu_solver.parallel.ClusterLost` (one line) instead of a hang or a traceback;
 - Ctrl-C, an exception or closing the iterator cancels every future still pending.
 """
 
