@@ -19,6 +19,33 @@ SeedOpt = Annotated[
     int | None,
     typer.Option("--seed", metavar="SEED", help="Seed of the deal; omitted, one is chosen at random and shown."),
 ]
+DealOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--deal",
+        metavar="SEED",
+        help="Instead of HAND: the hand --seat holds in the deal `lukfu deal --seed SEED` deals.",
+    ),
+]
+
+
+def hand_text(hand: str | None, deal: int | None, seat: int | None) -> str:
+    """The HAND a command analyses: as given, or the one ``seat`` holds in the deal ``deal``
+    (``--deal SEED --seat SEAT``, :func:`lukfu_solver.game.dealt_hand`); exactly one of the two."""
+    from lukfu_solver.cards import format_cards
+    from lukfu_solver.game import dealt_hand
+
+    if deal is None:
+        if not hand:
+            raise bad_usage("hand", "missing: give HAND, or --deal SEED with --seat SEAT")
+        return hand
+    if hand:
+        raise bad_usage("deal", "give either HAND or --deal SEED, not both")
+    if seat is None:
+        raise bad_usage("seat", "--deal SEED needs --seat SEAT: whose hand in the deal")
+    return format_cards(dealt_hand(deal, seat))
+
+
 POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
 
 

@@ -450,7 +450,7 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     if record.players is not None:
         facts.append("players by seat: " + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
     if record.passed_out:
-        facts.append(f"{len(record.passed_out)} deal(s) passed out before it (R3)")
+        facts.append(f"{plural(len(record.passed_out), 'deal')} passed out before it")
     lines: list[RenderableType] = [Text("Deal" + (f" ({'; '.join(facts)})" if facts else ""), style="bold")]
     lines.append(hands_table(record.hands, caller))
     lines.append(legend_for(*(old_cards(h, 0) for h in record.hands)))
@@ -466,7 +466,14 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     claim = claim_of(record, positions)
     if claim is not None:
         seat, old = claim
-        lines.append(Text(f"Seat {seat} claims (R14), showing the Old cards {format_cards(old)}"))
+        fu = positions[-2].fu[seat]
+        lines.append(
+            Text(
+                f"Seat {seat} claims with {plural(fu, 'fu')} won + {plural(old.bit_count(), 'Old card')} shown "
+                f"= a total of {fu + old.bit_count()}:"
+            )
+        )
+        lines.append(hand_table(old, old, "The Old cards shown"))
     if record.outcome is None:
         lines.append(Text("Unfinished: no result yet."))
     else:

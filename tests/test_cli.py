@@ -425,3 +425,36 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
         update = bars("x", 4)
         assert update is not None
         update(2, 4)
+
+
+def test_a_dealt_hand_by_seed_and_seat() -> None:
+    from lukfu_cli.options import hand_text
+    from lukfu_solver.errors import NotationError
+
+    assert hand_text(None, 7, 1) == "C1378S57M24T4789"
+    assert hand_text("C19S345M2789T189", None, 0) == "C19S345M2789T189"
+    for args in [(None, None, 1), ("C1", 7, 1), (None, 7, None), (None, 7, 3)]:
+        with pytest.raises(NotationError):
+            hand_text(*args)
+
+
+def test_deal_seat_shows_the_hand_and_what_to_try() -> None:
+    res = runner.invoke(app, ["deal", "--seed", "7", "--seat", "1"])
+    assert res.exit_code == 0
+    assert "C Coins" in res.stdout and "lukfu advise C1378S57M24T4789 --seat 1" in res.stdout
+    res = runner.invoke(app, ["deal", "--seed", "7", "--seat", "1", "--json"])
+    data = json.loads(res.stdout)
+    assert data["hand"] == "C1378S57M24T4789" and data["old"] == "C1T789" and data["seat"] == 1
+    res = runner.invoke(app, ["deal", "--seed", "7", "--show"])
+    assert res.exit_code == 0 and "To move: seat 0, to lead" in res.stdout
+
+
+def test_version() -> None:
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.stdout.startswith("lukfu ")
+
+
+def test_one_metavar_style() -> None:
+    for command in (["deal"], ["play"], ["match"], ["solve"]):
+        text = runner.invoke(app, [*command, "--help"]).stdout
+        assert "<int>" not in text and "<bool>" not in text, command
