@@ -14,7 +14,10 @@ Heavy modules (the sampler, the solvers, numba) are imported inside the commands
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -24,10 +27,14 @@ from rich.text import Text
 
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
-    ADVISE_SAMPLES,
+    ADVISE_TIME,
+    DECIDE_Z,
     DEFAULT_MAX_NODES,
     LEAD_SAMPLES,
+    LEAD_TIME,
     VIEW_SAMPLES,
+    VIEW_TIME,
+    advice_budget,
     check_options,
     is_view_text,
     make_limits,
@@ -38,7 +45,7 @@ from lukfu_solver.view import SeatView
 
 from .common import bad_usage, emit_json, stdout_console
 from .options import JsonOpt
-from .progress import progress_callbacks
+from .progress import progress_bar
 from .render import LEGEND, seat_label, signed, suit_cell
 
 if TYPE_CHECKING:
@@ -55,13 +62,22 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help=f"Sampled deals: at most N for a view (default {VIEW_SAMPLES}, fewer if the best move is clear "
-        f"early), N for a hand's advice (default {ADVISE_SAMPLES}).",
+        help=f"Fix the work: at most N sampled deals for a view (fewer if the best move is clear early), exactly "
+        f"N for a hand's advice, no time budget unless --time is given: the same seed and N give the same "
+        f"output on any machine and any --jobs. Default: anytime (see --time; a view takes at most {VIEW_SAMPLES}).",
         show_default=False,
     ),
 ]
 AdviseSamplesOpt = Annotated[
-    int, typer.Option("--samples", metavar="N", help="Sampled deals (each solved for play and, if needed, pass).")
+    int | None,
+    typer.Option(
+        "--samples",
+        metavar="N",
+        help="Fix the work: exactly N sampled deals (each solved for play and, if needed, pass), no sequential "
+        "stop and no time budget unless --time is given, so a seed gives byte-identical output on any --jobs. "
+        "Default: anytime (see --time).",
+        show_default=False,
+    ),
 ]
 SeedOpt = Annotated[
     int, typer.Option("--seed", metavar="SEED", help="Seed of the sampling: the same seed, the same answer.")
@@ -85,19 +101,35 @@ TimeOpt = Annotated[
     typer.Option(
         "--time",
         metavar="SECONDS",
-        help="Also stop each solve after SECONDS (then results depend on the machine's speed).",
+        help=f"The time budget of the answer: the best estimate found within SECONDS, with its standard errors "
+        f"(a solve still running at the end is stopped and its sample left out). Default without --samples: "
+        f"{ADVISE_TIME:g} s for call/pass advice (which also stops as soon as the play-pass gap is {DECIDE_Z:g} "
+        f"standard errors from 0), {LEAD_TIME:g} s more for the first-lead table, {VIEW_TIME:g} s for a view. "
+        "Results then depend on the machine's speed; --samples fixes the work instead.",
+        show_default=False,
+    ),
+]
+SolveTimeOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--solve-time",
+        metavar="SECONDS",
+        help="Also stop each single solve after SECONDS (its value is then the midpoint of its proven bounds, "
+        "counted in the output; results depend on the machine's speed).",
         show_default=False,
     ),
 ]
 SeatOpt = Annotated[
     int | None,
-    typer.Option("--seat", metavar="SEAT", help="The seat of a HAND: 0 Master (decides first), 1, 2.", show_default=False),
+    typer.Option(
+        "--seat", metavar="SEAT", help="The seat of a HAND: 0 Master (decides first), 1, 2.", show_default=False
+    ),
 ]
 
 
 def limits_data(limits: SolveLimits) -> dict[str, Any]:
-    """``{"max_nodes", "time"}`` (null: no such limit)."""
-    return {"max_nodes": limits.max_nodes, "time": limits.time_limit}
+    """``{"max_nodes", "solve_time"}``: the per-solve limits (null: no such limit)."""
+    return {"max_nodes": limits.max_nodes, "solve_time": limits.time_limit}
 
 
 def limits_text(limits: SolveLimits) -> str:
@@ -106,7 +138,7 @@ def limits_text(limits: SolveLimits) -> str:
     if limits.max_nodes is not None:
         parts.append(f"{limits.max_nodes:,} nodes")
     if limits.time_limit is not None:
-        parts.append(f"{limits.time_limit:g} s")
+        parts.append(f"{limits.time_limit:g} s a solve")
     return "per-solve limit " + " or ".join(parts) if parts else "exact solves (no limit)"
 
 
@@ -196,6 +228,7 @@ def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str,
         "samples": a.samples,
         "requested_samples": requested,
         "stopped_early": a.stopped_early,
+        "timed_out": a.timed_out,
         "solves": a.samples * len(a.moves),
         "incomplete": a.incomplete,
         "seed": a.seed,
@@ -245,6 +278,8 @@ def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
     line = f"Samples: {a.samples}"
     if a.stopped_early:
         line += f" of {requested} (stopped early: the best move was clear)"
+    elif a.timed_out:
+        line += f" of {requested} (stopped by the time budget)"
     method = a.sampler.get("method")
     count = a.sampler.get("count")
     if method:
@@ -261,7 +296,16 @@ def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, A
         "p_play_better": adv.p_play_better,
         "recommendation": adv.recommendation,
         "reason": adv.reason,
+        "reasons": adv.reasons,
+        "basis": adv.basis,
+        "gap_stderr": adv.gap_stderr,
+        "p_caller_loses": adv.p_caller_loses,
+        "outcomes": {str(k): v for k, v in adv.outcomes.items()},
+        "model": model_data(adv),
         "samples": adv.samples,
+        "requested_samples": adv.requested,
+        "stopped": adv.stopped,
+        "cut": adv.cut,
         "seed": adv.seed,
         "solves": adv.solves,
         "incomplete": adv.incomplete,
@@ -271,6 +315,51 @@ def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, A
     if evidence:
         data["evidence"] = evidence_data(adv)
     return data
+
+
+def model_data(adv: Advice) -> dict[str, Any] | None:
+    """The learned first answer and its measured error (None without a model)."""
+    m = adv.model
+    if m is None:
+        return None
+    return {
+        "play": round(m.play, 4),
+        "pass": round(m.pass_, 4),
+        "recommendation": m.recommendation,
+        "error": {"play": m.play_error, "pass": m.pass_error, "gap": m.gap_error, "held_out_hands": m.hands},
+    }
+
+
+STOPPED_WORDS = {
+    "samples": "all the samples asked for",
+    "decided": "stopped once the gap was clear (sequential test)",
+    "time": "stopped by the time budget",
+}
+
+
+def basis_text(adv: Advice) -> Text:
+    """What the numbers rest on: exact PIMC, bounded PIMC or the model alone."""
+    if adv.basis == "model":
+        return Text(
+            "Basis: the learned model only — no sampled deal was solved within the time budget; give more --time.",
+            style="bold yellow",
+        )
+    why = STOPPED_WORDS.get(adv.stopped, adv.stopped)
+    words = "every solve exact" if adv.basis == "exact PIMC" else f"{adv.incomplete} solves bounded, not exact"
+    cut = f"; {adv.cut} sample cut by the budget left out" if adv.cut else ""
+    return Text(f"Basis: {adv.basis} over {adv.samples} samples ({words}; {why}{cut})", style="dim")
+
+
+def model_text(adv: Advice) -> Text | None:
+    """The learned model's instant answer beside PIMC's, with its held-out error."""
+    m = adv.model
+    if m is None:
+        return None
+    return Text(
+        f"Model (instant first answer): play {signed(m.play, 2)}, pass {signed(m.pass_, 2)} → {m.recommendation}; "
+        f"its error on {m.hands} held-out hands against PIMC: ±{m.play_error:.2f} play, ±{m.gap_error:.2f} gap",
+        style="dim",
+    )
 
 
 def evidence_data(adv: Advice) -> dict[str, Any]:
@@ -285,12 +374,17 @@ def evidence_data(adv: Advice) -> dict[str, Any]:
     }
 
 
-def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Text]:
-    """Play vs pass, the recommendation and the reason, in words."""
+def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
+    """Play vs pass, the recommendation, the reasons in card-play terms, the spread of calling's
+    results as a bar chart, the basis and the model's first answer."""
+    from .analyse_charts import OutcomeChart
+
     seat = adv.seat
     pass_words = "a redeal: nobody scores" if seat == 2 else "as a non-caller (M2), or 0 on a redeal"
     lines = [
-        Text(f"Play (call): {signed(adv.play.mean, 2)} ± {adv.play.stderr:.2f} (expected net points as the caller, M1)"),
+        Text(
+            f"Play (call): {signed(adv.play.mean, 2)} ± {adv.play.stderr:.2f} (expected net points as the caller, M1)"
+        ),
         Text(f"Pass:        {signed(adv.pass_.mean, 2)} ± {adv.pass_.stderr:.2f} ({pass_words})"),
         Text(
             f"Recommendation: {adv.recommendation.upper()} (probability that playing is better: "
@@ -299,6 +393,21 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Text]
         ),
         Text(f"Reason: {adv.reason}"),
     ]
+    if adv.reasons:
+        lines.append(Text("What decides the hand:", style="bold"))
+        lines.extend(Text(f"  • {r}") for r in adv.reasons)
+    if adv.outcomes:
+        lines.append(
+            Text(
+                f"Calling's result over the samples (caller's points; it loses in {100 * adv.p_caller_loses:.0f}%):",
+                style="bold",
+            )
+        )
+        lines.append(OutcomeChart(adv.outcomes))
+    lines.append(basis_text(adv))
+    model = model_text(adv)
+    if model is not None:
+        lines.append(model)
     if evidence:
         lines.extend(evidence_lines(adv))
     lines.append(
@@ -351,7 +460,8 @@ def analyse(
     jobs: JobsOpt = 1,
     json_: JsonOpt = False,
     max_nodes: MaxNodesOpt = None,
-    time_limit: TimeOpt = None,
+    budget: TimeOpt = None,
+    solve_time: SolveTimeOpt = None,
     lead_samples: Annotated[
         int,
         typer.Option(
@@ -374,10 +484,14 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
     calls (--lead-samples samples).
 
-    Defaults: at most 48 samples for a view, 32 for a hand's advice, 8 for the first-lead table;
-    each solve of a view's moves and of the first-lead table stops after 500,000 nodes, each solve
-    of the advice after 16,000,000 (--max-nodes sets both). What that costs in time and how many
-    solves stop at the limit: docs/pimc.md. A progress bar is shown on stderr when it is a
+    Defaults: anytime, within a time budget (--time: 2 s for a hand's advice, which also stops once
+    the play-pass gap is 3 standard errors from 0, 3 s more for the first-lead table, 5 s for a
+    view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
+    for the first-lead table by --lead-samples), for results that are the same to the byte on any
+    machine and --jobs. Each solve of a view's moves and of the first-lead table stops after
+    500,000 nodes, each solve of the advice after 16,000,000 (--max-nodes sets both; --solve-time
+    also stops each solve after SECONDS); the output counts the solves that stopped. What that
+    costs in time: docs/pimc.md. A progress bar with the time left is shown on stderr when it is a
     terminal. --json prints one object: `{"input": "view", "view", "seat", "caller", "to_move", "old",
     "points", "moves": [{"move", "mean", "stderr", "values"}], "best", "p_best", "samples",
     "requested_samples", "stopped_early", "solves", "incomplete", "seed", "limits", "sampler",
@@ -385,25 +499,68 @@ def analyse(
     `{"input": "hand", "hand", "seat", "old", "sets", "runs", "sure_fu", "call_score", "advice",
     "leads"}`.
     """
-    n = samples if samples is not None else (VIEW_SAMPLES if is_view_text(target) else ADVISE_SAMPLES)
-    check_options(n, jobs, max_nodes, time_limit)
+    check_options(samples, jobs, max_nodes, solve_time, budget)
     if lead_samples < 0:
         raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
+    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
     if not is_view_text(target):
         hand, s = parse_hand(target, seat)
-        analyse_hand(hand, s, n, lead_samples, seed, jobs, max_nodes, time_limit, json_)
+        analyse_hand(hand, s, request, json_)
         return
     view = SeatView.parse(target)
     if seat is not None and seat != view.seat:
         raise bad_usage("seat", f"the view is seat {view.seat}'s, but --seat is {seat}")
     if view.caller is None and view.to_move == view.seat:
-        n = samples if samples is not None else ADVISE_SAMPLES
-        analyse_hand(view.hand, view.seat, n, lead_samples, seed, jobs, max_nodes, time_limit, json_)
+        analyse_hand(view.hand, view.seat, request, json_)
         return
     if view.to_move != view.seat:
         not_your_turn(view, json_)
         return
-    analyse_view(view, n, seed, jobs, make_limits(max_nodes, time_limit), json_)
+    n = VIEW_SAMPLES if samples is None else samples
+    view_budget = budget if samples is not None else (VIEW_TIME if budget is None else budget)
+    analyse_view(view, n, seed, jobs, make_limits(max_nodes, solve_time), json_, view_budget)
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    """What ``analyse HAND`` was asked for: samples (None: anytime), first-lead samples, seed,
+    jobs, the per-solve limits and the time budget (None: the default, or none with samples)."""
+
+    samples: int | None
+    lead_samples: int
+    seed: int
+    jobs: int
+    max_nodes: int | None
+    solve_time: float | None
+    budget: float | None
+
+
+@contextlib.contextmanager
+def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | None]]:
+    """The one progress bar (``progress.progress_bar``) with the time left: the budget's rest when
+    there is a budget (the answer ends by then at the latest), else the rate so far times the
+    samples to go. The factory returns None when stderr is not a terminal."""
+    bar = progress_bar("{task.fields[left]}")
+    if bar is None:
+        yield lambda description: None
+        return
+
+    def factory(description: str) -> Progress:
+        task = bar.add_task(description, total=None, left="")
+        start = time.monotonic()
+
+        def update(done: int, total: int) -> None:
+            spent = time.monotonic() - start
+            left = spent / done * (total - done) if done else float("inf")
+            if budget is not None:
+                left = min(left, max(0.0, budget - spent))
+            words = f"≤ {left:.1f} s left" if left != float("inf") else ""
+            bar.update(task, completed=done, total=total, left=words)
+
+        return update
+
+    with bar:
+        yield factory
 
 
 def turn_message(view: SeatView) -> str:
@@ -436,13 +593,15 @@ def not_your_turn(view: SeatView, json_: bool) -> None:
     stdout_console().print(Text(message))
 
 
-def analyse_view(view: SeatView, samples: int, seed: int, jobs: int, limits: SolveLimits, json_: bool) -> None:
-    """``analyse VIEW`` with the viewer to move."""
+def analyse_view(
+    view: SeatView, samples: int, seed: int, jobs: int, limits: SolveLimits, json_: bool, budget: float | None = None
+) -> None:
+    """``analyse VIEW`` with the viewer to move, within ``budget`` seconds (None: no budget)."""
     from lukfu_solver.analysis.moves import analyse as run_analysis
 
     assert view.caller is not None
-    with progress_callbacks() as bar:
-        a = run_analysis(view, samples, seed, jobs, limits, progress=bar("sampling and solving"))
+    with timed_progress(budget) as bar:
+        a = run_analysis(view, samples, seed, jobs, limits, progress=bar("sampling and solving"), budget=budget)
     old = view.old_cards()
     if json_:
         data = {
@@ -473,7 +632,11 @@ def analyse_view(view: SeatView, samples: int, seed: int, jobs: int, limits: Sol
 def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits) -> None:
     """The move table of an analysis, its recommendation, the samples used and, when solves
     stopped at a limit, the warning."""
+    from .analyse_charts import MovesChart
+
     console.print(moves_table(a))
+    console.print(Text("Expected points (├┤: ± one standard error):", style="bold"))
+    console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
     console.print(recommendation_text(a))
     console.print(samples_text(a, samples, limits))
     warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits)
@@ -481,23 +644,25 @@ def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits)
         console.print(warn)
 
 
-def analyse_hand(
-    hand: CardSet,
-    seat: int,
-    samples: int,
-    lead_samples: int,
-    seed: int,
-    jobs: int,
-    max_nodes: int | None,
-    time_limit: float | None,
-    json_: bool,
-) -> None:
+def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
     """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls."""
     from lukfu_solver.analysis.hand import analyse_hand as run_hand
 
-    with progress_callbacks() as bar:
-        h = run_hand(hand, seat, samples, lead_samples, seed, jobs, max_nodes, time_limit, progress=bar)
-    render_hand(h, lead_samples, json_)
+    shown = r.budget if r.budget is not None or r.samples is not None else ADVISE_TIME + LEAD_TIME * (seat == 0)
+    with timed_progress(shown) as bar:
+        h = run_hand(
+            hand,
+            seat,
+            r.samples,
+            r.lead_samples,
+            r.seed,
+            r.jobs,
+            r.max_nodes,
+            r.solve_time,
+            progress=bar,
+            budget=r.budget,
+        )
+    render_hand(h, r.lead_samples, json_)
 
 
 def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
@@ -547,7 +712,7 @@ def advise(
             show_default=False,
         ),
     ] = None,
-    samples: AdviseSamplesOpt = ADVISE_SAMPLES,
+    samples: AdviseSamplesOpt = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = 1,
     json_: JsonOpt = False,
@@ -555,8 +720,9 @@ def advise(
         bool,
         typer.Option("--evidence", help="Also estimate over the samples in which the earlier seats would have passed."),
     ] = False,
-    time_limit: TimeOpt = None,
+    budget: TimeOpt = None,
     max_nodes: MaxNodesOpt = None,
+    solve_time: SolveTimeOpt = None,
 ) -> None:
     """Call or pass: expected points of playing and of passing a freshly dealt hand.
 
@@ -567,7 +733,12 @@ def advise(
     a short reason; --evidence adds the estimates over the samples in which the earlier seats would
     have passed by that policy (seats 1 and 2).
 
-    Defaults: 32 samples, each solve stopped after 16,000,000 nodes (--max-nodes; an unfinished
+    Defaults: anytime, within 2 s (--time): samples are drawn until the play-pass gap is 3 standard
+    errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
+    every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
+    model's instant answer and its measured error. --samples N fixes the work (exactly N samples,
+    the same output to the byte for a seed on any machine and --jobs). Each solve stops after
+    16,000,000 nodes (--max-nodes; an unfinished
     solve counts the midpoint of its proven bounds, and the output says how many did; 0: every
     solve exact); --jobs gives the same result in less time; the measured times and the share of
     exact solves are in docs/pimc.md. A progress
@@ -579,11 +750,12 @@ def advise(
     from lukfu_solver.analysis.advice import advise as run_advice
     from lukfu_solver.analysis.advice import hand_facts
 
-    check_options(samples, jobs, max_nodes, time_limit)
+    check_options(samples, jobs, max_nodes, solve_time, budget)
     hand, s = parse_hand(hand_text, seat)
-    limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
-    with progress_callbacks() as bar:
-        adv = run_advice(hand, s, samples, seed, jobs, limits, progress=bar("call or pass"))
+    limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
+    n, stop = advice_budget(samples, budget)
+    with timed_progress(stop.seconds if stop else None) as bar:
+        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar("call or pass"), budget=stop)
     facts = hand_facts(hand)
     if json_:
         data: dict[str, Any] = {"hand": format_cards(hand), "seat": s}

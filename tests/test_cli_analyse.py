@@ -53,6 +53,7 @@ VIEW_KEYS = {
     "samples",
     "requested_samples",
     "stopped_early",
+    "timed_out",
     "solves",
     "incomplete",
     "seed",
@@ -66,7 +67,16 @@ ADVICE_KEYS = {
     "p_play_better",
     "recommendation",
     "reason",
+    "reasons",
+    "basis",
+    "gap_stderr",
+    "p_caller_loses",
+    "outcomes",
+    "model",
     "samples",
+    "requested_samples",
+    "stopped",
+    "cut",
     "seed",
     "solves",
     "incomplete",
@@ -135,7 +145,7 @@ def test_analyse_view_json() -> None:
     means = [m["mean"] for m in data["moves"]]
     assert means == sorted(means, reverse=True) and data["best"] == data["moves"][0]["move"]
     assert data["solves"] == 4 * len(data["moves"]) and data["incomplete"] == 0
-    assert data["limits"] == {"max_nodes": 20000, "time": None} and data["seed"] == 0
+    assert data["limits"] == {"max_nodes": 20000, "solve_time": None} and data["seed"] == 0
 
 
 def test_analyse_view_noncaller_says_m2() -> None:
@@ -233,7 +243,7 @@ def test_advise_json() -> None:
     assert set(data) == {"hand", "seat"} | FACT_KEYS | ADVICE_KEYS
     assert data["recommendation"] == "play" and data["play"]["mean"] >= 2
     assert data["play"]["n"] == data["pass"]["n"] == data["samples"] == 4
-    assert 0 <= data["p_play_better"] <= 1 and data["limits"] == {"max_nodes": 20000, "time": None}
+    assert 0 <= data["p_play_better"] <= 1 and data["limits"] == {"max_nodes": 20000, "solve_time": None}
 
 
 def test_advise_counts_its_solves() -> None:
@@ -253,7 +263,7 @@ def test_default_node_limits_per_kind_of_work() -> None:
 
     assert ADVICE_MAX_NODES > DEFAULT_MAX_NODES
     data = ok_json("advise", LOW, "--seat", "2", "--samples", "1")
-    assert data["limits"] == {"max_nodes": ADVICE_MAX_NODES, "time": None}
+    assert data["limits"] == {"max_nodes": ADVICE_MAX_NODES, "solve_time": None}
     data = ok_json("analyse", SIX_OLD, "--seat", "0", "--samples", "1", "--lead-samples", "1")
     assert data["advice"]["limits"]["max_nodes"] == ADVICE_MAX_NODES
     assert data["leads"]["limits"]["max_nodes"] == DEFAULT_MAX_NODES
@@ -298,6 +308,8 @@ def test_advise_jobs_and_seed() -> None:
         (["analyse", CALLER_LEADS, "--jobs", "0"], ["error: jobs:"]),
         (["analyse", CALLER_LEADS, "--max-nodes", "-1"], ["error: max-nodes:"]),
         (["analyse", CALLER_LEADS, "--time", "0"], ["error: time:"]),
+        (["analyse", CALLER_LEADS, "--solve-time", "0"], ["error: solve-time:"]),
+        (["advise", LOW, "--seat", "0", "--time", "-1"], ["error: time:"]),
         (["analyse", LOW, "--seat", "0", "--lead-samples", "-1"], ["error: lead-samples:"]),
         (["advise", "C1378S57M24T78", "--seat", "0"], ["error: hand:", "12 cards"]),
         (["advise", "C1378S57M24T78X", "--seat", "0"], ["error: hand:"]),

@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
+from ..cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, SUIT_NAMES, CardSet, format_cards, old_cards
 from ..errors import NotationError
-from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, estimate
+from ..hidden.pimc import Budget, CallValuation, ChoiceEstimate, Evaluator, SolveLimits, call_values, estimate
+from .model import ModelAnswer, predict
 
 CALL_SCORE = 5
 """The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""
@@ -78,7 +79,14 @@ Estimate = ChoiceEstimate
 
 @dataclass
 class Advice:
-    """Play or pass for ``hand`` at ``seat``, with the reasons."""
+    """Play or pass for ``hand`` at ``seat``, with the reasons.
+
+    ``basis`` says what the numbers rest on: ``"exact PIMC"`` (every solve settled),
+    ``"bounded PIMC"`` (``incomplete`` solves stopped at a limit and count the midpoint of their
+    proven bounds) or ``"model"`` (no sample finished within the time budget: the learned
+    model's answer, with its measured error). ``stopped`` is why sampling ended (``"samples"``,
+    ``"decided"`` by the sequential test, ``"time"``), ``cut`` the samples the budget stopped
+    and left out, ``model`` the learned first answer (None without a model file)."""
 
     hand: CardSet
     seat: int
@@ -96,6 +104,19 @@ class Advice:
     solves: int = 0
     """Full deals solved: one a sample for *play*, one more when a later seat calls after a pass;
     ``incomplete`` of them stopped at the limits."""
+    basis: str = "exact PIMC"
+    stopped: str = "samples"
+    requested: int = 0
+    cut: int = 0
+    model: ModelAnswer | None = None
+    reasons: list[str] = field(default_factory=list)
+    """The reason in card-play terms, one point a line (:func:`card_reasons`)."""
+    outcomes: dict[int, int] = field(default_factory=dict)
+    """How often calling came to each result over the samples: caller points -> samples."""
+    p_caller_loses: float = 0.0
+    """The share of samples in which calling loses points."""
+    gap_stderr: float = 0.0
+    """The standard error of the paired play - pass difference."""
 
 
 def advise(
@@ -107,21 +128,37 @@ def advise(
     limits: SolveLimits | None = None,
     progress: Callable[[int, int], None] | None = None,
     solver: str = "compiled",
+    *,
+    budget: Budget | None = None,
+    guess: bool = False,
 ) -> Advice:
     """Expected points of play and of pass for a 12-card ``hand`` at ``seat`` (0 = the Master
     decides first; 1 = the Master passed; 2 = both passed), and a recommendation; ``solver`` is
-    the solver kind (``search.make_solver``; the benchmark compares the reference)."""
+    the solver kind (``search.make_solver``; the benchmark compares the reference).
+
+    ``budget`` (``hidden.pimc.Budget``) stops sampling before ``samples`` when the sequential
+    test decides or the seconds run out (None: exactly ``samples``, reproducible to the byte);
+    ``guess`` warm-starts every solve at the learned model's value of the caller's hand."""
     if hand.bit_count() != 12:
         raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
     if seat not in (0, 1, 2):
         raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
     t0 = time.perf_counter()
+    model = predict(hand_facts(hand), seat)
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
-    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress)
+    warm = model_guess if guess and model is not None else None
+    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm)
     results = valuation.samples
-    pm, qm, ps = valuation.play.mean, valuation.pass_.mean, valuation.play.stderr
-    p_play = valuation.p_play_better
     facts = hand_facts(hand)
+    play_e, pass_e, p_play = valuation.play, valuation.pass_, valuation.p_play_better
+    gap_se = valuation.gap[1]
+    basis = "exact PIMC" if valuation.exact else "bounded PIMC"
+    if not results and model is not None:
+        basis = "model"
+        play_e = ChoiceEstimate("play", model.play, model.play_error, ())
+        pass_e = ChoiceEstimate("pass", model.pass_, model.pass_error, ())
+        p_play, gap_se = (1.0 if model.play > model.pass_ else 0.0), model.gap_error
+    pm, qm = play_e.mean, pass_e.mean
     rec = "play" if pm > qm else "pass"
     evidence: dict[str, Estimate] = {}
     if seat > 0:
@@ -129,22 +166,82 @@ def advise(
         if kept:
             plays, passes = [r.play for r in kept], [r.pass_ for r in kept]
             evidence = {"play": estimate("play", plays, plays, 0), "pass": estimate("pass", passes, passes, 0)}
+    outcomes: dict[int, int] = {}
+    for r in results:
+        outcomes[round(r.play)] = outcomes.get(round(r.play), 0) + 1
     return Advice(
         hand,
         seat,
-        valuation.play,
-        valuation.pass_,
+        play_e,
+        pass_e,
         p_play,
         rec,
-        _reason(facts, seat, rec, pm, qm, ps),
+        _reason(facts, seat, rec, pm, qm, play_e.stderr),
         facts,
-        samples,
+        len(results),
         seed,
         valuation.incomplete,
         time.perf_counter() - t0,
         evidence,
         valuation.solves,
+        basis,
+        valuation.stopped,
+        samples,
+        valuation.cut,
+        model,
+        card_reasons(facts, seat, rec, valuation),
+        dict(sorted(outcomes.items())),
+        valuation.p_caller_loses,
+        gap_se,
     )
+
+
+def model_guess(hand: CardSet, seat: int) -> int | None:
+    """The warm start of a solve: the model's play value of the caller's hand, on the even grid."""
+    m = predict(hand_facts(hand), seat)
+    return None if m is None else 2 * round(m.play / 2)
+
+
+def card_reasons(facts: HandFacts, seat: int, rec: str, valuation: CallValuation) -> list[str]:
+    """What decides the hand, in card-play terms: the Old cards that take the lead, the suits in
+    which the opponents hold the tops, the runs and sets that cash, and the risk in points over
+    the samples (how often calling loses, by how much)."""
+    out = []
+    old = facts.old
+    if old:
+        out.append(
+            f"{old.bit_count()} Old card{'s' if old.bit_count() != 1 else ''} ({format_cards(old)}) take the lead: "
+            f"{facts.sure_fu} of the 6 fu are sure once you lead"
+        )
+    else:
+        out.append("no Old card: nothing is sure to take the lead, so the opponents choose what is played")
+    weak = []
+    for s in range(4):
+        held = facts.hand & SUIT_MASK[s]
+        loose = held & ~old
+        if loose:
+            top = facts.hand & SUIT_MASK[s] & (1 << (9 * s + 8))
+            if not top:
+                weak.append(f"{SUIT_NAMES[s]} ({format_cards(loose)})")
+    if weak:
+        out.append("the opponents hold the tops in " + ", ".join(weak) + ": those cards lose tricks unless led through")
+    shapes = facts.sets + facts.runs
+    if shapes:
+        out.append("sets and runs that cash as one lead: " + ", ".join(format_cards(m) for m in shapes))
+    loses = [r.play for r in valuation.samples if r.play < 0]
+    n = len(valuation.samples)
+    if n:
+        if loses:
+            avg = -sum(loses) / len(loses)
+            out.append(
+                f"risk: calling loses in {len(loses)} of {n} sampled deals, by {avg:.1f} points on average "
+                f"(worst {-min(loses):.0f})"
+            )
+        else:
+            out.append(f"risk: calling lost in none of {n} sampled deals")
+    lead = "you lead first (the Master)" if seat == 0 else "the Master leads first"
+    out.append(lead)
+    return out
 
 
 def _reason(facts: HandFacts, seat: int, rec: str, play: float, pass_: float, se: float) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..cards import CardSet, parse_cards
 from ..errors import NotationError
-from ..hidden.pimc import SolveLimits
+from ..hidden.pimc import Budget, SolveLimits
 from ..view import HAND_SIZE
 
 DEFAULT_MAX_NODES = 500_000
@@ -33,18 +33,49 @@ VIEW_SAMPLES = 48
 """Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
 LEAD_SAMPLES = 8
 """Samples of the first-lead table of ``analyse HAND --seat 0``: every lead solved per sample."""
+ADVISE_TIME = 2.0
+"""The default time budget of an answer (``--time``), in seconds: ``advise``, the advice of
+``analyse HAND`` and the hint at the call answer within it (the measured times in
+``docs/pimc.md``); the first-lead table gets :data:`LEAD_TIME` more."""
+LEAD_TIME = 3.0
+"""The default time budget of the first-lead table of ``analyse HAND --seat 0``."""
+VIEW_TIME = 5.0
+"""The default time budget of ``analyse VIEW``."""
+ANYTIME_SAMPLES = 128
+"""The most samples an answer with a time budget draws (the budget or the sequential test
+usually stops it far earlier)."""
+DECIDE_Z = 3.0
+"""The sequential test: sampling stops once the paired play - pass difference is more than this
+many standard errors from 0 ..."""
+DECIDE_MIN = 8
+"""... after at least this many samples."""
 
 
-def check_options(samples: int, jobs: int, max_nodes: int | None, time_limit: float | None) -> None:
-    """Reject request values that make no sense (a NotationError naming the option)."""
-    if samples < 1:
+def advice_budget(samples: int | None, seconds: float | None) -> tuple[int, Budget | None]:
+    """The samples and the stopping rule of a call/pass answer. ``samples`` given: exactly that
+    many (no sequential test, no budget unless ``seconds`` is also given: reproducible work);
+    otherwise up to :data:`ANYTIME_SAMPLES`, stopped by the sequential test or after ``seconds``
+    (default :data:`ADVISE_TIME`)."""
+    if samples is not None:
+        return samples, None if seconds is None else Budget(seconds)
+    return ANYTIME_SAMPLES, Budget(ADVISE_TIME if seconds is None else seconds, DECIDE_Z, DECIDE_MIN)
+
+
+def check_options(
+    samples: int | None, jobs: int, max_nodes: int | None, time_limit: float | None, budget: float | None = None
+) -> None:
+    """Reject request values that make no sense (a NotationError naming the option): ``time_limit``
+    is the per-solve limit (``--solve-time``), ``budget`` the answer's (``--time``)."""
+    if budget is not None and not budget > 0:
+        raise NotationError("time", f"must be more than 0 seconds, got {budget}")
+    if samples is not None and samples < 1:
         raise NotationError("samples", f"must be at least 1, got {samples}")
     if jobs < 1:
         raise NotationError("jobs", f"must be at least 1, got {jobs}")
     if max_nodes is not None and max_nodes < 0:
         raise NotationError("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
     if time_limit is not None and not time_limit > 0:
-        raise NotationError("time", f"must be more than 0 seconds, got {time_limit}")
+        raise NotationError("solve-time", f"must be more than 0 seconds, got {time_limit}")
 
 
 def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:

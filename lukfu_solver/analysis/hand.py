@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..cards import CardSet, format_cards
 from ..view import SeatView
 from .advice import Advice, HandFacts, advise, hand_facts
-from .defaults import ADVICE_MAX_NODES, ADVISE_SAMPLES, LEAD_SAMPLES, make_limits
+from .defaults import ADVICE_MAX_NODES, ADVISE_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
 from .moves import Analysis, SolveLimits, analyse
 
 Progress = Callable[[int, int], None]
@@ -31,31 +31,52 @@ class HandAnalysis:
 
 
 def first_leads(
-    hand: CardSet, samples: int, seed: int, jobs: int, limits: SolveLimits, progress: Progress | None = None
+    hand: CardSet,
+    samples: int,
+    seed: int,
+    jobs: int,
+    limits: SolveLimits,
+    progress: Progress | None = None,
+    budget: float | None = None,
 ) -> Analysis:
-    """The Master's first leads if it calls: every lead valued on all ``samples`` deals (no early stop)."""
+    """The Master's first leads if it calls: every lead valued on all ``samples`` deals (no early
+    stop), or as many as ``budget`` seconds allow."""
     view = SeatView.parse(f"0 {format_cards(hand)} 0 -")
-    return analyse(view, samples, seed, jobs, limits, early_stop=False, progress=progress)
+    return analyse(view, samples, seed, jobs, limits, early_stop=False, progress=progress, budget=budget)
 
 
 def analyse_hand(
     hand: CardSet,
     seat: int,
-    samples: int = ADVISE_SAMPLES,
+    samples: int | None = None,
     lead_samples: int = LEAD_SAMPLES,
     seed: int = 0,
     jobs: int = 1,
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: ProgressFactory | None = None,
+    budget: float | None = None,
+    lead_budget: float | None = None,
 ) -> HandAnalysis:
-    """Facts, advice (``samples``, :data:`ADVICE_MAX_NODES` unless ``max_nodes``) and, at seat 0
-    with ``lead_samples`` > 0, the first-lead table (``DEFAULT_MAX_NODES`` unless ``max_nodes``)."""
+    """Facts, advice (:func:`~.defaults.advice_budget` of ``samples`` and ``budget``,
+    :data:`ADVICE_MAX_NODES` unless ``max_nodes``) and, at seat 0 with ``lead_samples`` > 0, the
+    first-lead table (``DEFAULT_MAX_NODES`` unless ``max_nodes``; within ``lead_budget``
+    seconds, by default :data:`LEAD_TIME` when ``samples`` is not fixed; a ``budget`` alone is
+    split between the two in the defaults' proportion). ``time_limit`` is the per-solve limit."""
     advice_limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     lead_limits = make_limits(max_nodes, time_limit)
     bar = progress or (lambda description: None)
-    adv = advise(hand, seat, samples, seed, jobs, advice_limits, progress=bar("call or pass"))
+    with_leads = seat == 0 and lead_samples > 0
+    if budget is not None and with_leads and lead_budget is None:  # one budget for both parts
+        budget, lead_budget = (
+            budget * ADVISE_TIME / (ADVISE_TIME + LEAD_TIME),
+            budget * LEAD_TIME / (ADVISE_TIME + LEAD_TIME),
+        )
+    n, stop = advice_budget(samples, budget)
+    adv = advise(hand, seat, n, seed, jobs, advice_limits, progress=bar("call or pass"), budget=stop)
+    if lead_budget is None and samples is None:
+        lead_budget = LEAD_TIME
     leads = None
-    if seat == 0 and lead_samples:
-        leads = first_leads(hand, lead_samples, seed, jobs, lead_limits, bar("first leads if it calls"))
+    if with_leads:
+        leads = first_leads(hand, lead_samples, seed, jobs, lead_limits, bar("first leads if it calls"), lead_budget)
     return HandAnalysis(hand, seat, hand_facts(hand), adv, advice_limits, leads, lead_limits)

@@ -4,20 +4,27 @@ At the calling phase the hint is :func:`~lukfu_solver.analysis.advice.advise` it
 pass on the same sampled deals, pass valued by the later seats' policy), so it gives exactly
 ``lukfu advise HAND --seat S --seed N --samples K --max-nodes M`` for the same hand, seed, samples
 and limits (the level's ``call_samples`` and :data:`~lukfu_solver.analysis.defaults.ADVICE_MAX_NODES`
-unless given). In the play phase it is the ``pimc`` player's analysis at the level: each
-candidate's expected points for the seat (M1/M2) ± one standard error.
+unless given); with a ``time_budget`` instead of ``samples`` it is ``lukfu advise ... --time T``
+(anytime: the sequential test or the budget stops it). In the play phase it is the ``pimc``
+player's analysis at the level: each candidate's expected points for the seat (M1/M2) ± one
+standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
+0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
+play phase is bounded by the level's node budget (a median of 0.009 s at level 3), so the time
+budget applies to the call.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import NotationError
+from ..hidden.pimc import Budget
 from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
+from ..plays import Play
 from ..view import SeatView
 from .advice import Advice, advise
-from .defaults import ADVICE_MAX_NODES, make_limits
+from .defaults import ADVICE_MAX_NODES, ANYTIME_SAMPLES, DECIDE_MIN, DECIDE_Z, make_limits
 from .moves import SolveLimits
 
 
@@ -32,6 +39,8 @@ class Hint:
     advice: Advice | None
     decision: Analysis | None
     seconds: float
+    left_out: list[tuple[Play, str]] = field(default_factory=list)
+    """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""
 
     @property
     def best(self) -> object:
@@ -50,18 +59,28 @@ def hint(
     samples: int | None = None,
     limits: SolveLimits | None = None,
     jobs: int = 1,
+    time_budget: float | None = None,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat with ``samples`` (default the level's ``call_samples``) and ``limits`` (default
-    ``ADVICE_MAX_NODES`` a solve); in the play phase ``PimcPlayer(level, seed).analyse(view)``."""
+    ``ADVICE_MAX_NODES`` a solve); with ``time_budget`` seconds and no ``samples``, the anytime
+    advice (up to ``ANYTIME_SAMPLES``, stopped by the sequential test or the budget). In the play
+    phase ``PimcPlayer(level, seed).analyse(view)``."""
     if level not in LEVELS:
         raise NotationError("level", f"a pimc level is 1-5, got {level}")
     if view.to_move != view.seat:
         raise NotationError("view", f"seat {view.seat} is not to move")
     t0 = time.perf_counter()
     if view.caller is None:
-        n = LEVELS[level].call_samples if samples is None else samples
-        adv = advise(view.hand, view.seat, n, seed, jobs, limits or make_limits(None, None, ADVICE_MAX_NODES))
+        lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
+        if time_budget is not None and samples is None:
+            budget = Budget(time_budget, DECIDE_Z, DECIDE_MIN)
+            adv = advise(view.hand, view.seat, ANYTIME_SAMPLES, seed, jobs, lim, budget=budget)
+        else:
+            n = LEVELS[level].call_samples if samples is None else samples
+            adv = advise(
+                view.hand, view.seat, n, seed, jobs, lim, budget=None if time_budget is None else Budget(time_budget)
+            )
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
     decision = PimcPlayer(level, seed=seed).analyse(view)
-    return Hint("play", level, seed, None, decision, time.perf_counter() - t0)
+    return Hint("play", level, seed, None, decision, time.perf_counter() - t0, list(decision.left_out))

@@ -23,6 +23,7 @@ processes, so a seed gives identical results with any ``jobs``.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ class Analysis:
     """Solves that stopped at a node or time limit (their value is the midpoint of the bounds)."""
     seconds: float
     sampler: dict = field(default_factory=dict)
+    timed_out: bool = False
+    """The time budget ended the analysis before its samples (and before the stopping rule)."""
 
     @property
     def best(self) -> ChoiceEstimate | None:
@@ -85,11 +88,15 @@ def analyse(
     confidence: float = 0.999,
     batch: int = DEFAULT_BATCH,
     progress: Callable[[int, int], None] | None = None,
+    budget: float | None = None,
 ) -> Analysis:
     """Expected points of every legal move of the viewer over up to ``samples`` sampled deals.
 
     Stops early (after at least ``min_samples``) once the best move beats the second with
-    probability ``confidence``. ``progress(done, total)`` is called after each batch.
+    probability ``confidence``. ``progress(done, total)`` is called after each batch (each
+    sample in one process). ``budget`` (seconds, None: none) ends the analysis when it runs out:
+    no new sample starts after it, and each solve is also stopped at it (counted in
+    ``incomplete``); the result then depends on the machine's speed.
     """
     from ..hidden.quick import make_sampler
 
@@ -104,10 +111,15 @@ def analyse(
     move_texts = tuple(str(m) for m in moves)
     paired = Paired(moves, view.seat, view.caller)
     stopped = False
+    deadline = None if budget is None else t0 + budget
     pool = _pool(jobs)
     try:
-        while paired.n < samples:
+        while paired.n < samples and not (deadline is not None and time.perf_counter() >= deadline):
             n = min(batch, samples - paired.n)
+            if deadline is not None:
+                left = max(deadline - time.perf_counter(), 0.01)
+                cap = left if limits is None or limits.time_limit is None else min(left, limits.time_limit)
+                evaluator = Evaluator(dataclasses.replace(evaluator.limits, time_limit=cap))
             tasks = []
             for _ in range(n):
                 pos = sampler.sample().position()
@@ -115,7 +127,11 @@ def analyse(
                 tasks.append((str(pos), move_texts, evaluator))
             for values in pool.map(sample_task, tasks) if pool else map(sample_task, tasks):
                 paired.add(values)
-            if progress:
+                if progress and not pool:
+                    progress(paired.n, samples)
+                if not pool and deadline is not None and time.perf_counter() >= deadline:
+                    break
+            if progress and pool:
                 progress(paired.n, samples)
             done = paired.n
             if early_stop and done >= min_samples and done < samples and paired.clear(confidence):
@@ -128,7 +144,9 @@ def analyse(
     estimates = paired.estimates()
     incomplete = sum(paired.incomplete)
     seconds = time.perf_counter() - t0
-    return Analysis(view, estimates, paired.n, seed, best_p(estimates), stopped, incomplete, seconds, sampler.stats())
+    timed_out = deadline is not None and not stopped and paired.n < samples
+    stats = sampler.stats()
+    return Analysis(view, estimates, paired.n, seed, best_p(estimates), stopped, incomplete, seconds, stats, timed_out)
 
 
 def _pool(jobs: int) -> Pool | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -77,11 +78,13 @@ class SolveLimits:
 
 
 class SampleValue(NamedTuple):
-    """The caller's value of one choice on one sample, whether the solver settled it, its nodes."""
+    """The caller's value of one choice on one sample, whether the solver settled it, its nodes,
+    and whether the answer's time budget (not a per-solve limit) cut the solve short."""
 
     value: float
     exact: bool
     nodes: int
+    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,19 +109,34 @@ class Evaluator:
             return None
         return make_solver(self.kind, max_entries=self.max_entries)
 
-    def value(self, pos: Position, solver: ExactSolver | None) -> SampleValue:
-        """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone."""
+    def value(
+        self, pos: Position, solver: ExactSolver | None, guess: int | None = None, deadline: float | None = None
+    ) -> SampleValue:
+        """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone. ``guess`` is
+        a warm start for the solver's first test (the value never depends on it); ``deadline``
+        (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``."""
         if pos.outcome is not None:
             return SampleValue(float(pos.outcome.points[pos.caller]), True, 0)
         if solver is None:
             assert self.fallback is not None, "without a fallback every position needs a solver"
             return SampleValue(float(self.fallback(pos)), False, 0)
-        r = solver.solve(pos, max_nodes=self.limits.max_nodes, time_limit=self.limits.time_limit)
+        time_limit = self.limits.time_limit
+        by_budget = False
+        if deadline is not None:
+            left = deadline - time.time()
+            if left <= 0:
+                lo, hi = solver.bounds(pos)
+                return SampleValue((lo + hi) / 2, lo == hi, 0, lo != hi)
+            by_budget = time_limit is None or left < time_limit
+            time_limit = left if by_budget else time_limit
+        extra = {} if guess is None else {"guess": guess}
+        r = solver.solve(pos, max_nodes=self.limits.max_nodes, time_limit=time_limit, **extra)
         if r.complete and r.value is not None:
             return SampleValue(float(r.value), True, r.nodes)
+        cut = by_budget and r.stopped == "time"
         if self.fallback is not None:
-            return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes)
-        return SampleValue((r.lower + r.upper) / 2, False, r.nodes)
+            return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
+        return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
 
     def choices(self, pos: Position, moves: Sequence[Play], solver: ExactSolver | None) -> list[SampleValue]:
         """The caller's value after each of ``moves`` in ``pos`` (left as it was)."""
@@ -153,6 +171,8 @@ class ChoiceEstimate:
     values: tuple[float, ...]
     incomplete: int = 0
     caller_mean: float = 0.0
+    p_caller_loses: float = 0.0
+    """The share of samples in which the caller's value is below 0 (the caller loses points)."""
 
     @property
     def n(self) -> int:
@@ -183,7 +203,8 @@ class ChoiceEstimate:
 def estimate(move: Play | str, viewer: Sequence[float], caller: Sequence[float], incomplete: int) -> ChoiceEstimate:
     """A :class:`ChoiceEstimate` from the viewer's and the caller's values sample by sample."""
     mean, se = mean_stderr(viewer)
-    return ChoiceEstimate(move, mean, se, tuple(viewer), incomplete, mean_stderr(caller)[0])
+    loses = sum(v < 0 for v in caller) / len(caller) if caller else 0.0
+    return ChoiceEstimate(move, mean, se, tuple(viewer), incomplete, mean_stderr(caller)[0], loses)
 
 
 class Paired:
@@ -259,16 +280,52 @@ class CallSample(NamedTuple):
     solves: int
     incomplete: int
     nodes: int
+    cut: bool = False
+    """The answer's time budget stopped one of its solves (the sample is left out)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When the call valuation stops before its ``samples``: after ``seconds`` of wall time (the
+    answer's budget; a solve running at the end is stopped and its sample left out), or once the
+    question is answered: after ``min_samples``, the paired play-pass difference is more than
+    ``z`` standard errors from 0 (a sequential test, checked after every sample in order, so
+    the stopping point does not depend on the number of processes). None: no such stop.
+
+    The standard error of the test counts a variance of at least ``min_var`` (a few equal
+    values must not look certain)."""
+
+    seconds: float | None = None
+    z: float | None = None
+    min_samples: int = 8
+    min_var: float = 1.0
+
+    def decided(self, diffs: Sequence[float]) -> bool:
+        """The sequential test on the paired differences so far."""
+        n = len(diffs)
+        if self.z is None or n < max(2, self.min_samples):
+            return False
+        m = sum(diffs) / n
+        var = max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var)
+        return abs(m) > self.z * math.sqrt(var / n)
 
 
 @dataclass
 class CallValuation:
-    """*Play* and *pass* of a dealt hand over paired samples (this seat's points)."""
+    """*Play* and *pass* of a dealt hand over paired samples (this seat's points).
+
+    ``stopped`` says why sampling ended: ``"samples"`` (all asked for), ``"decided"`` (the
+    sequential test), ``"time"`` (the budget); ``cut`` samples were left out because the budget
+    stopped one of their solves."""
 
     play: ChoiceEstimate
     pass_: ChoiceEstimate
     p_play_better: float
     samples: list[CallSample]
+    stopped: str = "samples"
+    cut: int = 0
+    seconds: float = 0.0
+    requested: int = 0
 
     @property
     def solves(self) -> int:
@@ -285,6 +342,23 @@ class CallValuation:
         """Solver nodes of all the solves."""
         return sum(s.nodes for s in self.samples)
 
+    @property
+    def exact(self) -> bool:
+        """Exact PIMC: every solve of every sample settled (else the estimate is bounded: some
+        values are midpoints of proven bounds)."""
+        return self.incomplete == 0
+
+    @property
+    def gap(self) -> tuple[float, float]:
+        """The paired play - pass difference: mean and standard error."""
+        return mean_stderr([s.play - s.pass_ for s in self.samples])
+
+    @property
+    def p_caller_loses(self) -> float:
+        """The share of samples in which calling loses points (play below 0)."""
+        n = len(self.samples)
+        return sum(s.play < 0 for s in self.samples) / n if n else 0.0
+
 
 def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
     """The three hands of a uniform deal with ``hand`` at ``seat`` (R2)."""
@@ -298,23 +372,33 @@ def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
     return hands
 
 
-def call_sample(args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool]]) -> CallSample:
+Guess = Callable[[CardSet, int], int | None]
+"""A warm start for a deal's solve: ``guess(caller's hand, caller seat)``, an expected value."""
+
+
+def call_sample(
+    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None],
+) -> CallSample:
     """One sampled deal (from its own seed): *play* solved with this seat as caller; *pass*: 0 at
     seat 2 (a redeal), else the first later seat whose hand the ``policy`` calls is the caller
-    (a fresh solver a solve), nobody: a redeal, 0."""
-    hand, seat, sample_seed, evaluator, policy = args
+    (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
+    answer's budget; ``guess`` warm-starts each solve."""
+    hand, seat, sample_seed, evaluator, policy, deadline, guess = args
     hands = deal_others(hand, seat, random.Random(sample_seed))
-    play = evaluator.value(Position.start(hands, seat), evaluator.solver())
-    solves, incomplete, nodes = 1, int(not play.exact), play.nodes
+    g = guess(hand, seat) if guess else None
+    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline)
+    solves, incomplete, nodes, cut = 1, int(not play.exact), play.nodes, play.cut
     pass_pts = 0.0
-    if seat != 2:
+    if seat != 2 and not cut:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
-            v = evaluator.value(Position.start(hands, caller), evaluator.solver())
+            g = guess(hands[caller], caller) if guess else None
+            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
+            cut = v.cut
             pass_pts = -v.value / 2
     earlier_pass = not any(policy(hands[s]) for s in range(seat))
-    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes)
+    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut)
 
 
 def call_values(
@@ -326,19 +410,46 @@ def call_values(
     policy: Callable[[CardSet], bool],
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    budget: Budget | None = None,
+    guess: Guess | None = None,
 ) -> CallValuation:
-    """*Play* vs *pass* of the dealt ``hand`` at ``seat`` on ``samples`` deals drawn from ``seed``
-    (each sample its own seed, so any ``jobs`` gives the same result); see :func:`call_sample`."""
+    """*Play* vs *pass* of the dealt ``hand`` at ``seat`` on up to ``samples`` deals drawn from
+    ``seed`` (each sample its own seed, so any ``jobs`` gives the same result); see
+    :func:`call_sample`. With a ``budget`` it stops earlier: when the sequential test decides
+    (the same prefix of samples for any ``jobs``) or when its seconds run out (then the result
+    depends on the machine's speed, and the samples whose solve the budget stopped are left out).
+    ``progress(done, samples)`` follows every sample."""
+    t0 = time.time()
+    budget = budget or Budget()
+    deadline = t0 + budget.seconds if budget.seconds is not None else None
     master = random.Random(seed)
-    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy) for _ in range(samples)]
+    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess) for _ in range(samples)]
     results: list[CallSample] = []
-    for r in ordered_map(call_sample, tasks, jobs):
-        results.append(r)
-        if progress:
-            progress(len(results), samples)
+    stopped, cut = "samples", 0
+    stream = ordered_map(call_sample, tasks, jobs)
+    try:
+        for r in stream:
+            if r.cut:
+                cut += 1
+                stopped = "time"
+                break
+            results.append(r)
+            if progress:
+                progress(len(results), samples)
+            if budget.decided([x.play - x.pass_ for x in results]):
+                stopped = "decided"
+                break
+            if deadline is not None and time.time() >= deadline and len(results) < samples:
+                stopped = "time"
+                break
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
     plays = [r.play for r in results]
     passes = [r.pass_ for r in results]
     play = estimate("play", plays, plays, sum(r.incomplete for r in results))
     pass_ = estimate("pass", passes, [-2 * p for p in passes], 0)
-    p_play = p_better(plays, passes) if samples > 1 else (1.0 if play.mean > pass_.mean else 0.0)
-    return CallValuation(play, pass_, p_play, results)
+    n = len(results)
+    p_play = p_better(plays, passes) if n > 1 else (0.5 if n == 0 else (1.0 if play.mean > pass_.mean else 0.0))
+    return CallValuation(play, pass_, p_play, results, stopped, cut, time.time() - t0, samples)

@@ -75,6 +75,8 @@ class Analysis:
     nodes: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    left_out: list[tuple[Play, str]] = field(default_factory=list)
+    """The legal moves not evaluated, each with the reason in words (empty at the call)."""
 
     @property
     def best(self) -> Play | str:
@@ -212,15 +214,34 @@ class PimcPlayer:
         chosen = [first] + [m for m in moves if m != first]
         return chosen[:limit]
 
+    def left_out(self, view: SeatView, cands: list[Play]) -> list[tuple[Play, str]]:
+        """The legal moves that are not among ``cands``, each with why (canonical order)."""
+        chosen = set(cands)
+        rest = sorted((m for m in view.legal_moves() if m not in chosen), key=Play.sort_key)
+        if not rest:
+            return []
+        if rest[0].kind == DISCARD:
+            why = (
+                f"a dearer discard: level {self.level} values only the {len(cands)} cheapest by the rule player's "
+                "keep values"
+            )
+        else:
+            why = (
+                f"beyond level {self.level}'s {self.params.max_candidates} candidates (the rule player's choice, "
+                "claims, then the largest and cheapest plays)"
+            )
+        return [(m, why) for m in rest]
+
     def _analyse_play(self, view: SeatView, rng: random.Random) -> Analysis:
         cands = self.candidates(view)
         if len(cands) == 1:
             only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
-            return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"])
+            return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
         sampler = make_sampler(view, rng.getrandbits(64))
         samples = [d.position() for d in sampler.samples(self.params.samples)]
         assert view.caller is not None and all(p is not None for p in samples)
         evaluator = self._evaluator(len(samples) * len(cands), max(view.hand_sizes))
         paired = evaluate(samples, cands, evaluator, view.seat, view.caller)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
-        return Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes)
+        left = self.left_out(view, cands)
+        return Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)

@@ -1,0 +1,84 @@
+"""Small bar charts of ``advise`` and ``analyse``, as Rich renderables that fit the terminal width.
+
+- :class:`OutcomeChart`: the spread of calling's results over the samples (how often the call
+  wins, loses, and by how much): one bar per result, wins green, losses red;
+- :class:`MovesChart`: each move's expected points as a bar from 0, with its standard error as
+  a whisker (``├┤`` marks mean ± one standard error).
+
+Both size themselves to the width Rich offers (``options.max_width``), so they fit 60, 80 or
+120 columns alike; the numbers are printed beside the bars, never inside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions
+from rich.text import Text
+
+from .render import signed
+
+
+@dataclass
+class OutcomeChart:
+    """``outcomes``: the caller's result (points) -> the samples that came to it."""
+
+    outcomes: dict[int, int]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        total = sum(self.outcomes.values())
+        if not total:
+            yield Text("No sampled deal finished: no spread to show.", style="dim")
+            return
+        most = max(self.outcomes.values())
+        label = 5  # "+14 "
+        tail = len(f" {most} ({100:.0f}%)") + 1
+        room = max(4, options.max_width - label - tail)
+        for value in sorted(self.outcomes):
+            count = self.outcomes[value]
+            n = max(1, round(count / most * room))
+            style = "green" if value > 0 else ("red" if value < 0 else "yellow")
+            line = Text(f"{signed(value):>4} ")
+            line.append("█" * n, style=style)
+            line.append(f" {count} ({100 * count / total:.0f}%)")
+            yield line
+
+
+@dataclass
+class MovesChart:
+    """``rows``: ``(label, mean, stderr)`` best first; the bars share one scale and one zero."""
+
+    rows: Sequence[tuple[str, float, float]]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        if not self.rows:
+            return
+        label = max(len(r[0]) for r in self.rows) + 1
+        number = max(len(f" {signed(m, 2)} ± {se:.2f}") for _, m, se in self.rows)
+        room = max(8, options.max_width - label - number - 1)
+        low = min(0.0, min(m - se for _, m, se in self.rows))
+        high = max(0.0, max(m + se for _, m, se in self.rows))
+        span = (high - low) or 1.0
+
+        def col(x: float) -> int:
+            return min(room - 1, max(0, round((x - low) / span * (room - 1))))
+
+        zero = col(0.0)
+        for i, (name, m, se) in enumerate(self.rows):
+            cells = [" "] * room
+            a, b = sorted((zero, col(m)))
+            for c in range(a, b + 1):
+                cells[c] = "█"
+            lo, hi = col(m - se), col(m + se)
+            for c in range(lo, hi + 1):
+                if cells[c] == " ":
+                    cells[c] = "─"
+            cells[lo], cells[hi] = "├", "┤"
+            if cells[zero] == " ":
+                cells[zero] = "│"
+            style = "green" if m > 0 else ("red" if m < 0 else "yellow")
+            line = Text(f"{name:<{label}}", style="bold" if i == 0 else "")
+            line.append("".join(cells), style=style)
+            line.append(f" {signed(m, 2)} ± {se:.2f}")
+            yield line
