@@ -160,7 +160,7 @@ class Terminal:
         if view.caller is None:
             if word in ("play", "pass"):
                 return word
-            out("In the calling phase the answer is play or pass (R3).")
+            out("At the call the answer is play or pass (1 or 2).")
             return None
         try:
             return _parse_move(view, line)
@@ -284,7 +284,7 @@ class Terminal:
             if self.quiet:
                 return
             if rec.passed_out:
-                out("All three passed: the cards are dealt again and a new Master is drawn (R3).")
+                out("All three passed: the cards are dealt again and a new Master is drawn.")
             who = "the Master, you call first" if me == 0 else f"seat 0 (the Master) is {rec.players[0]}"
             out(Text(f"\nNew deal: you are seat {me}; {who}.", style="bold"))
             order = ", ".join(f"seat {s} {rec.players[s]}" for s in range(3))

@@ -87,11 +87,16 @@ COMPILING = "Compiling the solver once (about a minute)…"
 _kernel_prepared = False
 
 
+def stderr_is_terminal() -> bool:
+    """Whether standard error is a terminal (where a spinner can be shown)."""
+    return sys.stderr.isatty()
+
+
 def prepare_solver() -> None:
     """Make the compiled solver ready before a command's first compiled solve, so no reported
     time includes it: loaded from numba's cache (about a second, silently) or, the first time in
-    a fresh environment, compiled under a spinner on stderr (a plain note when stderr is not a
-    terminal) followed by ``compiled in N s``. Once a process."""
+    a fresh environment, compiled under a spinner on stderr followed by ``compiled in N s`` (when
+    stderr is a terminal; silently otherwise). Once a process."""
     global _kernel_prepared
     if _kernel_prepared:
         return
@@ -101,11 +106,10 @@ def prepare_solver() -> None:
     if kernel_ready():
         prepare_kernel()
         return
-    if sys.stderr.isatty():
-        with stderr_console().status(COMPILING):
-            seconds = prepare_kernel()
-    else:
-        note(COMPILING)
+    if not stderr_is_terminal():  # scripts and pipes: stderr stays for errors and notes they asked for
+        prepare_kernel()
+        return
+    with stderr_console().status(COMPILING):
         seconds = prepare_kernel()
     note(f"compiled in {seconds:.0f} s")
 

@@ -214,7 +214,7 @@ def position_renderable(pos: Any) -> RenderableType:
         turn = f"To move: seat {pos.to_move}, {action}"
         if pos.can_claim():
             total = claim_total(pos.fu[pos.to_move], pos.hands[pos.to_move], pos.faceup)
-            turn += f" (may claim: fu + Old cards = {total} ≥ 6, R14)"
+            turn += f" (may claim: fu + Old cards = {total}, six or more)"
         lines.append(Text(turn))
     lines.append(Text(f"Face up: {format_cards(pos.faceup)}"))
     down = pos.facedown.bit_count()
@@ -347,7 +347,7 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
 
     if calling:
         calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
-        lines.append(Text(f"Calling (R3). Calls so far: {calls}."))
+        lines.append(Text(f"Calling: calls so far: {calls}."))
         lines.append(Text(f"To call: seat {view.to_move}" + (" (you)" if view.to_move == seat else "")))
         return Group(*lines)
 

@@ -233,7 +233,9 @@ def print_solve(
         console.print(Text(f"Search stopped at a limit ({why}) before it finished.", style="bold yellow"))
         console.print(Text(f"Bounds: [{signed(res.lower)}, {signed(res.upper)}] (the caller's net points)"))
     if res.value is not None:
-        console.print(Text(f"Value: {signed(res.value)} (the caller's net points under best play, M1)", style="bold"))
+        console.print(
+            Text(f"Value: {signed(res.value)} (the caller's net points if everyone plays perfectly)", style="bold")
+        )
     if res.best is not None:
         console.print(Text(f"Best move: {res.best}"))
     if all_moves and res.moves:
@@ -243,7 +245,7 @@ def print_solve(
         if len(res.moves) < n_legal:
             console.print(Text(f"(only {len(res.moves)} of {n_legal} moves valued before the limit)", style="dim"))
     if res.pv:
-        console.print(Text("Principal variation (tricks numbered from this position):", style="bold"))
+        console.print(Text("Best line (tricks numbered from this position):", style="bold"))
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column()

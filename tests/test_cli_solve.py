@@ -95,7 +95,7 @@ def test_solve_plain(solved) -> None:
     assert solved.value == Solver().solve(ENDGAME).value
     assert f"Value: {signed(solved.value)}" in text
     assert f"Best move: {solved.best}" in text
-    assert "Principal variation" in text and "trick 1" in text and "result:" in text
+    assert "Best line" in text and "trick 1" in text and "result:" in text
     assert "nodes" in text and "hit rate" in text and " ms" in text
     assert "stopped" not in text
 
