@@ -44,8 +44,9 @@ from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards
 from lukfu_solver.view import SeatView
 
 from .common import bad_usage, emit_json, stdout_console
-from .options import JsonOpt
-from .progress import progress_bar
+from .options import DealOpt, JsonOpt
+from .options import hand_text as given_or_dealt
+from .progress import prepare_solver, progress_bar
 from .render import LEGEND, seat_label, signed, suit_cell
 
 if TYPE_CHECKING:
@@ -446,14 +447,14 @@ def evidence_lines(adv: Advice) -> list[Text]:
 
 def analyse(
     target: Annotated[
-        str,
+        str | None,
         typer.Argument(
             metavar="VIEW|HAND",
             help="A seat view, quoted: `'<seat> <hand> <caller> <history>'`; or a dealt hand of 12 cards "
-            "(with --seat).",
+            "(with --seat; or --deal SEED).",
             show_default=False,
         ),
-    ],
+    ] = None,
     seat: SeatOpt = None,
     samples: SamplesOpt = None,
     seed: SeedOpt = 0,
@@ -470,6 +471,7 @@ def analyse(
             help="HAND at seat 0: samples of the first-lead table (0 skips it; each sample solves every lead).",
         ),
     ] = LEAD_SAMPLES,
+    deal: DealOpt = None,
 ) -> None:
     """Expected points of every move of a seat view, or of a dealt hand's choices.
 
@@ -503,6 +505,8 @@ def analyse(
     if lead_samples < 0:
         raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
     request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
+    target = given_or_dealt(target, deal, seat, "VIEW|HAND")
+    prepare_solver()  # the one-time compilation announced, never inside the time budget
     if not is_view_text(target):
         hand, s = parse_hand(target, seat)
         analyse_hand(hand, s, request, json_)
@@ -701,8 +705,11 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
 
 def advise(
     hand_text: Annotated[
-        str, typer.Argument(metavar="HAND", help="A dealt hand of 12 cards, e.g. C19S345M2789T189.", show_default=False)
-    ],
+        str | None,
+        typer.Argument(
+            metavar="HAND", help="A dealt hand of 12 cards, e.g. C19S345M2789T189 (or --deal SEED).", show_default=False
+        ),
+    ] = None,
     seat: Annotated[
         int | None,
         typer.Option(
@@ -723,6 +730,7 @@ def advise(
     budget: TimeOpt = None,
     max_nodes: MaxNodesOpt = None,
     solve_time: SolveTimeOpt = None,
+    deal: DealOpt = None,
 ) -> None:
     """Call or pass: expected points of playing and of passing a freshly dealt hand.
 
@@ -751,7 +759,8 @@ def advise(
     from lukfu_solver.analysis.advice import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
-    hand, s = parse_hand(hand_text, seat)
+    hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
+    prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
     n, stop = advice_budget(samples, budget)
     with timed_progress(stop.seconds if stop else None) as bar:

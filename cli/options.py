@@ -29,7 +29,7 @@ DealOpt = Annotated[
 ]
 
 
-def hand_text(hand: str | None, deal: int | None, seat: int | None) -> str:
+def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = "HAND") -> str:
     """The HAND a command analyses: as given, or the one ``seat`` holds in the deal ``deal``
     (``--deal SEED --seat SEAT``, :func:`lukfu_solver.game.dealt_hand`); exactly one of the two."""
     from lukfu_solver.cards import format_cards
@@ -37,10 +37,10 @@ def hand_text(hand: str | None, deal: int | None, seat: int | None) -> str:
 
     if deal is None:
         if not hand:
-            raise bad_usage("hand", "missing: give HAND, or --deal SEED with --seat SEAT")
+            raise bad_usage(name.split("|")[-1].lower(), f"missing: give {name}, or --deal SEED with --seat SEAT")
         return hand
     if hand:
-        raise bad_usage("deal", "give either HAND or --deal SEED, not both")
+        raise bad_usage("deal", f"give either {name} or --deal SEED, not both")
     if seat is None:
         raise bad_usage("seat", "--deal SEED needs --seat SEAT: whose hand in the deal")
     return format_cards(dealt_hand(deal, seat))

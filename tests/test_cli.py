@@ -458,3 +458,17 @@ def test_one_metavar_style() -> None:
     for command in (["deal"], ["play"], ["match"], ["solve"]):
         text = runner.invoke(app, [*command, "--help"]).stdout
         assert "<int>" not in text and "<bool>" not in text, command
+
+
+def test_advise_and_analyse_take_a_deal_and_a_seat() -> None:
+    """``--deal SEED --seat SEAT`` analyses the hand `lukfu deal --seed SEED --seat SEAT` shows,
+    with the same numbers as the hand typed."""
+    fixed = ["--seat", "1", "--samples", "2", "--max-nodes", "2000", "--json"]
+    by_deal = json.loads(runner.invoke(app, ["advise", "--deal", "7", *fixed]).stdout)
+    typed = json.loads(runner.invoke(app, ["advise", "C1378S57M24T4789", *fixed]).stdout)
+    by_deal.pop("seconds"), typed.pop("seconds")
+    assert by_deal == typed
+    res = runner.invoke(app, ["analyse", "--deal", "7", *fixed, "--lead-samples", "0"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["hand"] == "C1378S57M24T4789"
+    res = runner.invoke(app, ["analyse"])
+    assert res.exit_code == 2 and "give VIEW|HAND, or --deal SEED" in res.stderr
