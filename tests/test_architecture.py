@@ -237,3 +237,12 @@ def test_the_contract_itself_can_fail(tmp_path: Path) -> None:
         assert _layer("lukfu_solver.hidden.pimc") > _layer(_module(f))  # type: ignore[operator]
     finally:
         ROOT = saved
+
+
+def test_every_package_is_installed() -> None:
+    """Every folder of Python files in the library is listed in pyproject.toml's packages, so a
+    regular (non-editable) install, as CI's, ships the whole house."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = set(re.findall(r'"(lukfu_solver[\w.]*|lukfu_cli[\w.]*)"', text.split("packages = [", 1)[1].split("]", 1)[0]))
+    folders = {_module(p.parent / "__init__.py") for p in _sources(LIB) + _sources(CLI)}
+    assert folders <= listed, f"packages missing from pyproject.toml: {sorted(folders - listed)}"
