@@ -102,7 +102,7 @@ def hint_renderable(
         for mv, why in left_out:
             reasons.setdefault(why, []).append(str(mv))
         for why, moves in reasons.items():
-            parts.append(Text(f"Not weighed ({why}): {' '.join(moves)}"))
+            parts.append(Text(f"Not weighed: {' '.join(moves)} — {why}."))
     parts.append(Text(f"Advice: {analysis.best}", style="bold"))
     return Group(*parts)
 

@@ -86,13 +86,13 @@ def seat_hand_renderable(seed: int, seat: int) -> RenderableType:
         Text(f"Deal {seed}, your hand at seat {seat} ({who}):", style="bold"),
         hand_table(hand, old, f"seat {seat}"),
         legend_for(old),
-        Text(f"{n_old} Old card{'' if n_old == 1 else 's'}, 12 cards. Next:"),
+        Text(f"Written {format_cards(hand)}; {n_old} Old card{'' if n_old == 1 else 's'}. Next:"),
     ]
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
-    grid.add_row(f"  lukfu advise {format_cards(hand)} --seat {seat}", "play or pass?")
-    grid.add_row(f"  lukfu analyse {format_cards(hand)} --seat {seat}", "the hand's strengths and the advice")
+    grid.add_row(f"  lukfu advise --deal {seed} --seat {seat}", "play or pass?")
+    grid.add_row(f"  lukfu analyse --deal {seed} --seat {seat}", "the hand's strengths and the advice")
     grid.add_row(f"  lukfu deal --seed {seed} --show", "the whole table")
     lines.append(grid)
     return Group(*lines)

@@ -441,7 +441,7 @@ def test_a_dealt_hand_by_seed_and_seat() -> None:
 def test_deal_seat_shows_the_hand_and_what_to_try() -> None:
     res = runner.invoke(app, ["deal", "--seed", "7", "--seat", "1"])
     assert res.exit_code == 0
-    assert "C Coins" in res.stdout and "lukfu advise C1378S57M24T4789 --seat 1" in res.stdout
+    assert "C Coins" in res.stdout and "lukfu advise --deal 7 --seat 1" in res.stdout
     res = runner.invoke(app, ["deal", "--seed", "7", "--seat", "1", "--json"])
     data = json.loads(res.stdout)
     assert data["hand"] == "C1378S57M24T4789" and data["old"] == "C1T789" and data["seat"] == 1
