@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -368,11 +369,12 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
         turn += f"; best so far {view.best} by seat {view.best_seat}"
     lines.append(Text(turn))
     if view.to_move == seat:
-        moves = [str(m) for m in view.sorted_legal_moves()]
-        shown = " ".join(moves[:max_moves])
+        moves = [Text(str(m), no_wrap=True) for m in view.sorted_legal_moves()]
+        shown = moves[:max_moves]
         if len(moves) > max_moves:
-            shown += f" … and {len(moves) - max_moves} more (--json lists all)"
-        lines.append(Text(f"Legal moves ({len(moves)}): {shown}"))
+            shown.append(Text(f"… and {len(moves) - max_moves} more (--json lists all)", style="dim", no_wrap=True))
+        lines.append(Text(f"Legal moves ({len(moves)}):"))
+        lines.append(Columns(shown, padding=(0, 2)))
     return Group(*lines)
 
 
