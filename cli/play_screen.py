@@ -140,5 +140,8 @@ def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
     won = view.tricks[-1][(w - leader) % 3].size
     name = who(w, players, me)
     verb = "win" if w == me else "wins"
-    fu = "  ".join(f"{'you' if s == me else f'seat {s}'} {view.fu[s]}" for s in range(3))
-    return Text(f"→ {name[0].upper()}{name[1:]} {verb} trick {len(view.tricks)} (+{won} fu).  Fu: {fu}", style="bold")
+    fu = " · ".join(f"{'you' if s == me else f'seat {s}'} {view.fu[s]}" for s in range(3))
+    return Group(
+        Text(f"→ {name[0].upper()}{name[1:]} {verb} trick {len(view.tricks)} (+{won} fu).", style="bold"),
+        Text(f"  Fu so far: {fu}"),
+    )

@@ -52,7 +52,7 @@ def test_full_scripted_game_saves_a_replayable_record(tmp_path: Path) -> None:
     assert "The deal is over. Every card revealed:" in out and "You (seat 0):" in out
     assert f"saved to {path} when the deal ends" in flat(out)  # announced up front
     assert f"Record saved to {path}" in flat(out)
-    assert "trick 1 (+" in out and "Fu: you" in out  # a summary after each trick
+    assert "trick 1 (+" in out and "Fu so far: you" in out  # a summary after each trick
     assert "▒▒" in out  # the engines' discards are shown as card backs
     rec = GameRecord.load(path)
     rec.replay()

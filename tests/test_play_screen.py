@@ -118,7 +118,7 @@ def test_a_whole_deal_with_tricks_and_the_record(tmp_path: Path, screens: list[S
             break
         screen.send("1")
     text = screen.wait_for("Record saved")
-    assert "trick 1 (+" in text and "Fu: you" in text
+    assert "trick 1 (+" in text and "Fu so far: you" in text
     assert "The deal is over. Every card revealed:" in text
     assert (tmp_path / "game.json").exists()
 
