@@ -230,6 +230,7 @@ def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str,
         "requested_samples": requested,
         "stopped_early": a.stopped_early,
         "timed_out": a.timed_out,
+        "cut": a.cut,
         "solves": a.samples * len(a.moves),
         "incomplete": a.incomplete,
         "seed": a.seed,
@@ -281,6 +282,8 @@ def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
         line += f" of {requested} (stopped early: the best move was clear)"
     elif a.timed_out:
         line += f" of {requested} (stopped by the time budget)"
+    if a.cut:
+        line += f" · {a.cut} sample cut by the budget left out"
     method = a.sampler.get("method")
     count = a.sampler.get("count")
     if method:
@@ -339,16 +342,20 @@ STOPPED_WORDS = {
 
 
 def basis_text(adv: Advice) -> Text:
-    """What the numbers rest on: exact PIMC, bounded PIMC or the model alone."""
+    """What the numbers rest on: exact or bounded PIMC, the model refined by it, or the model alone."""
     if adv.basis == "model":
         return Text(
             "Basis: the learned model only — no sampled deal was solved within the time budget; give more --time.",
             style="bold yellow",
         )
     why = STOPPED_WORDS.get(adv.stopped, adv.stopped)
-    words = "every solve exact" if adv.basis == "exact PIMC" else f"{adv.incomplete} solves bounded, not exact"
+    words = "every solve exact" if adv.incomplete == 0 else f"{adv.incomplete} solves bounded, not exact"
     cut = f"; {adv.cut} sample cut by the budget left out" if adv.cut else ""
-    return Text(f"Basis: {adv.basis} over {adv.samples} samples ({words}; {why}{cut})", style="dim")
+    line = f"Basis: {adv.basis} over {adv.samples} samples ({words}; {why}{cut})"
+    if adv.pimc is not None:
+        play, pass_ = adv.pimc
+        line += f"; PIMC alone: play {signed(play.mean, 2)} ± {play.stderr:.2f}, pass {signed(pass_.mean, 2)} ± {pass_.stderr:.2f}"
+    return Text(line, style="dim")
 
 
 def model_text(adv: Advice) -> Text | None:
@@ -486,7 +493,7 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
     calls (--lead-samples samples).
 
-    Defaults: anytime, within a time budget (--time: 2 s for a hand's advice, which also stops once
+    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, which also stops once
     the play-pass gap is 3 standard errors from 0, 3 s more for the first-lead table, 5 s for a
     view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
     for the first-lead table by --lead-samples), for results that are the same to the byte on any
@@ -741,7 +748,7 @@ def advise(
     a short reason; --evidence adds the estimates over the samples in which the earlier seats would
     have passed by that policy (seats 1 and 2).
 
-    Defaults: anytime, within 2 s (--time): samples are drawn until the play-pass gap is 3 standard
+    Defaults: anytime, within 1.8 s (--time): samples are drawn until the play-pass gap is 3 standard
     errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
     every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
     model's instant answer and its measured error. --samples N fixes the work (exactly N samples,

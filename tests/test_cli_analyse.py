@@ -54,6 +54,7 @@ VIEW_KEYS = {
     "requested_samples",
     "stopped_early",
     "timed_out",
+    "cut",
     "solves",
     "incomplete",
     "seed",

@@ -20,13 +20,24 @@ them get weight 0, so the estimate is taken over the deals consistent with those
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, SUIT_NAMES, CardSet, format_cards, old_cards
 from ..errors import NotationError
-from ..hidden.pimc import Budget, CallValuation, ChoiceEstimate, Evaluator, SolveLimits, call_values, estimate
+from ..hidden.pimc import (
+    Budget,
+    CallValuation,
+    ChoiceEstimate,
+    Evaluator,
+    SolveLimits,
+    call_values,
+    estimate,
+    p_positive,
+    refine,
+)
 from .model import ModelAnswer, predict
 
 CALL_SCORE = 5
@@ -83,8 +94,10 @@ class Advice:
 
     ``basis`` says what the numbers rest on: ``"exact PIMC"`` (every solve settled),
     ``"bounded PIMC"`` (``incomplete`` solves stopped at a limit and count the midpoint of their
-    proven bounds) or ``"model"`` (no sample finished within the time budget: the learned
-    model's answer, with its measured error). ``stopped`` is why sampling ended (``"samples"``,
+    proven bounds), ``"model + exact PIMC"``/``"model + bounded PIMC"`` (anytime: the learned
+    model's answer refined by the samples, a normal posterior; PIMC's own estimates in
+    ``pimc``) or ``"model"`` (no sample finished within the time budget: the model's answer,
+    with its measured error). ``stopped`` is why sampling ended (``"samples"``,
     ``"decided"`` by the sequential test, ``"time"``), ``cut`` the samples the budget stopped
     and left out, ``model`` the learned first answer (None without a model file)."""
 
@@ -105,6 +118,9 @@ class Advice:
     """Full deals solved: one a sample for *play*, one more when a later seat calls after a pass;
     ``incomplete`` of them stopped at the limits."""
     basis: str = "exact PIMC"
+    pimc: tuple[Estimate, Estimate] | None = None
+    """PIMC's own play and pass estimates when ``basis`` starts with "model" (the model's answer
+    refined by the samples, ``hidden.pimc.refine``): the samples alone."""
     stopped: str = "samples"
     requested: int = 0
     cut: int = 0
@@ -151,15 +167,22 @@ def advise(
     results = valuation.samples
     facts = hand_facts(hand)
     play_e, pass_e, p_play = valuation.play, valuation.pass_, valuation.p_play_better
-    gap_se = valuation.gap[1]
+    gap_m, gap_se = valuation.gap
     basis = "exact PIMC" if valuation.exact else "bounded PIMC"
-    if not results and model is not None:
-        basis = "model"
-        play_e = ChoiceEstimate("play", model.play, model.play_error, ())
-        pass_e = ChoiceEstimate("pass", model.pass_, model.pass_error, ())
-        p_play, gap_se = (1.0 if model.play > model.pass_ else 0.0), model.gap_error
+    if model is not None and budget is not None:  # anytime: the model's answer, refined by the samples
+        plays, passes = [r.play for r in results], [r.pass_ for r in results]
+        pm, pse = refine(model.play, model.play_error, plays)
+        play_e = dataclasses.replace(play_e, mean=pm, stderr=pse)
+        if seat != 2:
+            qm, qse = refine(model.pass_, model.pass_error, passes)
+            pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
+        gap_m, gap_se = refine(
+            model.play - model.pass_, model.gap_error, [p - q for p, q in zip(plays, passes, strict=True)]
+        )
+        p_play = p_positive(gap_m, gap_se)
+        basis = f"model + {basis}" if results else "model"
+    rec = "play" if (gap_m > 0 if basis.startswith("model") else play_e.mean > pass_e.mean) else "pass"
     pm, qm = play_e.mean, pass_e.mean
-    rec = "play" if pm > qm else "pass"
     evidence: dict[str, Estimate] = {}
     if seat > 0:
         kept = [r for r in results if r.earlier_pass]
@@ -184,15 +207,16 @@ def advise(
         time.perf_counter() - t0,
         evidence,
         valuation.solves,
-        basis,
-        valuation.stopped,
-        samples,
-        valuation.cut,
-        model,
-        card_reasons(facts, seat, rec, valuation),
-        dict(sorted(outcomes.items())),
-        valuation.p_caller_loses,
-        gap_se,
+        basis=basis,
+        pimc=(valuation.play, valuation.pass_) if basis.startswith("model") else None,
+        stopped=valuation.stopped,
+        requested=samples,
+        cut=valuation.cut,
+        model=model,
+        reasons=card_reasons(facts, seat, rec, valuation),
+        outcomes=dict(sorted(outcomes.items())),
+        p_caller_loses=valuation.p_caller_loses,
+        gap_stderr=gap_se,
     )
 
 
@@ -209,20 +233,16 @@ def card_reasons(facts: HandFacts, seat: int, rec: str, valuation: CallValuation
     out = []
     old = facts.old
     if old:
-        out.append(
-            f"{old.bit_count()} Old card{'s' if old.bit_count() != 1 else ''} ({format_cards(old)}) take the lead: "
-            f"{facts.sure_fu} of the 6 fu are sure once you lead"
-        )
+        k = old.bit_count()
+        sure = "enough sure fu to win (6)" if facts.sure_fu >= 6 else f"{facts.sure_fu} sure fu of the 6 to win"
+        out.append(f"{k} Old card{'s' if k != 1 else ''} ({format_cards(old)}) take the lead: {sure} once you lead")
     else:
         out.append("no Old card: nothing is sure to take the lead, so the opponents choose what is played")
     weak = []
     for s in range(4):
-        held = facts.hand & SUIT_MASK[s]
-        loose = held & ~old
-        if loose:
-            top = facts.hand & SUIT_MASK[s] & (1 << (9 * s + 8))
-            if not top:
-                weak.append(f"{SUIT_NAMES[s]} ({format_cards(loose)})")
+        loose = facts.hand & SUIT_MASK[s] & ~old
+        if loose and not facts.hand >> (9 * s + 8) & 1:  # the suit's 9, its top, is with the others
+            weak.append(f"{SUIT_NAMES[s]} ({format_cards(loose)})")
     if weak:
         out.append("the opponents hold the tops in " + ", ".join(weak) + ": those cards lose tricks unless led through")
     shapes = facts.sets + facts.runs

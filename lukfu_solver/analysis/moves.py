@@ -23,7 +23,6 @@ processes, so a seed gives identical results with any ``jobs``.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,6 +69,8 @@ class Analysis:
     sampler: dict = field(default_factory=dict)
     timed_out: bool = False
     """The time budget ended the analysis before its samples (and before the stopping rule)."""
+    cut: int = 0
+    """Samples the budget stopped in the middle, left out (not counted in ``samples``)."""
 
     @property
     def best(self) -> ChoiceEstimate | None:
@@ -95,8 +96,9 @@ def analyse(
     Stops early (after at least ``min_samples``) once the best move beats the second with
     probability ``confidence``. ``progress(done, total)`` is called after each batch (each
     sample in one process). ``budget`` (seconds, None: none) ends the analysis when it runs out:
-    no new sample starts after it, and each solve is also stopped at it (counted in
-    ``incomplete``); the result then depends on the machine's speed.
+    no new sample starts after it, and a sample whose solves it stops is left out (``cut``),
+    except the first, which always finishes (within the node limits); the result then depends
+    on the machine's speed.
     """
     from ..hidden.quick import make_sampler
 
@@ -111,25 +113,26 @@ def analyse(
     move_texts = tuple(str(m) for m in moves)
     paired = Paired(moves, view.seat, view.caller)
     stopped = False
-    deadline = None if budget is None else t0 + budget
+    deadline = None if budget is None else time.time() + budget
+    cut = 0
     pool = _pool(jobs)
     try:
-        while paired.n < samples and not (deadline is not None and time.perf_counter() >= deadline):
+        while paired.n < samples and not cut and not (deadline is not None and time.time() >= deadline):
             n = min(batch, samples - paired.n)
-            if deadline is not None:
-                left = max(deadline - time.perf_counter(), 0.01)
-                cap = left if limits is None or limits.time_limit is None else min(left, limits.time_limit)
-                evaluator = Evaluator(dataclasses.replace(evaluator.limits, time_limit=cap))
             tasks = []
-            for _ in range(n):
+            for k in range(n):
                 pos = sampler.sample().position()
                 assert pos is not None
-                tasks.append((str(pos), move_texts, evaluator))
+                first = paired.n == 0 and k == 0  # the first sample always finishes: there is a table
+                tasks.append((str(pos), move_texts, evaluator, None if first else deadline))
             for values in pool.map(sample_task, tasks) if pool else map(sample_task, tasks):
+                if any(v.cut for v in values):  # the budget stopped it: left out, and the end
+                    cut += 1
+                    break
                 paired.add(values)
                 if progress and not pool:
                     progress(paired.n, samples)
-                if not pool and deadline is not None and time.perf_counter() >= deadline:
+                if not pool and deadline is not None and time.time() >= deadline:
                     break
             if progress and pool:
                 progress(paired.n, samples)
@@ -146,7 +149,8 @@ def analyse(
     seconds = time.perf_counter() - t0
     timed_out = deadline is not None and not stopped and paired.n < samples
     stats = sampler.stats()
-    return Analysis(view, estimates, paired.n, seed, best_p(estimates), stopped, incomplete, seconds, stats, timed_out)
+    p = best_p(estimates)
+    return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut)
 
 
 def _pool(jobs: int) -> Pool | None:

@@ -66,6 +66,40 @@ def p_better(a: Sequence[float], b: Sequence[float]) -> float:
     return 0.5 * (1 + math.erf(m / se / math.sqrt(2)))
 
 
+TYPICAL_VAR = 12.0
+"""A typical variance of one sample's points in a call decision (a standard deviation of about
+3.5 points, ``bench/results/advise-reference.json``); :func:`refine` shrinks a few samples'
+variance towards it, so that two equal values do not look certain."""
+
+
+def refine(prior: float, prior_error: float, values: Sequence[float], weight: float = 2.0) -> tuple[float, float]:
+    """A prior answer (``prior`` ± ``prior_error``, e.g. the learned model's) refined by the
+    samples ``values``: the precision-weighted mean of the prior and the sample mean (a normal
+    posterior), and its standard error. The samples' variance is shrunk towards
+    :data:`TYPICAL_VAR` with ``weight`` pseudo-samples. No samples: the prior; many: the samples.
+
+    >>> refine(-4.0, 2.0, [])
+    (-4.0, 2.0)
+    >>> m, se = refine(-4.0, 2.0, [2.0] * 64); round(m, 2), round(se, 2)
+    (1.99, 0.08)
+    """
+    n = len(values)
+    if n == 0 or prior_error <= 0:
+        return (prior, prior_error) if n == 0 else mean_stderr(values)
+    m = sum(values) / n
+    ss = sum((v - m) ** 2 for v in values)
+    var = (ss + weight * TYPICAL_VAR) / (n - 1 + weight)
+    precision = 1 / prior_error**2 + n / var
+    return (prior / prior_error**2 + m * n / var) / precision, math.sqrt(1 / precision)
+
+
+def p_positive(mean: float, stderr: float) -> float:
+    """The probability that a normal quantity of this mean and standard error is above 0."""
+    if stderr <= 0:
+        return 1.0 if mean > 0 else (0.5 if mean == 0 else 0.0)
+    return 0.5 * (1 + math.erf(mean / stderr / math.sqrt(2)))
+
+
 # ---------------------------------------------------------------- per-sample evaluation
 
 
@@ -138,21 +172,32 @@ class Evaluator:
             return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
         return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
 
-    def choices(self, pos: Position, moves: Sequence[Play], solver: ExactSolver | None) -> list[SampleValue]:
-        """The caller's value after each of ``moves`` in ``pos`` (left as it was)."""
-        out = []
+    def choices(
+        self, pos: Position, moves: Sequence[Play], solver: ExactSolver | None, deadline: float | None = None
+    ) -> list[SampleValue]:
+        """The caller's value after each of ``moves`` in ``pos`` (left as it was); ``deadline``
+        as in :meth:`value` (the moves after a cut one are not solved: marked cut too)."""
+        out: list[SampleValue] = []
         for move in moves:
+            if out and out[-1].cut:
+                out.append(SampleValue(0.0, False, 0, True))
+                continue
             pos.push(move)
-            out.append(self.value(pos, solver))
+            out.append(self.value(pos, solver, deadline=deadline))
             pos.pop()
         return out
 
 
-def sample_task(args: tuple[str, tuple[str, ...], Evaluator]) -> list[SampleValue]:
-    """One sample in a worker process: the position's text, the moves' texts, the evaluator; a
-    fresh solver serves all the moves of the sample (one table)."""
-    text, moves, evaluator = args
-    return evaluator.choices(Position.parse(text), [Play.parse(m) for m in moves], evaluator.solver())
+def sample_task(
+    args: tuple[str, tuple[str, ...], Evaluator] | tuple[str, tuple[str, ...], Evaluator, float | None],
+) -> list[SampleValue]:
+    """One sample in a worker process: the position's text, the moves' texts, the evaluator and
+    optionally the answer's deadline (``time.time()``); a fresh solver serves all the moves of
+    the sample (one table)."""
+    text, moves, evaluator = args[:3]
+    deadline = args[3] if len(args) > 3 else None
+    pos = Position.parse(text)
+    return evaluator.choices(pos, [Play.parse(m) for m in moves], evaluator.solver(), deadline)
 
 
 # ---------------------------------------------------------------- paired estimates
