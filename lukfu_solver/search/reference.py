@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from ..cards import SUIT_MASK9
+from ..cards import SUIT_MASK9, CardSet
 from ..plays import CLAIM, DISCARD, Play
 from ..position import Z_FACEUP, Position, zmask
 from ..rules import can_beat
@@ -37,10 +37,11 @@ __all__ = [
     "MAX_VALUE",
     "MIN_VALUE",
     "ProbeSettled",
-    "RELEVANT9",
+    "BELOW_TOP9",
     "SearchAborted",
     "SolveResult",
     "Solver",
+    "blocked_cards",
     "iter_pv_positions",
     "plain_alphabeta",
     "reach",
@@ -318,32 +319,42 @@ class Solver(ZeroWindowDriver):
             del self.tt[k]
 
 
-
-def _relevant9(live9: int) -> int:
-    """Ranks of a suit above its lowest live card: the only ones whose face-up state can matter."""
-    if not live9:
-        return 0
-    low = live9 & -live9
-    return SUIT_MASK9 & ~((low << 1) - 1)
+def _below_top9(m9: int) -> int:
+    """The ranks of a suit below the highest rank of ``m9`` (0 when ``m9`` is empty)."""
+    return (1 << (m9.bit_length() - 1)) - 1 if m9 else 0
 
 
-RELEVANT9 = tuple(_relevant9(m) for m in range(512))
+BELOW_TOP9 = tuple(_below_top9(m) for m in range(512))
+"""Per 9-bit rank mask: the ranks below its highest one (:func:`tt_key`, the blocked cards)."""
+
+
+def blocked_cards(pos: Position) -> CardSet:
+    """The cards in hands that a face-down discard of a completed trick keeps from ever being
+    Old (R12): those below the highest such discard of their suit."""
+    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
+    down = pos.facedown
+    return (
+        (live & BELOW_TOP9[down & SUIT_MASK9])
+        | (live & (BELOW_TOP9[(down >> 9) & SUIT_MASK9] << 9))
+        | (live & (BELOW_TOP9[(down >> 18) & SUIT_MASK9] << 18))
+        | (live & (BELOW_TOP9[down >> 27] << 27))
+    )
 
 
 def tt_key(pos: Position) -> int:
-    """The table key: the position's Zobrist key with face-up cards that can no longer matter
-    taken out. A face-up card only matters (R12) while a lower card of its suit is still in a
-    hand; below the lowest such card, face up and face down are the same, so those positions
-    share one entry."""
-    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
-    up = pos.faceup
-    irrelevant = up & ~(
-        RELEVANT9[live & SUIT_MASK9]
-        | RELEVANT9[(live >> 9) & SUIT_MASK9] << 9
-        | RELEVANT9[(live >> 18) & SUIT_MASK9] << 18
-        | RELEVANT9[live >> 27] << 27
-    )
-    return pos.key ^ zmask(Z_FACEUP, irrelevant) if irrelevant else pos.key
+    """The table key: the position's Zobrist key with the completed tricks' face-up cards replaced
+    by the cards in hands they leave blocked (:func:`blocked_cards`).
+
+    The cards of completed tricks are gone; whether one went face up or face down matters only
+    through Old (R12): a card in a hand is Old for its holder when no other hand and no
+    face-down card holds a higher one of its suit. For the cards in hands that is decided, per
+    suit, by the highest face-down discard alone (every card below it is blocked, every card
+    above it sees only face-up cards), and the hands only shrink and later discards are common
+    to both lines, so two positions with the same hands, trick, fu and seat to move and the
+    same blocked cards are the same game for ever: they share one entry. (This generalises
+    the key that took out only the face-up cards below a suit's lowest card in hand.)
+    """
+    return pos.key ^ zmask(Z_FACEUP, pos.faceup ^ blocked_cards(pos))
 
 
 KILLER_SCORE = -(5 * 10**7)

@@ -172,8 +172,8 @@ O_ZTM = O_ZFU + 3 * (HAND_SIZE + 1)
 O_ZC = O_ZTM + 3
 O_ZE = O_ZC + 3
 O_OLD9 = O_ZE + 1  # OLD_RANKS9[m9]
-O_REL9 = O_OLD9 + 512  # RELEVANT9[m9] (search.reference.tt_key)
-O_RUNS = O_REL9 + 512  # per m9: count at m9 * 32, runs (9-bit masks) after it
+O_BELOW9 = O_OLD9 + 512  # BELOW_TOP9[m9] (search.reference.tt_key)
+O_RUNS = O_BELOW9 + 512  # per m9: count at m9 * 32, runs (9-bit masks) after it
 O_MAXTOP = O_RUNS + 512 * 32  # per m9 and length L: highest top rank of a run of length L
 O_RANK = O_MAXTOP + 512 * 10  # RANK_MASK[r], r = 0..9
 O_SUIT = O_RANK + 10  # SUIT_MASK[s]
@@ -195,7 +195,7 @@ def to_unsigned(x: int) -> int:
 
 def build_tables() -> np.ndarray:
     """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`."""
-    from ..reference import RELEVANT9
+    from ..reference import BELOW_TOP9
 
     t = np.zeros(T_SIZE, dtype=np.int64)
 
@@ -214,7 +214,7 @@ def build_tables() -> np.ndarray:
     put(O_ZC, Z_CALLER)
     put(O_ZE, [Z_ENDED])
     put(O_OLD9, OLD_RANKS9)
-    put(O_REL9, RELEVANT9)
+    put(O_BELOW9, BELOW_TOP9)
     for m in range(512):
         runs = RUNS9[m]
         t[O_RUNS + m * 32] = len(runs)

@@ -15,19 +15,18 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 
 @njit(cache=True)
 def tt_key(T, st, p):
-    """search.reference.tt_key: the Zobrist key with face-up cards that can no longer matter taken out."""
+    """search.reference.tt_key: the Zobrist key with the completed tricks' face-up cards replaced
+    by the cards in hands that a face-down discard blocks (reference.blocked_cards)."""
     live = st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2]
     up = st[p, F_FACEUP]
-    rel = (
-        T[O_REL9 + (live & SUIT9)]
-        | (T[O_REL9 + ((live >> 9) & SUIT9)] << 9)
-        | (T[O_REL9 + ((live >> 18) & SUIT9)] << 18)
-        | (T[O_REL9 + ((live >> 27) & SUIT9)] << 27)
+    down = ALL & ~(live | up | trick_cards(st, p))
+    blocked = live & (
+        T[O_BELOW9 + (down & SUIT9)]
+        | (T[O_BELOW9 + ((down >> 9) & SUIT9)] << 9)
+        | (T[O_BELOW9 + ((down >> 18) & SUIT9)] << 18)
+        | (T[O_BELOW9 + ((down >> 27) & SUIT9)] << 27)
     )
-    irrelevant = up & ~rel
-    if irrelevant:
-        return st[p, F_KEY] ^ zmask(T, O_ZF, irrelevant)
-    return st[p, F_KEY]
+    return st[p, F_KEY] ^ zmask(T, O_ZF, up | blocked)
 
 
 @njit(cache=True)
