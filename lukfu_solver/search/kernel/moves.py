@@ -205,8 +205,9 @@ def equivalence_classes(T, st, p, sc):
         d9 = (down >> shift) & SUIT9
         if d9:
             blocked_below |= ((1 << (bit_length(d9) - 1)) - 1) << shift
-    if s == st[p, F_CALLER]:
-        blocked_below = ALL  # the caller: keeping the higher card dominates
+    caller = s == st[p, F_CALLER]
+    others = st[p, F_H0 + (s + 1) % 3] | st[p, F_H0 + (s + 2) % 3]
+    apart = others | trick_cards(st, p)
     free = hand & ~busy & ~UNBEATABLE_LEAD
     skip = 0
     ndc = 0  # discard classes, stored in sc[32:]
@@ -215,19 +216,22 @@ def equivalence_classes(T, st, p, sc):
         f = (free >> shift) & SUIT9
         if popcount(f) < 2:
             continue
-        up9 = (up >> shift) & SUIT9
+        apart9 = (apart >> shift) & SUIT9
+        kept9 = ((down | hand) >> shift) & SUIT9
+        blocked9 = (blocked_below >> shift) & SUIT9
         cls = 0
         prev = -1
         for r in range(9):
             if not (f >> r) & 1:
                 continue
-            if prev >= 0 and ((((1 << r) - 1) & ~((1 << (prev + 1)) - 1)) & ~up9) == 0:
+            between = ((1 << r) - 1) & ~((1 << (prev + 1)) - 1)
+            if prev >= 0 and between & apart9 == 0 and (between & kept9 == 0 or (blocked9 >> r) & 1):
                 cls |= 1 << r
             else:
                 if popcount(cls) >= 2:
                     c = cls << shift
                     skip |= c & ~(c & -c)
-                    if c & blocked_below == c:
+                    if not caller and c & blocked_below == c:
                         sc[32 + ndc] = c
                         ndc += 1
                 cls = 1 << r
@@ -235,10 +239,35 @@ def equivalence_classes(T, st, p, sc):
         if popcount(cls) >= 2:
             c = cls << shift
             skip |= c & ~(c & -c)
-            if c & blocked_below == c:
+            if not caller and c & blocked_below == c:
                 sc[32 + ndc] = c
                 ndc += 1
+        if caller:
+            ndc = caller_chains(f, (others >> shift) & SUIT9, shift, sc, ndc)
     return skip, ndc
+
+
+@njit(cache=True, inline="always")
+def caller_chains(f9, others9, shift, sc, ndc):
+    """search.reductions._caller_chains: the caller's discard classes of one suit into sc[32 + ndc:];
+    returns the new count."""
+    cls = 0
+    prev = -1
+    for r in range(9):
+        if not (f9 >> r) & 1:
+            continue
+        if prev >= 0 and (((1 << r) - 1) & ~((1 << (prev + 1)) - 1)) & others9 == 0:
+            cls |= 1 << r
+        else:
+            if popcount(cls) >= 2:
+                sc[32 + ndc] = cls << shift
+                ndc += 1
+            cls = 1 << r
+        prev = r
+    if popcount(cls) >= 2:
+        sc[32 + ndc] = cls << shift
+        ndc += 1
+    return ndc
 
 
 @njit(cache=True, inline="always")
@@ -259,7 +288,7 @@ def reduce_moves(T, st, p, out, n, sc):
     if n < 2:
         return n
     skip, ndc = equivalence_classes(T, st, p, sc)
-    if skip == 0:
+    if skip == 0 and ndc == 0:
         return n
     k = 0
     for i in range(n):

@@ -189,9 +189,7 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
     hand = st[p, F_H0 + s]
     ndc = 0
     if reduce:
-        skip, ndc = equivalence_classes(T, st, p, sc)
-        if skip == 0:
-            ndc = 0
+        _, ndc = equivalence_classes(T, st, p, sc)
     old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
     nc = 0
     for r in range(9):
