@@ -4,7 +4,8 @@ Sets (every position a pure function of its seed, see ``lukfu_solver.endgames``)
 
 - **a**: 200 endgames with 6 cards a hand (seeds 0–199; the caller drawn by the seed);
 - **b**: 50 full deals of 12 cards after calling (seeds 0–49; the caller drawn by the seed);
-- **c**: the same 50 deals once for each of the three possible callers (150 positions).
+- **c**: the same 50 deals once for each of the three possible callers (150 positions);
+- **d**: 50 further full deals (seeds 1000–1049; the caller drawn by the seed).
 
 For each set: median, p95 and max of time, nodes, nodes/s and table hit rate of the solver
 (a fresh solver for each position: the MTD(f) driver, a per-position ``--time-limit``), and the same for the plain
@@ -17,16 +18,30 @@ the solver, plain (when it finished) and the other driver are cross-checked.
 Run: ``python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
 ``--solver fast`` measures the compiled kernel, ``--threads 2`` with a helper thread (the other
 driver's comparison then still runs on one thread).
-``--quick``: set a with 40 positions and set b with 5 deals (set c, if asked for, 5 deals).
+``--quick``: set a with 40 positions and set b with 5 deals (sets c and d, if asked for, 5 deals).
+``--only SEED:CALLER,...`` keeps only those positions of the sets (the worst case on two threads).
+``--baseline``: beside every solve, the same position is solved by the solver of git
+``fbfdd6f`` (the compiled ``FastSolver`` before issue 13, extracted from git by ``git archive``
+into a directory of the system's temporary directory, or ``--baseline-path``) in a subprocess,
+one position after the other, so that both see the same machine; values must agree, and the
+ratios baseline/solver of total nodes and total CPU time are printed and saved.
+Times are wall and CPU (``cpu_ms``, the process's CPU time: both threads with ``--threads 2``).
 Results are saved to ``bench/results/solve.json`` (or ``--out``).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 from common import (  # bench/ is on the path: python puts the script's directory first
+    REPO_DIR,
     Case,
     Timer,
     base_parser,
@@ -42,10 +57,13 @@ from common import (  # bench/ is on the path: python puts the script's director
 
 from lukfu_solver.search import make_solver, plain_alphabeta
 
-SET_NAMES = ("a", "b", "c")
-FULL = {"a": 200, "b": 50, "c": 50}
-QUICK = {"a": 40, "b": 5, "c": 5}
-PLAIN_CAP = {"a": 200_000, "b": 100_000, "c": 100_000}
+SET_NAMES = ("a", "b", "c", "d")
+FULL = {"a": 200, "b": 50, "c": 50, "d": 50}
+QUICK = {"a": 40, "b": 5, "c": 5, "d": 5}
+PLAIN_CAP = {"a": 200_000, "b": 100_000, "c": 100_000, "d": 100_000}
+SET_D_FIRST_SEED = 1000
+BASELINE_COMMIT = "fbfdd6f"
+"""The solver the issue-13 search is measured against (its compiled ``FastSolver``)."""
 ENDGAME_CARDS = 6
 WORST = 5
 
@@ -56,6 +74,9 @@ def describe(name: str, count: int) -> str:
         return f"{count} endgames, {ENDGAME_CARDS} cards a hand (seeds 0-{count - 1})"
     if name == "b":
         return f"{count} full deals after calling, caller by seed (seeds 0-{count - 1})"
+    if name == "d":
+        last = SET_D_FIRST_SEED + count - 1
+        return f"{count} further full deals after calling, caller by seed (seeds {SET_D_FIRST_SEED}-{last})"
     return f"{count} full deals x 3 callers = {3 * count} positions (seeds 0-{count - 1})"
 
 
@@ -65,6 +86,8 @@ def build_set(name: str, count: int) -> list[Case]:
         return endgame_cases(count, ENDGAME_CARDS)
     if name == "b":
         return deal_cases(count)
+    if name == "d":
+        return deal_cases(count, first_seed=SET_D_FIRST_SEED)
     return deal_cases(count, callers=(0, 1, 2))
 
 
@@ -88,8 +111,10 @@ def measure_solver(
 ) -> dict[str, Any]:
     """Solve one position with a fresh solver; the record of the result and its statistics."""
     solver = make_solver(FACTORY_KIND[SOLVER_KIND], threads=threads, max_entries=max_entries, driver=driver)
+    c0 = time.process_time()
     with Timer() as t:
         res = solver.solve(case.position, time_limit=time_limit)
+    cpu_ms = (time.process_time() - c0) * 1000
     return {
         "seed": case.seed,
         "caller": case.caller,
@@ -99,6 +124,7 @@ def measure_solver(
         "complete": res.complete,
         "nodes": res.nodes,
         "ms": round(t.ms, 3),
+        "cpu_ms": round(cpu_ms, 3),
         "nodes_per_s": round(nodes_per_s(res.nodes, t.ms)),
         "hit_rate": round(res.hit_rate, 4),
     }
@@ -116,6 +142,103 @@ def measure_plain(case: Case, cap: int) -> dict[str, Any]:
         "nodes": nodes,
         "ms": round(t.ms, 3),
         "nodes_per_s": round(nodes_per_s(nodes, t.ms)),
+    }
+
+
+# ---------------------------------------------------------------- the baseline (fbfdd6f)
+
+_BASELINE_WORKER = """
+import json, sys, time
+from lukfu_solver.fastsearch import FastSolver, compile_all
+from lukfu_solver.position import Position
+compile_all()
+print("ready", flush=True)
+for line in sys.stdin:
+    text, threads, limit = json.loads(line)
+    solver = FastSolver(threads=threads)
+    c0, w0 = time.process_time(), time.perf_counter()
+    res = solver.solve(Position.parse(text), time_limit=limit)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    print(json.dumps({"value": res.value, "complete": res.complete, "nodes": res.nodes,
+                      "ms": round(wall * 1000, 3), "cpu_ms": round(cpu * 1000, 3)}), flush=True)
+"""
+"""The baseline's worker: reads (position, threads, time limit) a line, answers with the result."""
+
+
+def baseline_tree(path: Path | None) -> Path:
+    """A directory holding the ``lukfu_solver`` package of git :data:`BASELINE_COMMIT`
+    (``path`` if given; else extracted once by ``git archive`` into the system's temp directory,
+    where numba also caches its compiled kernel)."""
+    if path is not None:
+        return path
+    tree = Path(tempfile.gettempdir()) / f"lukfu-baseline-{BASELINE_COMMIT}"
+    if not (tree / "lukfu_solver" / "fastsearch.py").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO_DIR), "archive", BASELINE_COMMIT, "lukfu_solver"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+class Baseline:
+    """The baseline solver in a subprocess: :meth:`solve` one position at a time."""
+
+    def __init__(self, path: Path | None) -> None:
+        env = dict(os.environ, PYTHONPATH=str(baseline_tree(path)))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _BASELINE_WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tempfile.gettempdir(),  # so that the checkout's own lukfu_solver is not imported
+        )
+        assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "ready"
+
+    def solve(self, case: Case, threads: int, time_limit: float) -> dict[str, Any]:
+        """The baseline's record of one position (value, nodes, wall and CPU ms)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps([str(case.position), threads, time_limit]) + "\n")
+        self.proc.stdin.flush()
+        return {"seed": case.seed, "caller": case.caller, **json.loads(self.proc.stdout.readline())}
+
+    def close(self) -> None:
+        """End the subprocess."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def compare_baseline(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
+    """The solver against the baseline on the same positions: totals and their ratios
+    (baseline / solver: above 1 means the solver is better), medians, and any value mismatch."""
+    both = [(s, b) for s, b in zip(solver, base, strict=True) if s["complete"] and b["complete"]]
+    tot = {
+        who: {key: sum(pair[i][key] for pair in both) for key in ("nodes", "ms", "cpu_ms")}
+        for i, who in enumerate(("solver", "baseline"))
+    }
+    return {
+        "baseline": BASELINE_COMMIT,
+        "over": "positions both completed",
+        "positions": len(both),
+        "totals": tot,
+        "node_ratio": ratio(tot["baseline"]["nodes"], tot["solver"]["nodes"]),
+        "cpu_ratio": ratio(tot["baseline"]["cpu_ms"], tot["solver"]["cpu_ms"]),
+        "wall_ratio": ratio(tot["baseline"]["ms"], tot["solver"]["ms"]),
+        "baseline_stats": {
+            "cpu_ms": summary(b["cpu_ms"] for b in base),
+            "nodes": summary((b["nodes"] for b in base), 1),
+        },
+        "solver_cpu_ms": summary(s["cpu_ms"] for s in solver),
+        "value_mismatches": [
+            {"seed": s["seed"], "caller": s["caller"], "solver": s["value"], "baseline": b["value"]}
+            for s, b in both
+            if s["value"] != b["value"]
+        ],
+        "incomplete": sum(not s["complete"] or not b["complete"] for s, b in zip(solver, base, strict=True)),
     }
 
 
@@ -184,7 +307,8 @@ def compare_drivers(bisect: list[dict[str, Any]], mtdf: list[dict[str, Any]]) ->
 def worst_cases(records: list[dict[str, Any]], k: int = WORST) -> list[dict[str, Any]]:
     """The ``k`` slowest positions: seed, caller, time, nodes, whether complete."""
     slow = sorted(records, key=lambda r: r["ms"], reverse=True)[:k]
-    return [{key: r[key] for key in ("seed", "caller", "ms", "nodes", "complete", "value")} for r in slow]
+    keys = ("seed", "caller", "ms", "cpu_ms", "nodes", "complete", "value")
+    return [{key: r[key] for key in keys if key in r} for r in slow]
 
 
 # ---------------------------------------------------------------- one set
@@ -194,9 +318,11 @@ def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
     """Measure the solver, plain and (set a) the other driver on every case of a set."""
     cap = PLAIN_CAP[name] if args.plain_cap is None else args.plain_cap
     drivers = name in args.driver_sets and not args.no_drivers
-    solver, plain, other = [], [], []
+    solver, plain, other, base = [], [], [], []
     for case in progress(cases, f"set {name}"):
         solver.append(measure_solver(case, "mtdf", args.time_limit, args.max_entries, args.threads))
+        if args.baseline_solver is not None:
+            base.append(args.baseline_solver.solve(case, args.threads, args.time_limit))
         if not args.no_plain:
             plain.append(measure_plain(case, cap))
         if drivers:
@@ -223,7 +349,9 @@ def run_set(name: str, cases: list[Case], args: Any) -> dict[str, Any]:
         result["solver_vs_plain"] = compare(solver, plain)
     if other:
         result["drivers"] = compare_drivers(other, solver)
-    result["records"] = {"solver": solver, "plain": plain, "bisect": other}
+    if base:
+        result["vs_baseline"] = compare_baseline(solver, base)
+    result["records"] = {"solver": solver, "plain": plain, "bisect": other, "baseline": base}
     return result
 
 
@@ -294,12 +422,40 @@ def print_set(name: str, res: dict[str, Any]) -> None:
         )
         if d["value_mismatches"]:
             console.print(f"[bold red]VALUE MISMATCH bisect vs mtdf: {d['value_mismatches']}[/bold red]")
+    if "vs_baseline" in res:
+        console.print(baseline_line(res["vs_baseline"]))
     worst = "; ".join(
         f"seed {w['seed']} caller {w['caller']}: {fmt(w['ms'])} ms, {w['nodes']:,} nodes"
         + ("" if w["complete"] else " (time limit)")
         for w in res["worst"]
     )
     console.print(f"worst: {worst}")
+
+
+def baseline_line(c: dict[str, Any]) -> str:
+    """One line: the solver against the baseline (totals, ratios, medians, mismatches)."""
+    tot = c["totals"]
+    line = (
+        f"vs {c['baseline']} over {c['positions']} positions: nodes {tot['baseline']['nodes']:,} -> "
+        f"{tot['solver']['nodes']:,} (x{fmt(c['node_ratio'], digits=2)} fewer), CPU "
+        f"{fmt(tot['baseline']['cpu_ms'] / 1000)} s -> {fmt(tot['solver']['cpu_ms'] / 1000)} s "
+        f"(x{fmt(c['cpu_ratio'], digits=2)} less); CPU median {fmt(c['baseline_stats']['cpu_ms']['median'])} -> "
+        f"{fmt(c['solver_cpu_ms']['median'])} ms, p95 {fmt(c['baseline_stats']['cpu_ms']['p95'])} -> "
+        f"{fmt(c['solver_cpu_ms']['p95'])} ms, max {fmt(c['baseline_stats']['cpu_ms']['max'])} -> "
+        f"{fmt(c['solver_cpu_ms']['max'])} ms"
+    )
+    if c["value_mismatches"]:
+        line += f"\n[bold red]VALUE MISMATCH solver vs baseline: {c['value_mismatches']}[/bold red]"
+    return line
+
+
+def overall_baseline(results: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The baseline comparison over every full-deal set run (b, c, d) together."""
+    solver = [r for n, res in results.items() if n != "a" for r in res["records"]["solver"]]
+    base = [r for n, res in results.items() if n != "a" for r in res["records"]["baseline"]]
+    if not base or len(base) != len(solver):
+        return None
+    return compare_baseline(solver, base)
 
 
 def print_summary(results: dict[str, dict[str, Any]]) -> None:
@@ -356,7 +512,14 @@ def print_summary(results: dict[str, dict[str, Any]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "solve.json")
-    parser.add_argument("--sets", default=None, help="comma-separated sets among a,b,c (default: a,b,c; quick: a,b)")
+    parser.add_argument("--sets", default=None, help="comma-separated sets among a,b,c,d (default: a,b,c; quick: a,b)")
+    parser.add_argument("--only", default=None, help="keep only these positions: SEED:CALLER,... (e.g. 11:0)")
+    parser.add_argument(
+        "--baseline", action="store_true", help=f"solve every position with the solver of {BASELINE_COMMIT} too"
+    )
+    parser.add_argument(
+        "--baseline-path", type=Path, default=None, help="a directory holding that solver's lukfu_solver package"
+    )
     parser.add_argument("--time-limit", type=float, default=60.0, help="solver time limit per position, s (60)")
     parser.add_argument("--plain-cap", type=int, default=None, help="plain node cap (default 200k for a, 100k b/c)")
     parser.add_argument("--max-entries", type=int, default=None, help="table size in entries (default: the solver's)")
@@ -366,7 +529,10 @@ def main(argv: list[str] | None = None) -> int:
         "--compare-drivers", default="a", help="sets on which bisection is measured against MTD(f) too (a)"
     )
     parser.add_argument(
-        "--solver", choices=("reference", "fast"), default="reference", help="the pure-Python reference search or the compiled kernel"
+        "--solver",
+        choices=("reference", "fast"),
+        default="reference",
+        help="the pure-Python reference search or the compiled kernel",
     )
     parser.add_argument(
         "--threads",
@@ -388,17 +554,32 @@ def main(argv: list[str] | None = None) -> int:
     names = [s.strip() for s in (args.sets or default_sets).split(",") if s.strip()]
     bad = [s for s in names if s not in SET_NAMES]
     if bad or not names:
-        parser.error(f"--sets: unknown set(s) {','.join(bad) or '(none)'}; choose among a,b,c")
+        parser.error(f"--sets: unknown set(s) {','.join(bad) or '(none)'}; choose among a,b,c,d")
     if not args.time_limit > 0:
         parser.error("--time-limit must be more than 0")
     args.counts = QUICK if args.quick else FULL
     args.driver_sets = {x.strip() for x in args.compare_drivers.split(",") if x.strip()}
+    only = None
+    if args.only:
+        only = {tuple(int(x) for x in item.split(":")) for item in args.only.split(",") if item.strip()}
+    if args.baseline and SOLVER_KIND != "fast":
+        parser.error("--baseline needs --solver fast")
+    args.baseline_solver = Baseline(args.baseline_path) if args.baseline else None
     results: dict[str, dict[str, Any]] = {}
-    for name in names:
-        cases = build_set(name, args.counts[name])
-        results[name] = run_set(name, cases, args)
-        print_set(name, results[name])
+    try:
+        for name in names:
+            cases = build_set(name, args.counts[name])
+            if only is not None:
+                cases = [c for c in cases if (c.seed, c.caller) in only]
+            results[name] = run_set(name, cases, args)
+            print_set(name, results[name])
+    finally:
+        if args.baseline_solver is not None:
+            args.baseline_solver.close()
     print_summary(results)
+    overall = overall_baseline(results)
+    if overall is not None:
+        make_console().print("\n[bold]All full-deal sets together[/bold]: " + baseline_line(overall))
     data = {
         "bench": "solve",
         "solver": args.solver,
@@ -408,6 +589,8 @@ def main(argv: list[str] | None = None) -> int:
         "plain_cap": {n: PLAIN_CAP[n] if args.plain_cap is None else args.plain_cap for n in names},
         "sets": results,
     }
+    if overall is not None:
+        data["vs_baseline"] = overall
     path = save_json(data, args.out)
     print(f"saved {path}")
     return 0
