@@ -24,7 +24,7 @@ from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
 from ..plays import Play
 from ..view import SeatView
 from .advice import Advice, advise
-from .defaults import ADVICE_MAX_NODES, ANYTIME_SAMPLES, DECIDE_MIN, DECIDE_Z, make_limits
+from .defaults import ADVICE_MAX_NODES, advice_budget, make_limits
 from .moves import SolveLimits
 
 
@@ -74,13 +74,11 @@ def hint(
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         if time_budget is not None and samples is None:
-            budget = Budget(time_budget, DECIDE_Z, DECIDE_MIN)
-            adv = advise(view.hand, view.seat, ANYTIME_SAMPLES, seed, jobs, lim, budget=budget)
+            n, budget = advice_budget(None, time_budget)
         else:
             n = LEVELS[level].call_samples if samples is None else samples
-            adv = advise(
-                view.hand, view.seat, n, seed, jobs, lim, budget=None if time_budget is None else Budget(time_budget)
-            )
+            budget = None if time_budget is None else Budget(time_budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
     decision = PimcPlayer(level, seed=seed).analyse(view)
     return Hint("play", level, seed, None, decision, time.perf_counter() - t0, list(decision.left_out))
