@@ -1,49 +1,58 @@
 """Benchmark of call/pass advice (``lukfu_solver.analysis.advice.advise``) and of the view sampler.
 
-Three parts, every input a pure function of its seed:
+Parts (``--parts``), every input a pure function of its seed:
 
 - **advise**: ``--hands`` dealt hands (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``),
-  each advised at the ``lukfu advise`` defaults (samples, per-solve node limit, one process) with
-  two sampling seeds. Reported: time per advise (median, p95, max) of the first seed, and the
-  decision stability: how often the two seeds recommend the same, over all hands and over the
-  hands whose expected-value gap is more than two standard errors (of the paired difference,
-  from the first seed's ``p_play_better``; also over the hands where both seeds say so).
-- **reference**: the plain baseline, measured in the same run: ``advise`` with the reference
-  pure-Python :class:`~lukfu_solver.search.reference.Solver` instead of the fastest available, on the first
-  ``--ref-hands`` hands with ``--ref-samples`` samples and ``--ref-max-nodes`` nodes a solve (the
-  view default, 500,000: at the advice's limit one reference solve can take minutes), beside the
-  fast solver on the same work (time ratio; the two give the same numbers, which is checked).
-- **sampler**: ``Sampler(view, seed).samples(n)`` on fixed views of every stage: the views of all
-  three seats after 0, 3, 6 and 9 complete tricks of random deals (seeded ``RandomPlayer``s; the
-  first ``--sampler-deals`` deals lasting 10 tricks or more), draws per second with the setup
-  apart, grouped by stage and by whether the view shows hidden discards; beside a naive sampler
-  (deal the hidden cards into their places uniformly, keep the deal if
-  ``Problem.violation`` finds nothing) given the same time.
+  each advised at the ``lukfu advise`` defaults (anytime: the time budget, the sequential test,
+  the learned model refined by the samples; one process) with two sampling seeds (2 and 3: the
+  reference pools 0 and 1). Reported: time per advise (median, p95, max) wall and CPU, samples,
+  why sampling stopped, the basis, and the seeds' agreement over all hands and over the hands
+  whose gap is more than two standard errors.
+- **agreement**: each seed's answers against the high-sample reference
+  ``bench/results/advise-reference.json`` (64 samples a hand): the recommendation wherever the
+  reference's gap exceeds 2 standard errors, and play and pass each within 3 combined errors.
+- **baseline**: fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve) on the
+  first ``--baseline-hands`` hands, in a subprocess importing the old code (``--basepath``), and
+  the side-by-side CPU ratio on the same hands (first seed).
+- **hand**: ``analyse HAND --seat 0`` at its defaults (advice and first-lead table) on the seat-0 hands.
+- **levers**: the warm start (``advise(..., guess=True)``: every solve's first test at the model's
+  value) against none, on the same fixed work.
+- **reference**: the pure-Python reference solver beside the compiled one on the same small work.
+- **sampler**: ``Sampler(view, seed).samples(n)`` on the views of all three seats after 0, 3, 6
+  and 9 tricks of random deals, beside a naive rejection sampler given the same time.
 
-Times are wall seconds and, beside them, CPU seconds of the process (everything runs in one
-process): on a shared machine the CPU time is what an idle machine's wall time would be.
+Times are wall seconds and CPU seconds of the process: on a shared machine the CPU time is
+what an idle machine's wall time would be.
 
-Goals (the issue's): advise median under 20 s; sampler ≥ 5,000 consistent deals/s on views with
-discards; two seeds agree on ≥ 95 % of the hands whose gap is more than 2 SE.
-
-Run: ``/work/venv/bin/python bench/advise.py [--quick] [--hands N] [--out FILE]``; ``--quick`` runs
+Run: ``python bench/advise.py [--quick] [--hands N] [--parts ...] [--out FILE]``; ``--quick`` runs
 6 hands, 1 reference hand and 2 sampler deals. Results go to ``bench/results/advise.json``, with
-what was run (options, defaults, load average) recorded in it.
+what was run (options, load average) recorded in it.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from typing import Any
 
-from common import base_parser, fmt, make_console, progress, save_json, summary
+from common import RESULTS_DIR, base_parser, fmt, make_console, progress, save_json, summary
 
 from lukfu_solver.analysis.advice import Advice, advise
-from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, ADVISE_SAMPLES, DEFAULT_MAX_NODES
+from lukfu_solver.analysis.defaults import (
+    ADVICE_MAX_NODES,
+    ADVISE_SAMPLES,
+    DECIDE_Z,
+    DEFAULT_MAX_NODES,
+    advice_budget,
+    make_limits,
+)
+from lukfu_solver.analysis.hand import analyse_hand
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
@@ -54,8 +63,10 @@ from lukfu_solver.view import SeatView
 
 FIRST_DEAL = 1000
 """Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)``."""
-SEEDS = (0, 1)
-"""The two sampling seeds compared for stability."""
+SEEDS = (2, 3)
+"""The two sampling seeds compared for stability (not 0 and 1: the reference pools those)."""
+BASEPATH = "/work/tools/basepath"
+"""Where the fbfdd6f checkout's packages are importable from (old module paths)."""
 STAGES = (0, 3, 6, 9)
 """Complete tricks before the sampler's views."""
 Z_GAP = 2.0
@@ -89,47 +100,71 @@ def advice_record(i: int, adv: Advice) -> dict[str, Any]:
         "play_se": round(adv.play.stderr, 4),
         "pass": round(adv.pass_.mean, 4),
         "pass_se": round(adv.pass_.stderr, 4),
+        "gap": round(adv.play.mean - adv.pass_.mean, 4),
+        "gap_se": round(adv.gap_stderr, 4),
         "p_play_better": round(adv.p_play_better, 6),
         "gap_z": round(gap_z(adv), 3),
+        "samples": adv.samples,
+        "stopped": adv.stopped,
+        "basis": adv.basis,
+        "cut": adv.cut,
+        "solves": adv.solves,
         "incomplete": adv.incomplete,
         "seconds": round(adv.seconds, 3),
     }
 
 
-def run_advise(hands: int, samples: int, limits: SolveLimits) -> dict[str, Any]:
-    """Every hand with both seeds; timings, agreement and the records."""
+def default_advise(hand: int, seat: int, seed: int, guess: bool = False) -> Advice:
+    """``lukfu advise`` at its defaults (anytime: the budget and the sequential test), one process."""
+    samples, budget = advice_budget(None, None, seat)
+    return advise(hand, seat, samples, seed, 1, make_limits(None, None, ADVICE_MAX_NODES), budget=budget, guess=guess)
+
+
+def run_advise(hands: int) -> dict[str, Any]:
+    """Every hand at the defaults with both seeds; timings, how sampling stopped, seeds' agreement."""
     runs: dict[int, list[dict[str, Any]]] = {s: [] for s in SEEDS}
     for seed in SEEDS:
         for i in progress(list(range(hands)), f"advise, seed {seed}"):
             hand, seat = bench_hand(i)
             cpu = time.process_time()
-            rec = advice_record(i, advise(hand, seat, samples, seed, 1, limits))
+            rec = advice_record(i, default_advise(hand, seat, seed))
             rec["cpu_seconds"] = round(time.process_time() - cpu, 3)
             runs[seed].append(rec)
     a, b = runs[SEEDS[0]], runs[SEEDS[1]]
     agree = [x["recommendation"] == y["recommendation"] for x, y in zip(a, b, strict=True)]
     clear = [abs(x["gap_z"]) > Z_GAP for x in a]
     both = [abs(x["gap_z"]) > Z_GAP and abs(y["gap_z"]) > Z_GAP for x, y in zip(a, b, strict=True)]
-    secs = [x["seconds"] for x in a] + [x["seconds"] for x in b]
 
     def share(mask: list[bool]) -> dict[str, Any]:
         kept = [g for g, m in zip(agree, mask, strict=True) if m]
         return {"hands": len(kept), "agree": sum(kept), "rate": round(sum(kept) / len(kept), 4) if kept else None}
 
+    budgets = {s: advice_budget(None, None, s)[1] for s in range(3)}
+    both_runs = a + b
     return {
         "hands": hands,
-        "samples": samples,
-        "limits": {"max_nodes": limits.max_nodes, "time": limits.time_limit},
+        "seeds": list(SEEDS),
+        "defaults": {
+            "max_samples": advice_budget(None, None)[0],
+            "budget_s_by_seat": {str(s): b.seconds if b else None for s, b in budgets.items()},
+            "z": DECIDE_Z,
+        },
         "jobs": 1,
         "seconds_first_seed": summary([x["seconds"] for x in a]),
         "cpu_seconds_first_seed": summary([x["cpu_seconds"] for x in a]),
-        "seconds_both_seeds": summary(secs),
+        "seconds_both_seeds": summary([x["seconds"] for x in both_runs]),
+        "cpu_seconds_both_seeds": summary([x["cpu_seconds"] for x in both_runs]),
+        "samples_both_seeds": summary([x["samples"] for x in both_runs]),
+        "stopped_both_seeds": {k: sum(x["stopped"] == k for x in both_runs) for k in ("decided", "time", "samples")},
+        "basis_both_seeds": {
+            k: sum(x["basis"] == k for x in both_runs) for k in sorted({x["basis"] for x in both_runs})
+        },
         "by_seat_median_s": {
             str(s): round(statistics.median([x["seconds"] for x in a if x["seat"] == s]), 3)
             for s in range(3)
             if any(x["seat"] == s for x in a)
         },
-        "incomplete_per_advise": summary([x["incomplete"] for x in a]),
+        "incomplete_per_advise": summary([x["incomplete"] for x in both_runs]),
         "play_share": round(sum(x["recommendation"] == "play" for x in a) / hands, 4),
         "stability": {
             "all": share([True] * hands),
@@ -137,6 +172,158 @@ def run_advise(hands: int, samples: int, limits: SolveLimits) -> dict[str, Any]:
             "gap_over_2se_both_seeds": share(both),
         },
         "records": {str(s): runs[s] for s in SEEDS},
+    }
+
+
+# ---------------------------------------------------------------- fbfdd6f side by side
+
+BASELINE_SCRIPT = """
+import json, sys, time
+from lukfu_solver.advice import advise
+from lukfu_solver.analysis import SolveLimits
+from lukfu_solver.game import deal_from_seed
+advise(deal_from_seed(FIRST)[0], 0, 1, 0, 1, SolveLimits(1000))  # load (or compile) the kernel first
+for i in json.loads(sys.argv[1]):
+    seat = i % 3
+    hand = deal_from_seed(FIRST + i)[seat]
+    w, c = time.perf_counter(), time.process_time()
+    a = advise(hand, seat, SAMPLES, SEED, 1, SolveLimits(NODES))
+    print(json.dumps({"hand_index": i, "seat": seat, "recommendation": a.recommendation, "play": a.play.mean,
+        "pass": a.pass_.mean, "incomplete": a.incomplete, "seconds": round(time.perf_counter() - w, 3),
+        "cpu_seconds": round(time.process_time() - c, 3)}), flush=True)
+"""
+
+
+def run_baseline(hands: list[int], basepath: str, seed: int) -> dict[str, Any]:
+    """fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve, one process)
+    on ``hands``, in a subprocess importing the old code from ``basepath``."""
+    script = (
+        BASELINE_SCRIPT.replace("FIRST", str(FIRST_DEAL))
+        .replace("SAMPLES", str(ADVISE_SAMPLES))
+        .replace("SEED", str(seed))
+        .replace("NODES", str(ADVICE_MAX_NODES))
+    )
+    env = dict(os.environ, PYTHONPATH=basepath)
+    cmd = [sys.executable, "-c", script, json.dumps(hands)]
+    out = subprocess.run(cmd, env=env, cwd="/tmp", capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise RuntimeError(f"baseline failed: {out.stderr[-2000:]}")
+    rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    return {
+        "commit": "fbfdd6f",
+        "hands": len(rows),
+        "seed": seed,
+        "samples": ADVISE_SAMPLES,
+        "max_nodes": ADVICE_MAX_NODES,
+        "seconds": summary([r["seconds"] for r in rows]),
+        "cpu_seconds": summary([r["cpu_seconds"] for r in rows]),
+        "records": rows,
+    }
+
+
+def side_by_side(baseline: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """CPU and wall time of fbfdd6f and of today's defaults on the same hands (first seed)."""
+    mine = {r["hand_index"]: r for r in new["records"][str(SEEDS[0])]}
+    pairs = [(b, mine[b["hand_index"]]) for b in baseline["records"] if b["hand_index"] in mine]
+    old_cpu, new_cpu = sum(b["cpu_seconds"] for b, _ in pairs), sum(n["cpu_seconds"] for _, n in pairs)
+    return {
+        "hands": len(pairs),
+        "fbfdd6f_cpu_total_s": round(old_cpu, 2),
+        "new_cpu_total_s": round(new_cpu, 2),
+        "cpu_ratio": round(old_cpu / new_cpu, 2) if new_cpu else None,
+        "fbfdd6f_seconds": summary([b["seconds"] for b, _ in pairs]),
+        "new_seconds": summary([n["seconds"] for _, n in pairs]),
+        "same_recommendation": sum(b["recommendation"] == n["recommendation"] for b, n in pairs),
+    }
+
+
+# ---------------------------------------------------------------- agreement with a high-sample reference
+
+
+def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
+    """Each seed's answers against the reference: the recommendation wherever the reference's gap
+    exceeds 2 standard errors, and play and pass each within 3 combined standard errors."""
+    ref = {r["hand_index"]: r for r in reference["records"]}
+    out: dict[str, Any] = {"reference_samples": statistics.median(r["samples"] for r in ref.values())}
+    for seed, recs in new["records"].items():
+        clear = agree = within = total = 0
+        misses = []
+        for r in recs:
+            x = ref.get(r["hand_index"])
+            if x is None:
+                continue
+            total += 1
+            if abs(x["gap"]) > Z_GAP * x["gap_se"]:
+                clear += 1
+                ok = (x["gap"] > 0) == (r["recommendation"] == "play")
+                agree += ok
+                if not ok:
+                    misses.append(r["hand_index"])
+            close = all(abs(r[k] - x[k]) <= 3 * math.hypot(r[f"{k}_se"], x[f"{k}_se"]) + 1e-9 for k in ("play", "pass"))
+            within += close
+        out[seed] = {
+            "hands": total,
+            "clear_in_reference": clear,
+            "recommendation_agrees": agree,
+            "disagree_hands": misses,
+            "estimates_within_3_combined_se": within,
+        }
+    return out
+
+
+# ---------------------------------------------------------------- analyse HAND --seat 0
+
+
+def run_hand(hands: int) -> dict[str, Any]:
+    """``analyse HAND --seat 0`` at its defaults (advice and first-lead table) on the seat-0 hands."""
+    rows = []
+    for i in progress([i for i in range(hands) if i % 3 == 0], "analyse HAND --seat 0"):
+        hand, seat = bench_hand(i)
+        w, c = time.perf_counter(), time.process_time()
+        h = analyse_hand(hand, seat, seed=SEEDS[0])
+        assert h.leads is not None
+        rows.append(
+            {
+                "hand_index": i,
+                "seconds": round(time.perf_counter() - w, 3),
+                "cpu_seconds": round(time.process_time() - c, 3),
+                "advice_samples": h.advice.samples,
+                "lead_samples": h.leads.samples,
+                "best_lead": str(h.leads.best.move) if h.leads.best else None,
+            }
+        )
+    return {"hands": len(rows), "seconds": summary([r["seconds"] for r in rows]), "records": rows}
+
+
+# ---------------------------------------------------------------- levers
+
+
+def run_levers(hands: int, samples: int) -> dict[str, Any]:
+    """The warm start on fixed work: the same ``samples`` of the first ``hands`` hands with and
+    without the model's guess (the values are the same; nodes and CPU time compared)."""
+    rows = []
+    limits = make_limits(None, None, ADVICE_MAX_NODES)
+    for i in progress(list(range(hands)), "warm start"):
+        hand, seat = bench_hand(i)
+        row: dict[str, Any] = {"hand_index": i}
+        for guess in (False, True):
+            c = time.process_time()
+            a = advise(hand, seat, samples, SEEDS[0], 1, limits, guess=guess)
+            key = "guess" if guess else "plain"
+            row[f"{key}_cpu_s"] = round(time.process_time() - c, 3)
+            row[f"{key}_play"] = a.play.mean
+            row[f"{key}_incomplete"] = a.incomplete
+        rows.append(row)
+    plain, warm = sum(r["plain_cpu_s"] for r in rows), sum(r["guess_cpu_s"] for r in rows)
+    return {
+        "warm_start": {
+            "hands": hands,
+            "samples": samples,
+            "plain_cpu_total_s": round(plain, 2),
+            "guess_cpu_total_s": round(warm, 2),
+            "speedup": round(plain / warm, 3) if warm else None,
+            "records": rows,
+        }
     }
 
 
@@ -290,23 +477,21 @@ def print_report(data: dict[str, Any]) -> None:
     """The figures and the goals on stdout."""
     console = make_console()
     adv = data.get("advise")
-    goals = data["goals"]
     if adv:
-        s = adv["seconds_first_seed"]
-        st = adv["stability"]
-        c = adv["cpu_seconds_first_seed"]
+        s, c = adv["seconds_both_seeds"], adv["cpu_seconds_both_seeds"]
         console.print(
-            f"advise ({adv['hands']} hands, {adv['samples']} samples, {adv['limits']['max_nodes']:,} nodes/solve): "
+            f"advise at the defaults ({adv['hands']} hands x seeds {adv['seeds']}, budget {adv['defaults']['budget_s_by_seat']} s): "
             f"median {fmt(s['median'])} s, p95 {fmt(s['p95'])} s, max {fmt(s['max'])} s wall; "
-            f"CPU median {fmt(c['median'])} s, p95 {fmt(c['p95'])} s"
+            f"CPU median {fmt(c['median'])} s; samples median {fmt(adv['samples_both_seeds']['median'])}; "
+            f"stopped {adv['stopped_both_seeds']}; basis {adv['basis_both_seeds']}"
         )
-        for key, words in (
-            ("all", "all hands"),
-            ("gap_over_2se_first_seed", "gap > 2 SE"),
-            ("gap_over_2se_both_seeds", "gap > 2 SE, both"),
-        ):
-            g = st[key]
+        for key, words in (("all", "all hands"), ("gap_over_2se_first_seed", "gap > 2 SE")):
+            g = adv["stability"][key]
             console.print(f"  seeds agree, {words}: {g['agree']}/{g['hands']} ({fmt(g['rate'], digits=3)})")
+    for key in ("side_by_side", "agreement", "hand", "levers"):
+        if key in data:
+            part = {k: v for k, v in data[key].items() if k != "records"}
+            console.print(f"{key}: {json.dumps(part, default=str)[:600]}")
     ref = data.get("reference")
     if ref:
         console.print(
@@ -315,89 +500,125 @@ def print_report(data: dict[str, Any]) -> None:
         )
     smp = data.get("sampler")
     if smp:
-        for st, g in smp["by_stage"].items():
-            console.print(
-                f"sampler after {st} tricks ({g['views']} views): median {fmt(g['per_s']['median'])} deals/s "
-                f"(naive {fmt(g['naive_per_s']['median'])}), setup {fmt(g['setup_s']['median'], digits=4)} s"
-            )
         w = smp["with_discards"]
         console.print(
             f"sampler, views with discards ({w['views']}): median {fmt(w['per_s']['median'])}, "
             f"min {fmt(smp['min_per_s_with_discards'])} deals/s"
         )
-    for name, g in goals.items():
+    for name, g in data["goals"].items():
         console.print(f"goal {name}: {g['target']} → {g['value']} ({'met' if g['met'] else 'NOT met'})")
 
 
 def goals(data: dict[str, Any]) -> dict[str, Any]:
     """The issue's goals with the measured values."""
     out: dict[str, Any] = {}
+
+    def goal(name: str, target: str, value: Any, met: bool) -> None:
+        out[name] = {"target": target, "value": value, "met": bool(met)}
+
     adv = data.get("advise")
     if adv:
-        med = adv["seconds_first_seed"]["median"]
-        out["advise_median"] = {"target": "< 20 s", "value": med, "met": med is not None and med < 20}
-        cpu = adv["cpu_seconds_first_seed"]["median"]
-        out["advise_median_cpu"] = {"target": "< 20 s", "value": cpu, "met": cpu is not None and cpu < 20}
+        s = adv["seconds_both_seeds"]
+        goal("advise_median", "<= 2 s", s["median"], s["median"] is not None and s["median"] <= 2)
+        goal("advise_p95", "<= 6 s", s["p95"], s["p95"] is not None and s["p95"] <= 6)
         rate = adv["stability"]["gap_over_2se_first_seed"]["rate"]
-        out["stability_gap_over_2se"] = {"target": ">= 0.95", "value": rate, "met": rate is not None and rate >= 0.95}
+        goal("seeds_agree_gap_over_2se", ">= 0.95", rate, rate is not None and rate >= 0.95)
+    sbs = data.get("side_by_side")
+    if sbs:
+        goal("cpu_ratio_vs_fbfdd6f", ">= 10", sbs["cpu_ratio"], (sbs["cpu_ratio"] or 0) >= 10)
+    agr = data.get("agreement")
+    if agr:
+        for seed in SEEDS:
+            a = agr.get(str(seed))
+            if a:
+                rec = f"{a['recommendation_agrees']}/{a['clear_in_reference']}"
+                goal(
+                    f"agrees_with_reference_seed{seed}",
+                    "all clear hands",
+                    rec,
+                    a["recommendation_agrees"] == a["clear_in_reference"],
+                )
+                est = f"{a['estimates_within_3_combined_se']}/{a['hands']}"
+                goal(f"within_3se_seed{seed}", "all hands", est, a["estimates_within_3_combined_se"] == a["hands"])
+    hand = data.get("hand")
+    if hand:
+        med = hand["seconds"]["median"]
+        goal("analyse_hand_seat0_median", "<= 5 s", med, med is not None and med <= 5)
     smp = data.get("sampler")
     if smp:
-        med = smp["with_discards"]["per_s"]["median"]
         low = smp["min_per_s_with_discards"]
-        out["sampler_with_discards"] = {
-            "target": ">= 5000 deals/s",
-            "value": {"median": med, "min": low},
-            "met": low is not None and low >= 5000,
-        }
+        goal("sampler_with_discards", ">= 5000 deals/s", low, low is not None and low >= 5000)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise.json")
     parser.add_argument("--hands", type=int, default=None, help="advise hands (default 30; quick 6)")
-    parser.add_argument("--samples", type=int, default=ADVISE_SAMPLES, help="advise samples (the CLI default)")
-    parser.add_argument("--max-nodes", type=int, default=ADVICE_MAX_NODES, help="per-solve nodes (the CLI default)")
+    parser.add_argument("--baseline-hands", type=int, default=None, help="fbfdd6f hands (default all; quick 6)")
+    parser.add_argument("--basepath", default=BASEPATH, help="where fbfdd6f's packages import from")
+    parser.add_argument("--lever-hands", type=int, default=4, help="warm-start comparison hands (4)")
+    parser.add_argument("--lever-samples", type=int, default=4, help="warm-start comparison samples (4)")
     parser.add_argument(
         "--ref-max-nodes",
         type=int,
         default=DEFAULT_MAX_NODES,
-        help="per-solve nodes of the reference comparison (the reference is ~100x slower: the view default)",
+        help="per-solve nodes of the reference-Solver comparison (the reference is ~100x slower: the view default)",
     )
     parser.add_argument("--ref-hands", type=int, default=None, help="reference-Solver hands (default 3; quick 1)")
     parser.add_argument("--ref-samples", type=int, default=2, help="samples of the reference comparison (2)")
     parser.add_argument("--sampler-deals", type=int, default=None, help="deals for sampler views (default 5; quick 2)")
     parser.add_argument("--draws", type=int, default=2000, help="sampler draws per view (2000)")
     parser.add_argument("--naive-seconds", type=float, default=0.5, help="naive sampler time per view (0.5)")
-    parser.add_argument("--parts", default="advise,reference,sampler", help="parts to run (comma-separated)")
+    parser.add_argument("--keep", action="store_true", help="keep the parts not run from the --out file")
+    parser.add_argument(
+        "--parts",
+        default="advise,baseline,agreement,hand,levers,reference,sampler",
+        help="parts to run (comma-separated)",
+    )
     args = parser.parse_args(argv)
     hands = args.hands if args.hands is not None else (6 if args.quick else 30)
+    base_hands = args.baseline_hands if args.baseline_hands is not None else hands
     ref_hands = args.ref_hands if args.ref_hands is not None else (1 if args.quick else 3)
     deals = args.sampler_deals if args.sampler_deals is not None else (2 if args.quick else 5)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
-    limits = SolveLimits(args.max_nodes or None)
     advise(*bench_hand(0), samples=1, limits=SolveLimits(1000))  # load (or compile) the kernel first
     data: dict[str, Any] = {
         "bench": "advise",
         "ran": {
             "quick": args.quick,
             "hands": hands,
-            "samples": args.samples,
-            "max_nodes": args.max_nodes,
+            "baseline_hands": base_hands,
             "ref_max_nodes": args.ref_max_nodes,
             "ref_hands": ref_hands,
             "ref_samples": args.ref_samples,
             "sampler_deals": deals,
-            "draws": args.draws,
-            "naive_seconds": args.naive_seconds,
             "parts": sorted(parts),
             "loadavg_before": list(os.getloadavg()),
         },
     }
+    if args.keep and args.out.exists():
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        rerun = parts | ({"side_by_side"} if "advise" in parts and "baseline" in old else set())
+        data.update({k: v for k, v in old.items() if k not in rerun and k not in ("bench", "ran", "goals")})
+        data["ran"]["kept_from_earlier_run"] = sorted(
+            k for k in old if k not in rerun and k not in ("bench", "ran", "goals")
+        )
     t0 = time.perf_counter()
     if "sampler" in parts:
         data["sampler"] = run_sampler(deals, args.draws, args.naive_seconds)
     if "advise" in parts:
-        data["advise"] = run_advise(hands, args.samples, limits)
+        data["advise"] = run_advise(hands)
+        if "agreement" in parts:
+            reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+            data["agreement"] = run_agreement(data["advise"], reference)
+        if "baseline" in parts:
+            data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
+        if "baseline" in data:
+            data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
+    if "hand" in parts:
+        data["hand"] = run_hand(hands)
+    if "levers" in parts:
+        data["levers"] = run_levers(args.lever_hands, args.lever_samples)
     if "reference" in parts:
         data["reference"] = run_reference(ref_hands, args.ref_samples, SolveLimits(args.ref_max_nodes or None))
     data["ran"]["loadavg_after"] = list(os.getloadavg())

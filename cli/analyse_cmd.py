@@ -30,8 +30,10 @@ from lukfu_solver.analysis.defaults import (
     ADVISE_TIME,
     DECIDE_Z,
     DEFAULT_MAX_NODES,
+    HAND_ADVICE_TIME,
     LEAD_SAMPLES,
     LEAD_TIME,
+    MASTER_TIME,
     VIEW_SAMPLES,
     VIEW_TIME,
     advice_budget,
@@ -104,8 +106,9 @@ TimeOpt = Annotated[
         metavar="SECONDS",
         help=f"The time budget of the answer: the best estimate found within SECONDS, with its standard errors "
         f"(a solve still running at the end is stopped and its sample left out). Default without --samples: "
-        f"{ADVISE_TIME:g} s for call/pass advice (which also stops as soon as the play-pass gap is {DECIDE_Z:g} "
-        f"standard errors from 0), {LEAD_TIME:g} s more for the first-lead table, {VIEW_TIME:g} s for a view. "
+        f"{ADVISE_TIME:g} s for call/pass advice, {MASTER_TIME:g} s for the Master's (it also stops as soon as the "
+        f"play-pass gap is {DECIDE_Z:g} standard errors from 0); for analyse HAND --seat 0 {HAND_ADVICE_TIME:g} s "
+        f"for the advice and {LEAD_TIME:g} s for the first-lead table; {VIEW_TIME:g} s for a view. "
         "Results then depend on the machine's speed; --samples fixes the work instead.",
         show_default=False,
     ),
@@ -493,9 +496,9 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
     calls (--lead-samples samples).
 
-    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, which also stops once
-    the play-pass gap is 3 standard errors from 0, 3 s more for the first-lead table, 5 s for a
-    view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
+    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, 4.5 s for the
+    Master's, stopping sooner once the play-pass gap is 3 standard errors from 0; at seat 0 with the
+    first-lead table 2.6 s for the advice and 2 s for the table; 5 s for a view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
     for the first-lead table by --lead-samples), for results that are the same to the byte on any
     machine and --jobs. Each solve of a view's moves and of the first-lead table stops after
     500,000 nodes, each solve of the advice after 16,000,000 (--max-nodes sets both; --solve-time
@@ -659,7 +662,11 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
     """``analyse HAND --seat S``: facts, call/pass advice and (seat 0) the first leads if it calls."""
     from lukfu_solver.analysis.hand import analyse_hand as run_hand
 
-    shown = r.budget if r.budget is not None or r.samples is not None else ADVISE_TIME + LEAD_TIME * (seat == 0)
+    shown = (
+        r.budget
+        if r.budget is not None or r.samples is not None
+        else (HAND_ADVICE_TIME + LEAD_TIME if seat == 0 else ADVISE_TIME)
+    )
     with timed_progress(shown) as bar:
         h = run_hand(
             hand,
@@ -748,8 +755,8 @@ def advise(
     a short reason; --evidence adds the estimates over the samples in which the earlier seats would
     have passed by that policy (seats 1 and 2).
 
-    Defaults: anytime, within 1.8 s (--time): samples are drawn until the play-pass gap is 3 standard
-    errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
+    Defaults: anytime, within 1.8 s (4.5 s for the Master; --time): samples are drawn until the
+    play-pass gap is 3 standard errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
     every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
     model's instant answer and its measured error. --samples N fixes the work (exactly N samples,
     the same output to the byte for a seed on any machine and --jobs). Each solve stops after
@@ -769,7 +776,7 @@ def advise(
     hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
-    n, stop = advice_budget(samples, budget)
+    n, stop = advice_budget(samples, budget, s)
     with timed_progress(stop.seconds if stop else None) as bar:
         adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar("call or pass"), budget=stop)
     facts = hand_facts(hand)

@@ -38,8 +38,15 @@ ADVISE_TIME = 1.8
 ``analyse HAND`` and the hint at the call answer within it (the measured times in
 ``docs/pimc.md``); the first-lead table gets :data:`LEAD_TIME` more. Set below 2 s so that the
 answer, with the solve running at the end stopped and the output built, arrives within 2 s."""
-LEAD_TIME = 3.0
+MASTER_TIME = 4.5
+"""The default time budget of the Master's call/pass advice (seat 0): passing there usually leads
+to a later seat's call, so a sample solves two deals, and the Master's deals are the hardest
+(``docs/pimc.md``); the other seats keep :data:`ADVISE_TIME`."""
+LEAD_TIME = 2.0
 """The default time budget of the first-lead table of ``analyse HAND --seat 0``."""
+HAND_ADVICE_TIME = 2.6
+"""The default budget of the Master's advice inside ``analyse HAND --seat 0``: with the first-lead
+table the whole answer stays within 5 s."""
 VIEW_TIME = 5.0
 """The default time budget of ``analyse VIEW``."""
 ANYTIME_SAMPLES = 128
@@ -52,14 +59,16 @@ DECIDE_MIN = 8
 """... after at least this many samples."""
 
 
-def advice_budget(samples: int | None, seconds: float | None) -> tuple[int, Budget | None]:
+def advice_budget(samples: int | None, seconds: float | None, seat: int = 1) -> tuple[int, Budget | None]:
     """The samples and the stopping rule of a call/pass answer. ``samples`` given: exactly that
     many (no sequential test, no budget unless ``seconds`` is also given: reproducible work);
     otherwise up to :data:`ANYTIME_SAMPLES`, stopped by the sequential test or after ``seconds``
-    (default :data:`ADVISE_TIME`)."""
+    (default :data:`ADVISE_TIME`, :data:`MASTER_TIME` at seat 0)."""
     if samples is not None:
         return samples, None if seconds is None else Budget(seconds)
-    return ANYTIME_SAMPLES, Budget(ADVISE_TIME if seconds is None else seconds, DECIDE_Z, DECIDE_MIN)
+    if seconds is None:
+        seconds = MASTER_TIME if seat == 0 else ADVISE_TIME
+    return ANYTIME_SAMPLES, Budget(seconds, DECIDE_Z, DECIDE_MIN)
 
 
 def check_options(

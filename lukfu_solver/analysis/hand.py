@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..cards import CardSet, format_cards
 from ..view import SeatView
 from .advice import Advice, HandFacts, advise, hand_facts
-from .defaults import ADVICE_MAX_NODES, ADVISE_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
+from .defaults import ADVICE_MAX_NODES, HAND_ADVICE_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
 from .moves import Analysis, SolveLimits, analyse
 
 Progress = Callable[[int, int], None]
@@ -68,11 +68,11 @@ def analyse_hand(
     bar = progress or (lambda description: None)
     with_leads = seat == 0 and lead_samples > 0
     if budget is not None and with_leads and lead_budget is None:  # one budget for both parts
-        budget, lead_budget = (
-            budget * ADVISE_TIME / (ADVISE_TIME + LEAD_TIME),
-            budget * LEAD_TIME / (ADVISE_TIME + LEAD_TIME),
-        )
-    n, stop = advice_budget(samples, budget)
+        share = HAND_ADVICE_TIME / (HAND_ADVICE_TIME + LEAD_TIME)
+        budget, lead_budget = budget * share, budget * (1 - share)
+    if budget is None and samples is None and with_leads:
+        budget = HAND_ADVICE_TIME
+    n, stop = advice_budget(samples, budget, seat)
     adv = advise(hand, seat, n, seed, jobs, advice_limits, progress=bar("call or pass"), budget=stop)
     if lead_budget is None and samples is None:
         lead_budget = LEAD_TIME

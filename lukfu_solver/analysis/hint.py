@@ -74,7 +74,7 @@ def hint(
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         if time_budget is not None and samples is None:
-            n, budget = advice_budget(None, time_budget)
+            n, budget = advice_budget(None, time_budget, view.seat)
         else:
             n = LEVELS[level].call_samples if samples is None else samples
             budget = None if time_budget is None else Budget(time_budget)
