@@ -235,7 +235,8 @@ def card_reasons(facts: HandFacts, seat: int, rec: str, valuation: CallValuation
     if old:
         k = old.bit_count()
         sure = "enough sure fu to win (6)" if facts.sure_fu >= 6 else f"{facts.sure_fu} sure fu of the 6 to win"
-        out.append(f"{k} Old card{'s' if k != 1 else ''} ({format_cards(old)}) take the lead: {sure} once you lead")
+        cards = f"{k} Old card{'s' if k != 1 else ''} ({format_cards(old)})"
+        out.append(f"{cards} {'take' if k != 1 else 'takes'} the lead: {sure} once you lead")
     else:
         out.append("no Old card: nothing is sure to take the lead, so the opponents choose what is played")
     weak = []
