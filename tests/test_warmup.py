@@ -71,3 +71,26 @@ def test_the_compilation_is_announced_once_and_not_timed(monkeypatch: pytest.Mon
     assert res.stderr == "compiled in 61 s\n"  # after the spinner (shown on a terminal only)
     res = CliRunner().invoke(app, ["solve", big])
     assert calls == ["compile"]  # once a process
+
+
+def test_the_cache_directory_is_named_for_every_kernel_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change to any phase file of the kernel gives a new cache directory, so numba (which
+    checks only a function's own file) can never load a search compiled against an old phase."""
+    import shutil
+
+    copy = tmp_path / "kernel"
+    shutil.copytree(warmup.KERNEL_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(warmup, "KERNEL_DIR", copy)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    before = warmup.kernel_cache_dir()
+    assert before.parent == tmp_path / "cache"
+    (copy / "moves.py").write_text((copy / "moves.py").read_text() + "\n# changed\n")
+    assert warmup.kernel_cache_dir() != before
+
+
+def test_the_kernel_compiles_into_that_directory() -> None:
+    import numba
+
+    import lukfu_solver.search.kernel  # noqa: F401  (sets numba's cache directory)
+
+    assert numba.config.CACHE_DIR == str(warmup.kernel_cache_dir())

@@ -53,18 +53,39 @@ def _first_lines(module: str) -> dict[str, int]:
     return lines
 
 
-def _cache_dirs() -> Iterator[Path]:
-    """Where numba may keep the kernel's cache: ``NUMBA_CACHE_DIR``, else ``__pycache__`` beside
-    the source and the user-wide cache (used when the tree is read-only); in the two cache
-    directories under numba's name for the source directory (its name and a SHA-1 of its path)."""
-    source_dir = os.path.abspath(KERNEL_DIR)
-    sub = f"{os.path.basename(source_dir)}_{hashlib.sha1(source_dir.encode()).hexdigest()}"
+def kernel_digest() -> str:
+    """A digest of every source file of the kernel: the name of its cache directory.
+
+    numba's on-disk cache checks only the file of the function it compiled, not the files of the
+    functions compiled into it, so a change to one phase would leave the cached searches of the
+    others stale. A cache directory named for the whole kernel's sources cannot be stale: any
+    change to any phase file starts a new one."""
+    digest = hashlib.sha256()
+    for path in sorted(KERNEL_DIR.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def kernel_cache_dir() -> Path:
+    """Where the compiled kernel is cached: a directory named for :func:`kernel_digest` under
+    ``NUMBA_CACHE_DIR`` when it is set, else under ``__pycache__`` beside the kernel when that
+    folder is writable, else under the user-wide cache (``~/.cache/lukfu``)."""
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        yield Path(env) / sub
-        return
-    yield KERNEL_DIR / "__pycache__"
-    yield Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "numba" / sub
+        base = Path(env)
+    elif os.access(KERNEL_DIR, os.W_OK):
+        base = KERNEL_DIR / "__pycache__"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lukfu"
+    return base / f"kernel-{kernel_digest()}"
+
+
+def _cache_dirs() -> Iterator[Path]:
+    """Where numba keeps the kernel's cache files: numba's subfolder for the source directory
+    (its name and a SHA-1 of its path) under :func:`kernel_cache_dir`, which the kernel package
+    sets as numba's cache directory before it compiles anything."""
+    source_dir = os.path.abspath(KERNEL_DIR)
+    yield kernel_cache_dir() / f"{os.path.basename(source_dir)}_{hashlib.sha1(source_dir.encode()).hexdigest()}"
 
 
 def _stamp_of(index: Path) -> tuple[str, object] | None:

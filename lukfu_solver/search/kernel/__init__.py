@@ -53,6 +53,16 @@ probe (the table's move is marked afterwards); a follower's discards are generat
 scored in one pass (``discards_ordered``).
 """
 
+# ruff: noqa: E402 (numba's cache directory is set before the phases are imported and compiled)
+
+import numba
+
+from ..warmup import kernel_cache_dir
+
+# every phase is compiled into one cache directory named for the whole kernel's sources (numba
+# checks only a function's own file, so a cache shared across changes could run stale code)
+numba.config.CACHE_DIR = str(kernel_cache_dir())
+
 from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, search
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (every name of the layout is part of the face)

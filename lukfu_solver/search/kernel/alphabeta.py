@@ -1,11 +1,6 @@
 """The search itself: the reference's ``Solver._ab`` as an iterative fail-soft alpha-beta over
 an explicit stack of frames (so that it can pause and resume), the limit schedule, and the
 move lists the tests compare with the reference's.
-
-numba's on-disk cache checks only the file of the function it compiled, not those of the
-functions compiled into it: a change to a phase this search calls (``moves``, ``ordering``,
-``state``, ``table``, ``bounds``, ``layout``) must also change this file, or a stale cached
-search runs the old code. The revision below is that change.
 """
 
 
@@ -21,9 +16,6 @@ from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, mark_tt_move, next_move, node_moves
 from .state import push, tt_key
 from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
-
-KERNEL_REVISION = "issue 13: blocked-card table key, caller discard chains, wider single classes"
-"""Changed with every change to the phases this search calls (see the module docstring)."""
 
 
 @njit(cache=True)
