@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from lukfu_solver.i18n import _
+
 from . import (
     analyse_cmd,
     match_cmd,
@@ -66,6 +68,15 @@ def _main(
         bool,
         typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version and exit."),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|ru|hi|es",
+            help="Language of what lukfu prints, before or after any command (default: LANGUAGE, LC_ALL, "
+            "LANG; English when none matches). --json keys and the card notation stay as they are.",
+        ),
+    ] = None,
 ) -> None:
     """Luk Fu (Six Tigers): rules engine, solver and analysis."""
 
@@ -114,5 +125,5 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:  # outside a command (commands handle it in LukfuGroup)
-        note("interrupted")
+        note(_("interrupted"))
         sys.exit(EXIT_INTERRUPTED)

@@ -15,6 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _, language, set_language, take_lang_option
 
 EXIT_BAD_INPUT = 2
 """Exit code for bad input (notation, file, arguments), the same as Typer's usage errors."""
@@ -37,7 +38,7 @@ def os_error_message(err: OSError) -> str:
 
 def error_line(message: str) -> None:
     """Print ``error: <message>`` as one line on stderr."""
-    sys.stderr.write(f"error: {one_line(message)}\n")
+    sys.stderr.write(_("error: {message}").format(message=one_line(message)) + "\n")
     sys.stderr.flush()
 
 
@@ -72,6 +73,18 @@ def stderr_console() -> Any:
     return Console(stderr=True, highlight=False)
 
 
+def _safe_output() -> None:
+    """Make stdout and stderr replace what their encoding cannot write (Devanagari on a Latin-1
+    terminal) instead of failing: a translation never crashes the command."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # a stream that cannot be reconfigured: leave it
+                pass
+
+
 def bad_usage(field: str, message: str) -> NotationError:
     """The error for a bad combination of arguments, reported like any bad input."""
     return NotationError(field, message)
@@ -84,7 +97,22 @@ class LukfuGroup(TyperGroup):
     an ``OSError`` (a file that cannot be read) prints ``error: file: <name>: <reason>``;
     Ctrl-C prints ``interrupted`` and exits 130. A broken pipe is left to Typer. Anything else
     is a bug and keeps its traceback.
+
+    It also sets the language of everything printed: ``--lang CODE`` anywhere on the line (before
+    or after the command), else the LANGUAGE/LC_ALL/LC_MESSAGES/LANG variables, else English.
     """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        try:
+            args, code = take_lang_option(list(args))
+            if ctx.parent is None or code is not None:  # every run of the top group sets it afresh
+                set_language(code)
+        except NotationError as err:
+            error_line(str(err))
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        if language() != "en":
+            _safe_output()
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -98,5 +126,5 @@ class LukfuGroup(TyperGroup):
             error_line(os_error_message(err))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except KeyboardInterrupt:
-            note("interrupted")
+            note(_("interrupted"))
             raise typer.Exit(EXIT_INTERRUPTED) from None

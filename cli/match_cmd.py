@@ -8,6 +8,8 @@ import typer
 from rich import box
 from rich.table import Table
 
+from lukfu_solver.i18n import _, ngettext, pgettext
+
 from .common import emit_json, stdout_console
 from .options import JsonOpt
 from .progress import progress_bar
@@ -17,11 +19,11 @@ from .render import signed
 def match_table(result: Any) -> Table:
     """One row a player (a place at the table): points per deal with the 95% interval, calls."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("player")
-    table.add_column("points a deal", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("calls", justify="right")
-    table.add_column("points when calling", justify="right")
+    table.add_column(pgettext("column", "player"))
+    table.add_column(pgettext("column", "points a deal"), justify="right")
+    table.add_column(pgettext("column", "95% interval"), justify="right")
+    table.add_column(pgettext("column", "calls"), justify="right")
+    table.add_column(pgettext("column", "points when calling"), justify="right")
     for s in result.summaries()[:3]:
         cp = "-" if s.call_points is None else signed(s.call_points, 2)
         interval = f"[{signed(s.low, 3)}, {signed(s.high, 3)}]"
@@ -34,8 +36,9 @@ def pooled_lines(result: Any) -> list[str]:
     lines = []
     for s in result.summaries()[3:]:
         lines.append(
-            f"{s.label} at all its places together: {signed(s.mean, 3)} a deal, "
-            f"95% interval [{signed(s.low, 3)}, {signed(s.high, 3)}]"
+            _("{player} at all its places together: {mean} a deal, 95% interval [{low}, {high}]").format(
+                player=s.label, mean=signed(s.mean, 3), low=signed(s.low, 3), high=signed(s.high, 3)
+            )
         )
     return lines
 
@@ -100,13 +103,15 @@ def match(
     console = stdout_console()
     n = len(result.seatings)
     console.print(
-        f"{deals} deal{'s' if deals != 1 else ''} × {n} seating{'s' if n != 1 else ''} = {len(result.games)} games, "
-        f"seed {seed}: {', '.join(specs)}",
+        ngettext("{n} deal", "{n} deals", deals).format(n=deals)
+        + " × "
+        + ngettext("{n} seating", "{n} seatings", n).format(n=n)
+        + _(" = {games} games, seed {seed}: {players}").format(games=len(result.games), seed=seed, players=", ".join(specs)),
         highlight=False,
     )
     console.print(match_table(result))
     for line in pooled_lines(result):
         console.print(line, highlight=False)
-    console.print(f"Score over all games: {score_text(result)}", highlight=False)
+    console.print(_("Score over all games: {score}").format(score=score_text(result)), highlight=False)
     if records is not None:
-        console.print(f"Records saved in {records}/", highlight=False)
+        console.print(_("Records saved in {path}/").format(path=records), highlight=False)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
 
 from .common import bad_usage
 
@@ -37,10 +38,10 @@ def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = 
 
     if deal is None:
         if not hand:
-            raise bad_usage(name.split("|")[-1].lower(), f"missing: give {name}, or --deal SEED with --seat SEAT")
+            raise bad_usage(name.split("|")[-1].lower(), _("missing: give {name}, or --deal SEED with --seat SEAT").format(name=name))
         return hand
     if hand:
-        raise bad_usage("deal", f"give either {name} or --deal SEED, not both")
+        raise bad_usage("deal", _("give either {name} or --deal SEED, not both").format(name=name))
     if seat is None:
         raise bad_usage("seat", "--deal SEED needs --seat SEAT: whose hand in the deal")
     return format_cards(dealt_hand(deal, seat))
@@ -52,13 +53,13 @@ POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <cal
 def check_seat(value: int, field: str) -> int:
     """``value`` if it is a seat (0, 1, 2), else a NotationError naming ``field``."""
     if value not in (0, 1, 2):
-        raise NotationError(field, f"a seat is 0, 1 or 2, got {value}")
+        raise NotationError(field, _("a seat is 0, 1 or 2, got {value}").format(value=value))
     return value
 
 
 def one_source(argument: Any, other: str | None, name: str, other_name: str = "--batch FILE") -> None:
     """Require exactly one of a command-line ``argument`` and an option (``--batch FILE``)."""
     if other is not None and argument:
-        raise bad_usage(name.lower(), f"give either {name} or {other_name}, not both")
+        raise bad_usage(name.lower(), _("give either {name} or {other}, not both").format(name=name, other=other_name))
     if other is None and not argument:
-        raise bad_usage(name.lower(), f"missing: give {name} or {other_name}")
+        raise bad_usage(name.lower(), _("missing: give {name} or {other}").format(name=name, other=other_name))

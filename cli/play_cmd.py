@@ -20,8 +20,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from lukfu_solver import i18n
 from lukfu_solver.cards import format_cards, old_cards
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _, ngettext, pgettext
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.record import GameRecord
 from lukfu_solver.view import InvalidMoveError, SeatView
@@ -31,6 +33,7 @@ from .options import check_seat
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
     caller_text,
+    calls_text,
     hand_table,
     hidden_cell,
     legend_for,
@@ -113,13 +116,13 @@ class Terminal:
 
     def read(self, view: SeatView) -> str:
         """One line from standard input (end of input: Quit)."""
-        prompt = "call (play/pass)" if view.caller is None else "your move"
+        prompt = _("call (play/pass)") if view.caller is None else _("your move")
         self.console.print(f"[bold]{prompt}>[/bold] ", end="")
         try:
             line = input()
         except EOFError:
             self.console.print()
-            raise Quit("end of input") from None
+            raise Quit(_("end of input")) from None
         if self.echo:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
@@ -131,20 +134,20 @@ class Terminal:
         if not word:
             return None
         if word in ("quit", "exit", "q"):
-            raise Quit("quit")
+            raise Quit(_("quit"))
         if word in ("help", "?", "h"):
             out(help_renderable())
             return None
         if word == "undo":
             if not self.answers:
-                out("Nothing to undo yet.")
+                out(_("Nothing to undo yet."))
                 return None
             raise Undo
         if word == "hint":
             self.hint(view)
             return None
         if word == "tricks":
-            out(trick_rows_table(view_trick_rows(view), title="Tricks") if view.tricks else "No trick played yet.")
+            out(trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet."))
             return None
         if word == "moves":
             self.show_moves(view, limit=None)
@@ -155,17 +158,18 @@ class Terminal:
             shown = choices[:MAX_NUMBERED]
             if 1 <= n <= len(shown):
                 return shown[n - 1]
-            out(Text(f"There is no move {n}: choose 1-{len(shown)}, or type the move."))
+            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=n, count=len(shown))))
             return None
         if view.caller is None:
-            if word in ("play", "pass"):
-                return word
-            out("At the call the answer is play or pass (1 or 2).")
+            said = {i18n.term("play").lower(): "play", i18n.term("pass").lower(): "pass", "play": "play", "pass": "pass"}
+            if word in said:
+                return said[word]
+            out(_("At the call the answer is play or pass (1 or 2)."))
             return None
         try:
             return _parse_move(view, line)
         except NotationError as err:
-            out(f"[red]Not legal:[/red] {err.message}", highlight=False)
+            out(_("[red]Not legal:[/red] {why}").format(why=err.message), highlight=False)
             return None
 
     # ------------------------------------------------------------ showing
@@ -175,15 +179,15 @@ class Terminal:
         out = self.console.print
         seat = view.seat
         old = view.old_cards()
-        parts: list[Any] = [hand_table(view.hand, old, f"your hand (seat {seat})"), legend_for(old)]
+        parts: list[Any] = [hand_table(view.hand, old, _("your hand (seat {seat})").format(seat=seat)), legend_for(old)]
         if view.caller is not None:
             seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
             seats.add_column("", width=1)
-            seats.add_column("seat")
-            seats.add_column("player")
-            seats.add_column("cards", justify="right")
-            seats.add_column("fu", justify="right")
-            seats.add_column("face down")
+            seats.add_column(pgettext("column", "seat"))
+            seats.add_column(pgettext("column", "player"))
+            seats.add_column(pgettext("column", "cards"), justify="right")
+            seats.add_column(pgettext("column", "fu"), justify="right")
+            seats.add_column(pgettext("column", "face down"))
             for s in range(3):
                 label = f"{s} {role(s, view.caller)}".rstrip()
                 down = (
@@ -194,31 +198,38 @@ class Terminal:
                 seats.add_row(
                     "▶" if s == view.to_move else "",
                     label,
-                    self.names[s],
+                    _name(self.names[s]),
                     str(view.hand_sizes[s]),
                     str(view.fu[s]),
                     down,
                 )
-            parts += [seats, Text(f"Caller: {caller_text(view.caller)}")]
+            parts += [seats, Text(_("Caller: {caller}").format(caller=caller_text(view.caller)))]
             if view.trick:
-                parts.append(Text(f"Trick {len(view.tricks)}, led by seat {view.trick_leader}:"))
+                parts.append(
+                    Text(_("Trick {n}, led by seat {seat}:").format(n=len(view.tricks), seat=view.trick_leader))
+                )
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
-                parts.append(Text(f"You lead trick {len(view.tricks) + 1}."))
+                parts.append(Text(_("You lead trick {n}.").format(n=len(view.tricks) + 1)))
             if any(isinstance(c, Play) and c.kind == CLAIM for c in _choices(view)):
                 total = view.fu[seat] + old.bit_count()
                 parts.append(
                     Text(
-                        f"You may claim: {plural(view.fu[seat], 'fu')} won + {plural(old.bit_count(), 'Old card')} "
-                        f"= {total}, worth {plural(total - 5, 'point')} (claim ends the deal now).",
+                        _("You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now).").format(
+                            fu=plural(view.fu[seat], "fu"),
+                            old=plural(old.bit_count(), "Old card"),
+                            total=total,
+                            points=plural(total - 5, "point"),
+                        ),
                         style="bold green",
                     )
                 )
         else:
-            calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
             parts.append(
                 Text(
-                    f"Calling: calls so far: {calls}. Do you play (you become the caller, against the other two) or pass?"
+                    _(
+                        "Calling: calls so far: {calls}. Do you play (you become the caller, against the other two) or pass?"
+                    ).format(calls=calls_text(view.calls))
                 )
             )
         out(Group(*parts))
@@ -233,8 +244,11 @@ class Terminal:
                 size = view.trick[0].size
                 self.console.print(
                     Text(
-                        f"You cannot beat {view.best}: discard {plural(size, 'card')} face down "
-                        f"(type the cards, e.g. {format_cards(choices[0].cards)}, or a number)."
+                        ngettext(
+                            "You cannot beat {best}: discard {n} card face down (type the cards, e.g. {example}, or a number).",
+                            "You cannot beat {best}: discard {n} cards face down (type the cards, e.g. {example}, or a number).",
+                            size,
+                        ).format(best=view.best, n=size, example=format_cards(choices[0].cards))
                     )
                 )
         self.console.print(menu(shown, numbered=limit is not None, more=len(choices) - len(shown)))
@@ -250,24 +264,25 @@ class Terminal:
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
         limits = make_limits(None, None, DEFAULT_MAX_NODES)
-        with self.console.status("thinking…") if self.console.is_terminal else _nothing():
+        with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
             h = hint(view, self.level, self.seed, limits=limits)
         out = self.console.print
         if h.advice is not None:
             from .analyse_cmd import advice_lines
 
             adv = h.advice
-            out(
-                f"Hint (the same as `lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
-                f"--samples {adv.samples} --max-nodes {DEFAULT_MAX_NODES}`):"
+            command = (
+                f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
+                f"--samples {adv.samples} --max-nodes {DEFAULT_MAX_NODES}"
             )
+            out(_("Hint (the same as `{command}`):").format(command=command))
             for line in advice_lines(adv, limits, evidence=False):
                 out(line)
             return
         a = h.decision
         assert a is not None
         if not a.samples:
-            out(f"Hint: {a.best} is your only legal move.")
+            out(_("Hint: {move} is your only legal move.").format(move=a.best))
             return
         out(hint_renderable(view, a, getattr(h, "left_out", None), self.level))
 
@@ -284,29 +299,25 @@ class Terminal:
             if self.quiet:
                 return
             if rec.passed_out:
-                out("All three passed: the cards are dealt again and a new Master is drawn.")
-            who = "the Master, you call first" if me == 0 else f"seat 0 (the Master) is {rec.players[0]}"
-            out(Text(f"\nNew deal: you are seat {me}; {who}.", style="bold"))
-            order = ", ".join(f"seat {s} {rec.players[s]}" for s in range(3))
-            out(f"Seats in playing order: {order}.")
+                out(_("All three passed: the cards are dealt again and a new Master is drawn."))
+            if me == 0:
+                who = _("the Master, you call first")
+            else:
+                who = _("seat 0 (the Master) is {player}").format(player=rec.players[0])
+            out(Text("\n" + _("New deal: you are seat {seat}; {who}.").format(seat=me, who=who), style="bold"))
+            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=_name(rec.players[s])) for s in range(3))
+            out(_("Seats in playing order: {order}.").format(order=order))
             if me != 0:
                 hand = rec.hands[me]
                 old = old_cards(hand, 0)
-                out(Group(hand_table(hand, old, f"your hand (seat {me})"), legend_for(old)))
+                out(Group(hand_table(hand, old, _("your hand (seat {seat})").format(seat=me)), legend_for(old)))
             return
         if self.quiet:
             return
         if not rec.plays:
             s = len(rec.calls) - 1
             call = rec.calls[-1]
-            who = "you" if s == me else f"seat {s} ({rec.players[s]})"
-            said = "call play" if call == "play" else "pass"
-            if s != me:
-                said = "calls play" if call == "play" else "passes"
-            line = f"{who} {said}"
-            if call == "play":
-                line += f": {'you are' if s == me else f'seat {s} is'} the caller"
-            out(line[0].upper() + line[1:] + ".")
+            out(_call_line(s, rec.players[s], call, s == me))
             return
         last = rec.plays[-1]
         if last.kind == CLAIM:
@@ -318,21 +329,35 @@ class Terminal:
         i = len(trick) - 1
         s = (leader + i) % 3
         shown = trick[i]
-        who = "You" if s == me else f"Seat {s} ({rec.players[s]})"
+        mine, player = s == me, rec.players[s]
         if i == 0:
-            verb = "lead" if s == me else "leads"
-            line = Text(f"{who} {verb} ").append_text(play_text(shown))
+            words = _("You lead ") if mine else _("Seat {seat} ({player}) leads ")
+            line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
         elif shown.kind == DISCARD:
-            verb = "discard" if s == me else "discards"
-            line = Text(f"{who} {verb} face down ").append_text(
-                Text(format_cards(shown.cards), style="dim") if s == me else hidden_cell(shown.size)
+            words = _("You discard face down ") if mine else _("Seat {seat} ({player}) discards face down ")
+            line = Text(words.format(seat=s, player=player)).append_text(
+                Text(format_cards(shown.cards), style="dim") if mine else hidden_cell(shown.size)
             )
         else:
-            verb = "beat" if s == me else "beats"
-            line = Text(f"{who} {verb} with ").append_text(play_text(shown))
+            words = _("You beat with ") if mine else _("Seat {seat} ({player}) beats with ")
+            line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
         out(line)
         if len(trick) == 3:
             out(trick_summary(view, rec.players, me))
+
+
+def _name(player: str) -> str:
+    """A player's name as shown: the human's (``you`` in the record) in the language in use."""
+    return _("you") if player == YOU else player
+
+
+def _call_line(seat: int, player: str, call: str, mine: bool) -> str:
+    """``You pass.``, ``Seat 1 (rule A) calls play: seat 1 is the caller.`` (one message each)."""
+    if mine:
+        return _("You call play: you are the caller.") if call == "play" else _("You pass.")
+    if call == "play":
+        return _("Seat {seat} ({player}) calls play: seat {seat} is the caller.").format(seat=seat, player=player)
+    return _("Seat {seat} ({player}) passes.").format(seat=seat, player=player)
 
 
 class _nothing:
@@ -358,7 +383,7 @@ def _parse_move(view: SeatView, text: str) -> Play:
     try:
         return view.parse_move(text)
     except InvalidMoveError as err:
-        raise NotationError("move", f"{err.message} (type help)") from None
+        raise NotationError("move", _("{why} (type help)").format(why=err.message)) from None
 
 
 def _answer(view: SeatView, text: str) -> Play | str:
@@ -386,7 +411,9 @@ def _opponent_specs(text: str, level: int) -> list[str]:
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2 or not all(parts):
-        raise NotationError("opponents", f"give one player for both opponents or two as A,B, got {text!r}")
+        raise NotationError(
+            "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
+        )
     specs = [f"pimc:{level}" if p == "pimc" else p for p in parts]
     for s in specs:
         try:
@@ -436,14 +463,14 @@ def play(
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
-        raise bad_usage("level", f"a pimc level is 1-5, got {level}")
+        raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
     specs = _opponent_specs(opponents, level)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
     path = Path(record) if record is not None else None
     if path is not None and path.exists() and not force:
-        raise NotationError("record", f"{path} already exists; use --force to overwrite it")
+        raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
     console = stdout_console()
     if any(spec.startswith("pimc") for spec in specs):
         from .progress import prepare_solver
@@ -467,10 +494,17 @@ def play(
             names.append(specs[k] if specs[0] != specs[1] else f"{specs[k]} {'AB'[k]}")
             k += 1
     console.print(
-        Text(f"Luk Fu — you against {specs[0]} and {specs[1]}, seed {seed}. Type 'help' for help.", style="bold")
+        Text(
+            _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.").format(
+                a=specs[0], b=specs[1], seed=seed
+            ),
+            style="bold",
+        )
     )
     where = path if path is not None else _fresh_name(seed)
-    console.print(Text(f"The game will be saved to {where} when the deal ends (--record FILE to choose)."))
+    console.print(
+        Text(_("The game will be saved to {path} when the deal ends (--record FILE to choose).").format(path=where))
+    )
     answers: list[str] = []
     while True:
         term.start(answers)
@@ -479,9 +513,9 @@ def play(
             break
         except Undo:
             answers = term.answers[:-1]
-            console.print(f"Taking back your answer {term.answers[-1]}.")
+            console.print(_("Taking back your answer {answer}.").format(answer=term.answers[-1]))
         except Quit as q:
-            note(f"{q}: the game is abandoned (no record saved)")
+            note(_("{why}: the game is abandoned (no record saved)").format(why=q))
             return
     finish(console, rec, path, force)
 
@@ -490,12 +524,14 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
     """Reveal every hand and the tricks, show the result and save the record."""
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
-    console.print(Text("\nThe deal is over. Every card revealed:", style="bold"))
+    console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))
     console.print(replay_renderable(rec, rec.replay()))
     mine = rec.outcome.points[me]
     console.print(
         Text(
-            f"You (seat {me}): {signed(mine)} point{'s' if abs(mine) != 1 else ''} — {outcome_text(rec.outcome)}.",
+            ngettext("You (seat {seat}): {points} point — {outcome}.", "You (seat {seat}): {points} points — {outcome}.", abs(mine)).format(
+                seat=me, points=signed(mine), outcome=outcome_text(rec.outcome)
+            ),
             style="bold",
         )
     )
@@ -507,4 +543,4 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
             raise
         target = _fresh_name(rec.seed or 0)  # the file appeared during the game
         rec.save(target)
-    console.print(f"Record saved to {target} (see it again with: lukfu replay {target})", highlight=False)
+    console.print(_("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False)

@@ -14,43 +14,48 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from lukfu_solver import i18n
+from lukfu_solver.i18n import N_, _, pgettext
 from lukfu_solver.plays import Play
 from lukfu_solver.record import GameRecord
 
 from .render import claim_of, hand_table, plural, signed
 
 COMMANDS = (
-    ("hint", "the engine's estimate of every legal move (at the call: play or pass)"),
-    ("undo", "take back your last answer"),
-    ("tricks", "every trick so far"),
-    ("moves", "all your legal moves"),
-    ("help", "this help"),
-    ("quit", "stop without saving"),
+    ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
+    ("undo", N_("take back your last answer")),
+    ("tricks", N_("every trick so far")),
+    ("moves", N_("all your legal moves")),
+    ("help", N_("this help")),
+    ("quit", N_("stop without saving")),
 )
 
 
 def help_renderable() -> RenderableType:
     """How to answer, and the commands, as a table that wraps by words."""
     how = Text(
-        "Type a move as the notation writes it: a card (S7), a set (C5S5M5), a run (S345), a discard "
-        "(the cards, e.g. C2M4, when you cannot beat), claim; or its number in the list. At the call: "
-        "play or pass (1 or 2)."
+        _(
+            "Type a move as the notation writes it: a card (S7), a set (C5S5M5), a run (S345), a discard "
+            "(the cards, e.g. C2M4, when you cannot beat), claim; or its number in the list. At the call: "
+            "play or pass (1 or 2)."
+        )
     )
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
     for word, what in COMMANDS:
-        table.add_row(word, what)
-    return Group(how, Text("Commands:"), table)
+        table.add_row(word, _(what))
+    return Group(how, Text(_("Commands:")), table)
 
 
 def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0) -> RenderableType:
     """``Choices:`` and the choices in columns (``1) S7``), each kept whole; ``more`` not shown
     are counted, with the command that lists them."""
-    items = [Text(f"{i}) {c}" if numbered else str(c), no_wrap=True) for i, c in enumerate(choices, 1)]
+    shown = [i18n.term(c) if isinstance(c, str) else str(c) for c in choices]  # the calls in the glossary's words
+    items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(shown, 1)]
     if more:
-        items.append(Text(f"… {more} more ('moves' lists all)", style="dim", no_wrap=True))
-    return Group(Text("Choices:"), Columns(items, padding=(0, 3)))
+        items.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim", no_wrap=True))
+    return Group(Text(_("Choices:")), Columns(items, padding=(0, 3)))
 
 
 def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
@@ -73,16 +78,20 @@ def hint_renderable(
     """Every legal move with your expected points (± one standard error) and how often the
     caller loses after it; a legal move the engine did not weigh is named, with why."""
     seat, caller = view.seat, view.caller
-    share = "" if seat == caller else " (as a defender, half of what the caller loses or minus half of what it wins)"
-    head = Text(
-        f"Hint (level {level}, {plural(analysis.samples, 'sampled deal')}): your expected points{share}, "
-        f"and how often {'you lose' if seat == caller else 'the caller loses'}:"
-    )
+    if seat == caller:
+        words = _("Hint (level {level}, {samples}): your expected points, and how often you lose:")
+    else:
+        words = _(
+            "Hint (level {level}, {samples}): your expected points (as a defender, half of what the caller loses "
+            "or minus half of what it wins), and how often the caller loses:"
+        )
+    head = Text(words.format(level=level, samples=plural(analysis.samples, "sampled deal")))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("move", no_wrap=True)
-    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column(pgettext("column", "move"), no_wrap=True)
+    table.add_column(pgettext("column", "points"), justify="right", no_wrap=True)
     table.add_column("±", justify="right", no_wrap=True)
-    table.add_column("you lose" if seat == caller else "caller loses", justify="right", no_wrap=True)
+    lose = pgettext("column", "you lose") if seat == caller else pgettext("column", "caller loses")
+    table.add_column(lose, justify="right", no_wrap=True)
     for i, m in enumerate(analysis.moves):
         p = caller_loses(m, seat, caller)
         style = "bold" if i == 0 else ""
@@ -96,20 +105,21 @@ def hint_renderable(
     if left_out is None:
         valued = {m.move for m in analysis.moves}
         missing = [mv for mv in view.sorted_legal_moves() if mv not in valued]
-        left_out = [(mv, f"level {level} weighs its {len(valued)} likeliest moves") for mv in missing]
+        why = _("level {level} weighs its {n} likeliest moves").format(level=level, n=len(valued))
+        left_out = [(mv, why) for mv in missing]
     if left_out:
         reasons: dict[str, list[str]] = {}
         for mv, why in left_out:
             reasons.setdefault(why, []).append(str(mv))
         for why, moves in reasons.items():
-            parts.append(Text(f"Not weighed: {' '.join(moves)} — {why}."))
-    parts.append(Text(f"Advice: {analysis.best}", style="bold"))
+            parts.append(Text(_("Not weighed: {moves} — {why}.").format(moves=" ".join(moves), why=why)))
+    parts.append(Text(_("Advice: {move}").format(move=analysis.best), style="bold"))
     return Group(*parts)
 
 
 def who(seat: int, players: Sequence[str], me: int) -> str:
     """``you`` or ``seat 2 (rule B)``."""
-    return "you" if seat == me else f"seat {seat} ({players[seat]})"
+    return _("you") if seat == me else _("seat {seat} ({player})").format(seat=seat, player=players[seat])
 
 
 def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
@@ -121,16 +131,24 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
     seat, old = claim
     fu = positions[-2].fu[seat]
     total = fu + old.bit_count()
-    name = who(seat, rec.players, me)
-    verb = "claim" if seat == me else "claims"
+    if seat == me:
+        words = _("You claim: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
+    else:
+        words = _("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
     line = Text(
-        f"{name[0].upper()}{name[1:]} {verb}: {plural(fu, 'fu')} won + {plural(old.bit_count(), 'Old card')} "
-        f"shown = {total}, worth {plural(total - 5, 'point')}. The deal ends.",
+        words.format(
+            seat=seat,
+            player=rec.players[seat],
+            fu=plural(fu, "fu"),
+            old=plural(old.bit_count(), "Old card"),
+            total=total,
+            points=plural(total - 5, "point"),
+        ),
         style="bold",
     )
     if not old:
         return line
-    return Group(line, hand_table(old, old, "The Old cards shown"))
+    return Group(line, hand_table(old, old, _("The Old cards shown")))
 
 
 def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
@@ -138,10 +156,14 @@ def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
     w = view.winners[-1]
     leader = view.leaders[-1]
     won = view.tricks[-1][(w - leader) % 3].size
-    name = who(w, players, me)
-    verb = "win" if w == me else "wins"
-    fu = " · ".join(f"{'you' if s == me else f'seat {s}'} {view.fu[s]}" for s in range(3))
+    fu = " · ".join(
+        (_("you {fu}") if s == me else _("seat {seat} {fu}")).format(seat=s, fu=view.fu[s]) for s in range(3)
+    )
+    if w == me:
+        head = _("→ You win trick {n} (+{won} fu).")
+    else:
+        head = _("→ Seat {seat} ({player}) wins trick {n} (+{won} fu).")
     return Group(
-        Text(f"→ {name[0].upper()}{name[1:]} {verb} trick {len(view.tricks)} (+{won} fu).", style="bold"),
-        Text(f"  Fu so far: {fu}"),
+        Text(head.format(seat=w, player=players[w], n=len(view.tricks), won=won), style="bold"),
+        Text(_("  Fu so far: {fu}").format(fu=fu)),
     )

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _, ngettext
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
@@ -67,7 +68,7 @@ def deal(
         return
     console = stdout_console()
     if show:
-        console.print(Text(f"Deal {seed}, caller seat {caller}:", style="bold"))
+        console.print(Text(_("Deal {seed}, caller seat {caller}:").format(seed=seed, caller=caller), style="bold"))
         console.print(position_renderable(pos))
     if seat is not None:
         console.print(seat_hand_renderable(seed, seat))
@@ -80,20 +81,21 @@ def seat_hand_renderable(seed: int, seat: int) -> RenderableType:
 
     hand = dealt_hand(seed, seat)
     old = old_cards(hand, 0)
-    who = "you are the Master and speak first" if seat == 0 else "seat 0 is the Master and speaks first"
+    who = _("you are the Master and speak first") if seat == 0 else _("seat 0 is the Master and speaks first")
     n_old = old.bit_count()
+    written = ngettext("Written {hand}; {n} Old card. Next:", "Written {hand}; {n} Old cards. Next:", n_old)
     lines: list[RenderableType] = [
-        Text(f"Deal {seed}, your hand at seat {seat} ({who}):", style="bold"),
-        hand_table(hand, old, f"seat {seat}"),
+        Text(_("Deal {seed}, your hand at seat {seat} ({who}):").format(seed=seed, seat=seat, who=who), style="bold"),
+        hand_table(hand, old, _("seat {seat}").format(seat=seat)),
         legend_for(old),
-        Text(f"Written {format_cards(hand)}; {n_old} Old card{'' if n_old == 1 else 's'}. Next:"),
+        Text(written.format(hand=format_cards(hand), n=n_old)),
     ]
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
-    grid.add_row(f"  lukfu advise --deal {seed} --seat {seat}", "play or pass?")
-    grid.add_row(f"  lukfu analyse --deal {seed} --seat {seat}", "the hand's strengths and the advice")
-    grid.add_row(f"  lukfu deal --seed {seed} --show", "the whole table")
+    grid.add_row(f"  lukfu advise --deal {seed} --seat {seat}", _("play or pass?"))
+    grid.add_row(f"  lukfu analyse --deal {seed} --seat {seat}", _("the hand's strengths and the advice"))
+    grid.add_row(f"  lukfu deal --seed {seed} --show", _("the whole table"))
     lines.append(grid)
     return Group(*lines)
 
@@ -127,7 +129,7 @@ def legal(
         emit_json(data)
         return
     if not data["legal"]:
-        note("no legal moves: the deal has ended")
+        note(_("no legal moves: the deal has ended"))
     for move in data["legal"]:
         emit_line(move)
 
@@ -148,7 +150,7 @@ def apply_moves(pos: Position, moves: list[str], fields: list[str]) -> list[Play
 def apply_line(text: str) -> dict[str, Any]:
     """One batch request ``POSITION<TAB>MOVE`` → ``{"position", "move", "result", "points"}``."""
     if "\t" not in text:
-        raise NotationError("line", "expected POSITION<TAB>MOVE")
+        raise NotationError("line", _("expected POSITION<TAB>MOVE"))
     pos_text, move_text = text.split("\t", 1)
     pos = Position.parse(pos_text)
     start = str(pos)
@@ -180,12 +182,12 @@ def apply(
     one_source(position, batch, "POSITION")
     if batch is not None:
         if moves:
-            raise bad_usage("move", "with --batch the moves are in FILE")
+            raise bad_usage("move", _("with --batch the moves are in FILE"))
         run_batch(batch, apply_line, "applying")
         return
     assert position is not None
     if not moves:
-        raise bad_usage("move", "missing: give at least one MOVE")
+        raise bad_usage("move", _("missing: give at least one MOVE"))
     pos = Position.parse(position)
     start = str(pos)
     fields = ["move"] if len(moves) == 1 else [f"move {i}" for i in range(1, len(moves) + 1)]

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from lukfu_solver.i18n import N_, _
+
 from .common import note, stderr_console
 
 Callback = Callable[[int, int], None]
@@ -83,7 +85,7 @@ def progress_callbacks(show: bool = True) -> Iterator[Callable[..., Callback | N
         yield factory
 
 
-COMPILING = "Compiling the solver once (about a minute)…"
+COMPILING = N_("Compiling the solver once (about a minute)…")
 _kernel_prepared = False
 
 
@@ -109,9 +111,9 @@ def prepare_solver() -> None:
     if not stderr_is_terminal():  # scripts and pipes: stderr stays for errors and notes they asked for
         prepare_kernel()
         return
-    with stderr_console().status(COMPILING):
+    with stderr_console().status(_(COMPILING)):
         seconds = prepare_kernel()
-    note(f"compiled in {seconds:.0f} s")
+    note(_("compiled in {seconds:.0f} s").format(seconds=seconds))
 
 
 def kernel_missing() -> bool:

@@ -20,9 +20,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import SUIT_NAMES, format_cards
+from lukfu_solver.cards import format_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.plays import CLAIM, DISCARD, RUN, SET, SINGLE, Play
+from lukfu_solver.i18n import N_, _, ngettext, pgettext, suit_name
+from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
 
 from .common import bad_usage, emit_json, note, one_line, stdout_console
@@ -81,20 +82,29 @@ def load_selected(path: str, pid: str | None) -> list[Puzzle]:
 def move_kind(pos: Position, move: Play) -> str:
     """A hint's description of a move: its shape and suit, not its cards."""
     if move.kind == CLAIM:
-        return "a claim"
+        return _("a claim")
     if move.kind == DISCARD:
-        return f"a discard of {move.size} card{'s' if move.size > 1 else ''}"
-    what = {SINGLE: "a single", SET: "a set", RUN: "a run"}[move.kind]
-    if move.kind in (SINGLE, RUN):
-        what += f" of {SUIT_NAMES[move.suit]}"
-    return what + (" to beat" if pos.trick else " to lead")
+        return ngettext("a discard of {n} card", "a discard of {n} cards", move.size).format(n=move.size)
+    beat = bool(pos.trick)
+    if move.kind == SET:
+        return _("a set to beat") if beat else _("a set to lead")
+    suit = suit_name(move.suit)
+    if move.kind == SINGLE:
+        return (_("a single of {suit} to beat") if beat else _("a single of {suit} to lead")).format(suit=suit)
+    return (_("a run of {suit} to beat") if beat else _("a run of {suit} to lead")).format(suit=suit)
 
 
 def rating_text(rating: dict[str, int], tier: str) -> str:
     """The rating with its parts."""
-    return (
-        f"{tier} (score {rating.get('score')}: {rating.get('decisions')} decisions, "
-        f"{rating.get('tempting')} tempting, {rating.get('misled')} misled, {rating.get('branching')} branching)"
+    return _(
+        "{tier} (score {score}: {decisions} decisions, {tempting} tempting, {misled} misled, {branching} branching)"
+    ).format(
+        tier=tier,
+        score=rating.get("score"),
+        decisions=rating.get("decisions"),
+        tempting=rating.get("tempting"),
+        misled=rating.get("misled"),
+        branching=rating.get("branching"),
     )
 
 
@@ -154,16 +164,16 @@ def generate(
     from lukfu_solver import puzzles as P
 
     if count < 1:
-        raise bad_usage("count", f"must be at least 1, got {count}")
+        raise bad_usage("count", _("must be at least 1, got {value}").format(value=count))
     if jobs < 1:
-        raise bad_usage("jobs", f"must be at least 1, got {jobs}")
+        raise bad_usage("jobs", _("must be at least 1, got {value}").format(value=jobs))
     if max_deals < 1:
-        raise bad_usage("max-deals", f"must be at least 1, got {max_deals}")
+        raise bad_usage("max-deals", _("must be at least 1, got {value}").format(value=max_deals))
     opts = P.GenOptions(min_cards, max_cards, difficulty, theme, goal)
     opts.validate()
     kind = solver_kind(solver)
     if out is not None and os.path.exists(out) and not force:
-        raise bad_usage("out", f"{out} exists: use --force to overwrite it")
+        raise bad_usage("out", _("{path} exists: use --force to overwrite it").format(path=out))
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
@@ -274,38 +284,60 @@ def report_data(rep: SolveReport, puzzle: Puzzle | None) -> dict[str, Any]:
 def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     """The Rich report of ``puzzle solve``."""
     console = stdout_console()
-    title = f"Puzzle {data['id']}" if data["id"] else "Position"
+    title = _("Puzzle {id}").format(id=data["id"]) if data["id"] else _("Position")
     if puzzle is not None and puzzle.title:
-        title += f": {puzzle.title}"
+        title += f": {_title_text(puzzle.title)}"
     console.print(Text(title, style="bold"), soft_wrap=True)
     console.print(position_renderable(Position.parse(data["position"])))
-    console.print(Text(f"Question: {data['question']}", style="bold"), soft_wrap=True)
+    console.print(Text(_("Question: {question}").format(question=data["question"]), style="bold"), soft_wrap=True)
     if data["value"] is not None:
-        console.print(
-            Text(f"Value: {signed(data['value'])} (the caller's net points under best play, M1)"), soft_wrap=True
-        )
+        value = _("Value: {value} (the caller's net points under best play, M1)").format(value=signed(data["value"]))
+        console.print(Text(value), soft_wrap=True)
     if not data["ok"]:
-        console.print(Text(f"Not a valid puzzle: {data['failure']}", style="bold red"), soft_wrap=True)
+        console.print(Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True)
     if data["steps"]:
-        console.print(Text("Solution (★ a decision: the only move that keeps the goal):", style="bold"), soft_wrap=True)
+        head = _("Solution (★ a decision: the only move that keeps the goal):")
+        console.print(Text(head, style="bold"), soft_wrap=True)
         for i, st in enumerate(data["steps"], 1):
             mark = {"solve": "★", "forced": "·", "defend": " "}[st["role"]]
-            note_ = {"solve": "", "forced": "  (forced)", "defend": "  (best defence)"}[st["role"]]
+            note_ = {"solve": "", "forced": _("  (forced)"), "defend": _("  (best defence)")}[st["role"]]
             console.print(Text(f" {i:>2}. {mark} {st['words']}{note_}"), soft_wrap=True)
-        console.print(Text("The line and best play after it, trick by trick:", style="bold"), soft_wrap=True)
+        console.print(Text(_("The line and best play after it, trick by trick:"), style="bold"), soft_wrap=True)
         for line in data["narration"]:
             console.print(Text("   " + line), soft_wrap=True)
     if data["alternatives"]:
-        console.print(Text("Other first moves:", style="bold"), soft_wrap=True)
+        console.print(Text(_("Other first moves:"), style="bold"), soft_wrap=True)
         for alt in data["alternatives"]:
-            tag = "keeps the goal too" if alt["keeps_goal"] else "fails"
-            console.print(Text(f" {alt['move']}: value {signed(alt['value'])}, {tag} ({alt['why']})"), soft_wrap=True)
+            words = _("{move}: value {value}, keeps the goal too ({why})") if alt["keeps_goal"] else _(
+                "{move}: value {value}, fails ({why})"
+            )
+            line = " " + words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
+            console.print(Text(line), soft_wrap=True)
             for line in alt["narration"]:
                 console.print(Text("     " + line, style="dim"), soft_wrap=True)
     if data["rating"]:
-        console.print(Text("Difficulty: " + rating_text(data["rating"], data["difficulty"])), soft_wrap=True)
-    console.print(Text("Themes: " + (", ".join(data["themes"]) or "none")), soft_wrap=True)
-    console.print(Text(f"Verification nodes: {data['nodes']:,}", style="dim"), soft_wrap=True)
+        console.print(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"])), soft_wrap=True)
+    console.print(Text(_("Themes: ") + themes_text(data["themes"])), soft_wrap=True)
+    console.print(Text(_("Verification nodes: {n:,}").format(n=data["nodes"]), style="dim"), soft_wrap=True)
+
+
+def _title_text(title: str) -> str:
+    """A puzzle title in the language in use (the puzzles library is imported when needed)."""
+    from lukfu_solver.puzzles.words import title_text
+
+    return title_text(title)
+
+
+def _theme_text(theme: str) -> str:
+    """A theme in the language in use."""
+    from lukfu_solver.puzzles.words import theme_text
+
+    return theme_text(theme)
+
+
+def themes_text(themes: list[str]) -> str:
+    """The themes in the language in use, ``none`` for none."""
+    return ", ".join(_theme_text(t) for t in themes) or _("none")
 
 
 @app.command("solve", context_settings=POSITION_ARGS)
@@ -399,12 +431,12 @@ def check(
 def puzzle_list_table(puzzles: list[Puzzle]) -> Table:
     """One row a puzzle: id, difficulty, goal, cards a hand, themes, title."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("id", "difficulty", "goal", "cards", "themes", "title"):
-        table.add_column(col)
+    columns = ("id", "difficulty", "goal", "cards", "themes", "title")
+    for col in columns:
+        table.add_column(pgettext("column", col))
     for p in puzzles:
-        table.add_row(
-            p.id, p.difficulty, p.goal, str(p.pos().cards_per_hand()), ", ".join(p.themes) or "-", p.title or ""
-        )
+        themes = ", ".join(_theme_text(t) for t in p.themes) or "-"
+        table.add_row(p.id, p.difficulty, p.goal, str(p.pos().cards_per_hand()), themes, _title_text(p.title or ""))
     return table
 
 
@@ -426,7 +458,7 @@ def show(
             emit_json({"count": len(puzzles), "puzzles": [p.to_dict() for p in puzzles]})
         else:
             stdout_console().print(puzzle_list_table(puzzles))
-            sys.stdout.write(f"{len(puzzles)} puzzles\n")
+            sys.stdout.write(_("{n} puzzles").format(n=len(puzzles)) + "\n")
         return
     (puzzle,) = puzzles
     pos = puzzle.pos()
@@ -435,18 +467,24 @@ def show(
         return
     console = stdout_console()
     console.print(
-        Text(f"Puzzle {puzzle.id}" + (f": {puzzle.title}" if puzzle.title else ""), style="bold"), soft_wrap=True
+        Text(puzzle_head(puzzle), style="bold"), soft_wrap=True
     )
     console.print(position_renderable(pos))
-    console.print(Text(f"Question: {puzzle.question}", style="bold"), soft_wrap=True)
-    console.print(Text("Difficulty: " + rating_text(puzzle.rating, puzzle.difficulty)), soft_wrap=True)
-    console.print(Text("Themes: " + (", ".join(puzzle.themes) or "none")), soft_wrap=True)
+    console.print(Text(_("Question: {question}").format(question=puzzle.question), style="bold"), soft_wrap=True)
+    console.print(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty)), soft_wrap=True)
+    console.print(Text(_("Themes: ") + themes_text(puzzle.themes)), soft_wrap=True)
+
+
+def puzzle_head(puzzle: Puzzle) -> str:
+    """``Puzzle <id>: <title>`` with the title in the language in use."""
+    head = _("Puzzle {id}").format(id=puzzle.id)
+    return head + (f": {_title_text(puzzle.title)}" if puzzle.title else "")
 
 
 # ---------------------------------------------------------------- play
 
 
-PLAY_HELP = (
+PLAY_HELP = N_(
     "Enter a move as written in NOTATION.md (S7, C5S5M5, xC2M4, claim) or its number in the menu; "
     "'hint' for a hint (twice: the move), 'show' for the table, 'skip' for the next puzzle, 'quit' to stop."
 )
@@ -484,10 +522,12 @@ class PlaySession:
 
     def state(self, pos: Position) -> str:
         """One line: hands, fu and the trick so far."""
-        hands = " · ".join(f"seat {s} {format_cards(pos.hands[s])}" for s in range(3))
+        hands = " · ".join(_("seat {seat} {cards}").format(seat=s, cards=format_cards(pos.hands[s])) for s in range(3))
         fu = ",".join(str(f) for f in pos.fu)
-        trick = ", ".join(f"seat {(pos.leader + i) % 3} {p}" for i, p in enumerate(pos.trick)) or "none"
-        return f"{hands} · fu {fu} · trick: {trick}"
+        trick = ", ".join(
+            _("seat {seat} {cards}").format(seat=(pos.leader + i) % 3, cards=p) for i, p in enumerate(pos.trick)
+        ) or _("none")
+        return _("{hands} · fu {fu} · trick: {trick}").format(hands=hands, fu=fu, trick=trick)
 
     def play(self, puzzle: Puzzle) -> str:
         """Play one puzzle; returns ``solved``, ``skipped``, ``quit``, ``eof`` or ``invalid``."""
@@ -497,23 +537,23 @@ class PlaySession:
         ctx = P.SolveContext(self.solver)
         solver = ctx.solver
         an = P.analyse(pos, puzzle.goal, line=puzzle.line(), context=ctx)
-        self.say(f"Puzzle {puzzle.id}" + (f": {puzzle.title}" if puzzle.title else "") + f" ({puzzle.difficulty})")
+        self.say(puzzle_head(puzzle) + f" ({puzzle.difficulty})")
         if not an.ok:
-            self.say(f"This puzzle does not verify ({an.failure}); skipped.")
+            self.say(_("This puzzle does not verify ({why}); skipped.").format(why=an.failure))
             return "invalid"
         self.board(pos)
-        self.say(f"Question: {puzzle.question}")
-        self.say(PLAY_HELP)
+        self.say(_("Question: {question}").format(question=puzzle.question))
+        self.say(_(PLAY_HELP))
         p = pos.copy()
         mistakes = 0
         for st in an.steps:
             if st.role != P.SOLVE:
-                tag = " (forced)" if st.role == P.FORCED else ""
+                tag = _(" (forced)") if st.role == P.FORCED else ""
                 self.say(f"  {move_words(p, st.move)}{tag}")
                 self._push(p, st.move)
                 continue
             menu = sorted(p.legal_moves(), key=Play.sort_key)
-            self.say(f"Your move, seat {p.to_move}. {self.state(p)}")
+            self.say(_("Your move, seat {seat}. {state}").format(seat=p.to_move, state=self.state(p)))
             self.say("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(menu, 1)))
             hints = 0
             while True:
@@ -526,10 +566,10 @@ class PlaySession:
                 if low in ("quit", "q", "exit"):
                     return "quit"
                 if low == "skip":
-                    self.say(f"Skipped. The solution: {' '.join(puzzle.solution)}")
+                    self.say(_("Skipped. The solution: {moves}").format(moves=" ".join(puzzle.solution)))
                     return "skipped"
                 if low in ("help", "?"):
-                    self.say(PLAY_HELP)
+                    self.say(_(PLAY_HELP))
                     continue
                 if low in ("show", "board"):
                     self.board(p)
@@ -538,25 +578,27 @@ class PlaySession:
                 if low == "hint":
                     hints += 1
                     if hints == 1:
-                        self.say(f"Hint: the move is {move_kind(p, st.move)}.")
+                        self.say(_("Hint: the move is {kind}.").format(kind=move_kind(p, st.move)))
                     else:
-                        self.say(f"Hint: play {st.move}.")
+                        self.say(_("Hint: play {move}.").format(move=st.move))
                     continue
                 move = self._parse(cmd, menu, p)
                 if move is None:
                     continue
                 if move == st.move:
-                    self.say(f"Correct: {move_words(p, move)}.")
+                    self.say(_("Correct: {words}.").format(words=move_words(p, move)))
                     break
                 mistakes += 1
                 self._explain(solver, p, move, puzzle.goal, an.value or 0, st.values.get(move))
             self._push(p, st.move)
-        tries = "" if not mistakes else f" after {mistakes} wrong {'try' if mistakes == 1 else 'tries'}"
-        self.say(f"Solved{tries}!")
+        if mistakes:
+            self.say(ngettext("Solved after {n} wrong try!", "Solved after {n} wrong tries!", mistakes).format(n=mistakes))
+        else:
+            self.say(_("Solved!"))
         if not p.is_over:
             cont = list(solver.solve(p).pv)
             if cont:
-                self.say("Best play from here:")
+                self.say(_("Best play from here:"))
                 for line in narrate_pv(p, cont):
                     self.say("  " + line)
         elif p.outcome is not None:
@@ -569,15 +611,15 @@ class PlaySession:
             n = int(cmd)
             if 1 <= n <= len(menu):
                 return menu[n - 1]
-            self.say(f"No move {n}: the menu has 1-{len(menu)}.")
+            self.say(_("No move {n}: the menu has 1-{count}.").format(n=n, count=len(menu)))
             return None
         try:
             move = Play.parse(cmd)
         except NotationError as err:
-            self.say(f"Not a move: {err}. Type 'help' for help.")
+            self.say(_("Not a move: {why}. Type 'help' for help.").format(why=err))
             return None
         if not pos.is_legal(move):
-            self.say(f"{move} is not legal here: {pos.why_illegal(move)}.")
+            self.say(_("{move} is not legal here: {why}.").format(move=move, why=pos.why_illegal(move)))
             return None
         return move
 
@@ -590,10 +632,10 @@ class PlaySession:
         v, pv = P.refutation(solver, pos, move)
         if value is not None:
             v = value
-        self.say(f"{move} fails: {P.goal_failure(goal, v, target)}. The refutation:")
+        self.say(_("{move} fails: {why}. The refutation:").format(move=move, why=P.goal_failure(goal, v, target)))
         for line in narrate_pv(pos, [move, *pv]):
             self.say("  " + line)
-        self.say("Try again.")
+        self.say(_("Try again."))
 
     def _push(self, pos: Position, move: Play) -> None:
         """Play ``move`` and say what it ended: a trick won (with its fu) or the deal."""
@@ -604,7 +646,10 @@ class PlaySession:
             self.say("  " + result_line(pos.outcome))
         elif in_trick and not pos.trick:
             w = pos.to_move
-            self.say(f"  seat {w} wins the trick: {pos.fu[w] - before[w]} fu (fu {','.join(map(str, pos.fu))})")
+            won = _("  seat {seat} wins the trick: {n} fu (fu {fu})").format(
+                seat=w, n=pos.fu[w] - before[w], fu=",".join(map(str, pos.fu))
+            )
+            self.say(won)
             if pos.outcome is not None:
                 self.say("  " + result_line(pos.outcome))
 
@@ -632,4 +677,5 @@ def play(
         solved += outcome == "solved"
         if outcome in ("quit", "eof"):
             break
-    session.say(f"Solved {solved} of {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}.")
+    n = len(puzzles)
+    session.say(ngettext("Solved {solved} of {n} puzzle.", "Solved {solved} of {n} puzzles.", n).format(solved=solved, n=n))

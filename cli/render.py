@@ -12,7 +12,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards, suit_bits
+from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
+from lukfu_solver.i18n import _, ngettext, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome, claim_total
@@ -33,31 +34,45 @@ def plural(n: int, word: str) -> str:
     >>> plural(1, "Old card"), plural(3, "Old card"), plural(0, "point"), plural(2, "fu")
     ('1 Old card', '3 Old cards', '0 points', '2 fu')
     """
+    counted = _COUNTED.get(word)
+    if counted is not None:
+        return counted(n).format(n=n)
     if n == 1 or word == "fu":
         return f"{n} {word}"
     return f"{n} {word}s"
 
 
+_COUNTED = {
+    "fu": lambda n: ngettext("{n} fu", "{n} fu", n),
+    "Old card": lambda n: ngettext("{n} Old card", "{n} Old cards", n),
+    "point": lambda n: ngettext("{n} point", "{n} points", n),
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "sampled deal": lambda n: ngettext("{n} sampled deal", "{n} sampled deals", n),
+    "deal": lambda n: ngettext("{n} deal", "{n} deals", n),
+}
+"""The counted words :func:`plural` knows, with the plural forms of the language in use."""
+
+
 def seat_label(seat: int) -> str:
     """``seat 0 (Master)`` for seat 0, ``seat N`` otherwise."""
-    return "seat 0 (Master)" if seat == 0 else f"seat {seat}"
+    return _("seat 0 (Master)") if seat == 0 else _("seat {seat}").format(seat=seat)
 
 
 def role(seat: int, caller: int) -> str:
     """The seat's role words: Master and/or caller."""
     words = []
     if seat == 0:
-        words.append("Master")
+        words.append(term("Master"))
     if seat == caller:
-        words.append("caller")
+        words.append(term("caller"))
     return ", ".join(words)
 
 
 def caller_text(caller: int) -> str:
     """Who called, and what the Master's pass implies (R6)."""
     if caller == 0:
-        return "seat 0, the Master"
-    return f"seat {caller} (the Master passed, so R6 limits seat 0's leads)"
+        return _("seat 0, the Master")
+    return _("seat {seat} (the Master passed, so R6 limits seat 0's leads)").format(seat=caller)
 
 
 def signed(x: float, decimals: int = 0) -> str:
@@ -78,21 +93,23 @@ def signed(x: float, decimals: int = 0) -> str:
 
 def points_text(points: Sequence[int]) -> str:
     """``seat 0 -2, seat 1 +4, seat 2 -2``."""
-    return ", ".join(f"seat {s} {signed(p)}" for s, p in enumerate(points))
+    return ", ".join(_("seat {seat} {points}").format(seat=s, points=signed(p)) for s, p in enumerate(points))
 
 
 def outcome_text(outcome: Outcome) -> str:
     """How the deal ended, in words: who won, T and how (R14–R16)."""
     if outcome.winner is None:
-        return "void: the hands ran out and nobody won six fu, so nobody scores"
+        return _("void: the hands ran out and nobody won six fu, so nobody scores")
     if outcome.how == "claim":
-        return f"seat {outcome.winner} wins by claim with a total of {outcome.total}"
-    return f"seat {outcome.winner} wins with {outcome.total} fu when the hands ran out"
+        return _("seat {seat} wins by claim with a total of {total}").format(seat=outcome.winner, total=outcome.total)
+    return _("seat {seat} wins with {total} fu when the hands ran out").format(seat=outcome.winner, total=outcome.total)
 
 
 def result_line(outcome: Outcome) -> str:
     """One line for scripts and humans: the outcome and the net points (R16–R17)."""
-    return f"result: {outcome_text(outcome)}; net points: {points_text(outcome.points)}"
+    return _("result: {outcome}; net points: {points}").format(
+        outcome=outcome_text(outcome), points=points_text(outcome.points)
+    )
 
 
 def outcome_data(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -149,13 +166,18 @@ def _suit_columns(table: Table) -> None:
 
 def suit_header(suit: int) -> str:
     """A suit's column header, the same everywhere: its letter and its name (``C Coins``)."""
-    return f"{SUITS[suit]} {SUIT_NAMES[suit]}"
+    return f"{SUITS[suit]} {suit_name(suit)}"
 
 
 def legend_for(*old: CardSet) -> Text:
     """The Old-card legend when any of ``old`` holds a card, else nothing (an empty Text), so
     the legend shows only beside an Old card."""
-    return LEGEND if any(old) else Text("", end="")
+    return legend() if any(old) else Text("", end="")
+
+
+def legend() -> Text:
+    """The Old-card legend (:data:`LEGEND`) in the language in use."""
+    return Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), _(" an Old card: no card the others hold can beat it"))
 
 
 def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
@@ -172,20 +194,20 @@ def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
 def trick_table(plays: Sequence[Play], leader: int, best_seat: int | None) -> Table:
     """The trick in progress: one row a play, leader first, the current best marked."""
     table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
-    table.add_column("seat")
-    table.add_column("play")
+    table.add_column(pgettext("column", "seat"))
+    table.add_column(pgettext("column", "play"))
     table.add_column("")
     for i, play in enumerate(plays):
         seat = (leader + i) % 3
         notes = []
         if i == 0:
-            notes.append("lead")
+            notes.append(pgettext("trick", "lead"))
         elif play.kind == DISCARD:
-            notes.append("discard")
+            notes.append(pgettext("trick", "discard"))
         else:
-            notes.append("beats")
+            notes.append(pgettext("trick", "beats"))
         if seat == best_seat:
-            notes.append("best so far")
+            notes.append(pgettext("trick", "best so far"))
         table.add_row(str(seat), play_text(play), ", ".join(notes))
     return table
 
@@ -195,10 +217,10 @@ def position_renderable(pos: Any) -> RenderableType:
     over = pos.is_over
     hands = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     hands.add_column("", width=1)
-    hands.add_column("seat")
+    hands.add_column(pgettext("column", "seat"))
     _suit_columns(hands)
-    hands.add_column("fu", justify="right")
-    hands.add_column("cards", justify="right")
+    hands.add_column(pgettext("column", "fu"), justify="right")
+    hands.add_column(pgettext("column", "cards"), justify="right")
     for s in range(3):
         old = pos.old_cards(s)
         turn = "▶" if not over and s == pos.to_move else ""
@@ -206,26 +228,38 @@ def position_renderable(pos: Any) -> RenderableType:
         cells = [suit_cell(pos.hands[s], old, suit) for suit in range(4)]
         hands.add_row(turn, label, *cells, str(pos.fu[s]), str(pos.hands[s].bit_count()))
     legend = legend_for(*(pos.old_cards(s) for s in range(3)))
-    lines: list[RenderableType] = [hands, legend, Text(f"Caller: {caller_text(pos.caller)}")]
+    lines: list[RenderableType] = [hands, legend, Text(_("Caller: {caller}").format(caller=caller_text(pos.caller)))]
     if over:
-        lines.append(Text(f"Deal over: {outcome_text(pos.outcome)}", style="bold"))
-        lines.append(Text(f"Net points: {points_text(pos.outcome.points)}"))
+        lines.append(Text(_("Deal over: {outcome}").format(outcome=outcome_text(pos.outcome)), style="bold"))
+        lines.append(Text(_("Net points: {points}").format(points=points_text(pos.outcome.points))))
     else:
-        action = "to follow" if pos.trick else "to lead"
-        turn = f"To move: seat {pos.to_move}, {action}"
+        turn = _to_move(pos.to_move, "", bool(pos.trick))
         if pos.can_claim():
             total = claim_total(pos.fu[pos.to_move], pos.hands[pos.to_move], pos.faceup)
-            turn += f" (may claim: fu + Old cards = {total}, six or more)"
+            turn += _(" (may claim: fu + Old cards = {total}, six or more)").format(total=total)
         lines.append(Text(turn))
-    lines.append(Text(f"Face up: {format_cards(pos.faceup)}"))
+    lines.append(Text(_("Face up: {cards}").format(cards=format_cards(pos.faceup))))
     down = pos.facedown.bit_count()
-    lines.append(Text(f"Face down in completed tricks: {down} card{'' if down == 1 else 's'}"))
+    lines.append(
+        Text(
+            ngettext("Face down in completed tricks: {n} card", "Face down in completed tricks: {n} cards", down).format(
+                n=down
+            )
+        )
+    )
     if pos.trick:
-        lines.append(Text(f"Trick in progress, led by seat {pos.leader}:"))
+        lines.append(Text(_("Trick in progress, led by seat {seat}:").format(seat=pos.leader)))
         lines.append(trick_table(pos.trick, pos.leader, pos.best_seat))
     elif not over:
-        lines.append(Text("No trick in progress."))
+        lines.append(Text(_("No trick in progress.")))
     return Group(*lines)
+
+
+def _to_move(seat: int, you: str, following: bool) -> str:
+    """``To move: seat 1 (you), to follow`` (``you`` is empty or the translated `` (you)``)."""
+    if following:
+        return _("To move: seat {seat}{you}, to follow").format(seat=seat, you=you)
+    return _("To move: seat {seat}{you}, to lead").format(seat=seat, you=you)
 
 
 def position_data(pos: Any) -> dict[str, Any]:
@@ -266,12 +300,12 @@ def trick_rows_table(
     trick in progress) is bold, a hidden discard shows card backs.
     """
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
-    table.add_column("trick", justify="right")
-    table.add_column("leader", justify="center")
+    table.add_column(pgettext("column", "trick"), justify="right")
+    table.add_column(pgettext("column", "leader"), justify="center")
     for s in range(3):
-        table.add_column(f"seat {s}")
-    table.add_column("winner", justify="center")
-    table.add_column("fu", justify="right")
+        table.add_column(_("seat {seat}").format(seat=s))
+    table.add_column(pgettext("column", "winner"), justify="center")
+    table.add_column(pgettext("column", "fu"), justify="right")
     for n, (leader, plays, winner, fu_won) in enumerate(rows, 1):
         best = leader
         for i, p in enumerate(plays):
@@ -318,28 +352,28 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
     tricks so far, whose turn it is and, when it is the viewer's, its legal moves."""
     seat = view.seat
     calling = view.caller is None
-    head = f"Seat {seat}'s view"
-    head += " (the Master)" if seat == 0 else ""
+    head = _("Seat {seat}'s view (the Master)") if seat == 0 else _("Seat {seat}'s view")
+    head = head.format(seat=seat)
     lines: list[RenderableType] = [Text(head, style="bold")]
 
     hand = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    hand.add_column("hand")
+    hand.add_column(pgettext("column", "hand"))
     _suit_columns(hand)
     old = view.old_cards()
-    hand.add_row(f"seat {seat}", *(suit_cell(view.hand, old, s) for s in range(4)))
+    hand.add_row(_("seat {seat}").format(seat=seat), *(suit_cell(view.hand, old, s) for s in range(4)))
     lines += [hand, legend_for(old)]
 
     seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     seats.add_column("", width=1)
-    seats.add_column("seat")
-    seats.add_column("cards", justify="right")
-    seats.add_column("fu", justify="right")
-    seats.add_column("face-down discards")
+    seats.add_column(pgettext("column", "seat"))
+    seats.add_column(pgettext("column", "cards"), justify="right")
+    seats.add_column(pgettext("column", "fu"), justify="right")
+    seats.add_column(pgettext("column", "face-down discards"))
     for s in range(3):
         turn = "▶" if s == view.to_move else ""
         label = f"{s} {role(s, view.caller if not calling else -1)}".rstrip()
         if s == seat:
-            label += " (you)"
+            label += _(" (you)")
             down = Text(format_cards(view.own_discards) if view.own_discards else "·")
         else:
             down = hidden_cell(view.hidden_discards[s])
@@ -347,35 +381,43 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
     lines.append(seats)
 
     if calling:
-        calls = ", ".join(f"seat {i} {c}" for i, c in enumerate(view.calls)) or "none yet"
-        lines.append(Text(f"Calling: calls so far: {calls}."))
-        lines.append(Text(f"To call: seat {view.to_move}" + (" (you)" if view.to_move == seat else "")))
+        lines.append(Text(_("Calling: calls so far: {calls}.").format(calls=calls_text(view.calls))))
+        you = _(" (you)") if view.to_move == seat else ""
+        lines.append(Text(_("To call: seat {seat}").format(seat=view.to_move) + you))
         return Group(*lines)
 
-    lines.append(Text(f"Caller: {caller_text(view.caller)}"))
+    lines.append(Text(_("Caller: {caller}").format(caller=caller_text(view.caller))))
     if view.tricks:
-        lines.append(trick_rows_table(view_trick_rows(view), title="Tricks"))
+        lines.append(trick_rows_table(view_trick_rows(view), title=_("Tricks")))
     else:
-        lines.append(Text("No trick played yet."))
+        lines.append(Text(_("No trick played yet.")))
     outcome = view.outcome
     if outcome is not None:
-        lines.append(Text(f"The hands have run out. Deal over: {outcome_text(outcome)}", style="bold"))
-        lines.append(Text(f"Net points: {points_text(outcome.points)}"))
+        lines.append(
+            Text(_("The hands have run out. Deal over: {outcome}").format(outcome=outcome_text(outcome)), style="bold")
+        )
+        lines.append(Text(_("Net points: {points}").format(points=points_text(outcome.points))))
         return Group(*lines)
-    action = "to follow" if view.trick else "to lead"
-    you = " (you)" if view.to_move == seat else ""
-    turn = f"To move: seat {view.to_move}{you}, {action}"
+    turn = _to_move(view.to_move, _(" (you)") if view.to_move == seat else "", bool(view.trick))
     if view.trick:
-        turn += f"; best so far {view.best} by seat {view.best_seat}"
+        turn += _("; best so far {play} by seat {seat}").format(play=view.best, seat=view.best_seat)
     lines.append(Text(turn))
     if view.to_move == seat:
         moves = [Text(str(m), no_wrap=True) for m in view.sorted_legal_moves()]
         shown = moves[:max_moves]
         if len(moves) > max_moves:
-            shown.append(Text(f"… and {len(moves) - max_moves} more (--json lists all)", style="dim", no_wrap=True))
-        lines.append(Text(f"Legal moves ({len(moves)}):"))
+            more = _("… and {n} more (--json lists all)").format(n=len(moves) - max_moves)
+            shown.append(Text(more, style="dim", no_wrap=True))
+        lines.append(Text(_("Legal moves ({n}):").format(n=len(moves))))
         lines.append(Columns(shown, padding=(0, 2)))
     return Group(*lines)
+
+
+def calls_text(calls: Sequence[str]) -> str:
+    """``seat 0 pass, seat 1 play``, or ``none yet`` (the calls in the glossary's words)."""
+    return ", ".join(_("seat {seat} {call}").format(seat=i, call=term(c)) for i, c in enumerate(calls)) or _(
+        "none yet"
+    )
 
 
 def view_data(view: Any) -> dict[str, Any]:
@@ -424,7 +466,7 @@ def hands_table(hands: Sequence[CardSet], caller: int | None, faceup: CardSet = 
     from lukfu_solver.cards import old_cards
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("seat")
+    table.add_column(pgettext("column", "seat"))
     _suit_columns(table)
     for s, hand in enumerate(hands):
         old = old_cards(hand, faceup)
@@ -448,39 +490,41 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     caller = record.caller
     facts = []
     if record.seed is not None:
-        facts.append(f"seed {record.seed}")
+        facts.append(_("seed {seed}").format(seed=record.seed))
     if record.players is not None:
-        facts.append("players by seat: " + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
+        facts.append(_("players by seat: ") + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
     if record.passed_out:
-        facts.append(f"{plural(len(record.passed_out), 'deal')} passed out before it")
-    lines: list[RenderableType] = [Text("Deal" + (f" ({'; '.join(facts)})" if facts else ""), style="bold")]
+        n = len(record.passed_out)
+        facts.append(ngettext("{n} deal passed out before it", "{n} deals passed out before it", n).format(n=n))
+    head = _("Deal ({facts})").format(facts="; ".join(facts)) if facts else _("Deal")
+    lines: list[RenderableType] = [Text(head, style="bold")]
     lines.append(hands_table(record.hands, caller))
     lines.append(legend_for(*(old_cards(h, 0) for h in record.hands)))
-    calls = ", ".join(f"seat {s} {c}" for s, c in enumerate(record.calls)) or "none yet"
-    lines.append(Text(f"Calls: {calls}"))
+    lines.append(Text(_("Calls: {calls}").format(calls=calls_text(record.calls))))
     if caller is None:
-        lines.append(Text("Nobody has called 'play' yet: no play."))
+        lines.append(Text(_("Nobody has called 'play' yet: no play.")))
         return Group(*lines)
-    lines.append(Text(f"Caller: {caller_text(caller)}"))
+    lines.append(Text(_("Caller: {caller}").format(caller=caller_text(caller))))
     rows = [(t.leader, t.plays, t.winner, t.fu_won if t.winner is not None else None) for t in record.tricks()]
     if rows:
-        lines.append(trick_rows_table(rows, title="Tricks"))
+        lines.append(trick_rows_table(rows, title=_("Tricks")))
     claim = claim_of(record, positions)
     if claim is not None:
         seat, old = claim
         fu = positions[-2].fu[seat]
         lines.append(
             Text(
-                f"Seat {seat} claims with {plural(fu, 'fu')} won + {plural(old.bit_count(), 'Old card')} shown "
-                f"= a total of {fu + old.bit_count()}:"
+                _("Seat {seat} claims with {fu} won + {old} shown = a total of {total}:").format(
+                    seat=seat, fu=plural(fu, "fu"), old=plural(old.bit_count(), "Old card"), total=fu + old.bit_count()
+                )
             )
         )
-        lines.append(hand_table(old, old, "The Old cards shown"))
+        lines.append(hand_table(old, old, _("The Old cards shown")))
     if record.outcome is None:
-        lines.append(Text("Unfinished: no result yet."))
+        lines.append(Text(_("Unfinished: no result yet.")))
     else:
-        lines.append(Text(f"Result: {outcome_text(record.outcome)}", style="bold"))
-        lines.append(Text(f"Net points: {points_text(record.outcome.points)}"))
+        lines.append(Text(_("Result: {outcome}").format(outcome=outcome_text(record.outcome)), style="bold"))
+        lines.append(Text(_("Net points: {points}").format(points=points_text(record.outcome.points))))
     return Group(*lines)
 
 
@@ -517,10 +561,10 @@ def play_words(pos: Position, move: Play) -> str:
     """What the seat to move does with ``move`` (before it is played)."""
     s = pos.to_move
     if not pos.trick:
-        return f"seat {s} leads {move}"
+        return _("seat {seat} leads {play}").format(seat=s, play=move)
     if move.kind == DISCARD:
-        return f"seat {s} discards {format_cards(move.cards)} face down"
-    return f"seat {s} beats with {move}"
+        return _("seat {seat} discards {cards} face down").format(seat=s, cards=format_cards(move.cards))
+    return _("seat {seat} beats with {play}").format(seat=s, play=move)
 
 
 def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
@@ -534,23 +578,29 @@ def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
     n = 1  # tricks are numbered from this position (a position does not say how many were played)
     words: list[str] = []
     if p.trick:
-        words = [f"so far seat {p.leader} led {p.trick[0]}"]
+        words = [_("so far seat {seat} led {play}").format(seat=p.leader, play=p.trick[0])]
         for i, play in enumerate(p.trick[1:], 1):
             seat = (p.leader + i) % 3
             words.append(
-                f"seat {seat} discarded {format_cards(play.cards)}"
+                _("seat {seat} discarded {cards}").format(seat=seat, cards=format_cards(play.cards))
                 if play.kind == DISCARD
-                else f"seat {seat} beat with {play}"
+                else _("seat {seat} beat with {play}").format(seat=seat, play=play)
             )
     for move in pv:
         s = p.to_move
         if move.kind == CLAIM:
             old = p.old_cards(s)
             total = p.fu[s] + old.bit_count()
-            shown = format_cards(old) if old else "none"
+            shown = format_cards(old) if old else _("none")
             lines.append(
-                f"claim: seat {s} claims with {plural(p.fu[s], 'fu')} + {plural(old.bit_count(), 'Old card')} "
-                f"({shown}) = a total of {total}, worth {plural(total - 5, 'point')}"
+                _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, worth {points}").format(
+                    seat=s,
+                    fu=plural(p.fu[s], "fu"),
+                    old=plural(old.bit_count(), "Old card"),
+                    shown=shown,
+                    total=total,
+                    points=plural(total - 5, "point"),
+                )
             )
             p.push(move)
             break
@@ -561,11 +611,12 @@ def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
             winner = p.to_move
             won = p.fu[winner] - before[winner]
             fu = ",".join(str(f) for f in p.fu)
-            lines.append(f"trick {n}: " + "; ".join(words) + f"; seat {winner} wins {won} fu (fu {fu})")
+            wins = _("; seat {seat} wins {won} fu (fu {fu})").format(seat=winner, won=won, fu=fu)
+            lines.append(_("trick {n}: ").format(n=n) + "; ".join(words) + wins)
             words = []
             n += 1
     if words:  # cannot happen with a full pv (it runs to the end of the deal)
-        lines.append(f"trick {n}: " + "; ".join(words) + " …")
+        lines.append(_("trick {n}: ").format(n=n) + "; ".join(words) + " …")
     if p.outcome is not None:
         lines.append(result_line(p.outcome))
     return lines
@@ -576,5 +627,7 @@ def move_words(pos: Position, move: Play) -> str:
     if move.kind == CLAIM:
         s = pos.to_move
         old = pos.old_cards(s).bit_count()
-        return f"seat {s} claims ({plural(pos.fu[s], 'fu')} + {plural(old, 'Old card')} = {pos.fu[s] + old})"
+        return _("seat {seat} claims ({fu} + {old} = {total})").format(
+            seat=s, fu=plural(pos.fu[s], "fu"), old=plural(old, "Old card"), total=pos.fu[s] + old
+        )
     return play_words(pos, move)

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import sys
 from importlib.resources import files
-from typing import Annotated
 
-import typer
-
-from lukfu_solver.i18n import SOURCE_LANGUAGE, language, set_language
+from lukfu_solver.i18n import SOURCE_LANGUAGE, language
 
 from .common import stdout_console
 
@@ -29,21 +26,12 @@ def rules_text(lang: str | None = None) -> str:
     return (data / "RULES.md").read_text(encoding="utf-8")
 
 
-def rules(
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            metavar="en|ru|hi|es",
-            help="Language of the rules (default: LANGUAGE, LC_ALL, LANG; English when none matches).",
-        ),
-    ] = None,
-) -> None:
+def rules() -> None:
     """Print the rules this engine implements (R1-R17, M1-M2), in English, Russian, Hindi or Spanish.
 
-    Rendered as Markdown on a terminal; plain text when piped or redirected.
+    The language is lukfu's (``--lang``, else LANGUAGE/LC_ALL/LANG). Rendered as Markdown on a
+    terminal; plain text when piped or redirected.
     """
-    set_language(lang)
     text = rules_text()
     if sys.stdout.isatty():
         from rich.markdown import Markdown

@@ -13,6 +13,8 @@ from typing import Annotated
 
 import typer
 
+from lukfu_solver.i18n import _
+
 from .common import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
 
@@ -46,7 +48,7 @@ def sample(
     from lukfu_solver.view import SeatView
 
     if count < 1:
-        raise bad_usage("count", f"must be at least 1, got {count}")
+        raise bad_usage("count", _("must be at least 1, got {value}").format(value=count))
     parsed = SeatView.parse(view)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
 from lukfu_solver.parallel import ordered_map
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
@@ -79,9 +80,9 @@ def choose_reference(pos: Position, reference: bool, threads: int) -> bool:
 def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     """Reject limits that make no sense (NotationError, so exit 2 with one line)."""
     if max_nodes is not None and max_nodes < 1:
-        raise bad_usage("max-nodes", f"must be at least 1, got {max_nodes}")
+        raise bad_usage("max-nodes", _("must be at least 1, got {value}").format(value=max_nodes))
     if time_limit is not None and not time_limit > 0:
-        raise bad_usage("time", f"must be more than 0 seconds, got {time_limit}")
+        raise bad_usage("time", _("must be more than 0 seconds, got {value}").format(value=time_limit))
 
 
 def run_solver(
@@ -206,7 +207,7 @@ def moves_table(pos: Position, res: SolveResult) -> Table:
 
 def stats_line(res: SolveResult) -> str:
     """Nodes, table hit rate and time."""
-    return f"nodes {res.nodes:,} · table hit rate {res.hit_rate:.1%} · time {res.ms:,.0f} ms"
+    return _("nodes {nodes:,} · table hit rate {rate:.1%} · time {ms:,.0f} ms").format(nodes=res.nodes, rate=res.hit_rate, ms=res.ms)
 
 
 def print_solve(
@@ -215,11 +216,11 @@ def print_solve(
     """The Rich report of a single solve on stdout."""
     console = stdout_console()
     caller = pos.caller
-    mover = f"seat {pos.to_move} to {'follow' if pos.trick else 'lead'}"
-    head = f"Caller: seat {caller}" + ("" if pos.is_over else f"; {mover}")
+    mover = _("seat {seat} to follow") if pos.trick else _("seat {seat} to lead")
+    head = _("Caller: seat {seat}").format(seat=caller) + ("" if pos.is_over else "; " + mover.format(seat=pos.to_move))
     console.print(Text(head))
     if pos.outcome is not None:
-        console.print(Text("The deal has ended: nothing to search."))
+        console.print(Text(_("The deal has ended: nothing to search.")))
         console.print(Text(result_line(pos.outcome)))
         console.print(Text(stats_line(res), style="dim"))
         return
@@ -229,23 +230,28 @@ def print_solve(
             limits.append(f"--max-nodes {max_nodes}")
         if time_limit is not None:
             limits.append(f"--time {time_limit:g}")
-        why = " or ".join(limits) or "a limit"
-        console.print(Text(f"Search stopped at a limit ({why}) before it finished.", style="bold yellow"))
-        console.print(Text(f"Bounds: [{signed(res.lower)}, {signed(res.upper)}] (the caller's net points)"))
+        why = _(" or ").join(limits) or _("a limit")
+        console.print(Text(_("Search stopped at a limit ({why}) before it finished.").format(why=why), style="bold yellow"))
+        bounds = _("Bounds: [{lower}, {upper}] (the caller's net points)")
+        console.print(Text(bounds.format(lower=signed(res.lower), upper=signed(res.upper))))
     if res.value is not None:
         console.print(
-            Text(f"Value: {signed(res.value)} (the caller's net points if everyone plays perfectly)", style="bold")
+            Text(
+                _("Value: {value} (the caller's net points if everyone plays perfectly)").format(value=signed(res.value)),
+                style="bold",
+            )
         )
     if res.best is not None:
-        console.print(Text(f"Best move: {res.best}"))
+        console.print(Text(_("Best move: {move}").format(move=res.best)))
     if all_moves and res.moves:
-        console.print(Text("Move values (the caller's net points), best first for the side to move:"))
+        console.print(Text(_("Move values (the caller's net points), best first for the side to move:")))
         console.print(moves_table(pos, res))
         n_legal = sum(1 for _ in pos.legal_moves())
         if len(res.moves) < n_legal:
-            console.print(Text(f"(only {len(res.moves)} of {n_legal} moves valued before the limit)", style="dim"))
+            only = _("(only {n} of {legal} moves valued before the limit)").format(n=len(res.moves), legal=n_legal)
+            console.print(Text(only, style="dim"))
     if res.pv:
-        console.print(Text("Best line (tricks numbered from this position):", style="bold"))
+        console.print(Text(_("Best line (tricks numbered from this position):"), style="bold"))
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column()
@@ -292,9 +298,9 @@ def solve(
     one_source(position, batch, "POSITION")
     check_limits(max_nodes, time_limit)
     if jobs < 1:
-        raise bad_usage("jobs", f"must be at least 1, got {jobs}")
+        raise bad_usage("jobs", _("must be at least 1, got {value}").format(value=jobs))
     if threads not in (1, 2):
-        raise bad_usage("threads", f"must be 1 or 2, got {threads}")
+        raise bad_usage("threads", _("must be 1 or 2, got {value}").format(value=threads))
     if threads != 1 and reference:
         raise bad_usage("threads", "the --reference search runs on one thread")
     if batch is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .errors import NotationError
+from .i18n import _
 from .inputs import MAX_CARD_TEXT, check_text, excerpt
 
 SUITS = "CSMT"
@@ -104,7 +105,7 @@ def parse_card(text: str, field: str = "card") -> Card:
     """Parse one card such as ``"S7"`` (case-insensitive)."""
     mask = parse_cards(text, field)
     if mask.bit_count() != 1:
-        raise NotationError(field, f"expected one card, got {excerpt(text)}")
+        raise NotationError(field, _("expected one card, got {text}").format(text=excerpt(text)))
     return mask.bit_length() - 1
 
 
@@ -120,7 +121,7 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
     if s == "-":
         return 0
     if not s:
-        raise NotationError(field, "empty card list (write '-' for none)")
+        raise NotationError(field, _("empty card list (write '-' for none)"))
     mask = 0
     suit = -1
     pending = False  # a suit letter waiting for its first rank
@@ -130,22 +131,24 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
         pos = SUITS.find(ch)
         if pos >= 0:
             if pending:
-                raise NotationError(field, f"suit {SUITS[suit]} has no rank in {excerpt(text)}")
+                raise NotationError(field, _("suit {suit} has no rank in {text}").format(suit=SUITS[suit], text=excerpt(text)))
             suit, pending = pos, True
         elif ch in "123456789":
             if suit < 0:
-                raise NotationError(field, f"rank {ch} has no suit in {excerpt(text)}")
+                raise NotationError(field, _("rank {rank} has no suit in {text}").format(rank=ch, text=excerpt(text)))
             b = 1 << (suit * 9 + int(ch) - 1)
             if mask & b:
-                raise NotationError(field, f"card {SUITS[suit]}{ch} given twice in {excerpt(text)}")
+                raise NotationError(
+                    field, _("card {card} given twice in {text}").format(card=f"{SUITS[suit]}{ch}", text=excerpt(text))
+                )
             mask |= b
             pending = False
         elif ch == "0":
-            raise NotationError(field, f"bad rank 0 in {excerpt(text)} (ranks are 1-9)")
+            raise NotationError(field, _("bad rank 0 in {text} (ranks are 1-9)").format(text=excerpt(text)))
         else:
-            raise NotationError(field, f"bad character {ch!r} in {excerpt(text)}")
+            raise NotationError(field, _("bad character {char} in {text}").format(char=repr(ch), text=excerpt(text)))
     if pending:
-        raise NotationError(field, f"suit {SUITS[suit]} has no rank in {excerpt(text)}")
+        raise NotationError(field, _("suit {suit} has no rank in {text}").format(suit=SUITS[suit], text=excerpt(text)))
     return mask
 
 

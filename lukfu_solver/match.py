@@ -37,6 +37,7 @@ from itertools import permutations
 from pathlib import Path
 from typing import Any
 
+from . import i18n
 from .errors import NotationError
 from .game import play_deal
 from .inputs import MAX_DEALS, MAX_JOBS, check_int, check_seed
@@ -309,7 +310,7 @@ def parse_specs(text: str | Sequence[str]) -> tuple[str, str, str]:
     """Three player specs from ``A,B,C`` (checked: each must make a player)."""
     parts = [p.strip().lower() for p in (text.split(",") if isinstance(text, str) else text)]
     if len(parts) != 3 or not all(parts):
-        raise NotationError("players", f"give three players separated by commas (A,B,C), got {text!r}")
+        raise NotationError("players", i18n._("give three players separated by commas (A,B,C), got {text}").format(text=repr(text)))
     for p in parts:
         make_player(p, 0)
     return (parts[0], parts[1], parts[2])
@@ -340,10 +341,10 @@ def run_match(
     """
     sp = parse_specs(specs)
     if type(deals) is int and deals < 1:
-        raise NotationError("deals", f"at least 1 deal, got {deals}")
+        raise NotationError("deals", i18n._("at least 1 deal, got {n}").format(n=deals))
     check_int(deals, "deals", 1, MAX_DEALS)
     if type(jobs) is int and jobs < 1:
-        raise NotationError("jobs", f"at least 1 job, got {jobs}")
+        raise NotationError("jobs", i18n._("at least 1 job, got {n}").format(n=jobs))
     check_int(jobs, "jobs", 1, MAX_JOBS)
     check_seed(seed)
     seats = seatings(sp)
@@ -375,7 +376,7 @@ def _check_records_directory(directory: Path, deals: int, seatings_a_deal: int) 
     """Refuse a records directory that is not one, or that already holds a record this match
     would write (the first such, in the match's order), listing the directory once."""
     if directory.exists() and not directory.is_dir():
-        raise NotationError("records", f"{directory} exists and is not a directory")
+        raise NotationError("records", i18n._("{path} exists and is not a directory").format(path=directory))
     if not directory.is_dir():
         return
     taken = []
@@ -389,4 +390,4 @@ def _check_records_directory(directory: Path, deals: int, seatings_a_deal: int) 
     if taken:
         d, k = min(taken)
         p = directory / f"deal{d:04d}-s{k}.json"
-        raise NotationError("records", f"{p} already exists; refusing to overwrite it (use a new directory)")
+        raise NotationError("records", i18n._("{path} already exists; refusing to overwrite it (use a new directory)").format(path=p))

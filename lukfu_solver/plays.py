@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD, CardSet, format_cards, parse_cards
 from .errors import NotationError
+from .i18n import _
 from .inputs import MAX_CARD_TEXT, MAX_DIGITS, check_text, excerpt
 
 SINGLE, SET, RUN, DISCARD, CLAIM = range(5)
@@ -86,21 +87,24 @@ class Play(NamedTuple):
                 n = int(rest) if len(rest) <= MAX_DIGITS else None  # never int() of a huge digit string
                 if n is None or not 1 <= n <= 12:
                     shown = n if n is not None else f"of {len(rest):,} digits"
-                    raise NotationError(field, f"discard count {shown} outside 1-12 in {excerpt(text)}")
+                    raise NotationError(
+                        field, _("discard count {n} outside 1-12 in {text}").format(n=shown, text=excerpt(text))
+                    )
                 return Play(DISCARD, 0, n)
             if not rest:
-                raise NotationError(field, f"discard {excerpt(text)} names no cards and no count")
+                raise NotationError(field, _("discard {text} names no cards and no count").format(text=excerpt(text)))
             mask = parse_cards(rest, field)
             if not mask:
-                raise NotationError(field, f"discard {excerpt(text)} names no cards and no count")
+                raise NotationError(field, _("discard {text} names no cards and no count").format(text=excerpt(text)))
             return Play(DISCARD, mask, mask.bit_count())
         if not s:
-            raise NotationError(field, "empty play")
+            raise NotationError(field, _("empty play"))
         mask = parse_cards(s, field)
         kind = classify(mask)
         if kind < 0:
             raise NotationError(
-                field, f"{format_cards(mask)} is not a single, a set (3-4 of a rank) or a run (3+ in suit)"
+                field,
+                _("{cards} is not a single, a set (3-4 of a rank) or a run (3+ in suit)").format(cards=format_cards(mask)),
             )
         return Play(kind, mask, mask.bit_count())
 

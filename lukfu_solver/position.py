@@ -18,6 +18,7 @@ from typing import Literal, NamedTuple
 
 from .cards import ALL_CARDS, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
+from .i18n import _
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats, classify
 from .rules import (
     Outcome,
@@ -162,9 +163,9 @@ def reason(turn: Turn, move: Play, words: Callable[[Fault, Turn, Play], str]) ->
     if fault is None:
         return None
     if fault == "malformed":
-        return "its kind, cards and size disagree"
+        return _("its kind, cards and size disagree")
     if fault == "R6":
-        return "the Master passed and may not lead a four-card set or a run of four or more (R6)"
+        return _("the Master passed and may not lead a four-card set or a run of four or more (R6)")
     return words(fault, turn, move)
 
 
@@ -409,7 +410,7 @@ class Position:
     def push_checked(self, move: Play, field: str = "move") -> None:
         """Play ``move`` after checking it is legal; an illegal move raises :class:`NotationError`."""
         if not self.is_legal(move):
-            raise NotationError(field, f"{move} is not legal here ({self.why_illegal(move)})")
+            raise NotationError(field, _("{move} is not legal here ({why})").format(move=move, why=self.why_illegal(move)))
         self.push(move)
 
     def why_illegal(self, move: Play) -> str | None:
@@ -420,7 +421,7 @@ class Position:
         (True, 'a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)')
         """
         if self.outcome is not None:
-            return "the deal has ended"
+            return _("the deal has ended")
         return reason(self.turn(), move, self._words)
 
     def _words(self, fault: Fault, turn: Turn, move: Play) -> str:
@@ -428,22 +429,24 @@ class Position:
         s = self.to_move
         match fault:
             case "claim-in-trick":
-                return "a claim is made only when about to lead"
+                return _("a claim is made only when about to lead")
             case "claim-short":
-                return f"seat {s} has {self.fu[s]} fu and {self.old_cards(s).bit_count()} Old cards, fewer than 6"
+                return _("seat {seat} has {fu} fu and {old} Old cards, fewer than 6").format(
+                    seat=s, fu=self.fu[s], old=self.old_cards(s).bit_count()
+                )
             case "hidden":
-                return "a discard must show its cards here"
+                return _("a discard must show its cards here")
             case "missing":
-                return f"seat {s} does not hold {format_cards(move.cards & ~turn.hand)}"
+                return _("seat {seat} does not hold {cards}").format(seat=s, cards=format_cards(move.cards & ~turn.hand))
             case "lead-discard":
-                return "a leader cannot discard"
+                return _("a leader cannot discard")
             case "R7":
-                return "a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)"
+                return _("a non-caller must lead a non-Old single of the highest suit holding a non-Old card (R7)")
             case "size":
-                return f"the lead has {self.trick[0].size} cards"
+                return _("the lead has {n} cards").format(n=self.trick[0].size)
             case "must-beat":
-                return f"seat {s} can beat {turn.best} and must (R9)"
-        return f"{move} does not beat {turn.best} (R8)"  # the fault "beat"
+                return _("seat {seat} can beat {best} and must (R9)").format(seat=s, best=turn.best)
+        return _("{move} does not beat {best} (R8)").format(move=move, best=turn.best)  # the fault "beat"
 
     # ------------------------------------------------------------ text
 

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
+from .i18n import _, ngettext
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
 from .position import Fault, Turn, move_fault, reason
 from .rules import (
@@ -505,42 +506,44 @@ class SeatView:
         (True, 'M4 does not beat M5 (R8); you cannot beat it, so discard face down')
         """
         if self.caller is None:
-            return "in the calling phase the answer is play or pass (R3)"
+            return _("in the calling phase the answer is play or pass (R3)")
         turn = self.turn()
         if turn is None:
-            return "the deal has ended" if self.is_over else f"it is seat {self.to_move}'s turn, not yours"
+            return _("the deal has ended") if self.is_over else _("it is seat {seat}'s turn, not yours").format(seat=self.to_move)
         return reason(turn, move, self._words)
 
     def _words(self, fault: Fault, turn: Turn, move: Play) -> str:
         """A fault in the words of a seat view (second person: its player), for :func:`reason`."""
         match fault:
             case "claim-in-trick":
-                return "a claim is made only when you are about to lead (R14)"
+                return _("a claim is made only when you are about to lead (R14)")
             case "claim-short":
                 old = self.old_cards().bit_count()
-                return f"you have {turn.fu} fu and {old} Old cards: fewer than 6 together (R14)"
+                return _("you have {fu} fu and {old} Old cards: fewer than 6 together (R14)").format(fu=turn.fu, old=old)
             case "hidden":
-                return "name the cards you discard (xC2M4)"
+                return _("name the cards you discard (xC2M4)")
             case "missing":
-                return f"you do not hold {format_cards(move.cards & ~self.hand)}"
+                return _("you do not hold {cards}").format(cards=format_cards(move.cards & ~self.hand))
             case "lead-discard":
-                return "you are leading: a lead is a single, a set or a run (R5)"
+                return _("you are leading: a lead is a single, a set or a run (R5)")
             case "R7":
                 allowed = single_leads(self.hand, turn.faceup, turn.is_caller)
-                return (
-                    "as a non-caller you lead a non-Old single of your highest suit holding one (R7): "
-                    f"here {format_cards(allowed)}"
-                )
+                return _(
+                    "as a non-caller you lead a non-Old single of your highest suit holding one (R7): here {cards}"
+                ).format(cards=format_cards(allowed))
             case "size":
                 size = turn.trick[0].size
-                return f"the lead has {size} card{'s' if size > 1 else ''}: play or discard {size}"
+                return ngettext(
+                    "the lead has {n} card: play or discard {n}", "the lead has {n} cards: play or discard {n}", size
+                ).format(n=size)
         best = turn.best
         assert best is not None
         beat = next(beating_plays(self.hand, best, turn.best_i == 0), None)
         if fault == "must-beat":
-            return f"you hold {beat}, which beats {best}: you must beat (R9)"
-        extra = f"; you hold {beat}, which does" if beat else "; you cannot beat it, so discard face down"
-        return f"{move} does not beat {best} (R8){extra}"  # the fault "beat"
+            return _("you hold {beat}, which beats {best}: you must beat (R9)").format(beat=beat, best=best)
+        if beat:  # the fault "beat"
+            return _("{move} does not beat {best} (R8); you hold {beat}, which does").format(move=move, best=best, beat=beat)
+        return _("{move} does not beat {best} (R8); you cannot beat it, so discard face down").format(move=move, best=best)
 
     def parse_move(self, text: str, field: str = "move") -> Play:
         """The move ``text`` names for the viewer, read as a player types it, and checked.
@@ -564,7 +567,7 @@ class SeatView:
             try:  # a follower who cannot beat may type just the cards of the discard
                 cards = parse_cards(text, field)
             except NotationError:
-                raise InvalidMoveError(field, f"{text!r} is not a move: {err.message}") from None
+                raise InvalidMoveError(field, _("{text} is not a move: {why}").format(text=repr(text), why=err.message)) from None
             if not self.trick:
                 raise
             move = Play(DISCARD, cards, cards.bit_count())

@@ -3,7 +3,9 @@ to English, the environment variables, and the translated rules rendered within 
 
 from __future__ import annotations
 
+import ast
 import gettext
+import json
 import re
 import shutil
 import subprocess
@@ -293,3 +295,114 @@ def test_the_lang_option_is_taken_from_anywhere() -> None:
     assert i18n.take_lang_option(["deal"]) == (["deal"], None)
     with pytest.raises(i18n.NotationError, match="lang"):
         i18n.take_lang_option(["deal", "--lang"])
+
+
+# ---------------------------------------------------------------- the command line in each language
+
+START = "C69S246M567T1235/C1378S57M24T4789/C245S1389M1389T6 0 1 0,0,0 - -"
+"""NOTATION.md's example position: seat 1 called, the Master to lead."""
+PLAY_SCRIPT = "help\n1\nhint\ntricks\n1\n1\nquit\n"
+"""Answers for ``lukfu play --seed 7``: help, a discard, a hint, the tricks, two more answers, quit."""
+ENGLISH_ON_THE_TABLE = ("Choices:", "your hand", "Caller:", "Commands:", "You lead", "face down", "Trick ")
+"""Words the English play screen prints; none may be left in a translated one."""
+
+
+def _fits(text: str, width: int = 80) -> None:
+    from rich.cells import cell_len
+
+    too_wide = [line for line in text.splitlines() if cell_len(line) > width]
+    assert not too_wide, too_wide[:3]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_play_screen_in_each_language(lang: str, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "--seed", "7", "--lang", lang, "--record", str(record)], input=PLAY_SCRIPT)
+    assert result.exit_code == 0, (result.output, result.exception)
+    out = result.stdout
+    _fits(out)
+    with using_language(lang):
+        assert suit_name(0) in out and i18n.term("Master") in out
+    if lang == "en":
+        assert "Choices:" in out
+    else:
+        left = [w for w in ENGLISH_ON_THE_TABLE if w in out]
+        assert not left, left
+
+
+@pytest.mark.parametrize("lang", cat.TRANSLATED)
+def test_the_lang_option_before_the_command_and_from_the_environment(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = "1 C1378S57M24T789 1 T2,T4,T6/M3,M5"
+    after = runner.invoke(app, ["show", "--view", view, "--lang", lang]).stdout
+    before = runner.invoke(app, ["--lang", lang, "show", "--view", view]).stdout
+    monkeypatch.setenv("LANGUAGE", lang)
+    from_env = runner.invoke(app, ["show", "--view", view]).stdout
+    monkeypatch.setenv("LANGUAGE", "")
+    english = runner.invoke(app, ["show", "--view", view]).stdout
+    assert after == before == from_env != english
+    assert "Legal moves" in english and "Legal moves" not in after
+    _fits(after)
+
+
+def test_json_keys_and_notation_stay_english() -> None:
+    view = "1 C1378S57M24T789 1 T2,T4,T6/M3,M5"
+    english = json.loads(runner.invoke(app, ["show", "--view", view, "--json"]).stdout)
+    for lang in cat.TRANSLATED:
+        assert json.loads(runner.invoke(app, ["show", "--view", view, "--json", "--lang", lang]).stdout) == english
+
+
+@pytest.mark.parametrize("lang", cat.TRANSLATED)
+def test_errors_in_each_language(lang: str) -> None:
+    """A bad move at the table and a bad --lang: one line, exit 2, translated (the field stays)."""
+    result = runner.invoke(
+        app, ["apply", START, "C6", "--lang", lang]
+    )
+    english = runner.invoke(app, ["apply", START, "C6"])
+    assert result.exit_code == english.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0] != english.stderr.strip() and "move: C6" in lines[0]
+    bad = runner.invoke(app, ["rules", "--lang", "xx"])
+    assert bad.exit_code == 2 and "lang" in bad.stderr
+
+
+def test_a_lang_without_a_value_is_one_line() -> None:
+    result = runner.invoke(app, ["rules", "--lang"])
+    assert result.exit_code == 2 and "lang" in result.stderr
+
+
+def _binds_underscore(tree: ast.AST) -> list[int]:
+    """Lines where ``_`` is assigned outside a comprehension (which has its own scope)."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            inside.update(id(n) for gen in node.generators for n in ast.walk(gen.target))
+    return [
+        n.lineno
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store) and id(n) not in inside
+    ]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "lukfu_solver").rglob("*.py")) + sorted((ROOT / "cli").glob("*.py")))
+def test_no_module_shadows_the_translation_function(path: Path) -> None:
+    """A module that imports ``_`` never assigns ``_`` (``a, _, b = ...``), which would turn the
+    translation into an UnboundLocalError or a string call."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imports = any(
+        isinstance(n, ast.ImportFrom) and (n.module or "").endswith("i18n") and any(a.name == "_" for a in n.names)
+        for n in ast.walk(tree)
+    )
+    if imports:
+        assert not _binds_underscore(tree), f"{path.relative_to(ROOT)} assigns _ at lines {_binds_underscore(tree)}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_advise_in_each_language_runs_and_fits(lang: str) -> None:
+    """``advise`` in each language: no error and every line within 80 columns."""
+    args = ["advise", "--deal", "7", "--seat", "1", "--samples", "4"]
+    result = runner.invoke(app, [*args, "--lang", lang])
+    assert result.exit_code == 0, (result.output, result.exception)
+    _fits(result.stdout)
+    assert "PLAY" in result.stdout or "PASS" in result.stdout or lang != "en"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from .. import i18n
 from ..analysis.advice import policy_calls
 from ..cards import format_cards, iter_cards, old_cards
 from ..errors import NotationError
@@ -221,15 +222,14 @@ class PimcPlayer:
         if not rest:
             return []
         if rest[0].kind == DISCARD:
-            why = (
-                f"a dearer discard: level {self.level} values only the {len(cands)} cheapest by the rule player's "
-                "keep values"
-            )
+            why = i18n._(
+                "a dearer discard: level {level} values only the {n} cheapest by the rule player's keep values"
+            ).format(level=self.level, n=len(cands))
         else:
-            why = (
-                f"beyond level {self.level}'s {self.params.max_candidates} candidates (the rule player's choice, "
-                "claims, then the largest and cheapest plays)"
-            )
+            why = i18n._(
+                "beyond level {level}'s {n} candidates (the rule player's choice, claims, then the largest and "
+                "cheapest plays)"
+            ).format(level=self.level, n=self.params.max_candidates)
         return [(m, why) for m in rest]
 
     def _analyse_play(self, view: SeatView, rng: random.Random) -> Analysis:

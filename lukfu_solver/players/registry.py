@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
+from .. import i18n
 from ..errors import NotationError
 from ..plays import Play
 from ..view import SeatView
@@ -54,26 +55,26 @@ def make_player(spec: str, seed: int = 0) -> Player:
         try:
             t = float(arg)
         except ValueError:
-            raise NotationError("player", f"rule:T needs a number T (the call threshold), got {arg!r}") from None
+            raise NotationError("player", i18n._("rule:T needs a number T (the call threshold), got {arg}").format(arg=repr(arg))) from None
         if not 0 <= t <= 20:
-            raise NotationError("player", f"rule call threshold {t:g} outside 0-20")
+            raise NotationError("player", i18n._("rule call threshold {t:g} outside 0-20").format(t=t))
         return RulePlayer(t)
     if kind == "pimc":
         if not arg:
             return PimcPlayer(DEFAULT_LEVEL, seed)
         level, _, cal = arg.partition(":")
         if not (level.isascii() and level.isdigit()) or int(level) not in LEVELS:
-            raise NotationError("player", f"pimc:L needs a level 1-5, got {level!r}")
+            raise NotationError("player", i18n._("pimc:L needs a level 1-5, got {level}").format(level=repr(level)))
         if not cal:
             return PimcPlayer(int(level), seed)
         try:
             c = float(cal)
         except ValueError:
-            raise NotationError("player", f"pimc:L:C needs a number C (the call calibration), got {cal!r}") from None
+            raise NotationError("player", i18n._("pimc:L:C needs a number C (the call calibration), got {cal}").format(cal=repr(cal))) from None
         if not -10 <= c <= 10:
-            raise NotationError("player", f"pimc call calibration {c:g} outside -10..10")
+            raise NotationError("player", i18n._("pimc call calibration {c:g} outside -10..10").format(c=c))
         return PimcPlayer(int(level), seed, calibration=c)
-    raise NotationError("player", f"unknown player {spec!r} (players: {SPEC_HELP})")
+    raise NotationError("player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP))
 
 
 def player_factory(spec: str) -> Callable[[int], Player]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
+from ..i18n import SOURCE_LANGUAGE, using_language
 from ..plays import Play
 from ..position import Position
 from .goals import GOALS, SIDES, PuzzleError, question, solving_side
@@ -61,6 +62,12 @@ class Puzzle:
         """The question in words."""
         return question(self.goal, self.pos())
 
+    def stored_question(self) -> str:
+        """The question as a file stores it: in English, whatever the reader's language (a file
+        is language-neutral, like the notation)."""
+        with using_language(SOURCE_LANGUAGE):
+            return question(self.goal, self.pos())
+
     def to_dict(self) -> dict[str, Any]:
         """The puzzle's JSON object (keys in the documented order; absent optional keys left out)."""
         d: dict[str, Any] = {"id": self.id}
@@ -70,7 +77,7 @@ class Puzzle:
             position=self.position,
             side=self.side,
             goal=self.goal,
-            question=question(self.goal, self.pos()),
+            question=self.stored_question(),
             solution=list(self.solution),
             value=self.value,
             first_moves=dict(self.first_moves),

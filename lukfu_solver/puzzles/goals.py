@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import NotationError
+from ..i18n import _
 
 if TYPE_CHECKING:
     from ..plays import Play
@@ -71,14 +72,24 @@ def question(goal: str, pos: Position) -> str:
     """The puzzle's question in words."""
     c = pos.caller
     others = [s for s in range(3) if s != c]
-    act = "play" if pos.trick else "lead"
+    play = bool(pos.trick)
     if goal == "win":
-        return f"Seat {c} (the caller) to {act} and win."
-    if goal == "stop":
-        return f"Seats {others[0]} and {others[1]} (the non-callers) to {act}, seat {pos.to_move} first: stop the caller (seat {c}) winning any points."
-    if pos.to_move == c:
-        return f"Seat {c} (the caller) to {act}: win the most points."
-    return f"Seats {others[0]} and {others[1]} (the non-callers) to {act}, seat {pos.to_move} first: win the most points against the caller (seat {c})."
+        words = _("Seat {c} (the caller) to play and win.") if play else _("Seat {c} (the caller) to lead and win.")
+    elif goal == "stop":
+        words = (
+            _("Seats {a} and {b} (the non-callers) to play, seat {first} first: stop the caller (seat {c}) winning any points.")
+            if play
+            else _("Seats {a} and {b} (the non-callers) to lead, seat {first} first: stop the caller (seat {c}) winning any points.")
+        )
+    elif pos.to_move == c:
+        words = _("Seat {c} (the caller) to play: win the most points.") if play else _("Seat {c} (the caller) to lead: win the most points.")
+    else:
+        words = (
+            _("Seats {a} and {b} (the non-callers) to play, seat {first} first: win the most points against the caller (seat {c}).")
+            if play
+            else _("Seats {a} and {b} (the non-callers) to lead, seat {first} first: win the most points against the caller (seat {c}).")
+        )
+    return words.format(c=c, a=others[0], b=others[1], first=pos.to_move)
 
 
 def goal_text(goal: str) -> str:
@@ -98,10 +109,10 @@ def goal_failure(goal: str, value: int, target: int) -> str:
     'the caller gets -4: no win'
     """
     if goal == "win":
-        return f"the caller gets {_signed(value)}: no win"
+        return _("the caller gets {value}: no win").format(value=_signed(value))
     if goal == "stop":
-        return f"the caller gets {_signed(value)}: the caller wins"
-    return f"{_signed(value)} instead of {_signed(target)}"
+        return _("the caller gets {value}: the caller wins").format(value=_signed(value))
+    return _("{value} instead of {target}").format(value=_signed(value), target=_signed(target))
 
 
 def goal_candidates(pos: Position, value: int, moves: dict[Play, int]) -> list[str]:
