@@ -19,6 +19,7 @@ from typing import Literal, NamedTuple
 from .cards import ALL_CARDS, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
 from .i18n import _
+from .inputs import excerpt, parse_int, split_fields
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats, classify
 from .rules import (
     Outcome,
@@ -466,8 +467,12 @@ class Position:
 
     @classmethod
     def parse(cls, text: str) -> Position:
-        """Parse and validate a position line (NOTATION.md); faults raise :class:`NotationError`."""
-        fields = text.split()
+        """Parse and validate a position line (NOTATION.md); faults raise :class:`NotationError`.
+
+        The six fields are separated by single spaces (a tab, a line break, two spaces or a
+        space at either end is refused) and the line is at most 10,000 characters.
+        """
+        fields = split_fields(text, "position")
         if len(fields) != 6:
             raise NotationError(
                 "position", f"expected 6 fields (hands to-move caller fu face-up trick), got {len(fields)}"
@@ -481,8 +486,8 @@ class Position:
         caller = _parse_seat(caller_t, "caller")
         fu_parts = fu_t.split(",")
         if len(fu_parts) != 3 or not all(f.isascii() and f.isdigit() for f in fu_parts):
-            raise NotationError("fu", f"expected three numbers f0,f1,f2, got {fu_t!r}")
-        fu = [int(f) for f in fu_parts]
+            raise NotationError("fu", f"expected three numbers f0,f1,f2, got {excerpt(fu_t)}")
+        fu = [parse_int(f, "fu", 0, HAND_SIZE) for f in fu_parts]
         faceup = parse_cards(up_t, "face-up")
         trick: list[Play] = []
         if trick_t != "-":
@@ -582,5 +587,5 @@ def _best_index(trick: Sequence[Play]) -> int:
 
 def _parse_seat(text: str, field: str) -> int:
     if text not in ("0", "1", "2"):
-        raise NotationError(field, f"a seat is 0, 1 or 2, got {text!r}")
+        raise NotationError(field, f"a seat is 0, 1 or 2, got {excerpt(text)}")
     return int(text)

@@ -38,6 +38,7 @@ from typing import NamedTuple
 from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
 from .i18n import _, ngettext
+from .inputs import excerpt, split_fields
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
 from .position import Fault, Turn, move_fault, reason
 from .rules import (
@@ -208,7 +209,7 @@ def parse_calls(text: str) -> tuple[str, ...]:
                 "history", f"call {i} is 'play', so seat {i - 1} is the caller: write its seat as the caller, not '-'"
             )
         if c != "pass":
-            raise NotationError("history", f"call {i} is {c!r}; before the caller is known every call is 'pass'")
+            raise NotationError("history", f"call {i} is {excerpt(c)}; before the caller is known every call is 'pass'")
     if len(calls) > 2:
         raise NotationError("history", "three passes: the deal is passed out and dealt again (R3)")
     return calls
@@ -258,7 +259,7 @@ class SeatView:
         >>> str(SeatView.parse("2 s1389c245T6m1389 - PASS,pass"))
         '2 C245S1389M1389T6 - pass,pass'
         """
-        fields = text.split()
+        fields = split_fields(text, "view")
         if len(fields) != 4:
             raise NotationError("view", f"expected 4 fields (seat hand caller history), got {len(fields)}")
         seat = _parse_seat(fields[0], "seat")
@@ -567,7 +568,7 @@ class SeatView:
             try:  # a follower who cannot beat may type just the cards of the discard
                 cards = parse_cards(text, field)
             except NotationError:
-                raise InvalidMoveError(field, _("{text} is not a move: {why}").format(text=repr(text), why=err.message)) from None
+                raise InvalidMoveError(field, _("{text} is not a move: {why}").format(text=excerpt(text), why=err.message)) from None
             if not self.trick:
                 raise
             move = Play(DISCARD, cards, cards.bit_count())
@@ -732,5 +733,5 @@ def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: Card
 
 def _parse_seat(text: str, field: str) -> int:
     if text not in ("0", "1", "2"):
-        raise NotationError(field, f"a seat is 0, 1 or 2, got {text!r}")
+        raise NotationError(field, f"a seat is 0, 1 or 2, got {excerpt(text)}")
     return int(text)

@@ -207,7 +207,7 @@ def test_format_round_trip_and_errors() -> None:
     assert P.loads(json.dumps(one)) == puzzles[:1]  # a bare puzzle
     assert P.loads(json.dumps([one])) == puzzles[:1]  # a list
     for bad, needle in [
-        ("{not json", "not JSON"),
+        ("{not json", "not valid JSON"),
         (json.dumps({"format": "chess", "puzzles": []}), "format"),
         (json.dumps([one, one]), "appears twice"),
         (json.dumps([{k: v for k, v in one.items() if k != "solution"}]), "missing 'solution'"),
@@ -271,7 +271,7 @@ def test_cli_check(tmp_path: Path) -> None:
     ("args", "needles"),
     [
         (["puzzle", "check", "/nonexistent/p.json"], ["file"]),
-        (["puzzle", "show", "BADJSON"], ["not JSON"]),
+        (["puzzle", "show", "BADJSON"], ["not valid JSON"]),
         (["puzzle", "show", "GOOD", "--id", "nope"], ["id", "nope"]),
         (["puzzle", "solve", "C1 0 0 0,0,0 - -"], ["hands"]),
         (["puzzle", "solve", ONE, "--goal", "draw"], ["goal"]),

@@ -46,8 +46,10 @@ def test_views_are_immutable_values() -> None:
 
 
 def test_non_canonical_input_prints_canonical() -> None:
-    v = SeatView.parse("1  t987m42c8731s75 1 t2,t4,t6/m3,m5")
+    v = SeatView.parse("1 t987m42c8731s75 1 t2,t4,t6/m3,m5")
     assert str(v) == EXAMPLE
+    with pytest.raises(NotationError, match="two spaces in a row"):  # fields: single spaces (NOTATION.md)
+        SeatView.parse("1  t987m42c8731s75 1 t2,t4,t6/m3,m5")
 
 
 def test_empty_history_is_dash() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..cards import CardSet, parse_cards
 from ..errors import NotationError
 from ..hidden.pimc import Budget, SolveLimits
+from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int
 from ..view import HAND_SIZE
 
 DEFAULT_MAX_NODES = 500_000
@@ -86,6 +87,11 @@ def check_options(
         raise NotationError("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
     if time_limit is not None and not time_limit > 0:
         raise NotationError("solve-time", f"must be more than 0 seconds, got {time_limit}")
+    if samples is not None:  # the upper bounds of docs/limits.md
+        check_int(samples, "samples", 1, MAX_SAMPLES)
+    check_int(jobs, "jobs", 1, MAX_JOBS)
+    if max_nodes is not None:
+        check_int(max_nodes, "max-nodes", 0, MAX_NODES)
 
 
 def make_limits(max_nodes: int | None, time_limit: float | None, default: int = DEFAULT_MAX_NODES) -> SolveLimits:

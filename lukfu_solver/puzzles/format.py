@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
 from ..i18n import SOURCE_LANGUAGE, using_language
+from ..inputs import MAX_PUZZLE_FILE_BYTES, check_text, excerpt, load_json, read_bounded
 from ..plays import Play
 from ..position import Position
 from .goals import GOALS, SIDES, PuzzleError, question, solving_side
@@ -27,6 +28,30 @@ if TYPE_CHECKING:
 
 FORMAT = "lukfu-puzzles"
 FORMAT_VERSION = 1
+PUZZLE_KEYS = (
+    "id", "title", "position", "side", "goal", "question", "solution", "value", "first_moves",
+    "difficulty", "rating", "rating_formula", "themes", "seed", "source", "verification",
+)  # fmt: skip
+"""The keys of a puzzle object (docs/puzzles.md); any other is refused, as records refuse theirs."""
+COLLECTION_KEYS = ("format", "version", "generator", "puzzles")
+"""The keys of a collection object."""
+MAX_ID = 64
+"""Longest puzzle id (generated ones are under 24 characters)."""
+MAX_TITLE = 200
+"""Longest puzzle title."""
+MAX_PUZZLE_CARDS = 7
+"""Most cards a hand in a puzzle (the generator makes 3-7): a bigger position's uniqueness check
+would solve every move of every step exactly, minutes of search; ``lukfu solve`` is for those."""
+
+
+def check_puzzle_size(pos: Position, where: str) -> None:
+    """Refuse a puzzle position with more than :data:`MAX_PUZZLE_CARDS` cards a hand."""
+    if pos.cards_per_hand() > MAX_PUZZLE_CARDS:
+        raise NotationError(
+            where,
+            f"{pos.cards_per_hand()} cards a hand; a puzzle has at most {MAX_PUZZLE_CARDS} "
+            "(its check solves every move exactly: use lukfu solve for bigger positions)",
+        )
 
 
 @dataclass
@@ -102,7 +127,11 @@ class Puzzle:
         pid = d.get("id")
         if not isinstance(pid, str) or not pid:
             raise NotationError(where, "missing 'id' (a non-empty string)")
+        check_text(pid, f"{where}: id", MAX_ID)  # printable: ids and titles are shown on terminals
         here = f"puzzle {pid}"
+        for key in d:
+            if key not in PUZZLE_KEYS:
+                raise NotationError(here, f"unknown key {excerpt(key)} (keys: {', '.join(PUZZLE_KEYS)})")
 
         def need(key: str, types: type | tuple[type, ...], optional: bool = False) -> Any:
             """The value of ``key`` checked for its type (None when optional and absent)."""
@@ -120,12 +149,13 @@ class Puzzle:
             pos = Position.parse(position)
         except NotationError as err:
             raise err.within(f"{here}: position") from None
+        check_puzzle_size(pos, f"{here}: position")
         goal = need("goal", str)
         if goal not in GOALS:
-            raise NotationError(here, f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+            raise NotationError(here, f"goal must be one of {', '.join(GOALS)}, got {excerpt(goal)}")
         side = need("side", str, optional=True) or solving_side(goal, pos)
         if side not in SIDES:
-            raise NotationError(here, f"side must be one of {', '.join(SIDES)}, got {side!r}")
+            raise NotationError(here, f"side must be one of {', '.join(SIDES)}, got {excerpt(side)}")
         solution = need("solution", list)
         if not all(isinstance(t, str) for t in solution):
             raise NotationError(here, "'solution' must be a list of moves (strings)")
@@ -151,7 +181,7 @@ class Puzzle:
             themes=[str(t) for t in themes],
             seed=need("seed", int, optional=True),
             source=need("source", dict, optional=True),
-            title=need("title", str, optional=True),
+            title=check_text(title, f"{here}: title", MAX_TITLE) if (title := need("title", str, optional=True)) else title,
             nodes=verification.get("nodes") if isinstance(verification.get("nodes"), int) else None,
             solver=verification.get("solver") if isinstance(verification.get("solver"), str) else None,
         )
@@ -198,18 +228,22 @@ def dumps(puzzles: Sequence[Puzzle], generator: dict[str, Any] | None = None) ->
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def loads(text: str, name: str = "puzzle file") -> list[Puzzle]:
-    """The puzzles of a file's text: a collection object, a list of puzzles or one puzzle."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise NotationError(name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+def loads(text: str | bytes, name: str = "puzzle file") -> list[Puzzle]:
+    """The puzzles of a file's text: a collection object, a list of puzzles or one puzzle.
+
+    Read through the bounded JSON layer (at most 16 MiB, nested at most 20 deep, no huge
+    numbers, duplicate keys or lone surrogates); unknown keys are refused.
+    """
+    doc = load_json(text, name, MAX_PUZZLE_FILE_BYTES)
     if isinstance(doc, dict) and "puzzles" in doc:
+        for key in doc:
+            if key not in COLLECTION_KEYS:
+                raise NotationError(name, f"unknown key {excerpt(key)} (keys: {', '.join(COLLECTION_KEYS)})")
         if doc.get("format", FORMAT) != FORMAT:
-            raise NotationError(name, f"format is {doc.get('format')!r}, expected {FORMAT!r}")
+            raise NotationError(name, f"format is {excerpt(doc.get('format'))}, expected {FORMAT!r}")
         version = doc.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION:
-            raise NotationError(name, f"version {version!r} is not supported (expected {FORMAT_VERSION})")
+            raise NotationError(name, f"version {excerpt(version)} is not supported (expected {FORMAT_VERSION})")
         items = doc["puzzles"]
     elif isinstance(doc, dict):
         items = [doc]
@@ -221,15 +255,15 @@ def loads(text: str, name: str = "puzzle file") -> list[Puzzle]:
     seen: set[str] = set()
     for p in puzzles:
         if p.id in seen:
-            raise NotationError(name, f"puzzle id {p.id!r} appears twice")
+            raise NotationError(name, f"puzzle id {excerpt(p.id)} appears twice")
         seen.add(p.id)
     return puzzles
 
 
 def load(path: str | Path) -> list[Puzzle]:
-    """The puzzles of a file (OSError when it cannot be read, NotationError when it is bad)."""
+    """The puzzles of a file (NotationError when it cannot be read, is too large or is bad)."""
     p = Path(path)
-    return loads(p.read_text(encoding="utf-8"), f"puzzle file {p.name}")
+    return loads(read_bounded(p, MAX_PUZZLE_FILE_BYTES), f"puzzle file {p.name}")
 
 
 def load_dir(path: str | Path) -> list[Puzzle]:
