@@ -8,6 +8,7 @@ in :class:`~lukfu_cli.common.LukfuGroup`.
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Annotated, Any
 
@@ -27,7 +28,7 @@ from . import (
     show_cmd,
     solve_cmd,
 )
-from .common import EXIT_INTERRUPTED, LukfuGroup, note
+from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, LukfuGroup, note
 
 app = typer.Typer(
     cls=LukfuGroup,
@@ -120,8 +121,16 @@ def _one_metavar_style() -> None:
 _one_metavar_style()
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM: leave like Ctrl-C, through the ``finally`` blocks (a worker pool is stopped, not
+    left to write into a closed pipe), with one line and exit code 143."""
+    note("terminated")
+    raise SystemExit(EXIT_TERMINATED)
+
+
 def main() -> None:
     """Entry point of the ``lukfu`` command."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         app()
     except KeyboardInterrupt:  # outside a command (commands handle it in LukfuGroup)

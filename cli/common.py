@@ -14,6 +14,11 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+try:  # Typer 0.2x runs on its own copy of Click: its usage errors are these
+    from typer._click.exceptions import UsageError
+except ImportError:  # pragma: no cover - an older Typer uses Click itself
+    from click.exceptions import UsageError
+
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, language, set_language, take_lang_option
 
@@ -21,6 +26,10 @@ EXIT_BAD_INPUT = 2
 """Exit code for bad input (notation, file, arguments), the same as Typer's usage errors."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT)."""
+EXIT_TERMINATED = 143
+"""Exit code after SIGTERM (128 + SIGTERM)."""
+ERROR_MAX = 300
+"""The longest error line (after ``error: ``): messages quote excerpts, and this bounds the rest."""
 
 
 def one_line(message: str) -> str:
@@ -36,16 +45,43 @@ def os_error_message(err: OSError) -> str:
     return one_line(f"file: {what}")
 
 
+def error_text(message: str) -> str:
+    """An error message as one line of at most :data:`ERROR_MAX` characters (cut with ``...``)."""
+    text = one_line(message[: 4 * ERROR_MAX])
+    return text if len(text) <= ERROR_MAX else text[: ERROR_MAX - 3] + "..."
+
+
 def error_line(message: str) -> None:
     """Print ``error: <message>`` as one line on stderr."""
-    sys.stderr.write(_("error: {message}").format(message=one_line(message)) + "\n")
+    sys.stderr.write(_("error: {message}").format(message=error_text(message)) + "\n")
     sys.stderr.flush()
+
+
+def usage_message(err: UsageError) -> str:
+    """Typer's usage error (a bad option value, an unknown option, a missing argument) as one
+    line naming the option and where help is: the same form as every other error."""
+    where = f" (see: {err.ctx.command_path} --help)" if err.ctx is not None else ""
+    return error_text(err.format_message()).rstrip(".") + where
 
 
 def note(message: str) -> None:
     """Print a note (progress, a chosen seed) as one line on stderr, never on stdout."""
     sys.stderr.write(f"{message}\n")
     sys.stderr.flush()
+
+
+def menu_number(text: str) -> int | None:
+    """The number typed to choose from a numbered menu (ASCII digits, at most 6 of them), or None:
+    a number of any length typed there is a wrong choice, never an ``int()`` of 5,000 digits."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
+
+
+def tolerant_stdin() -> Any:
+    """Standard input for an interactive command, with undecodable bytes read as U+FFFD: such a
+    line is then a bad move, explained and asked again, not a UnicodeDecodeError."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
+    return sys.stdin
 
 
 def emit_json(obj: Any) -> None:
@@ -95,8 +131,10 @@ class LukfuGroup(TyperGroup):
 
     ``NotationError`` (bad card, position, view, move, record) prints ``error: <field>: <fault>``;
     an ``OSError`` (a file that cannot be read) prints ``error: file: <name>: <reason>``;
-    Ctrl-C prints ``interrupted`` and exits 130. A broken pipe is left to Typer. Anything else
-    is a bug and keeps its traceback.
+    a usage error (a bad option value, an unknown option) prints ``error: <what Typer says>``
+    on one line too, instead of Typer's box, so every error has one form; Ctrl-C prints
+    ``interrupted`` and exits 130. A broken pipe is left to Typer. Anything else is a bug and
+    keeps its traceback.
 
     It also sets the language of everything printed: ``--lang CODE`` anywhere on the line (before
     or after the command), else the LANGUAGE/LC_ALL/LC_MESSAGES/LANG variables, else English.
@@ -114,9 +152,23 @@ class LukfuGroup(TyperGroup):
             _safe_output()
         return super().parse_args(ctx, args)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except UsageError as err:
+            if _shows_help(err):
+                raise
+            error_line(usage_message(err))
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except UsageError as err:
+            if _shows_help(err):
+                raise
+            error_line(usage_message(err))
+            raise typer.Exit(EXIT_BAD_INPUT) from None
         except NotationError as err:
             error_line(str(err))
             raise typer.Exit(EXIT_BAD_INPUT) from None
@@ -128,3 +180,8 @@ class LukfuGroup(TyperGroup):
         except KeyboardInterrupt:
             note(_("interrupted"))
             raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def _shows_help(err: Exception) -> bool:
+    """True for the "error" of a bare group (``lukfu``, ``lukfu puzzle``): Typer shows the help."""
+    return type(err).__name__ == "NoArgsIsHelpError"

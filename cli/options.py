@@ -8,6 +8,7 @@ import typer
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
+from lukfu_solver.inputs import excerpt
 
 from .common import bad_usage
 
@@ -15,6 +16,15 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one obje
 BatchOpt = Annotated[
     str | None,
     typer.Option("--batch", metavar="FILE", help="Read requests from FILE, one a line ('-' is standard input)."),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS|local[:N]",
+        help="Run the batch on a Dask cluster: a scheduler's address (tcp://host:port), or local[:N] for N local "
+        "worker processes (docs/cluster.md).",
+    ),
 ]
 SeedOpt = Annotated[
     int | None,
@@ -53,7 +63,7 @@ POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <cal
 def check_seat(value: int, field: str) -> int:
     """``value`` if it is a seat (0, 1, 2), else a NotationError naming ``field``."""
     if value not in (0, 1, 2):
-        raise NotationError(field, _("a seat is 0, 1 or 2, got {value}").format(value=value))
+        raise NotationError(field, _("a seat is 0, 1 or 2, got {value}").format(value=excerpt(value)))
     return value
 
 

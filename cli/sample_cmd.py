@@ -45,10 +45,14 @@ def sample(
     --seed the seed chosen is printed on stderr.
     """
     from lukfu_solver.hidden import make_sampler
+    from lukfu_solver.inputs import MAX_DRAWS, check_int, check_seed
     from lukfu_solver.view import SeatView
 
     if count < 1:
         raise bad_usage("count", _("must be at least 1, got {value}").format(value=count))
+    check_int(count, "count", 1, MAX_DRAWS)
+    if seed is not None:
+        check_seed(seed)
     parsed = SeatView.parse(view)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
