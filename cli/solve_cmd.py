@@ -21,6 +21,7 @@ from rich.text import Text
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
+from lukfu_solver.inputs import MAX_JOBS, MAX_NODES, check_int
 from lukfu_solver.parallel import ordered_map
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
@@ -81,6 +82,8 @@ def check_limits(max_nodes: int | None, time_limit: float | None) -> None:
     """Reject limits that make no sense (NotationError, so exit 2 with one line)."""
     if max_nodes is not None and max_nodes < 1:
         raise bad_usage("max-nodes", _("must be at least 1, got {value}").format(value=max_nodes))
+    if max_nodes is not None:
+        check_int(max_nodes, "max-nodes", 1, MAX_NODES)  # the kernel counts in a signed 64-bit int
     if time_limit is not None and not time_limit > 0:
         raise bad_usage("time", _("must be more than 0 seconds, got {value}").format(value=time_limit))
 
@@ -299,6 +302,7 @@ def solve(
     check_limits(max_nodes, time_limit)
     if jobs < 1:
         raise bad_usage("jobs", _("must be at least 1, got {value}").format(value=jobs))
+    check_int(jobs, "jobs", 1, MAX_JOBS)
     if threads not in (1, 2):
         raise bad_usage("threads", _("must be 1 or 2, got {value}").format(value=threads))
     if threads != 1 and reference:
