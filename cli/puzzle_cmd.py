@@ -12,7 +12,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
@@ -23,10 +22,12 @@ from rich.text import Text
 from lukfu_solver.cards import format_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import N_, _, ngettext, pgettext, suit_name
+from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_int, check_seed, excerpt
 from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
+from lukfu_solver.safe_write import check_target, write_atomic
 
-from .common import bad_usage, emit_json, note, one_line, stdout_console
+from .common import bad_usage, emit_json, menu_number, note, one_line, stdout_console, tolerant_stdin
 from .options import JsonOpt
 from .progress import progress_bar
 from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
@@ -174,6 +175,13 @@ def generate(
     kind = solver_kind(solver)
     if out is not None and os.path.exists(out) and not force:
         raise bad_usage("out", _("{path} exists: use --force to overwrite it").format(path=out))
+    if out is not None:  # now, not after the search: a link, a device or an unwritable directory fails at once
+        check_target(out, overwrite=True, field="out")
+    check_int(count, "count", 1, MAX_PUZZLES)
+    check_int(jobs, "jobs", 1, MAX_JOBS)
+    check_int(max_deals, "max-deals", 1, MAX_PUZZLE_DEALS)
+    if seed is not None:
+        check_seed(seed)
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
@@ -204,9 +212,14 @@ def generate(
     }
     text = P.dumps(found, meta)
     if out is not None:
-        tmp = Path(out).with_name(Path(out).name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out)
+        try:  # a unique temporary name beside it, checked again at the end (safe_write)
+            write_atomic(out, text, overwrite=force, field="out", hint=_("use --force to overwrite it"))
+        except NotationError as err:  # the work is not lost: the collection goes to stdout instead
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            raise NotationError(
+                "out", _("{fault}; the collection is written on standard output instead").format(fault=err.message)
+            ) from None
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -228,11 +241,13 @@ def _position_or_file(
     """``(stored puzzle or None, position, goal)`` for each puzzle to solve. A SOURCE with spaces
     that names no file is a position (its goal from --goal, else chosen: win/stop, then most); otherwise a file."""
     from lukfu_solver import puzzles as P
+    from lukfu_solver.puzzles.format import check_puzzle_size
 
     if " " in source.strip() and not os.path.exists(source):
         if pid is not None:
             raise bad_usage("id", "--id applies to a puzzle FILE, not a POSITION")
         pos = Position.parse(source)
+        check_puzzle_size(pos, "position")
         return [(None, pos, P.choose_goal(pos, goal, kind))]
     if goal is not None:
         raise bad_usage("goal", "--goal applies to a POSITION; a puzzle FILE says its goal")
@@ -608,10 +623,11 @@ class PlaySession:
     def _parse(self, cmd: str, menu: list[Play], pos: Position) -> Play | None:
         """The move a command names (a number or NOTATION), or None after saying what is wrong."""
         if cmd.isascii() and cmd.isdigit():
-            n = int(cmd)
-            if 1 <= n <= len(menu):
+            n = menu_number(cmd)
+            if n is not None and 1 <= n <= len(menu):
                 return menu[n - 1]
-            self.say(_("No move {n}: the menu has 1-{count}.").format(n=n, count=len(menu)))
+            shown = n if n is not None else excerpt(cmd, 12)
+            self.say(_("No move {n}: the menu has 1-{count}.").format(n=shown, count=len(menu)))
             return None
         try:
             move = Play.parse(cmd)
@@ -668,7 +684,7 @@ def play(
     """
     kind = solver_kind(solver)
     puzzles = load_selected(file, pid)
-    session = PlaySession(sys.stdin, sys.stdout, kind)
+    session = PlaySession(tolerant_stdin(), sys.stdout, kind)
     solved = 0
     for i, puzzle in enumerate(puzzles):
         if i:
