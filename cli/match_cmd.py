@@ -11,9 +11,10 @@ from rich.table import Table
 from lukfu_solver.i18n import _, ngettext, pgettext
 
 from .common import emit_json, stdout_console
-from .options import JsonOpt
+from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
 from .render import signed
+from .scheduling import check_scheduler, on_cluster
 
 
 def match_table(result: Any) -> Table:
@@ -66,6 +67,7 @@ def match(
     records: Annotated[
         str | None, typer.Option("--records", metavar="DIR", help="Save every game's record in DIR.")
     ] = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Play a match between engine players and print each one's points per deal.
 
@@ -73,30 +75,34 @@ def match(
     differ, the 3 rotations when two are the same, so every player holds every hand in every
     seat and the card luck cancels. Points per deal: a player's net points averaged over a deal's seatings, then the
     mean over deals with a 95% interval (t-based). A spec given twice is reported per place
-    (rule#1, rule#2) and pooled (rule). The same seed gives the same results for any --jobs.
+    (rule#1, rule#2) and pooled (rule). The same seed gives the same results for any --jobs, or
+    on a Dask cluster with --scheduler tcp://HOST:PORT or local:N (docs/cluster.md).
     --json prints `{"players", "specs", "seed", "deals", "seatings", "games", "results",
     "per_deal"}`. --records DIR saves each game as deal0007-s2.json (deal 7, seating 2),
     never overwriting a file.
     """
     from lukfu_solver.match import parse_specs, run_match, seatings
 
+    check_scheduler(scheduler, jobs)
     specs = parse_specs(players)
-    if any(spec.startswith("pimc") for spec in specs):
+    solves = any(spec.startswith("pimc") for spec in specs)
+    if solves and scheduler is None:
         from .progress import prepare_solver
 
         prepare_solver()  # the one-time compilation announced before the first game, not inside it
     total = deals * len(seatings(specs))
-    bar = None if json_ else progress_bar("score {task.fields[score]}")
-    if bar is None:
-        result = run_match(specs, deals, seed=seed, jobs=jobs, records=records)
-    else:
-        with bar:
-            task = bar.add_task("playing", total=total, score="-")
+    with on_cluster(scheduler, "playing", total, warm=solves, bar=False):  # the games' bar shows the score
+        bar = None if json_ else progress_bar("score {task.fields[score]}")
+        if bar is None:
+            result = run_match(specs, deals, seed=seed, jobs=jobs, records=records)
+        else:
+            with bar:
+                task = bar.add_task("playing", total=total, score="-")
 
-            def show(so_far: Any) -> None:
-                bar.update(task, completed=so_far.game_count, score=score_text(so_far))
+                def show(so_far: Any) -> None:
+                    bar.update(task, completed=so_far.game_count, score=score_text(so_far))
 
-            result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, on_game=show)
+                result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, on_game=show)
     if json_:
         emit_json(result.to_json())
         return

@@ -26,6 +26,16 @@ SchedulerOpt = Annotated[
         "worker processes (docs/cluster.md).",
     ),
 ]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS|local[:N]",
+        help="Run the batch on a Dask cluster: a running scheduler tcp://HOST:PORT, or local:N worker "
+        "processes started here (pip install 'lukfu[dask]'); the same output, in order (docs/cluster.md).",
+        show_default=False,
+    ),
+]
 SeedOpt = Annotated[
     int | None,
     typer.Option("--seed", metavar="SEED", help="Seed of the deal; omitted, one is chosen at random and shown."),

@@ -28,9 +28,10 @@ from lukfu_solver.position import Position
 
 from .batch import count_lines, error_object, read_lines
 from .common import bad_usage, emit_json, stdout_console
-from .options import POSITION_HELP, BatchOpt, JsonOpt, one_source
+from .options import POSITION_HELP, BatchOpt, JsonOpt, SchedulerOpt, one_source
 from .progress import kernel_missing, prepare_solver, with_progress
 from .render import narrate_pv, result_line, signed
+from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
     from lukfu_solver.search import SolveResult
@@ -160,6 +161,15 @@ def solve_line(
     return batch_data(pos, run_solver(pos, all_moves, max_nodes, time_limit, reference, threads), all_moves)
 
 
+def line_cost(item: tuple[int, str]) -> float:
+    """The guessed cost of a batch line, so that a cluster starts the hardest first: the search
+    grows about threefold a card a hand (a bad line costs nothing)."""
+    try:
+        return 3.0 ** Position.parse(item[1]).cards_per_hand()
+    except NotationError:
+        return 0.0
+
+
 def run_solve_batch(
     path: str,
     all_moves: bool,
@@ -168,9 +178,22 @@ def run_solve_batch(
     jobs: int,
     reference: bool = False,
     threads: int = 1,
+    scheduler: str | None = None,
 ) -> int:
-    """Solve every line of ``path`` and print one JSON object a line, in input order."""
+    """Solve every line of ``path`` and print one JSON object a line, in input order: here, on
+    ``jobs`` processes, or on the Dask cluster ``scheduler`` names (the same lines)."""
     lines = read_lines(path)
+    if scheduler is not None:
+        total = count_lines(path)
+        with on_cluster(scheduler, "solving", total, warm=not reference) as cluster:
+            work = functools.partial(
+                solve_line, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit, reference=reference, threads=threads
+            )
+            done = 0
+            for obj in ordered_map(work, lines, scheduler=cluster, cost=line_cost, total=total):
+                emit_json(obj)
+                done += 1
+        return done
     total = count_lines(path) if sys.stderr.isatty() else None
     work = functools.partial(
         solve_line,
@@ -274,6 +297,7 @@ def solve(
     all_moves: AllMovesOpt = False,
     json_: JsonOpt = False,
     jobs: JobsOpt = 1,
+    scheduler: SchedulerOpt = None,
     max_nodes: MaxNodesOpt = None,
     time_limit: TimeOpt = None,
     reference: Annotated[
@@ -291,7 +315,7 @@ def solve(
     With --batch FILE ('-' is standard input): one position a line in, one JSON object a line out
     in the same order (`{"position", "value", "best", "pv", "moves", "nodes", "ms"}`, or
     `{"line", "error"}` for a bad line; a search stopped at a limit adds `"complete": false`,
-    `"lower"` and `"upper"`); --jobs N spreads the batch over N processes. The compiled kernel
+    `"lower"` and `"upper"`); --jobs N spreads the batch over N processes, --scheduler over a Dask cluster (tcp://HOST:PORT or local:N; docs/cluster.md). The compiled kernel
     is used (its first run compiles it, then it is cached); --reference uses the pure-Python
     search, which gives the same values and node counts, much more slowly. --threads 2 solves
     each position with two threads sharing the table (faster on hard positions; for many
@@ -307,11 +331,14 @@ def solve(
         raise bad_usage("threads", _("must be 1 or 2, got {value}").format(value=threads))
     if threads != 1 and reference:
         raise bad_usage("threads", "the --reference search runs on one thread")
+    check_scheduler(scheduler, jobs)
     if batch is not None:
-        if not reference:
+        if not reference and scheduler is None:  # on a cluster, the workers warm up instead
             prepare_solver()
-        run_solve_batch(batch, all_moves, max_nodes, time_limit, jobs, reference, threads)
+        run_solve_batch(batch, all_moves, max_nodes, time_limit, jobs, reference, threads, scheduler)
         return
+    if scheduler is not None:
+        raise bad_usage("scheduler", "--scheduler applies to --batch only")
     if jobs != 1:
         raise bad_usage("jobs", "--jobs applies to --batch only")
     assert position is not None

@@ -18,7 +18,7 @@ from ..cards import card as card_index
 from ..cards import iter_cards
 from ..endgames import random_endgame
 from ..errors import NotationError
-from ..parallel import worker_pool
+from ..parallel import current_cluster, ordered_map, worker_pool
 from ..plays import Play
 from ..position import Position
 from .format import Puzzle, puzzle_from_analysis
@@ -200,10 +200,14 @@ def first_puzzle(seed: int, opts: GenOptions, solver: str = "compiled") -> Puzzl
 
 def search_deals(opts: GenOptions, seed: int, solver: str = "compiled", jobs: int = 1) -> Iterator[Puzzle | None]:
     """One result a deal of :func:`attempt_seeds` (``seed``) in order, without end: the deal's
-    first puzzle or None, on ``jobs`` processes when more than one. The order, hence every
-    output, does not depend on ``jobs``; closing the iterator stops the workers."""
+    first puzzle or None, on ``jobs`` processes when more than one, or on the Dask cluster of a
+    :func:`~lukfu_solver.parallel.using` block. The order, hence every output, does not depend
+    on ``jobs`` or the cluster; closing the iterator stops the workers."""
     seeds = attempt_seeds(seed)
     work = functools.partial(first_puzzle, opts=opts, solver=solver)
+    if current_cluster() is not None:  # its map takes an endless input a window at a time
+        yield from ordered_map(work, seeds)
+        return
     if jobs == 1:
         for s in seeds:
             yield work(s)
