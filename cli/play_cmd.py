@@ -24,11 +24,13 @@ from lukfu_solver import i18n
 from lukfu_solver.cards import format_cards, old_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
+from lukfu_solver.inputs import check_seed, excerpt
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.record import GameRecord
+from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
-from .common import bad_usage, note, stdout_console
+from .common import bad_usage, menu_number, note, stdout_console, tolerant_stdin
 from .options import check_seat
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
@@ -154,11 +156,12 @@ class Terminal:
             return None
         choices = _choices(view)
         if word.isdigit():
-            n = int(word)
+            n = menu_number(word)
             shown = choices[:MAX_NUMBERED]
-            if 1 <= n <= len(shown):
+            if n is not None and 1 <= n <= len(shown):
                 return shown[n - 1]
-            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=n, count=len(shown))))
+            typed = n if n is not None else excerpt(word, 12)
+            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed, count=len(shown))))
             return None
         if view.caller is None:
             said = {i18n.term("play").lower(): "play", i18n.term("pass").lower(): "pass", "play": "play", "pass": "pass"}
@@ -460,6 +463,7 @@ def play(
     from lukfu_solver.game import first_master, play_deal
     from lukfu_solver.players import make_player
 
+    tolerant_stdin()
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
@@ -468,9 +472,12 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
+    check_seed(seed)
     path = Path(record) if record is not None else None
-    if path is not None and path.exists() and not force:
+    if path is not None and path.is_file() and not path.is_symlink() and not force:
         raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
+    # before the game, not after it: a path that cannot take the record fails at once
+    check_target(path if path is not None else _fresh_name(seed), overwrite=force, field="record", hint=force_hint())
     console = stdout_console()
     if any(spec.startswith("pimc") for spec in specs):
         from .progress import prepare_solver
@@ -520,6 +527,38 @@ def play(
     finish(console, rec, path, force)
 
 
+def force_hint() -> str:
+    """Said when the --record file exists."""
+    return _("use --force to overwrite it")
+
+
+def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
+    """Save the record to ``path`` (default: a fresh ``lukfu-<seed>.json``) and return where.
+
+    A record is never lost and never saved elsewhere in silence: when ``path`` fails (a file or
+    link appeared during the game, the disk is full) it is saved to a fresh name and, failing
+    that too, printed on stdout; either way a NotationError then says what happened (exit 2).
+    """
+    target = path if path is not None else _fresh_name(rec.seed or 0)
+    try:
+        rec.save(target, overwrite=force, field="record", hint=force_hint())
+        return target
+    except NotationError as err:
+        fault = err.message
+    fallback = _fresh_name(rec.seed or 0)
+    try:
+        if fallback == target:
+            raise NotationError("record", fault)
+        rec.save(fallback, field="record")
+    except NotationError:
+        sys.stdout.write(rec.dumps() + "\n")
+        sys.stdout.flush()
+        raise NotationError(
+            "record", _("{fault}; the record is printed on standard output instead").format(fault=fault)
+        ) from None
+    raise NotationError("record", _("{fault}; the record is saved to {path} instead").format(fault=fault, path=fallback))
+
+
 def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> None:
     """Reveal every hand and the tricks, show the result and save the record."""
     assert rec.players is not None and rec.outcome is not None
@@ -535,12 +574,5 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
             style="bold",
         )
     )
-    target = path if path is not None else _fresh_name(rec.seed or 0)
-    try:
-        rec.save(target, overwrite=force)
-    except NotationError:
-        if path is None or force:
-            raise
-        target = _fresh_name(rec.seed or 0)  # the file appeared during the game
-        rec.save(target)
+    target = save_record(rec, path, force)
     console.print(_("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False)
