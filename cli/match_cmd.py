@@ -94,7 +94,7 @@ def match(
     with on_cluster(scheduler, "playing", total, warm=solves, bar=False):  # the games' bar shows the score
         bar = None if json_ else progress_bar("score {task.fields[score]}")
         if bar is None:
-            result = run_match(specs, deals, seed=seed, jobs=jobs, records=records)
+            result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, keep_games=False)
         else:
             with bar:
                 task = bar.add_task("playing", total=total, score="-")
@@ -102,7 +102,7 @@ def match(
                 def show(so_far: Any) -> None:
                     bar.update(task, completed=so_far.game_count, score=score_text(so_far))
 
-                result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, on_game=show)
+                result = run_match(specs, deals, seed=seed, jobs=jobs, records=records, on_game=show, keep_games=False)
     if json_:
         emit_json(result.to_json())
         return
@@ -112,7 +112,7 @@ def match(
         ngettext("{n} deal", "{n} deals", deals).format(n=deals)
         + " × "
         + ngettext("{n} seating", "{n} seatings", n).format(n=n)
-        + _(" = {games} games, seed {seed}: {players}").format(games=len(result.games), seed=seed, players=", ".join(specs)),
+        + _(" = {games} games, seed {seed}: {players}").format(games=result.game_count, seed=seed, players=", ".join(specs)),
         highlight=False,
     )
     console.print(match_table(result))
