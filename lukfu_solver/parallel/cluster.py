@@ -214,6 +214,9 @@ def start_local(workers: int) -> LocalCluster:
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
+            # the scheduler serves HTTP (health, metrics) even without a dashboard, by default on
+            # port 8787: any free port of 127.0.0.1 instead, so that two runs never collide
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.ERROR,
         )
     finally:
