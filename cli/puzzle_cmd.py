@@ -28,9 +28,10 @@ from lukfu_solver.position import Position
 from lukfu_solver.safe_write import check_target, write_atomic
 
 from .common import bad_usage, emit_json, menu_number, note, one_line, stdout_console, tolerant_stdin
-from .options import JsonOpt
+from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
 from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
+from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
     from lukfu_solver.puzzles import Puzzle, SolveReport
@@ -151,13 +152,15 @@ def generate(
         int, typer.Option("--max-deals", metavar="N", help="Give up after N deals (a note says how many were found).")
     ] = 100_000,
     solver: SolverOpt = "compiled",
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Generate verified puzzles from seeded deals and write a collection (JSON, docs/puzzles.md).
 
     Each deal is played at random down to a size drawn from [A, B], then by sensible play (best
     exact value, random ties); every position on the way with A-B cards a hand is tried as a puzzle,
     and the first that passes the uniqueness checks and the filters is kept (one a deal). The output
-    depends only on the options and --seed (never on --jobs or --solver). Without --out the
+    depends only on the options and --seed (never on --jobs, --scheduler or --solver); --scheduler
+    searches on a Dask cluster (tcp://HOST:PORT or local:N, docs/cluster.md). Without --out the
     collection goes to stdout; a progress bar and a summary go to stderr.
     """
     import random as _random
@@ -168,6 +171,7 @@ def generate(
         raise bad_usage("count", _("must be at least 1, got {value}").format(value=count))
     if jobs < 1:
         raise bad_usage("jobs", _("must be at least 1, got {value}").format(value=jobs))
+    check_scheduler(scheduler, jobs)
     if max_deals < 1:
         raise bad_usage("max-deals", _("must be at least 1, got {value}").format(value=max_deals))
     opts = P.GenOptions(min_cards, max_cards, difficulty, theme, goal)
@@ -196,7 +200,8 @@ def generate(
 
     t0 = time.perf_counter()
     try:
-        found = P.generate(count, opts, seed, kind, progress=progress, max_attempts=max_deals, jobs=jobs)
+        with on_cluster(scheduler, "puzzles", warm=kind != "reference", bar=False):  # the puzzles' bar
+            found = P.generate(count, opts, seed, kind, progress=progress, max_attempts=max_deals, jobs=jobs)
     finally:
         stop()
     secs = time.perf_counter() - t0
