@@ -42,14 +42,15 @@ from lukfu_solver.analysis.defaults import (
     make_limits,
     parse_hand,
 )
-from lukfu_solver.cards import SUIT_NAMES, SUITS, CardSet, format_cards
+from lukfu_solver.cards import CardSet, format_cards
+from lukfu_solver.i18n import _
 from lukfu_solver.view import SeatView
 
 from .common import bad_usage, emit_json, stdout_console
 from .options import DealOpt, JsonOpt
 from .options import hand_text as given_or_dealt
 from .progress import prepare_solver, progress_bar
-from .render import LEGEND, seat_label, signed, suit_cell
+from .render import legend, seat_label, signed, suit_cell, suit_header
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
@@ -167,7 +168,7 @@ def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("hand")
     for s in range(4):
-        table.add_column(f"{SUITS[s]} {SUIT_NAMES[s]}")
+        table.add_column(suit_header(s))
     table.add_row(label, *(suit_cell(hand, old, s) for s in range(4)))
     return table
 
@@ -391,26 +392,26 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
     from .analyse_charts import OutcomeChart
 
     seat = adv.seat
-    pass_words = "a redeal: nobody scores" if seat == 2 else "as a non-caller (M2), or 0 on a redeal"
+    pass_words = _("a redeal: nobody scores") if seat == 2 else _("as a non-caller (M2), or 0 on a redeal")
     lines = [
         Text(
-            f"Play (call): {signed(adv.play.mean, 2)} ± {adv.play.stderr:.2f} (expected net points as the caller, M1)"
+            _("Play (call): {mean} ± {se:.2f} (expected net points as the caller, M1)").format(mean=signed(adv.play.mean, 2), se=adv.play.stderr)
         ),
-        Text(f"Pass:        {signed(adv.pass_.mean, 2)} ± {adv.pass_.stderr:.2f} ({pass_words})"),
+        Text(_("Pass:        {mean} ± {se:.2f} ({why})").format(mean=signed(adv.pass_.mean, 2), se=adv.pass_.stderr, why=pass_words)),
         Text(
-            f"Recommendation: {adv.recommendation.upper()} (probability that playing is better: "
-            f"{adv.p_play_better:.3f})",
+            _("Recommendation: {call} (probability that playing is better: {p:.3f})").format(
+                call={"play": _("PLAY"), "pass": _("PASS")}.get(adv.recommendation, adv.recommendation.upper()), p=adv.p_play_better),
             style="bold",
         ),
-        Text(f"Reason: {adv.reason}"),
+        Text(_("Reason: {reason}").format(reason=adv.reason)),
     ]
     if adv.reasons:
-        lines.append(Text("What decides the hand:", style="bold"))
+        lines.append(Text(_("What decides the hand:"), style="bold"))
         lines.extend(Text(f"  • {r}") for r in adv.reasons)
     if adv.outcomes:
         lines.append(
             Text(
-                f"Calling's result over the samples (caller's points; it loses in {100 * adv.p_caller_loses:.0f}%):",
+                _("Calling's result over the samples (caller's points; it loses in {p:.0f}%):").format(p=100 * adv.p_caller_loses),
                 style="bold",
             )
         )
@@ -637,7 +638,7 @@ def analyse_view(
         head += f"; best so far {view.best} by seat {view.best_seat}"
     console.print(Text(head, style="bold"))
     console.print(hand_table(view.hand, old, f"seat {view.seat}"))
-    console.print(LEGEND)
+    console.print(legend())
     console.print(Text(f"Old cards: {format_cards(old) if old else 'none'}"))
     console.print(Text(points_words(view.seat, view.caller)))
     print_analysis(console, a, samples, limits)
@@ -697,7 +698,7 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
     console = stdout_console()
     console.print(Text(f"Dealt hand of {seat_label(seat)}, before calling", style="bold"))
     console.print(hand_table(hand, facts.old, f"seat {seat}"))
-    console.print(LEGEND)
+    console.print(legend())
     for line in facts_lines(facts):
         console.print(line)
     console.print(Text("Call or pass:", style="bold"))
@@ -790,6 +791,6 @@ def advise(
     who = "the Master, deciding first" if s == 0 else ("the Master passed" if s == 1 else "seats 0 and 1 passed")
     console.print(Text(f"Call or pass for seat {s} ({who})", style="bold"))
     console.print(hand_table(hand, facts.old, f"seat {s}"))
-    console.print(LEGEND)
+    console.print(legend())
     for line in advice_lines(adv, limits, evidence):
         console.print(line)
