@@ -44,6 +44,7 @@ from lukfu_solver.analysis.defaults import (
 )
 from lukfu_solver.cards import CardSet, format_cards
 from lukfu_solver.i18n import _
+from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
 from .common import bad_usage, emit_json, stdout_console
@@ -515,6 +516,8 @@ def analyse(
     check_options(samples, jobs, max_nodes, solve_time, budget)
     if lead_samples < 0:
         raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
+    check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
+    check_seed(seed)
     request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
@@ -774,6 +777,7 @@ def advise(
     from lukfu_solver.analysis.advice import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
+    check_seed(seed)
     hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
