@@ -22,15 +22,6 @@ SchedulerOpt = Annotated[
     typer.Option(
         "--scheduler",
         metavar="ADDRESS|local[:N]",
-        help="Run the batch on a Dask cluster: a scheduler's address (tcp://host:port), or local[:N] for N local "
-        "worker processes (docs/cluster.md).",
-    ),
-]
-SchedulerOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler",
-        metavar="ADDRESS|local[:N]",
         help="Run the batch on a Dask cluster: a running scheduler tcp://HOST:PORT, or local:N worker "
         "processes started here (pip install 'lukfu[dask]'); the same output, in order (docs/cluster.md).",
         show_default=False,
