@@ -508,21 +508,32 @@ def test_puzzle_generate_keeps_the_users_tmp_file(scratch: Path) -> None:
     assert sorted(p.name for p in scratch.iterdir()) == ["out.json", "out.json.tmp", "puz.json", "rec.json"]
 
 
+def race(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, appearing: Path) -> None:
+    """Make ``module.name`` (the long work of a command) create ``appearing`` as it returns: a
+    file that appears at the output path while the command works."""
+    real = getattr(module, name)
+
+    def work_then_race(*args: Any, **kwargs: Any) -> Any:
+        done = real(*args, **kwargs)
+        write(appearing, "theirs")
+        return done
+
+    monkeypatch.setattr(module, name, work_then_race)
+
+
+def error_lines(result: Any) -> list[str]:
+    """The ``error:`` lines of a command's stderr (a terminal command also prints notes)."""
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
+
+
 def test_a_file_that_appears_during_generation_is_kept(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import lukfu_solver.puzzles as P
 
-    real = P.generate
-
-    def generate_and_race(*args: Any, **kwargs: Any) -> Any:
-        found = real(*args, **kwargs)
-        write(scratch / "out.json", "theirs")
-        return found
-
-    monkeypatch.setattr(P, "generate", generate_and_race)
+    race(monkeypatch, P, "generate", scratch / "out.json")
     args = ["puzzle", "generate", "--count", "1", "--seed", "3", "--min-cards", "3", "--max-cards", "3"]
     result = invoke([*args, "--out", "out.json"])
     assert result.exit_code == 2 and "Traceback" not in result.stderr
-    assert [line for line in result.stderr.splitlines() if line.startswith("error:")] == [
+    assert error_lines(result) == [
         "error: out: out.json already exists; use --force to overwrite it; "
         "the collection is written on standard output instead"
     ]
@@ -533,19 +544,11 @@ def test_a_file_that_appears_during_generation_is_kept(scratch: Path, monkeypatc
 def test_a_record_is_never_lost(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import lukfu_solver.game as G
 
-    real = G.play_deal
-
-    def play_and_race(*args: Any, **kwargs: Any) -> Any:
-        rec = real(*args, **kwargs)
-        write(scratch / "mine.json", "theirs")
-        return rec
-
-    monkeypatch.setattr(G, "play_deal", play_and_race)
+    race(monkeypatch, G, "play_deal", scratch / "mine.json")
     args = ["play", "--seed", "1", "--seat", "0", "--opponents", "random", "--record", "mine.json"]
     result = invoke(args, input="1\n" * 80)
     assert result.exit_code == 2, (result.stderr[-500:], result.exception)
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert errors == [
+    assert error_lines(result) == [
         "error: record: mine.json already exists; use --force to overwrite it; the record is saved to lukfu-1.json instead"
     ]
     assert (scratch / "mine.json").read_text() == "theirs"
