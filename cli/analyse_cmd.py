@@ -15,6 +15,7 @@ Heavy modules (the sampler, the solvers, numba) are imported inside the commands
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,15 +44,18 @@ from lukfu_solver.analysis.defaults import (
     parse_hand,
 )
 from lukfu_solver.cards import CardSet, format_cards
+from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
 from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
+from .batch import count_lines, error_object, read_lines
 from .common import bad_usage, emit_json, stdout_console
-from .options import DealOpt, JsonOpt
+from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
 from .options import hand_text as given_or_dealt
-from .progress import prepare_solver, progress_bar
+from .progress import prepare_solver, progress_bar, with_progress
 from .render import legend, seat_label, signed, suit_cell, suit_header
+from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
@@ -721,6 +725,59 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
 # ---------------------------------------------------------------- advise
 
 
+def advice_object(hand: CardSet, seat: int, adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
+    """The ``--json`` object of an advice (also one line of ``advise --batch``)."""
+    from lukfu_solver.analysis.advice import hand_facts
+
+    data: dict[str, Any] = {"hand": format_cards(hand), "seat": seat}
+    data.update(facts_data(hand_facts(hand)))
+    data.update(advice_data(adv, limits, evidence))
+    return data
+
+
+def advise_line(
+    item: tuple[int, str],
+    seat: int | None,
+    samples: int | None,
+    seed: int,
+    budget: float | None,
+    limits: SolveLimits,
+    evidence: bool,
+) -> dict[str, Any]:
+    """Answer one ``advise --batch`` line ``(number, "HAND [SEAT]")`` in this process (``seat``:
+    the seat of a line without one): its advice object, or its error object."""
+    from lukfu_solver.analysis.advice import advise as run_advice
+
+    n, text = item
+    fields = text.split()
+    try:
+        if len(fields) > 2:
+            raise NotationError("line", f"expected HAND or HAND SEAT, got {len(fields)} fields")
+        if len(fields) == 2 and not fields[1].isdigit():
+            raise NotationError("seat", f"a seat is 0, 1 or 2, got {fields[1]!r}")
+        hand, s = parse_hand(fields[0], int(fields[1]) if len(fields) == 2 else seat)
+    except NotationError as err:
+        return error_object(n, err)
+    count, stop = advice_budget(samples, budget, s)
+    return advice_object(hand, s, run_advice(hand, s, count, seed, 1, limits, budget=stop), limits, evidence)
+
+
+def run_advise_batch(path: str, seat: int | None, jobs: int, scheduler: str | None, **request: Any) -> None:
+    """Advise every hand of ``path``, one JSON object a line in input order: the hands spread over
+    ``jobs`` processes or the cluster ``scheduler`` names, each hand's samples in one process
+    (the same answers; ``request``: :func:`advise_line`'s ``samples``, ``seed``, ``budget``,
+    ``limits`` and ``evidence``)."""
+    from lukfu_solver.parallel import ordered_map
+
+    lines = read_lines(path)
+    total = count_lines(path)
+    work = functools.partial(advise_line, seat=seat, **request)
+    with on_cluster(scheduler, "advising", total) as cluster:
+        results = ordered_map(work, lines, jobs, scheduler=cluster, total=total)
+        for obj in results if cluster is not None else with_progress(results, total, "advising"):
+            emit_json(obj)
+
+
 def advise(
     hand_text: Annotated[
         str | None,
@@ -749,6 +806,8 @@ def advise(
     max_nodes: MaxNodesOpt = None,
     solve_time: SolveTimeOpt = None,
     deal: DealOpt = None,
+    batch: BatchOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Call or pass: expected points of playing and of passing a freshly dealt hand.
 
@@ -772,12 +831,29 @@ def advise(
     "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
     "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
     `"evidence": {"kept", "play", "pass", "recommendation"}` with --evidence.
+
+    --batch FILE advises one hand a line (`HAND`, or `HAND SEAT` to override --seat), one --json
+    object a line out in the same order (`{"line", "error"}` for a bad line); the hands are spread
+    over --jobs processes or, with --scheduler tcp://HOST:PORT or local:N, a Dask cluster
+    (docs/cluster.md). With --samples N the lines are the same to the byte (`seconds` aside)
+    wherever they ran; the default anytime budget makes each answer depend on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
     from lukfu_solver.analysis.advice import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
     check_seed(seed)
+    check_scheduler(scheduler, jobs)
+    if batch is not None:
+        one_source(hand_text or deal, batch, "HAND")
+        limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
+        if scheduler is None:
+            prepare_solver()
+        request = {"samples": samples, "seed": seed, "budget": budget, "limits": limits, "evidence": evidence}
+        run_advise_batch(batch, seat, jobs, scheduler, **request)
+        return
+    if scheduler is not None:
+        raise bad_usage("scheduler", "--scheduler applies to --batch only")
     hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
