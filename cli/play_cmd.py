@@ -469,15 +469,18 @@ def play(
     if not 1 <= level <= 5:
         raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
     specs = _opponent_specs(opponents, level)
+    path = Path(record) if record is not None else None
+    if path is not None and path.is_file() and not path.is_symlink() and not force:
+        raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
+    # before the game (and before the seed note, so a bad path is the only line): it fails at once
+    if path is not None:
+        check_target(path, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         note(f"seed {seed}")
     check_seed(seed)
-    path = Path(record) if record is not None else None
-    if path is not None and path.is_file() and not path.is_symlink() and not force:
-        raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
-    # before the game, not after it: a path that cannot take the record fails at once
-    check_target(path if path is not None else _fresh_name(seed), overwrite=force, field="record", hint=force_hint())
+    if path is None:
+        check_target(_fresh_name(seed), field="record")
     console = stdout_console()
     if any(spec.startswith("pimc") for spec in specs):
         from .progress import prepare_solver

@@ -464,7 +464,8 @@ def test_interactive_commands_take_bad_bytes_as_bad_answers(args: list[str], scr
 # ---------------------------------------------------------------- commands: output files
 
 
-def test_play_record_path_is_checked_before_the_game(scratch: Path) -> None:
+@pytest.mark.parametrize("seed", [["--seed", "1"], []], ids=["seed", "no-seed"])
+def test_play_record_path_is_checked_before_the_game(seed: list[str], scratch: Path) -> None:
     for target, needle in [
         ("nodir/game.json", "nodir/game.json"),
         ("/dev/full", "special file"),
@@ -473,8 +474,8 @@ def test_play_record_path_is_checked_before_the_game(scratch: Path) -> None:
     ]:
         before = tree(scratch)
         t0 = time.perf_counter()
-        result = invoke(["play", "--seed", "1", "--record", target], input="")
-        assert_refused(result, needle)
+        result = invoke(["play", *seed, "--record", target], input="")
+        assert_refused(result, needle)  # the only line: before the note of a chosen seed
         assert time.perf_counter() - t0 < 5
         assert tree(scratch) == before
 
