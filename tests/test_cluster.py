@@ -2,6 +2,9 @@
 (one for the module) gives the results of one process, in order, streamed; the warm-up runs
 once a worker; a worker killed mid-task costs a retry, never a lost or doubled result; an
 unreachable scheduler is a one-line error before any work; cancelling leaves no task behind.
+Then ``--scheduler`` on the command line: ``solve --batch``, ``advise --batch``, ``match`` and
+``puzzle generate`` print the local run's output on a LocalCluster and on a ``dask scheduler``
+and ``dask worker`` started as separate processes; Ctrl-C exits 130.
 """
 
 from __future__ import annotations
@@ -9,7 +12,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import json
 import os
+import random
+import re
+import select
 import signal
 import socket
 import subprocess
@@ -18,15 +25,21 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from cli_checks import assert_bad_input
+from typer.testing import CliRunner
 
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
+from lukfu_cli.app import app  # noqa: E402
 from lukfu_solver import parallel  # noqa: E402
-from lukfu_solver.endgames import random_endgame  # noqa: E402
+from lukfu_solver.cards import format_cards  # noqa: E402
+from lukfu_solver.endgames import full_deal, random_endgame  # noqa: E402
 from lukfu_solver.errors import NotationError  # noqa: E402
+from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.parallel import (  # noqa: E402
     ClusterLost,
     SchedulerUnreachable,
@@ -95,17 +108,18 @@ def dask_commands(where: Path, workers: int) -> Iterator[tuple[str, list[subproc
     dask = str(Path(sys.executable).with_name("dask"))
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
+    http = ["--no-dashboard", "--dashboard-address", "127.0.0.1:0"]  # its HTTP server too on loopback
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "cwd": where}
     procs = [
         subprocess.Popen(
-            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard", "--idle-timeout", "300"],
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--idle-timeout", "300", *http],
             **quiet,  # type: ignore[call-overload]
         )
     ]
     try:
         _wait_listening(port, procs[0], 60)
         worker = [dask, "worker", address, "--nworkers", str(workers), "--nthreads", "1", "--host", "127.0.0.1"]
-        worker += ["--no-dashboard", "--death-timeout", "60", "--local-directory", str(where)]
+        worker += [*http, "--death-timeout", "60", "--local-directory", str(where)]
         procs.append(subprocess.Popen(worker, **quiet))  # type: ignore[call-overload]
         yield address, procs
     finally:
@@ -331,7 +345,10 @@ def test_lost_workers_and_a_lost_scheduler_are_one_line(tmp_path: Path, monkeypa
     up after NO_WORKER_SECONDS rather than wait forever. Then the scheduler killed while a map
     waits: one line too. The results before came; the function is one the scheduler can import."""
     monkeypatch.setattr(cluster_module, "NO_WORKER_SECONDS", 1.0)
-    with dask_commands(tmp_path, 1) as (address, procs), connect(address, timeout=60) as remote:
+    with (
+        dask_commands(tmp_path, 1) as (address, procs),
+        connect(address, timeout=5, first_worker=60) as remote,  # a lost connection given up after 5 s
+    ):
         got = []
         with pytest.raises(ClusterLost) as err:
             for x in ordered_map(time.sleep, [0.1] * 200, scheduler=remote, chunksize=1):
@@ -346,3 +363,116 @@ def test_lost_workers_and_a_lost_scheduler_are_one_line(tmp_path: Path, monkeypa
         with pytest.raises(ClusterLost) as err:
             list(stream)
     assert str(err.value) == f"scheduler: lost {address} after 0 results"
+
+
+# ---------------------------------------------------------------- the command line
+
+
+LUKFU = str(Path(sys.executable).with_name("lukfu"))
+runner = CliRunner()
+MS = re.compile(r', "ms": [0-9.]+|, "seconds": [0-9.]+')
+"""The timings of a batch line: all that may differ between a local and a cluster run."""
+
+
+def lukfu(*args: str) -> Any:
+    """``lukfu ARGS`` in this process (Typer's runner: stdout and stderr apart)."""
+    return runner.invoke(app, list(args))
+
+
+def solve_batch_file(tmp_path: Path) -> Path:
+    """Twelve endgames of 8 and 9 cards with a bad line among them."""
+    lines = [str(random_endgame(seed, 8 + seed % 2)) for seed in range(12)]
+    lines.insert(5, "not a position")
+    path = tmp_path / "positions.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_cli_solve_batch_on_a_local_cluster(tmp_path: Path) -> None:
+    path = solve_batch_file(tmp_path)
+    here = lukfu("solve", "--batch", str(path))
+    there = lukfu("solve", "--batch", str(path), "--scheduler", "local:2")
+    assert here.exit_code == 0 and there.exit_code == 0, there.stderr
+    assert MS.sub("", there.stdout) == MS.sub("", here.stdout) and len(here.stdout.splitlines()) == 13
+    first, last = there.stderr.splitlines()
+    assert first == "cluster local:2 (2 workers, 2 threads)"
+    assert re.fullmatch(r"cluster local:2: 13 items in \d+ tasks on 2 workers in [0-9.]+ s", last)
+
+
+@pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
+def test_cli_solve_batch_on_dask_scheduler_and_worker_processes(dask_processes: str, tmp_path: Path) -> None:
+    """``lukfu solve --batch --scheduler tcp://127.0.0.1:PORT`` against a ``dask scheduler`` and a
+    ``dask worker`` started as separate processes: the local run's output."""
+    path = solve_batch_file(tmp_path)
+    here = subprocess.run([LUKFU, "solve", "--batch", str(path)], capture_output=True, text=True, timeout=120)
+    there = subprocess.run(
+        [LUKFU, "solve", "--batch", str(path), "--scheduler", dask_processes],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    assert MS.sub("", there.stdout) == MS.sub("", here.stdout)
+    assert f"cluster {dask_processes}: 13 items in" in there.stderr and "on 2 workers" in there.stderr
+
+
+def test_cli_advise_batch_on_the_cluster(dask_processes: str, tmp_path: Path) -> None:
+    hands = [f"{format_cards(deal_hands(random.Random(seed))[seed % 3])} {seed % 3}" for seed in range(3)]
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join([*hands, "C1 0"]) + "\n")
+    args = ["advise", "--batch", str(path), "--samples", "2", "--max-nodes", "20000"]
+    here, there = lukfu(*args), lukfu(*args, "--scheduler", dask_processes)
+    assert here.exit_code == 0 and there.exit_code == 0, there.stderr
+    assert MS.sub("", there.stdout) == MS.sub("", here.stdout)
+    lines = [json.loads(line) for line in here.stdout.splitlines()]
+    assert [o.get("seat") for o in lines[:3]] == [0, 1, 2] and lines[3] == {"line": 4, "error": lines[3]["error"]}
+
+
+def test_cli_match_and_puzzles_on_the_cluster(dask_processes: str) -> None:
+    match = ["match", "--players", "random,rule,rule", "--deals", "3", "--seed", "5", "--json"]
+    assert lukfu(*match, "--scheduler", dask_processes).stdout == lukfu(*match).stdout
+    puzzles = ["puzzle", "generate", "--count", "2", "--max-cards", "4", "--seed", "3"]
+    there, here = lukfu(*puzzles, "--scheduler", dask_processes), lukfu(*puzzles)
+    assert there.exit_code == 0 and there.stdout == here.stdout and '"puzzles"' in here.stdout
+
+
+def test_cli_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    path = solve_batch_file(tmp_path)
+    assert_bad_input(lukfu("solve", "--batch", str(path), "--scheduler", address), "scheduler", "cannot reach")
+    assert_bad_input(lukfu("match", "--players", "random,random,random", "--scheduler", address), "scheduler")
+    assert_bad_input(lukfu("solve", "--batch", str(path), "--scheduler", "local:0"), "scheduler", "local:N")
+    assert_bad_input(lukfu("solve", "--batch", str(path), "--scheduler", "local:2", "--jobs", "2"), "jobs")
+    assert_bad_input(lukfu("solve", str(random_endgame(0, 3)), "--scheduler", "local:2"), "scheduler", "--batch")
+
+
+@pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
+def test_cli_ctrl_c_cancels_and_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) during a batch on a
+    LocalCluster: exit 130, one line, no traceback, the workers gone at once."""
+    path = tmp_path / "slow.txt"
+    slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
+    path.write_text("".join(f"{p}\n" for p in slow))  # the slowest deals of bench/solve.py (10-20 s each)
+    proc = subprocess.Popen(
+        [LUKFU, "solve", "--batch", str(path), "--scheduler", "local:2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready, "the cluster did not start"
+        assert proc.stderr.readline() == "cluster local:2 (2 workers, 2 threads)\n"
+        time.sleep(1)  # the workers are solving the deals
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - t0 < 10
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    assert proc.returncode == 130 and err == "interrupted\n" and out == ""

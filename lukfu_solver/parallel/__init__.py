@@ -114,17 +114,20 @@ def connect(
     warmup: Callable[[], object] | None = None,
     timeout: float | None = None,
     progress: Callable[[Progress], None] | None = None,
+    first_worker: float | None = None,
 ) -> Cluster:
     """Connect to (or start) the cluster ``scheduler`` names, at once: an unreachable scheduler
     raises :class:`SchedulerUnreachable` here, within ``timeout`` (:data:`CONNECT_TIMEOUT`)
     seconds, before any work; no Dask: a NotationError. ``warmup`` runs once on every worker
-    (the compiled kernel's warm-up, say); ``progress`` is the default of the cluster's maps."""
+    (the compiled kernel's warm-up, say); ``progress`` is the default of the cluster's maps;
+    ``first_worker`` (default ``timeout``): how long to wait for a first worker."""
     spec = parse_scheduler(scheduler) if isinstance(scheduler, str) else scheduler
     try:
         from .cluster import Cluster
     except ImportError as err:  # the optional extra is missing
         raise NotationError("scheduler", DASK_HINT) from err
-    return Cluster(spec, warmup=warmup, timeout=CONNECT_TIMEOUT if timeout is None else timeout, progress=progress)
+    wait = CONNECT_TIMEOUT if timeout is None else timeout
+    return Cluster(spec, warmup=warmup, timeout=wait, progress=progress, first_worker=first_worker)
 
 
 @contextlib.contextmanager

@@ -247,7 +247,8 @@ class _Tally:
 
 class Cluster:
     """A client of a Dask cluster for batch work: connected at once (an unreachable scheduler,
-    or one without workers, raises :class:`SchedulerUnreachable` within ``timeout`` seconds),
+    or one without workers, raises :class:`SchedulerUnreachable` within ``timeout`` seconds, or
+    ``first_worker`` for the first worker; a lost connection is given up after ``timeout`` too),
     the ``warmup`` run once on every worker, ``progress`` the default of its maps; close it (or
     use it as a context manager) to disconnect, and to shut down the LocalCluster it started."""
 
@@ -257,6 +258,7 @@ class Cluster:
         warmup: Callable[[], object] | None = None,
         timeout: float = 5.0,
         progress: Callable[[Progress], None] | None = None,
+        first_worker: float | None = None,
     ) -> None:
         self.spec = spec
         self.local: LocalCluster | None = None
@@ -275,10 +277,11 @@ class Cluster:
             why = "" if str(err).startswith("Timed out") else f" ({_one_line(err)})"
             raise SchedulerUnreachable(f"cannot reach {spec} within {timeout:g} s{why}") from None
         try:
-            self.client.wait_for_workers(1, timeout=timeout)
+            self.client.wait_for_workers(1, timeout=timeout if first_worker is None else first_worker)
         except TimeoutError:
             self.close()
-            raise SchedulerUnreachable(f"{spec} has no workers (waited {timeout:g} s)") from None
+            waited = timeout if first_worker is None else first_worker
+            raise SchedulerUnreachable(f"{spec} has no workers (waited {waited:g} s)") from None
         if self.local is not None:
             self.client.register_plugin(IgnoreInterrupt(), name=IgnoreInterrupt.name)
         if warmup is not None:
