@@ -447,21 +447,23 @@ def test_cli_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatc
     assert_bad_input(lukfu("solve", str(random_endgame(0, 3)), "--scheduler", "local:2"), "scheduler", "--batch")
 
 
+AS_FROM_A_TERMINAL: dict[str, Any] = {
+    "stdout": subprocess.PIPE,
+    "stderr": subprocess.PIPE,
+    "text": True,
+    "start_new_session": True,  # its own process group, to send it Ctrl-C as a terminal would
+    "preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not a shell's ignored SIGINT
+}
+
+
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_cli_ctrl_c_cancels_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) during a batch on a
     LocalCluster: exit 130, one line, no traceback, the workers gone at once."""
-    path = tmp_path / "slow.txt"
-    slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
-    path.write_text("".join(f"{p}\n" for p in slow))  # the slowest deals of bench/solve.py (10-20 s each)
-    proc = subprocess.Popen(
-        [LUKFU, "solve", "--batch", str(path), "--scheduler", "local:2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    deals = (full_deal(12, 0), full_deal(13, 1), full_deal(9, 0), full_deal(11, 0))  # 10-20 s each
+    (tmp_path / "slow.txt").write_text("".join(f"{p}\n" for p in deals))
+    command = [LUKFU, "solve", "--batch", str(tmp_path / "slow.txt"), "--scheduler", "local:2"]
+    proc = subprocess.Popen(command, **AS_FROM_A_TERMINAL)  # type: ignore[call-overload]
     try:
         ready, _, _ = select.select([proc.stderr], [], [], 60)
         assert ready, "the cluster did not start"
