@@ -17,6 +17,7 @@ import typer
 from lukfu_solver.i18n import _
 
 from . import (
+    advise_cmd,
     analyse_cmd,
     match_cmd,
     play_cmd,
@@ -91,7 +92,7 @@ app.command("rules")(rules_cmd.rules)
 app.command("solve", context_settings=POSITION_ARGS)(solve_cmd.solve)
 app.command("sample")(sample_cmd.sample)
 app.command("analyse")(analyse_cmd.analyse)
-app.command("advise")(analyse_cmd.advise)
+app.command("advise")(advise_cmd.advise)
 app.command("play")(play_cmd.play)
 app.command("match")(match_cmd.match)
 app.add_typer(puzzle_cmd.app, name="puzzle")

@@ -1,0 +1,195 @@
+"""``advise``: call or pass for a freshly dealt hand (PIMC, ``docs/pimc.md``), one hand or, with
+``--batch FILE``, one hand a line: the hands spread over ``--jobs`` processes or a Dask cluster
+(``--scheduler``, ``docs/cluster.md``), one JSON object a line in input order.
+
+The rendering and the options it shares with ``analyse`` live in :mod:`.analyse_cmd`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.text import Text
+
+from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, check_options, make_limits, parse_hand
+from lukfu_solver.cards import CardSet, format_cards
+from lukfu_solver.errors import NotationError
+from lukfu_solver.inputs import check_seed
+
+from .analyse_cmd import (
+    AdviseSamplesOpt,
+    JobsOpt,
+    MaxNodesOpt,
+    SeedOpt,
+    SolveTimeOpt,
+    TimeOpt,
+    advice_data,
+    advice_lines,
+    facts_data,
+    hand_table,
+    timed_progress,
+)
+from .batch import count_lines, error_object, read_lines
+from .common import bad_usage, emit_json, stdout_console
+from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
+from .options import hand_text as given_or_dealt
+from .progress import prepare_solver, with_progress
+from .render import legend
+from .scheduling import check_scheduler, on_cluster
+
+if TYPE_CHECKING:
+    from lukfu_solver.analysis.advice import Advice
+    from lukfu_solver.analysis.moves import SolveLimits
+
+
+def advice_object(hand: CardSet, seat: int, adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
+    """The ``--json`` object of an advice (also one line of ``advise --batch``)."""
+    from lukfu_solver.analysis.advice import hand_facts
+
+    data: dict[str, Any] = {"hand": format_cards(hand), "seat": seat}
+    data.update(facts_data(hand_facts(hand)))
+    data.update(advice_data(adv, limits, evidence))
+    return data
+
+
+def advise_line(
+    item: tuple[int, str],
+    seat: int | None,
+    samples: int | None,
+    seed: int,
+    budget: float | None,
+    limits: SolveLimits,
+    evidence: bool,
+) -> dict[str, Any]:
+    """Answer one ``advise --batch`` line ``(number, "HAND [SEAT]")`` in this process (``seat``:
+    the seat of a line without one): its advice object, or its error object."""
+    from lukfu_solver.analysis.advice import advise as run_advice
+
+    n, text = item
+    fields = text.split()
+    try:
+        if len(fields) > 2:
+            raise NotationError("line", f"expected HAND or HAND SEAT, got {len(fields)} fields")
+        if len(fields) == 2 and not fields[1].isdigit():
+            raise NotationError("seat", f"a seat is 0, 1 or 2, got {fields[1]!r}")
+        hand, s = parse_hand(fields[0], int(fields[1]) if len(fields) == 2 else seat)
+    except NotationError as err:
+        return error_object(n, err)
+    count, stop = advice_budget(samples, budget, s)
+    return advice_object(hand, s, run_advice(hand, s, count, seed, 1, limits, budget=stop), limits, evidence)
+
+
+def run_advise_batch(path: str, seat: int | None, jobs: int, scheduler: str | None, **request: Any) -> None:
+    """Advise every hand of ``path``, one JSON object a line in input order: the hands spread over
+    ``jobs`` processes or the cluster ``scheduler`` names, each hand's samples in one process
+    (the same answers; ``request``: :func:`advise_line`'s ``samples``, ``seed``, ``budget``,
+    ``limits`` and ``evidence``)."""
+    from lukfu_solver.parallel import ordered_map
+
+    lines = read_lines(path)
+    total = count_lines(path)
+    work = functools.partial(advise_line, seat=seat, **request)
+    with on_cluster(scheduler, "advising", total) as cluster:
+        results = ordered_map(work, lines, jobs, scheduler=cluster, total=total)
+        for obj in results if cluster is not None else with_progress(results, total, "advising"):
+            emit_json(obj)
+
+
+def advise(
+    hand_text: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="HAND", help="A dealt hand of 12 cards, e.g. C19S345M2789T189 (or --deal SEED).", show_default=False
+        ),
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat",
+            metavar="SEAT",
+            help="Required. 0: the Master, deciding first; 1: the Master passed; 2: both passed.",
+            show_default=False,
+        ),
+    ] = None,
+    samples: AdviseSamplesOpt = None,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = 1,
+    json_: JsonOpt = False,
+    evidence: Annotated[
+        bool,
+        typer.Option("--evidence", help="Also estimate over the samples in which the earlier seats would have passed."),
+    ] = False,
+    budget: TimeOpt = None,
+    max_nodes: MaxNodesOpt = None,
+    solve_time: SolveTimeOpt = None,
+    deal: DealOpt = None,
+    batch: BatchOpt = None,
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """Call or pass: expected points of playing and of passing a freshly dealt hand.
+
+    Each sample deals the 24 unseen cards to the other seats and solves the deal with this seat as
+    the caller (play, M1); for pass, a later seat calls when its Old cards + sets + runs reach 5 and
+    this seat scores as a non-caller (M2), or nobody calls and the cards are redealt (0). Prints both
+    estimates ± standard error, the recommendation with the probability that playing is better, and
+    a short reason; --evidence adds the estimates over the samples in which the earlier seats would
+    have passed by that policy (seats 1 and 2).
+
+    Defaults: anytime, within 1.8 s (4.5 s for the Master; --time): samples are drawn until the
+    play-pass gap is 3 standard errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
+    every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
+    model's instant answer and its measured error. --samples N fixes the work (exactly N samples,
+    the same output to the byte for a seed on any machine and --jobs). Each solve stops after
+    16,000,000 nodes (--max-nodes; an unfinished
+    solve counts the midpoint of its proven bounds, and the output says how many did; 0: every
+    solve exact); --jobs gives the same result in less time; the measured times and the share of
+    exact solves are in docs/pimc.md. A progress
+    bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
+    "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
+    "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
+    `"evidence": {"kept", "play", "pass", "recommendation"}` with --evidence.
+
+    --batch FILE advises one hand a line (`HAND`, or `HAND SEAT` to override --seat), one --json
+    object a line out in the same order (`{"line", "error"}` for a bad line); the hands are spread
+    over --jobs processes or, with --scheduler tcp://HOST:PORT or local:N, a Dask cluster
+    (docs/cluster.md). With --samples N the lines are the same to the byte (`seconds` aside)
+    wherever they ran; the default anytime budget makes each answer depend on the machine's speed.
+    """
+    from lukfu_solver.analysis.advice import advise as run_advice
+    from lukfu_solver.analysis.advice import hand_facts
+
+    check_options(samples, jobs, max_nodes, solve_time, budget)
+    check_seed(seed)
+    check_scheduler(scheduler, jobs)
+    if batch is not None:
+        one_source(hand_text or deal, batch, "HAND")
+        limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
+        if scheduler is None:
+            prepare_solver()
+        request = {"samples": samples, "seed": seed, "budget": budget, "limits": limits, "evidence": evidence}
+        run_advise_batch(batch, seat, jobs, scheduler, **request)
+        return
+    if scheduler is not None:
+        raise bad_usage("scheduler", "--scheduler applies to --batch only")
+    hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
+    prepare_solver()  # the one-time compilation announced, never inside the time budget
+    limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
+    n, stop = advice_budget(samples, budget, s)
+    with timed_progress(stop.seconds if stop else None) as bar:
+        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar("call or pass"), budget=stop)
+    facts = hand_facts(hand)
+    if json_:
+        data: dict[str, Any] = {"hand": format_cards(hand), "seat": s}
+        data.update(facts_data(facts))
+        data.update(advice_data(adv, limits, evidence))
+        emit_json(data)
+        return
+    console = stdout_console()
+    who = "the Master, deciding first" if s == 0 else ("the Master passed" if s == 1 else "seats 0 and 1 passed")
+    console.print(Text(f"Call or pass for seat {s} ({who})", style="bold"))
+    console.print(hand_table(hand, facts.old, f"seat {s}"))
+    console.print(legend())
+    for line in advice_lines(adv, limits, evidence):
+        console.print(line)
