@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
-from lukfu_solver.i18n import _, ngettext, pgettext, suit_name, term
+from lukfu_solver.i18n import COUNTED, _, counted, ngettext, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome, claim_total
@@ -34,23 +34,11 @@ def plural(n: int, word: str) -> str:
     >>> plural(1, "Old card"), plural(3, "Old card"), plural(0, "point"), plural(2, "fu")
     ('1 Old card', '3 Old cards', '0 points', '2 fu')
     """
-    counted = _COUNTED.get(word)
-    if counted is not None:
-        return counted(n).format(n=n)
+    if word in COUNTED:
+        return counted(n, word)
     if n == 1 or word == "fu":
         return f"{n} {word}"
     return f"{n} {word}s"
-
-
-_COUNTED = {
-    "fu": lambda n: ngettext("{n} fu", "{n} fu", n),
-    "Old card": lambda n: ngettext("{n} Old card", "{n} Old cards", n),
-    "point": lambda n: ngettext("{n} point", "{n} points", n),
-    "card": lambda n: ngettext("{n} card", "{n} cards", n),
-    "sampled deal": lambda n: ngettext("{n} sampled deal", "{n} sampled deals", n),
-    "deal": lambda n: ngettext("{n} deal", "{n} deals", n),
-}
-"""The counted words :func:`plural` knows, with the plural forms of the language in use."""
 
 
 def seat_label(seat: int) -> str:

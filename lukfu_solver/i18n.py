@@ -204,29 +204,27 @@ def term(word: str) -> str:
     return pgettext("term", word)
 
 
-def fu_text(n: int) -> str:
-    """``n`` fu, with the plural form of the language in use."""
-    return ngettext("{n} fu", "{n} fu", n).format(n=n)
+COUNTED = {
+    "fu": lambda n: ngettext("{n} fu", "{n} fu", n),
+    "Old card": lambda n: ngettext("{n} Old card", "{n} Old cards", n),
+    "point": lambda n: ngettext("{n} point", "{n} points", n),
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "trick": lambda n: ngettext("{n} trick", "{n} tricks", n),
+    "sampled deal": lambda n: ngettext("{n} sampled deal", "{n} sampled deals", n),
+    "deal": lambda n: ngettext("{n} deal", "{n} deals", n),
+}
+"""The counted words, each with the plural forms of the language in use (a template of ``{n}``)."""
 
 
-def old_cards_text(n: int) -> str:
-    """``n`` Old cards (Russian: 1 старая карта, 2 старые карты, 5 старых карт).
+def counted(n: int, word: str) -> str:
+    """``n`` and one of the :data:`COUNTED` words in the language in use (Russian: 1 старая
+    карта, 2 старые карты, 5 старых карт).
 
     >>> with using_language("ru"):
-    ...     [old_cards_text(n) for n in (1, 2, 5, 21)]
+    ...     [counted(n, "Old card") for n in (1, 2, 5, 21)]
     ['1 старая карта', '2 старые карты', '5 старых карт', '21 старая карта']
     """
-    return ngettext("{n} Old card", "{n} Old cards", n).format(n=n)
-
-
-def points_text(n: int) -> str:
-    """``n`` points (the count as given, sign included)."""
-    return ngettext("{n} point", "{n} points", abs(n)).format(n=n)
-
-
-def tricks_text(n: int) -> str:
-    """``n`` tricks."""
-    return ngettext("{n} trick", "{n} tricks", n).format(n=n)
+    return COUNTED[word](n).format(n=n)
 
 
 def take_lang_option(args: list[str]) -> tuple[list[str], str | None]:

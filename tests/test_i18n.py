@@ -21,10 +21,10 @@ from lukfu_solver import i18n_catalogues as cat
 from lukfu_solver.i18n import (
     LANGUAGES,
     _,
+    counted,
     language,
     language_from_env,
     ngettext,
-    old_cards_text,
     set_language,
     suit_name,
     term,
@@ -127,14 +127,14 @@ def test_placeholder_check_catches_a_changed_field() -> None:
 )
 def test_russian_has_three_plural_forms(n: int, ru: str) -> None:
     with using_language("ru"):
-        assert old_cards_text(n) == ru
+        assert counted(n, "Old card") == ru
 
 
 def test_two_plural_forms_in_spanish_and_hindi() -> None:
     with using_language("es"):
-        assert [old_cards_text(n) for n in (1, 2)] == ["1 carta Vieja", "2 cartas Viejas"]
+        assert [counted(n, "Old card") for n in (1, 2)] == ["1 carta Vieja", "2 cartas Viejas"]
     with using_language("hi"):
-        assert [old_cards_text(n) for n in (0, 1, 2)] == ["0 पुराना कार्ड", "1 पुराना कार्ड", "2 पुराने कार्ड"]
+        assert [counted(n, "Old card") for n in (0, 1, 2)] == ["0 पुराना कार्ड", "1 पुराना कार्ड", "2 पुराने कार्ड"]
 
 
 # ---------------------------------------------------------------- choosing the language and falling back
