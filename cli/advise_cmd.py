@@ -109,7 +109,7 @@ def advise(
         typer.Option(
             "--seat",
             metavar="SEAT",
-            help="Required. 0: the Master, deciding first; 1: the Master passed; 2: both passed.",
+            help="Required. 0: the Master, deciding first; 1: the Master passed; 2: both before you passed.",
             show_default=False,
         ),
     ] = None,
@@ -119,7 +119,7 @@ def advise(
     json_: JsonOpt = False,
     evidence: Annotated[
         bool,
-        typer.Option("--evidence", help="Also estimate over the samples in which the earlier seats would have passed."),
+        typer.Option("--evidence", help="Also estimate over only the samples in which the seats before you would have passed."),
     ] = False,
     budget: TimeOpt = None,
     max_nodes: MaxNodesOpt = None,
@@ -128,34 +128,33 @@ def advise(
     batch: BatchOpt = None,
     scheduler: SchedulerOpt = None,
 ) -> None:
-    """Call or pass: expected points of playing and of passing a freshly dealt hand.
+    """Call or pass: the points to expect from playing a freshly dealt hand, and from passing.
 
-    Each sample deals the 24 unseen cards to the other seats and solves the deal with this seat as
-    the caller (play, M1); for pass, a later seat calls when its Old cards + sets + runs reach 5 and
-    this seat scores as a non-caller (M2), or nobody calls and the cards are redealt (0). Prints both
-    estimates ± standard error, the recommendation with the probability that playing is better, and
-    a short reason; --evidence adds the estimates over the samples in which the earlier seats would
-    have passed by that policy (seats 1 and 2).
+    Each sample deals the 24 cards you cannot see to the other seats and plays the deal out
+    perfectly with you as the caller (play); for pass, a later seat calls when its Old cards + sets +
+    runs reach 5 and you score as a non-caller, or nobody calls and the cards are dealt again (0).
+    Points are your net points. It prints both estimates ± standard error, the advice with the
+    chance that playing is better, and a short reason; --evidence adds the estimates over only the
+    samples in which the seats before you would have passed (seats 1 and 2).
 
-    Defaults: anytime, within 1.8 s (4.5 s for the Master; --time): samples are drawn until the
-    play-pass gap is 3 standard errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
-    every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
-    model's instant answer and its measured error. --samples N fixes the work (exactly N samples,
-    the same output to the byte for a seed on any machine and --jobs). Each solve stops after
-    16,000,000 nodes (--max-nodes; an unfinished
-    solve counts the midpoint of its proven bounds, and the output says how many did; 0: every
-    solve exact); --jobs gives the same result in less time; the measured times and the share of
-    exact solves are in docs/pimc.md. A progress
-    bar is shown on stderr when it is a terminal. --json: `{"hand", "seat", "old", "sets", "runs",
-    "sure_fu", "call_score", "play": {"mean", "stderr", "n"}, "pass", "p_play_better",
-    "recommendation", "reason", "samples", "seed", "solves", "incomplete", "limits", "seconds"}` and
-    `"evidence": {"kept", "play", "pass", "recommendation"}` with --evidence.
+    By default it thinks for 1.8 s (4.5 s for the Master; --time), stopping sooner once playing or
+    passing is clearly better (the gap 3 standard errors from 0, after at least 8 samples), and says
+    which; it says whether every sampled deal was solved to the end (exact PIMC) or some solves were
+    stopped early (bounded PIMC), beside the learned model's instant answer and its measured error.
+    --samples N fixes the work (exactly N samples, the same output for a seed on any machine and any
+    --jobs). Each solve stops after 16,000,000 nodes (--max-nodes; 0: no limit); a solve stopped
+    early counts an estimate, the middle of what it had proven, and the output says how many were.
+    --jobs gives the same answer sooner; measured times: docs/pimc.md. A progress bar is shown on
+    stderr on a terminal. --json: `{"hand", "seat", "old", "sets", "runs", "sure_fu", "call_score",
+    "play": {"mean", "stderr", "n"}, "pass", "p_play_better", "recommendation", "reason", "samples",
+    "seed", "solves", "incomplete", "limits", "seconds"}` and `"evidence": {"kept", "play", "pass",
+    "recommendation"}` with --evidence.
 
     --batch FILE advises one hand a line (`HAND`, or `HAND SEAT` to override --seat), one --json
     object a line out in the same order (`{"line", "error"}` for a bad line); the hands are spread
     over --jobs processes or, with --scheduler tcp://HOST:PORT or local:N, a Dask cluster
-    (docs/cluster.md). With --samples N the lines are the same to the byte (`seconds` aside)
-    wherever they ran; the default anytime budget makes each answer depend on the machine's speed.
+    (docs/cluster.md). With --samples N the lines are the same (`seconds` aside) wherever they ran;
+    by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
     from lukfu_solver.analysis.advice import hand_facts

@@ -28,14 +28,10 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.analysis.defaults import (
-    ADVICE_MAX_NODES,
     ADVISE_TIME,
-    DECIDE_Z,
-    DEFAULT_MAX_NODES,
     HAND_ADVICE_TIME,
     LEAD_SAMPLES,
     LEAD_TIME,
-    MASTER_TIME,
     VIEW_SAMPLES,
     VIEW_TIME,
     check_options,
@@ -68,9 +64,9 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help=f"Fix the work: at most N sampled deals for a view (fewer if the best move is clear early), exactly "
-        f"N for a hand's advice, no time budget unless --time is given: the same seed and N give the same "
-        f"output on any machine and any --jobs. Default: anytime (see --time; a view takes at most {VIEW_SAMPLES}).",
+        help="Fix the work: at most N sampled deals for a view (fewer once the best move is clear), exactly N "
+        "for a hand's advice, and no time limit unless --time is given: the same seed and N give the same "
+        "output on any machine and any --jobs. Default: think for a set time (see --time; a view takes at most 48).",
         show_default=False,
     ),
 ]
@@ -79,9 +75,9 @@ AdviseSamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help="Fix the work: exactly N sampled deals (each solved for play and, if needed, pass), no sequential "
-        "stop and no time budget unless --time is given, so a seed gives byte-identical output on any --jobs. "
-        "Default: anytime (see --time).",
+        help="Fix the work: exactly N sampled deals (each played out for play and, if needed, for pass), "
+        "no early stop and no time limit unless --time is given, so a seed gives the same output on any --jobs. "
+        "Default: think for a set time (see --time).",
         show_default=False,
     ),
 ]
@@ -96,9 +92,9 @@ MaxNodesOpt = Annotated[
     typer.Option(
         "--max-nodes",
         metavar="N",
-        help=f"Stop each solve after N nodes (0: no limit, every solve exact); an unfinished solve counts the "
-        f"midpoint of its proven bounds. Default: {ADVICE_MAX_NODES:,} for call/pass advice, {DEFAULT_MAX_NODES:,} "
-        "for a view's moves and the first-lead table.",
+        help="Stop each solve after N nodes, the positions it looks at (0: no limit, every solve exact); a solve "
+        "stopped early counts an estimate, the middle of what it had proven. Default: 16,000,000 for call/pass "
+        "advice, 500,000 for a view's moves and the first-lead table.",
         show_default=False,
     ),
 ]
@@ -107,12 +103,12 @@ TimeOpt = Annotated[
     typer.Option(
         "--time",
         metavar="SECONDS",
-        help=f"The time budget of the answer: the best estimate found within SECONDS, with its standard errors "
-        f"(a solve still running at the end is stopped and its sample left out). Default without --samples: "
-        f"{ADVISE_TIME:g} s for call/pass advice, {MASTER_TIME:g} s for the Master's (it also stops as soon as the "
-        f"play-pass gap is {DECIDE_Z:g} standard errors from 0); for analyse HAND --seat 0 {HAND_ADVICE_TIME:g} s "
-        f"for the advice and {LEAD_TIME:g} s for the first-lead table; {VIEW_TIME:g} s for a view. "
-        "Results then depend on the machine's speed; --samples fixes the work instead.",
+        help="How long to think: the best estimate found within SECONDS, with its standard errors (a solve "
+        "still running at the end is stopped and its sample left out). Default without --samples: 1.8 s for "
+        "call/pass advice, 4.5 s for the Master's (it stops sooner once playing or passing is clearly better, "
+        "the gap 3 standard errors from 0); for analyse HAND --seat 0 2.6 s for the advice and 2 s for the "
+        "first-lead table; 5 s for a view. The answer then depends on the machine's speed; --samples fixes "
+        "the work instead.",
         show_default=False,
     ),
 ]
@@ -121,15 +117,15 @@ SolveTimeOpt = Annotated[
     typer.Option(
         "--solve-time",
         metavar="SECONDS",
-        help="Also stop each single solve after SECONDS (its value is then the midpoint of its proven bounds, "
-        "counted in the output; results depend on the machine's speed).",
+        help="Also stop each single solve after SECONDS (it then counts an estimate, the middle of what it "
+        "had proven, and the output counts such solves; the answer depends on the machine's speed).",
         show_default=False,
     ),
 ]
 SeatOpt = Annotated[
     int | None,
     typer.Option(
-        "--seat", metavar="SEAT", help="The seat of a HAND: 0 Master (decides first), 1, 2.", show_default=False
+        "--seat", metavar="SEAT", help="The seat of a HAND: 0 the Master (decides first), 1 or 2.", show_default=False
     ),
 ]
 
@@ -481,36 +477,37 @@ def analyse(
         typer.Option(
             "--lead-samples",
             metavar="N",
-            help="HAND at seat 0: samples of the first-lead table (0 skips it; each sample solves every lead).",
+            help="HAND at seat 0: sampled deals for the table of first leads (0 skips it; each sample tries every "
+            "lead).",
         ),
     ] = LEAD_SAMPLES,
     deal: DealOpt = None,
 ) -> None:
     """Expected points of every move of a seat view, or of a dealt hand's choices.
 
-    **VIEW** (the viewer to move): the viewer's Old cards, each legal move with its expected points ±
-    standard error over sampled deals consistent with the view (each solved exactly up to the limits),
-    the best move with the probability that it beats the second, the samples used (it stops early once
-    the best move is clear) and how many solves stopped at a limit. Points are the viewer's: M1 as the
-    caller, M2 as a non-caller. When it is not the viewer's turn it says whose it is (exit 0).
-    A view in the calling phase (caller `-`) with the viewer to call is analysed as its HAND.
+    **VIEW** (your turn): your Old cards, each legal move with the points you can expect ± standard
+    error over sampled deals that fit the view (each played out perfectly, up to the limits), the best
+    move with the chance that it beats the second, the samples used (it stops early once the best move
+    is clear) and how many solves were stopped early. Points are your net points, as the caller or as
+    a non-caller. When it is not your turn it says whose it is (exit 0). A view in the calling phase
+    (caller `-`) with you to call is analysed as your HAND.
 
     **HAND --seat S** (before calling): Old cards, sets, runs, sure fu, the call/pass advice (as
-    `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
-    calls (--lead-samples samples).
+    `advise`) and, at seat 0 (the Master leads first), the points to expect from each first lead if
+    you call (--lead-samples samples).
 
-    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, 4.5 s for the
-    Master's, stopping sooner once the play-pass gap is 3 standard errors from 0; at seat 0 with the
-    first-lead table 2.6 s for the advice and 2 s for the table; 5 s for a view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
-    for the first-lead table by --lead-samples), for results that are the same to the byte on any
-    machine and --jobs. Each solve of a view's moves and of the first-lead table stops after
-    500,000 nodes, each solve of the advice after 16,000,000 (--max-nodes sets both; --solve-time
-    also stops each solve after SECONDS); the output counts the solves that stopped. What that
-    costs in time: docs/pimc.md. A progress bar with the time left is shown on stderr when it is a
-    terminal. --json prints one object: `{"input": "view", "view", "seat", "caller", "to_move", "old",
-    "points", "moves": [{"move", "mean", "stderr", "values"}], "best", "p_best", "samples",
-    "requested_samples", "stopped_early", "solves", "incomplete", "seed", "limits", "sampler",
-    "seconds"}` (with "message" instead of the analysis when it is not the viewer's turn), or
+    By default it thinks for a set time (--time: 1.8 s for a hand's advice, 4.5 s for the Master's,
+    sooner once playing or passing is clearly better; at seat 0 with the first-lead table 2.6 s for
+    the advice and 2 s for the table; 5 s for a view). --samples N fixes the work instead (at most N
+    for a view, exactly N for the advice, 8 for the first-lead table by --lead-samples), for the same
+    output on any machine and any --jobs. Each solve of a view's moves and of the first-lead table
+    stops after 500,000 nodes, each solve of the advice after 16,000,000 (--max-nodes sets both;
+    --solve-time also stops each solve after SECONDS); a solve stopped early counts an estimate and
+    the output says how many were. Measured times: docs/pimc.md. A progress bar with the time left
+    is shown on stderr on a terminal. --json prints one object: `{"input": "view", "view", "seat",
+    "caller", "to_move", "old", "points", "moves": [{"move", "mean", "stderr", "values"}], "best",
+    "p_best", "samples", "requested_samples", "stopped_early", "solves", "incomplete", "seed",
+    "limits", "sampler", "seconds"}` (with "message" instead when it is not your turn), or
     `{"input": "hand", "hand", "seat", "old", "sets", "runs", "sure_fu", "call_score", "advice",
     "leads"}`.
     """

@@ -29,7 +29,7 @@ from . import (
     show_cmd,
     solve_cmd,
 )
-from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, LukfuGroup, note
+from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, LukfuCommand, LukfuGroup, note
 
 app = typer.Typer(
     cls=LukfuGroup,
@@ -83,18 +83,18 @@ def _main(
     """Luk Fu (Six Tigers): rules engine, solver and analysis."""
 
 
-app.command("deal")(position_cmds.deal)
-app.command("legal", context_settings=POSITION_ARGS)(position_cmds.legal)
-app.command("apply", context_settings=POSITION_ARGS)(position_cmds.apply)
-app.command("show", context_settings=POSITION_ARGS)(show_cmd.show)
-app.command("replay")(replay_cmd.replay)
-app.command("rules")(rules_cmd.rules)
-app.command("solve", context_settings=POSITION_ARGS)(solve_cmd.solve)
-app.command("sample")(sample_cmd.sample)
-app.command("analyse")(analyse_cmd.analyse)
-app.command("advise")(advise_cmd.advise)
-app.command("play")(play_cmd.play)
-app.command("match")(match_cmd.match)
+app.command("deal", cls=LukfuCommand)(position_cmds.deal)
+app.command("legal", cls=LukfuCommand, context_settings=POSITION_ARGS)(position_cmds.legal)
+app.command("apply", cls=LukfuCommand, context_settings=POSITION_ARGS)(position_cmds.apply)
+app.command("show", cls=LukfuCommand, context_settings=POSITION_ARGS)(show_cmd.show)
+app.command("replay", cls=LukfuCommand)(replay_cmd.replay)
+app.command("rules", cls=LukfuCommand)(rules_cmd.rules)
+app.command("solve", cls=LukfuCommand, context_settings=POSITION_ARGS)(solve_cmd.solve)
+app.command("sample", cls=LukfuCommand)(sample_cmd.sample)
+app.command("analyse", cls=LukfuCommand)(analyse_cmd.analyse)
+app.command("advise", cls=LukfuCommand)(advise_cmd.advise)
+app.command("play", cls=LukfuCommand)(play_cmd.play)
+app.command("match", cls=LukfuCommand)(match_cmd.match)
 app.add_typer(puzzle_cmd.app, name="puzzle")
 
 

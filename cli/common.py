@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 try:  # Typer 0.2x runs on its own copy of Click: its usage errors are these
     from typer._click.exceptions import UsageError
@@ -20,7 +22,7 @@ except ImportError:  # pragma: no cover - an older Typer uses Click itself
     from click.exceptions import UsageError
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _, language, set_language, take_lang_option
+from lukfu_solver.i18n import N_, _, language, set_language, take_lang_option
 
 EXIT_BAD_INPUT = 2
 """Exit code for bad input (notation, file, arguments), the same as Typer's usage errors."""
@@ -126,7 +128,84 @@ def bad_usage(field: str, message: str) -> NotationError:
     return NotationError(field, message)
 
 
-class LukfuGroup(TyperGroup):
+HELP_WORDS: dict[str, str] = {
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "DEFAULT_STRING": N_("[default: {}]"),
+}
+"""Typer's own words in a ``--help`` screen (``typer.rich_utils`` names them), translated with ours."""
+HELP_OPTION_TEXT = N_("Show this message and exit.")
+"""The help text Click gives ``--help`` itself."""
+
+
+def _swap(obj: Any, attr: str, saved: list[tuple[Any, str, Any]]) -> None:
+    """Replace ``obj.attr`` (a help text) by its translation, remembering the English to restore."""
+    value = getattr(obj, attr, None)
+    if isinstance(value, str) and value:
+        saved.append((obj, attr, value))
+        setattr(obj, attr, _(value))
+
+
+@contextmanager
+def translated_help(command: Any, ctx: Any) -> Iterator[None]:
+    """Show ``command``'s ``--help`` in the language in use, then put the English back.
+
+    Help texts (``help=`` strings and command docstrings) are written in English at import time,
+    before the language is known; they are translated here, when the help screen is drawn, by
+    looking each one up in the catalogue (``i18n_catalogues extract`` collects them without any
+    markup in the source). A text with no translation stays English. Typer's panel titles and the
+    ``[default: …]`` label are translated the same way.
+    """
+    if language() == "en":
+        yield
+        return
+    from typer import rich_utils
+
+    saved: list[tuple[Any, str, Any]] = []
+    for attr, word in HELP_WORDS.items():
+        saved.append((rich_utils, attr, getattr(rich_utils, attr)))
+        setattr(rich_utils, attr, _(word))
+    _swap(command, "help", saved)
+    for param in command.get_params(ctx):
+        _swap(param, "help", saved)
+    for name in getattr(command, "commands", {}):
+        sub = command.commands[name]
+        _swap(sub, "help", saved)
+        _swap(sub, "short_help", saved)
+    try:
+        yield
+    finally:
+        for obj, attr, value in reversed(saved):
+            setattr(obj, attr, value)
+
+
+def translated_usage(usage: str) -> str:
+    """Click's ``Usage:`` line with its first word translated (the command and metavars stay)."""
+    head, sep, rest = usage.partition(":")
+    return _("Usage") + sep + rest if sep and head.strip() == "Usage" else usage
+
+
+class TranslatedHelp:
+    """Mixin of a Typer command or group whose ``--help`` is shown in the language in use."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with translated_help(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+    def get_usage(self, ctx: Any) -> str:
+        return translated_usage(super().get_usage(ctx))  # type: ignore[misc]
+
+
+class LukfuCommand(TranslatedHelp, TyperCommand):
+    """A ``lukfu`` command (``cls=`` of every ``app.command``): its help translated."""
+
+
+class HelpGroup(TranslatedHelp, TyperGroup):
+    """A group of subcommands (``lukfu puzzle``): its help translated."""
+
+
+class LukfuGroup(TranslatedHelp, TyperGroup):
     """The ``lukfu`` command group: runs a command and turns bad input into one line and exit 2.
 
     ``NotationError`` (bad card, position, view, move, record) prints ``error: <field>: <fault>``;
@@ -137,7 +216,8 @@ class LukfuGroup(TyperGroup):
     keeps its traceback.
 
     It also sets the language of everything printed: ``--lang CODE`` anywhere on the line (before
-    or after the command), else the LANGUAGE/LC_ALL/LC_MESSAGES/LANG variables, else English.
+    or after the command), else the LANGUAGE/LC_ALL/LC_MESSAGES/LANG variables, else English;
+    its ``--help`` and its commands' are translated when shown (:func:`translated_help`).
     """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import N_, _
 from lukfu_solver.inputs import excerpt
 
 from .common import bad_usage
@@ -58,7 +58,9 @@ def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = 
     return format_cards(dealt_hand(deal, seat))
 
 
-POSITION_HELP = "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
+POSITION_HELP = N_(
+    "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
+)
 
 
 def check_seat(value: int, field: str) -> int:

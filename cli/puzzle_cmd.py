@@ -27,7 +27,17 @@ from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
 from lukfu_solver.safe_write import check_target, write_atomic
 
-from .common import bad_usage, emit_json, menu_number, note, one_line, stdout_console, tolerant_stdin
+from .common import (
+    HelpGroup,
+    LukfuCommand,
+    bad_usage,
+    emit_json,
+    menu_number,
+    note,
+    one_line,
+    stdout_console,
+    tolerant_stdin,
+)
 from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
 from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
@@ -38,6 +48,7 @@ if TYPE_CHECKING:
     from lukfu_solver.search import ExactSolver
 
 app = typer.Typer(
+    cls=HelpGroup,
     no_args_is_help=True,
     add_completion=False,
     help="Puzzles: perfect-information positions with a question and exactly one right answer "
@@ -54,7 +65,11 @@ SolverOpt = Annotated[
         "and node counts, slower).",
     ),
 ]
-FILE_HELP = "A puzzle file (JSON: a collection, a list of puzzles or one puzzle) or a directory of them."
+FILE_HELP = N_("A puzzle file (JSON: a collection, a list of puzzles or one puzzle) or a directory of them.")
+SOURCE_HELP = N_(
+    "A puzzle file (JSON: a collection, a list of puzzles or one puzzle) or a directory of them. "
+    "Or a position line, quoted."
+)
 POSITION_ARGS = {"ignore_unknown_options": True}
 
 
@@ -124,7 +139,7 @@ def _progress_bar(count: int) -> tuple[Callable[[int, int], None], Callable[[], 
     return (lambda found, tried: bar.update(task, completed=found, tried=tried)), bar.stop
 
 
-@app.command("generate")
+@app.command("generate", cls=LukfuCommand)
 def generate(
     count: Annotated[int, typer.Option("--count", metavar="N", help="Puzzles to generate.")] = 10,
     min_cards: Annotated[int, typer.Option("--min-cards", metavar="N", help="Fewest cards a hand (3-7).")] = 3,
@@ -360,9 +375,9 @@ def themes_text(themes: list[str]) -> str:
     return ", ".join(_theme_text(t) for t in themes) or _("none")
 
 
-@app.command("solve", context_settings=POSITION_ARGS)
+@app.command("solve", cls=LukfuCommand, context_settings=POSITION_ARGS)
 def solve(
-    source: Annotated[str, typer.Argument(metavar="FILE|POSITION", help=FILE_HELP + " Or a position line, quoted.")],
+    source: Annotated[str, typer.Argument(metavar="FILE|POSITION", help=SOURCE_HELP)],
     pid: IdOpt = None,
     goal: Annotated[
         str | None, typer.Option("--goal", metavar="GOAL", help="For a POSITION: win, stop or most (else chosen).")
@@ -393,7 +408,7 @@ def solve(
 # ---------------------------------------------------------------- check
 
 
-@app.command("check")
+@app.command("check", cls=LukfuCommand)
 def check(
     file: Annotated[str, typer.Argument(metavar="FILE", help=FILE_HELP)],
     pid: IdOpt = None,
@@ -460,7 +475,7 @@ def puzzle_list_table(puzzles: list[Puzzle]) -> Table:
     return table
 
 
-@app.command("show")
+@app.command("show", cls=LukfuCommand)
 def show(
     file: Annotated[str, typer.Argument(metavar="FILE", help=FILE_HELP)],
     pid: IdOpt = None,
@@ -675,7 +690,7 @@ class PlaySession:
                 self.say("  " + result_line(pos.outcome))
 
 
-@app.command("play")
+@app.command("play", cls=LukfuCommand)
 def play(
     file: Annotated[str, typer.Argument(metavar="FILE", help=FILE_HELP)],
     pid: IdOpt = None,

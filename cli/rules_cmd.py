@@ -27,7 +27,7 @@ def rules_text(lang: str | None = None) -> str:
 
 
 def rules() -> None:
-    """Print the rules this engine implements (R1-R17, M1-M2), in English, Russian, Hindi or Spanish.
+    """Print the rules this engine implements (R1-R17, and the scoring M1-M2), in English, Russian, Hindi or Spanish.
 
     The language is lukfu's (``--lang``, else LANGUAGE/LC_ALL/LANG). Rendered as Markdown on a
     terminal; plain text when piped or redirected.

@@ -13,12 +13,12 @@ from typing import Annotated
 
 import typer
 
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import N_, _
 
 from .common import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
 
-VIEW_HELP = "A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`."
+VIEW_HELP = N_("A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`.")
 PROGRESS_FROM = 1000
 """Counts from which a progress bar is shown (on stderr, only when it is a terminal)."""
 

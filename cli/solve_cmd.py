@@ -39,11 +39,11 @@ if TYPE_CHECKING:
 AllMovesOpt = Annotated[bool, typer.Option("--all-moves", help="Also find the exact value of every legal move.")]
 MaxNodesOpt = Annotated[
     int | None,
-    typer.Option("--max-nodes", metavar="N", help="Stop each search after about N nodes and report the bounds found."),
+    typer.Option("--max-nodes", metavar="N", help="Stop each search after about N nodes and report the range of values proven so far."),
 ]
 TimeOpt = Annotated[
     float | None,
-    typer.Option("--time", metavar="SECONDS", help="Stop each search after SECONDS and report the bounds found."),
+    typer.Option("--time", metavar="SECONDS", help="Stop each search after SECONDS and report the range of values proven so far."),
 ]
 JobsOpt = Annotated[
     int, typer.Option("--jobs", metavar="N", help="With --batch: solve on N processes (same results, in order).")
@@ -306,17 +306,18 @@ def solve(
     ] = False,
     threads: ThreadsOpt = 1,
 ) -> None:
-    """Solve a position exactly: its value (the caller's net points under best play, M1), the best
-    move and the principal variation told trick by trick, with nodes, table hit rate and time.
+    """Solve a position exactly: its value (the caller's net points when both sides play their
+    best), the best move and the best line told trick by trick, with the work done (nodes: the
+    positions looked at; how often the table of positions already knew one) and the time.
 
     --all-moves adds a table of every legal move's value. --max-nodes / --time stop the search
-    early: the bounds found so far are shown (exit 0). --json: `{"position", "value", "lower",
+    early: the range the value is proven to lie in is shown (exit 0). --json: `{"position", "value", "lower",
     "upper", "complete", "best", "pv", "moves" (with --all-moves), "nodes", "hit_rate", "ms"}`.
     With --batch FILE ('-' is standard input): one position a line in, one JSON object a line out
     in the same order (`{"position", "value", "best", "pv", "moves", "nodes", "ms"}`, or
     `{"line", "error"}` for a bad line; a search stopped at a limit adds `"complete": false`,
-    `"lower"` and `"upper"`); --jobs N spreads the batch over N processes, --scheduler over a Dask cluster (tcp://HOST:PORT or local:N; docs/cluster.md). The compiled kernel
-    is used (its first run compiles it, then it is cached); --reference uses the pure-Python
+    `"lower"` and `"upper"`); --jobs N spreads the batch over N processes, --scheduler over a
+    Dask cluster (tcp://HOST:PORT or local:N; docs/cluster.md). The compiled kernel is used (its first run compiles it, then it is cached); --reference uses the pure-Python
     search, which gives the same values and node counts, much more slowly. --threads 2 solves
     each position with two threads sharing the table (faster on hard positions; for many
     positions --jobs is the better use of the cores). How the search works and what it costs,

@@ -18,6 +18,7 @@ or ``pybabel`` read them as they are.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import string
 import struct
@@ -40,6 +41,10 @@ KEYWORDS: dict[str, tuple[str, ...]] = {
     "NP_": ("msgctxt", "msgid"),
 }
 """The marking functions of :mod:`lukfu_solver.i18n` and what their leading arguments are."""
+HELP_SOURCES: tuple[Path, ...] = (ROOT / "cli",)
+"""The folders whose help texts are extracted without markup: every ``help="..."`` keyword (of
+``typer.Option``, ``typer.Argument``, ``typer.Typer``) and every command's docstring, as
+xgettext's ``--keyword`` would; the command line translates them when a ``--help`` is shown."""
 PLURAL_FORMS: dict[str, str] = {
     "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
     "hi": "nplurals=2; plural=(n > 1);",
@@ -220,6 +225,7 @@ def placeholders(text: str) -> list[str]:
     except ValueError:
         found.append("<bad braces>")
     found += re.findall(r"\[/?[a-z][a-z0-9 _#.=-]*\]", text)
+    found += re.findall(r"`[^`]*`", text)  # Markdown code (commands, JSON keys) in help texts
     return sorted(found)
 
 
@@ -254,11 +260,65 @@ def extract_file(path: Path, rel: str) -> list[Entry]:
     return sorted(found, key=lambda e: int(e.references[0].rsplit(":", 1)[1]))
 
 
-def extract(sources: tuple[Path, ...] = SOURCES) -> list[Entry]:
-    """Every message marked in ``sources``, merged by (context, message), in order of first use."""
+def _python_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def command_names(tree: ast.AST) -> set[str]:
+    """The functions a module registers as commands: ``@app.command(...)`` above a ``def``, or
+    ``app.command("name", ...)(module.function)``."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for deco in node.decorator_list:
+                if isinstance(deco, ast.Call) and getattr(deco.func, "attr", None) == "command":
+                    names.add(node.name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Call):
+            if getattr(node.func.func, "attr", None) == "command" and node.args:
+                target = node.args[0]
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+                if name:
+                    names.add(name)
+    return names
+
+
+def extract_help_file(path: Path, rel: str, commands: set[str]) -> list[Entry]:
+    """The help texts of one command-line module: ``help="..."`` keywords and the docstrings of
+    the functions in ``commands``, cleaned as Typer cleans them (so the lookup finds them)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg == "help" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                    found.append((kw.value.lineno, inspect.cleandoc(kw.value.value)))
+        elif isinstance(node, ast.FunctionDef) and node.name in commands and node.col_offset == 0:
+            doc = ast.get_docstring(node, clean=True)
+            if doc:
+                found.append((node.body[0].lineno, doc))
+    return [Entry(msgid=text, references=[f"{rel}:{line}"]) for line, text in sorted(found) if text]
+
+
+def extract_help(sources: tuple[Path, ...] = HELP_SOURCES) -> list[Entry]:
+    """Every help text of the command line (see :data:`HELP_SOURCES`), merged, in order of first use."""
+    files = [p for folder in sources for p in _python_files(folder)]
+    commands = set().union(*(command_names(ast.parse(p.read_text(encoding="utf-8"))) for p in files))
+    merged: dict[tuple[str | None, str], Entry] = {}
+    for path in files:
+        for e in extract_help_file(path, path.relative_to(ROOT).as_posix(), commands):
+            if e.key in merged:
+                merged[e.key].references += e.references
+            else:
+                merged[e.key] = e
+    return list(merged.values())
+
+
+def extract(sources: tuple[Path, ...] = SOURCES, help_sources: tuple[Path, ...] = HELP_SOURCES) -> list[Entry]:
+    """Every message marked in ``sources`` and every help text of ``help_sources``, merged by
+    (context, message), in order of first use."""
     merged: dict[tuple[str | None, str], Entry] = {}
     for folder in sources:
-        for path in sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts):
+        for path in _python_files(folder):
             rel = path.relative_to(ROOT).as_posix()
             for e in extract_file(path, rel):
                 if e.key in merged:
@@ -266,6 +326,11 @@ def extract(sources: tuple[Path, ...] = SOURCES) -> list[Entry]:
                     merged[e.key].flags |= e.flags
                 else:
                     merged[e.key] = e
+    for e in extract_help(help_sources):
+        if e.key in merged:
+            merged[e.key].references += e.references
+        else:
+            merged[e.key] = e
     return list(merged.values())
 
 
