@@ -62,7 +62,7 @@ def error_line(message: str) -> None:
 def usage_message(err: UsageError) -> str:
     """Typer's usage error (a bad option value, an unknown option, a missing argument) as one
     line naming the option and where help is: the same form as every other error."""
-    where = f" (see: {err.ctx.command_path} --help)" if err.ctx is not None else ""
+    where = _(" (see: {command} --help)").format(command=err.ctx.command_path) if err.ctx is not None else ""
     return error_text(err.format_message()).rstrip(".") + where
 
 

@@ -54,7 +54,7 @@ def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = 
     if hand:
         raise bad_usage("deal", _("give either {name} or --deal SEED, not both").format(name=name))
     if seat is None:
-        raise bad_usage("seat", "--deal SEED needs --seat SEAT: whose hand in the deal")
+        raise bad_usage("seat", _('--deal SEED needs --seat SEAT: whose hand in the deal'))
     return format_cards(dealt_hand(deal, seat))
 
 

@@ -81,7 +81,7 @@ def solver_kind(name: str) -> str:
     from lukfu_solver.puzzles import SOLVER_CHOICES
 
     if name not in SOLVER_CHOICES:
-        raise bad_usage("solver", f"expected {' or '.join(SOLVER_CHOICES)}, got {name!r}")
+        raise bad_usage("solver", _('expected {choices}, got {name!r}').format(choices=' or '.join(SOLVER_CHOICES), name=name))
     if name == "compiled":
         from .progress import prepare_solver
 
@@ -111,12 +111,32 @@ def move_kind(pos: Position, move: Play) -> str:
     return (_("a run of {suit} to beat") if beat else _("a run of {suit} to lead")).format(suit=suit)
 
 
+def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, int], tried: int, secs: float) -> str:
+    """The note after ``puzzle generate``: how many puzzles of each tier, the deals tried, the time."""
+    from lukfu_solver.puzzles.words import tier_text
+
+    head = ngettext("generated {n} puzzle", "generated {n} puzzles", found).format(n=found)
+    if found < count:
+        head += _(" (only {n} of {count}: --max-deals {max_deals} reached)").format(n=found, count=count, max_deals=max_deals)
+    parts = ", ".join(_("{n} {tier}").format(n=n, tier=tier_text(t)) for t, n in tiers.items())
+    tail = ngettext("{n} deal in {secs:.1f} s", "{n} deals in {secs:.1f} s", tried).format(n=tried, secs=secs)
+    return _("{head}: {tiers}; {tried}").format(head=head, tiers=parts, tried=tail)
+
+
+def check_summary(total: int, failed: int) -> str:
+    """The last line of ``puzzle check``: how many puzzles passed and failed."""
+    head = ngettext("{n} puzzle", "{n} puzzles", total).format(n=total)
+    return _("{puzzles}: {passed} passed, {failed} failed").format(puzzles=head, passed=total - failed, failed=failed)
+
+
 def rating_text(rating: dict[str, int], tier: str) -> str:
-    """The rating with its parts."""
+    """The rating with its parts (the tier in the reader's language)."""
+    from lukfu_solver.puzzles.words import tier_text
+
     return _(
         "{tier} (score {score}: {decisions} decisions, {tempting} tempting, {misled} misled, {branching} branching)"
     ).format(
-        tier=tier,
+        tier=tier_text(tier),
         score=rating.get("score"),
         decisions=rating.get("decisions"),
         tempting=rating.get("tempting"),
@@ -203,7 +223,7 @@ def generate(
         check_seed(seed)
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
-        note(f"seed {seed}")
+        note(_('seed {seed}').format(seed=seed))
     update, stop = _progress_bar(count)
     tried = 0
 
@@ -243,13 +263,7 @@ def generate(
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
-    tiers = P.summary_counts(found)["difficulty"]
-    short = "" if len(found) >= count else f" (only {len(found)} of {count}: --max-deals {max_deals} reached)"
-    note(
-        f"generated {len(found)} puzzles{short}: "
-        + ", ".join(f"{n} {t}" for t, n in tiers.items())
-        + f"; {tried} deals in {secs:.1f} s"
-    )
+    note(generate_summary(len(found), count, max_deals, P.summary_counts(found)["difficulty"], tried, secs))
 
 
 # ---------------------------------------------------------------- solve
@@ -265,12 +279,12 @@ def _position_or_file(
 
     if " " in source.strip() and not os.path.exists(source):
         if pid is not None:
-            raise bad_usage("id", "--id applies to a puzzle FILE, not a POSITION")
+            raise bad_usage("id", _('--id applies to a puzzle FILE, not a POSITION'))
         pos = Position.parse(source)
         check_puzzle_size(pos, "position")
         return [(None, pos, P.choose_goal(pos, goal, kind))]
     if goal is not None:
-        raise bad_usage("goal", "--goal applies to a POSITION; a puzzle FILE says its goal")
+        raise bad_usage("goal", _('--goal applies to a POSITION; a puzzle FILE says its goal'))
     return [(p, p.pos(), p.goal) for p in load_selected(source, pid)]
 
 
@@ -451,10 +465,11 @@ def check(
     else:
         for r in results:
             if r["ok"]:
-                sys.stdout.write(f"ok    {r['id']}  ({r['nodes']:,} nodes, {r['ms']:.0f} ms)\n")
+                line = _("ok    {id}  ({nodes:,} nodes, {ms:.0f} ms)").format(id=r["id"], nodes=r["nodes"], ms=r["ms"])
             else:
-                sys.stdout.write(f"FAIL  {r['id']}: {one_line('; '.join(r['failures']))}\n")
-        sys.stdout.write(f"{len(results)} puzzles: {len(results) - len(failed)} passed, {len(failed)} failed\n")
+                line = _("FAIL  {id}: {failures}").format(id=r["id"], failures=one_line("; ".join(r["failures"])))
+            sys.stdout.write(line + "\n")
+        sys.stdout.write(check_summary(len(results), len(failed)) + "\n")
         sys.stdout.flush()
     if failed:
         raise typer.Exit(1)

@@ -9,11 +9,11 @@ explanation, or the sampler's fallback).
 from __future__ import annotations
 
 import random
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from lukfu_solver.i18n import N_, _
+from lukfu_solver.i18n import N_, _, ngettext
 
 from .common import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
@@ -21,6 +21,22 @@ from .progress import with_progress
 VIEW_HELP = N_("A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`.")
 PROGRESS_FROM = 1000
 """Counts from which a progress bar is shown (on stderr, only when it is a terminal)."""
+
+
+def sample_note(count: int, stats: dict[str, Any], per_second: float | None) -> str:
+    """The note after the deals: how many, the sampling method, the consistent deals and the speed."""
+    method = {"exact": _("exact"), "rejection": _("rejection"), "enumeration": _("enumeration"), "quick": _("quick")}
+    known = (
+        ngettext("{n:,} consistent deal", "{n:,} consistent deals", stats["count"]).format(n=stats["count"])
+        if stats["count"] is not None
+        else _("count unknown")
+    )
+    if stats["acceptance"] is not None:
+        known += _(", acceptance {rate:.1%}").format(rate=stats["acceptance"])
+    text = ngettext(
+        "{n} deal drawn by {method} sampling ({known})", "{n} deals drawn by {method} sampling ({known})", count
+    ).format(n=count, method=method.get(stats["method"], stats["method"]), known=known)
+    return text + (_(", {speed:,.0f} deals/s").format(speed=per_second) if per_second else "")
 
 
 def sample(
@@ -56,7 +72,7 @@ def sample(
     parsed = SeatView.parse(view)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(f"seed {seed}")
+        note(_('seed {seed}').format(seed=seed))
     sampler = make_sampler(parsed, seed, exact=True)  # sample promises exactly uniform deals
     draws = (sampler.sample() for _ in range(count))
     shown = with_progress(draws, count, "sampling") if count >= PROGRESS_FROM else draws
@@ -70,7 +86,4 @@ def sample(
         emit_line(f"  position  {data['position'] if data['position'] is not None else '- (calling phase)'}")
     if not json_:
         stats = sampler.stats()
-        known = f"{stats['count']:,} consistent deals" if stats["count"] is not None else "count unknown"
-        rate = f", acceptance {stats['acceptance']:.1%}" if stats["acceptance"] is not None else ""
-        speed = f", {sampler.samples_per_s:,.0f} deals/s" if sampler.samples_per_s else ""
-        note(f"{count} deals drawn by {stats['method']} sampling ({known}{rate}){speed}")
+        note(sample_note(count, stats, sampler.samples_per_s))

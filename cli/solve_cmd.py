@@ -331,7 +331,7 @@ def solve(
     if threads not in (1, 2):
         raise bad_usage("threads", _("must be 1 or 2, got {value}").format(value=threads))
     if threads != 1 and reference:
-        raise bad_usage("threads", "the --reference search runs on one thread")
+        raise bad_usage("threads", _('the --reference search runs on one thread'))
     check_scheduler(scheduler, jobs)
     if batch is not None:
         if not reference and scheduler is None:  # on a cluster, the workers warm up instead
@@ -339,9 +339,9 @@ def solve(
         run_solve_batch(batch, all_moves, max_nodes, time_limit, jobs, reference, threads, scheduler)
         return
     if scheduler is not None:
-        raise bad_usage("scheduler", "--scheduler applies to --batch only")
+        raise bad_usage("scheduler", _('--scheduler applies to --batch only'))
     if jobs != 1:
-        raise bad_usage("jobs", "--jobs applies to --batch only")
+        raise bad_usage("jobs", _('--jobs applies to --batch only'))
     assert position is not None
     pos = Position.parse(position)
     reference = choose_reference(pos, reference, threads)

@@ -21,6 +21,7 @@ import random
 
 from .errors import NotationError
 from .game import deal_hands
+from .i18n import _
 from .plays import CLAIM, Play
 from .position import HAND_SIZE, Position
 
@@ -42,8 +43,8 @@ def full_deal(seed: int, caller: int | None = None) -> Position:
     generator unless ``caller`` is given, so the three callers of one seed share its hands.
     """
     if caller is not None and caller not in (0, 1, 2):
-        raise NotationError("caller", f"a seat is 0, 1 or 2, got {caller}")
-    pos, _ = _deal_and_caller(random.Random(seed), caller)
+        raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller}').format(caller=caller))
+    pos, _caller = _deal_and_caller(random.Random(seed), caller)
     return pos
 
 
@@ -56,10 +57,10 @@ def random_endgame(seed: int, cards: int) -> Position:
     function of the seed alone.
     """
     if not 0 <= cards <= HAND_SIZE:
-        raise NotationError("cards", f"cards a hand must be 0-{HAND_SIZE}, got {cards}")
+        raise NotationError("cards", _('cards a hand must be 0-{size}, got {cards}').format(size=HAND_SIZE, cards=cards))
     rng = random.Random(seed)
-    for _ in range(MAX_ATTEMPTS):
-        pos, _ = _deal_and_caller(rng, None)
+    for _attempt in range(MAX_ATTEMPTS):
+        pos, _caller = _deal_and_caller(rng, None)
         while not pos.is_over and (pos.trick or pos.hands[0].bit_count() > cards):
             moves = sorted((m for m in pos.legal_moves() if m.kind != CLAIM), key=Play.sort_key)
             if not moves:
@@ -67,4 +68,4 @@ def random_endgame(seed: int, cards: int) -> Position:
             pos.push(rng.choice(moves))
         if not pos.trick and pos.hands[0].bit_count() == cards and (cards == 0 or not pos.is_over):
             return pos.copy()
-    raise NotationError("seed", f"no deal of seed {seed} reached {cards} cards a hand in {MAX_ATTEMPTS} attempts")
+    raise NotationError("seed", _('no deal of seed {seed} reached {cards} cards a hand in {attempts} attempts').format(seed=seed, cards=cards, attempts=MAX_ATTEMPTS))

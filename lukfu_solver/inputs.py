@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import NotationError
+from .i18n import _
 
 # ---------------------------------------------------------------- limits (docs/limits.md)
 
@@ -79,9 +80,9 @@ def parse_int(text: str, field: str, low: int, high: int) -> int:
     """
     digits = text[1:] if text.startswith("-") else text
     if not digits or not _DIGITS.issuperset(digits):
-        raise NotationError(field, f"expected a whole number {_range(low, high)}, got {excerpt(text)}")
+        raise NotationError(field, _('expected a whole number {range}, got {text}').format(range=_range(low, high), text=excerpt(text)))
     if len(digits) > MAX_DIGITS:
-        raise NotationError(field, f"a {len(digits):,}-digit number is too long (the range is {low}-{high})")
+        raise NotationError(field, _('a {count:,}-digit number is too long (the range is {low}-{high})').format(count=len(digits), low=low, high=high))
     return check_int(int(text), field, low, high)
 
 
@@ -91,9 +92,9 @@ def check_int(value: Any, field: str, low: int, high: int) -> int:
     Used for numbers that arrive already converted: command-line options and JSON values.
     """
     if type(value) is not int:
-        raise NotationError(field, f"expected a whole number {_range(low, high)}, got {excerpt(value)}")
+        raise NotationError(field, _('expected a whole number {range}, got {value}').format(range=_range(low, high), value=excerpt(value)))
     if not low <= value <= high:
-        raise NotationError(field, f"{excerpt(value)} is outside {low}-{high}")
+        raise NotationError(field, _('{value} is outside {low}-{high}').format(value=excerpt(value), low=low, high=high))
     return value
 
 
@@ -123,19 +124,19 @@ def check_text(text: str, field: str, max_len: int = MAX_TEXT, allow_space: bool
     any space other than U+0020, and U+0020 itself when ``allow_space`` is false.
     """
     if len(text) > max_len:
-        raise NotationError(field, f"{len(text):,} characters is too long (at most {max_len:,})")
+        raise NotationError(field, _('{count:,} characters is too long (at most {max_len:,})').format(count=len(text), max_len=max_len))
     if text.isascii() and text.isprintable():
         if not allow_space and " " in text:
-            raise NotationError(field, f"a space at column {text.index(' ') + 1} in {excerpt(text)}")
+            raise NotationError(field, _('a space at column {index} in {text}').format(index=text.index(' ') + 1, text=excerpt(text)))
         return text
     for i, ch in enumerate(text, 1):
         if ch == " ":
             if not allow_space:
-                raise NotationError(field, f"a space at column {i} in {excerpt(text)}")
+                raise NotationError(field, _('a space at column {i} in {text}').format(i=i, text=excerpt(text)))
             continue
         if ch.isprintable():
             continue
-        raise NotationError(field, f"{describe_char(ch)} at column {i} in {excerpt(text)}")
+        raise NotationError(field, _('{ch} at column {i} in {text}').format(ch=describe_char(ch), i=i, text=excerpt(text)))
     return text  # pragma: no cover - a non-printable text has a faulty character
 
 
@@ -166,10 +167,10 @@ def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
         text = text[:-2] if text.endswith("\r\n") else text[:-1]
     check_text(text, field, max_len)
     if text.startswith(" ") or text.endswith(" "):
-        raise NotationError(field, f"a space at the {'start' if text.startswith(' ') else 'end'} of {excerpt(text)}")
+        raise NotationError(field, (_('a space at the start of {text}') if text.startswith(' ') else _('a space at the end of {text}')).format(text=excerpt(text)))
     if "  " in text:
         raise NotationError(
-            field, f"two spaces in a row at column {text.index('  ') + 1} (fields are separated by single spaces)"
+            field, _('two spaces in a row at column {index} (fields are separated by single spaces)').format(index=text.index('  ') + 1)
         )
     return text.split(" ") if text else []
 
@@ -177,7 +178,7 @@ def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
 def check_name(value: Any, field: str) -> str:
     """A player name: a string of 1 to :data:`MAX_NAME` printable characters (spaces allowed inside)."""
     if not isinstance(value, str) or not value:
-        raise NotationError(field, f"a name is a non-empty string, got {excerpt(value)}")
+        raise NotationError(field, _('a name is a non-empty string, got {value}').format(value=excerpt(value)))
     return check_text(value, field, MAX_NAME)
 
 
@@ -191,7 +192,7 @@ def decode_line(raw: bytes, field: str = "line") -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(field, f"an undecodable byte 0x{raw[e.start]:02x} at byte {e.start + 1} (not UTF-8)") from None
+        raise NotationError(field, _('an undecodable byte 0x{raw:02x} at byte {start} (not UTF-8)').format(raw=raw[e.start], start=e.start + 1)) from None
 
 
 # ---------------------------------------------------------------- excerpts for messages
@@ -260,19 +261,19 @@ def load_json(
     naming ``field`` (``not valid JSON (… at line L column C)`` for a syntax error).
     """
     if len(data) > max_bytes:
-        unit = "bytes" if isinstance(data, bytes) else "characters"
-        raise NotationError(field, f"{len(data):,} {unit} is too large (at most {max_bytes:,})")
+        message = _("{count:,} bytes is too large (at most {most:,})") if isinstance(data, bytes) else _("{count:,} characters is too large (at most {most:,})")
+        raise NotationError(field, message.format(count=len(data), most=max_bytes))
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise NotationError(
-                field, f"an undecodable byte 0x{data[e.start]:02x} at byte {e.start + 1} (not UTF-8)"
+                field, _('an undecodable byte 0x{data:02x} at byte {start} (not UTF-8)').format(data=data[e.start], start=e.start + 1)
             ) from None
     else:
         text = data
     if json_depth(text, max_depth) > max_depth:
-        raise NotationError(field, f"nested more than {max_depth} deep")
+        raise NotationError(field, _('nested more than {max_depth} deep').format(max_depth=max_depth))
     try:
         value = json.loads(
             text,
@@ -282,9 +283,9 @@ def load_json(
             object_pairs_hook=lambda pairs: _json_object(pairs, field),
         )
     except json.JSONDecodeError as e:
-        raise NotationError(field, f"not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+        raise NotationError(field, _('not valid JSON ({reason} at line {lineno} column {colno})').format(reason=e.msg, lineno=e.lineno, colno=e.colno)) from None
     except RecursionError:  # pragma: no cover - json_depth refuses deep text first
-        raise NotationError(field, f"nested more than {max_depth} deep") from None
+        raise NotationError(field, _('nested more than {max_depth} deep').format(max_depth=max_depth)) from None
     _check_strings(value, field)
     return value
 
@@ -294,7 +295,7 @@ def _check_strings(value: Any, field: str) -> None:
     character and cannot be written back as UTF-8. The depth is already bounded."""
     if isinstance(value, str):
         if has_surrogates(value):
-            raise NotationError(field, f"a lone surrogate (not a character) in the string {excerpt(value)}")
+            raise NotationError(field, _('a lone surrogate (not a character) in the string {value}').format(value=excerpt(value)))
     elif isinstance(value, list):
         for item in value:
             _check_strings(item, field)
@@ -307,16 +308,16 @@ def _check_strings(value: Any, field: str) -> None:
 def _json_number(text: str, field: str, kind: type) -> Any:
     """A JSON number's text converted by ``kind`` once its length is known to be sane."""
     if len(text) > MAX_DIGITS + 10:
-        raise NotationError(field, f"a {len(text):,}-character number is too long (at most {MAX_DIGITS} digits)")
+        raise NotationError(field, _('a {count:,}-character number is too long (at most {most} digits)').format(count=len(text), most=MAX_DIGITS))
     value = kind(text)
     if kind is float and not math.isfinite(value):
-        raise NotationError(field, f"the number {text} is too large")
+        raise NotationError(field, _('the number {text} is too large').format(text=text))
     return value
 
 
 def _json_constant(text: str, field: str) -> Any:
     """NaN and Infinity are not JSON: refuse them."""
-    raise NotationError(field, f"{text} is not a JSON value")
+    raise NotationError(field, _('{text} is not a JSON value').format(text=text))
 
 
 def _json_object(pairs: list[tuple[str, Any]], field: str) -> dict[str, Any]:
@@ -324,7 +325,7 @@ def _json_object(pairs: list[tuple[str, Any]], field: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise NotationError(field, f"key {excerpt(key)} given twice")
+            raise NotationError(field, _('key {key} given twice').format(key=excerpt(key)))
         out[key] = value
     return out
 
@@ -337,13 +338,13 @@ def read_bounded(path: str | os.PathLike[str], max_bytes: int, field: str = "fil
         with p.open("rb") as f:
             data = f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise NotationError(field, f"{p}: no such file") from None
+        raise NotationError(field, _('{path}: no such file').format(path=p)) from None
     except IsADirectoryError:
-        raise NotationError(field, f"{p}: is a directory") from None
+        raise NotationError(field, _('{path}: is a directory').format(path=p)) from None
     except OSError as e:
-        raise NotationError(field, f"{p}: cannot read ({e.strerror or e})") from None
+        raise NotationError(field, _('{path}: cannot read ({reason})').format(path=p, reason=e.strerror or e)) from None
     if len(data) > max_bytes:
-        raise NotationError(field, f"{p}: larger than {max_bytes:,} bytes, the limit for this file")
+        raise NotationError(field, _('{path}: larger than {max_bytes:,} bytes, the limit for this file').format(path=p, max_bytes=max_bytes))
     return data
 
 

@@ -90,10 +90,10 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
     if s == "-":
         return ()
     if not s:
-        raise NotationError("history", "empty (write '-' before the first lead)")
+        raise NotationError("history", _("empty (write '-' before the first lead)"))
     parts = s.split("/")
     if len(parts) > MAX_TRICKS:
-        raise NotationError("history", f"at most {MAX_TRICKS} tricks, got {len(parts)}")
+        raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(parts)))
     tricks = []
     for t, part in enumerate(parts, 1):
         plays = []
@@ -101,7 +101,7 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
             try:
                 plays.append(Play.parse(pt, "history"))
             except NotationError as e:
-                raise NotationError("history", f"trick {t}, play {i}: {e.message}") from None
+                raise NotationError("history", _('trick {t}, play {i}: {message}').format(t=t, i=i, message=e.message)) from None
         tricks.append(tuple(plays))
     result = tuple(tricks)
     check_history(result, reveal, caller)
@@ -128,59 +128,59 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
     With ``reveal``, discards must show their cards.
     """
     if len(tricks) > MAX_TRICKS:
-        raise NotationError("history", f"at most {MAX_TRICKS} tricks, got {len(tricks)}")
+        raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(tricks)))
     seen = 0
     left = HAND_SIZE  # cards each seat holds when the trick starts
     leader = 0
     for t, trick in enumerate(tricks, 1):
         if not trick or len(trick) > 3:
-            raise NotationError("history", f"trick {t}: a trick has 1 to 3 plays, got {len(trick)}")
+            raise NotationError("history", _('trick {t}: a trick has 1 to 3 plays, got {count}').format(t=t, count=len(trick)))
         if t < len(tricks) and len(trick) < 3:
             raise NotationError(
-                "history", f"trick {t}: only the last trick may be incomplete, but it has {len(trick)} plays"
+                "history", _('trick {t}: only the last trick may be incomplete, but it has {count} plays').format(t=t, count=len(trick))
             )
         if left == 0:
-            raise NotationError("history", f"trick {t}: the hands ran out after trick {t - 1} (R15)")
+            raise NotationError("history", _('trick {t}: the hands ran out after trick {t2} (R15)').format(t=t, t2=t - 1))
         best_i = 0
         for i, p in enumerate(trick):
             where = f"trick {t}, play {i + 1}"
             if p.kind == CLAIM:
-                raise NotationError("history", f"{where}: a view has no claim (a claim ends the deal)")
+                raise NotationError("history", _('{where}: a view has no claim (a claim ends the deal)').format(where=where))
             if p.kind == DISCARD and (p.cards.bit_count() != p.size if p.cards else not p.size):
-                raise NotationError("history", f"{where}: a malformed discard {p}")
+                raise NotationError("history", _('{where}: a malformed discard {play}').format(where=where, play=p))
             if reveal and p.hidden:
                 raise NotationError(
-                    "history", f"{where}: the discard {p} hides its cards; every discard must show them here"
+                    "history", _('{where}: the discard {play} hides its cards; every discard must show them here').format(where=where, play=p)
                 )
             seat = (leader + i) % 3
             if i == 0:
                 if p.kind == DISCARD:
                     raise NotationError(
-                        "history", f"{where}: a trick is led with a single, set or run, not a discard {p}"
+                        "history", _('{where}: a trick is led with a single, set or run, not a discard {play}').format(where=where, play=p)
                     )
                 if p.size > left:
                     raise NotationError(
-                        "history", f"{where}: a {p.size}-card lead {p}, but each seat holds only {left} cards"
+                        "history", _('{where}: a {size}-card lead {play}, but each seat holds only {left} cards').format(where=where, size=p.size, play=p, left=left)
                     )
                 if caller is not None and caller != 0 and seat == 0 and p.size >= 4:
                     raise NotationError(
                         "history",
-                        f"{where}: seat 0 passed and may not lead {p}, a four-card set or a run of four or more (R6)",
+                        _('{where}: seat 0 passed and may not lead {play}, a four-card set or a run of four or more (R6)').format(where=where, play=p),
                     )
             else:
                 if p.size != trick[0].size:
                     raise NotationError(
-                        "history", f"{where}: {p} has {p.size} cards but the lead {trick[0]} has {trick[0].size}"
+                        "history", _('{where}: {play} has {size} cards but the lead {trick} has {size2}').format(where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size)
                     )
                 if p.kind != DISCARD:
                     best = trick[best_i]
                     if not beats(p, best, best_i == 0):
-                        raise NotationError("history", f"{where}: {p} does not beat {best} (R8)")
+                        raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=best))
                     best_i = i
             dup = seen & p.cards
             if dup:
                 raise NotationError(
-                    "history", f"{where}: {format_cards(dup)} is already played in {_find(tricks, dup)}"
+                    "history", _('{where}: {cards} is already played in {trick}').format(where=where, cards=format_cards(dup), trick=_find(tricks, dup))
                 )
             seen |= p.cards
         if len(trick) == 3:
@@ -206,12 +206,12 @@ def parse_calls(text: str) -> tuple[str, ...]:
     for i, c in enumerate(calls, 1):
         if c == "play":
             raise NotationError(
-                "history", f"call {i} is 'play', so seat {i - 1} is the caller: write its seat as the caller, not '-'"
+                "history", _("call {i} is 'play', so seat {i2} is the caller: write its seat as the caller, not '-'").format(i=i, i2=i - 1)
             )
         if c != "pass":
-            raise NotationError("history", f"call {i} is {excerpt(c)}; before the caller is known every call is 'pass'")
+            raise NotationError("history", _("call {i} is {c}; before the caller is known every call is 'pass'").format(i=i, c=excerpt(c)))
     if len(calls) > 2:
-        raise NotationError("history", "three passes: the deal is passed out and dealt again (R3)")
+        raise NotationError("history", _('three passes: the deal is passed out and dealt again (R3)'))
     return calls
 
 
@@ -261,7 +261,7 @@ class SeatView:
         """
         fields = split_fields(text, "view")
         if len(fields) != 4:
-            raise NotationError("view", f"expected 4 fields (seat hand caller history), got {len(fields)}")
+            raise NotationError("view", _('expected 4 fields (seat hand caller history), got {count}').format(count=len(fields)))
         seat = _parse_seat(fields[0], "seat")
         hand = parse_cards(fields[1], "hand")
         if fields[2] == "-":
@@ -293,7 +293,7 @@ class SeatView:
         hand = dealt
         for n, p in enumerate(plays, 1):
             if p.kind == CLAIM:
-                raise NotationError("plays", f"play {n} is a claim: the deal is over and a view does not show it")
+                raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
             s = (leader + len(cur)) % 3
             if s == seat:
                 hand &= ~p.cards
@@ -590,21 +590,21 @@ class SeatView:
         Fields: ``seat``, ``hand``, ``caller`` and ``history`` (with the trick and play at fault).
         """
         if self.seat not in (0, 1, 2):
-            raise NotationError("seat", f"a seat is 0, 1 or 2, got {self.seat!r}")
+            raise NotationError("seat", _('a seat is 0, 1 or 2, got {seat!r}').format(seat=self.seat))
         if not 0 <= self.hand <= ALL_CARDS:
-            raise NotationError("hand", "not a card set")
+            raise NotationError("hand", _('not a card set'))
         if self.caller is None:
             if self.tricks:
-                raise NotationError("history", "no trick is played before the caller is known (R3)")
+                raise NotationError("history", _('no trick is played before the caller is known (R3)'))
             if len(self.calls) > 2 or any(c != "pass" for c in self.calls):
-                raise NotationError("history", f"calls {','.join(self.calls)}: at most two, all 'pass' (R3)")
+                raise NotationError("history", _("calls {choices}: at most two, all 'pass' (R3)").format(choices=','.join(self.calls)))
             if self.hand.bit_count() != HAND_SIZE:
-                raise NotationError("hand", f"{self.hand.bit_count()} cards; a hand holds {HAND_SIZE} before the play")
+                raise NotationError("hand", _('{count} cards; a hand holds {size} before the play').format(count=self.hand.bit_count(), size=HAND_SIZE))
             return
         if self.caller not in (0, 1, 2):
-            raise NotationError("caller", f"a seat is 0, 1 or 2, got {self.caller!r}")
+            raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller!r}').format(caller=self.caller))
         if self.calls:
-            raise NotationError("history", "calls are kept only in the calling phase (caller '-')")
+            raise NotationError("history", _("calls are kept only in the calling phase (caller '-')"))
         check_history(self.tricks, reveal=False, caller=self.caller)
         self._check_seat()
 
@@ -626,21 +626,21 @@ class SeatView:
                 if p.kind == DISCARD:
                     if s == seat and p.hidden:
                         raise NotationError(
-                            "history", f"{where}: {p} is seat {seat}'s own discard; it must show its cards (xC2)"
+                            "history", _("{where}: {play} is seat {seat}'s own discard; it must show its cards (xC2)").format(where=where, play=p, seat=seat)
                         )
                     if s != seat and p.cards:
                         raise NotationError(
                             "history",
-                            f"{where}: the discard {p} of seat {s} is hidden from seat {seat}; write it as x{p.size}",
+                            _('{where}: the discard {play} of seat {s} is hidden from seat {seat}; write it as x{size}').format(where=where, play=p, s=s, seat=seat, size=p.size),
                         )
                 dup = p.cards & self.hand
                 if dup:
-                    raise NotationError("history", f"{where}: {format_cards(dup)} is also in the hand")
+                    raise NotationError("history", _('{where}: {cards} is also in the hand').format(where=where, cards=format_cards(dup)))
         n = HAND_SIZE - f.played[seat]
         if self.hand.bit_count() != n:
             raise NotationError(
                 "hand",
-                f"seat {seat} holds {self.hand.bit_count()} cards but has played {f.played[seat]}, so it holds {n}",
+                _('seat {seat} holds {bit_count} cards but has played {played}, so it holds {n}').format(seat=seat, bit_count=self.hand.bit_count(), played=f.played[seat], n=n),
             )
         # suffix unions: face-up cards by seat from trick t on; own cards from trick t on
         count = len(tricks)
@@ -670,8 +670,7 @@ class SeatView:
                         if not p.cards & allowed:
                             raise NotationError(
                                 "history",
-                                f"{where}: seat {seat} may not lead {p}: a non-caller leads a non-Old single "
-                                f"of its highest suit holding one, here {format_cards(allowed)} (R7)",
+                                _('{where}: seat {seat} may not lead {play}: a non-caller leads a non-Old single of its highest suit holding one, here {cards} (R7)').format(where=where, seat=seat, play=p, cards=format_cards(allowed)),
                             )
                     elif s != caller:
                         shown = p.cards | up_by[s][t + 1]
@@ -685,7 +684,7 @@ class SeatView:
                         held_how = "" if s == seat else " (shown later)"
                         raise NotationError(
                             "history",
-                            f"{where}: seat {s} discarded but held{held_how} {beat}, which beats {best} (R9)",
+                            _('{where}: seat {s} discarded but held{held_how} {beat}, which beats {best} (R9)').format(where=where, s=s, held_how=held_how, beat=beat, best=best),
                         )
                 if i and p.kind != DISCARD:
                     best_i = i
@@ -720,18 +719,17 @@ def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: Card
         y &= -y
         raise NotationError(
             "history",
-            f"{where}: seat {s}, a non-caller, led {lead} but held the non-Old {format_cards(y)} "
-            f"(shown later) of a higher suit (R7)",
+            _('{where}: seat {s}, a non-caller, led {lead} but held the non-Old {cards} (shown later) of a higher suit (R7)').format(where=where, s=s, lead=lead, cards=format_cards(y)),
         )
     if old_cards(shown, faceup) & lead.cards:
         y = not_old & -not_old
         raise NotationError(
             "history",
-            f"{where}: seat {s}, a non-caller, led the Old {lead} but held the non-Old {format_cards(y)} (shown later) (R7)",
+            _('{where}: seat {s}, a non-caller, led the Old {lead} but held the non-Old {cards} (shown later) (R7)').format(where=where, s=s, lead=lead, cards=format_cards(y)),
         )
 
 
 def _parse_seat(text: str, field: str) -> int:
     if text not in ("0", "1", "2"):
-        raise NotationError(field, f"a seat is 0, 1 or 2, got {excerpt(text)}")
+        raise NotationError(field, _('a seat is 0, 1 or 2, got {text}').format(text=excerpt(text)))
     return int(text)

@@ -47,6 +47,7 @@ from ..cards import (
     iter_cards,
 )
 from ..errors import NotationError
+from ..i18n import _
 from ..plays import DISCARD, RUN, SET, SINGLE, Play
 from ..position import Position
 from ..rules import can_beat, single_leads
@@ -101,7 +102,9 @@ class Discard(NamedTuple):
 
     def describe(self) -> str:
         """What the play proves, in words (for messages)."""
-        return f"seat {self.seat} discarded {self.discard} against {self.best}, so it held no play beating {self.best} (R9)"
+        return _("seat {seat} discarded {discard} against {best}, so it held no play beating {best} (R9)").format(
+            seat=self.seat, discard=self.discard, best=self.best
+        )
 
 
 class Lead(NamedTuple):
@@ -117,10 +120,10 @@ class Lead(NamedTuple):
 
     def describe(self) -> str:
         """What the play proves, in words (for messages)."""
-        return (
-            f"seat {self.seat}, a non-caller, led {self.lead}, so every higher suit held only Old cards "
-            f"and {self.lead} was not Old unless all its cards were (R7)"
-        )
+        return _(
+            "seat {seat}, a non-caller, led {lead}, so every higher suit held only Old cards "
+            "and {lead} was not Old unless all its cards were (R7)"
+        ).format(seat=self.seat, lead=self.lead)
 
 
 Constraint = Discard | Lead
@@ -319,7 +322,7 @@ def derive(view: SeatView) -> Problem:
     places.sort(key=lambda p: (p.seat, p.trick))
     hidden = view.unseen
     if sum(p.size for p in places) != hidden.bit_count():  # pragma: no cover - validate() rules it out
-        raise NotationError("view", "the hidden cards do not fill the hidden places")
+        raise NotationError("view", _('the hidden cards do not fill the hidden places'))
     return Problem(view, hidden, tuple(places), tuple(constraints))
 
 
@@ -517,7 +520,7 @@ def _solver(workers: int = 1, seconds: float | None = None) -> Any:
 def is_consistent(view: SeatView) -> bool:
     """True when some deal is consistent with ``view`` (False also for an invalid view)."""
     try:
-        model, _, _ = build_model(view)
+        model, _places, _vars = build_model(view)
     except NotationError:
         return False
     from ortools.sat.python import cp_model
@@ -529,7 +532,7 @@ def is_consistent(view: SeatView) -> bool:
 
 
 def _where(con: Constraint) -> str:
-    return f"trick {con.trick + 1}, play {con.play + 1}"
+    return _("trick {trick}, play {play}").format(trick=con.trick + 1, play=con.play + 1)
 
 
 def explain_infeasible(view: SeatView) -> str:
@@ -545,7 +548,7 @@ def explain_infeasible(view: SeatView) -> str:
         return str(err)
     from ortools.sat.python import cp_model
 
-    model, _, enc = _new_model(problem)
+    model, _vars, enc = _new_model(problem)
     guards = []
     for k, con in enumerate(problem.constraints):
         g = model.new_bool_var(f"play_{k}")
@@ -561,7 +564,7 @@ def explain_infeasible(view: SeatView) -> str:
     if feasible(n):
         return ""
     if not feasible(0):  # pragma: no cover - a valid view's places always fit its hidden cards
-        return "the hidden cards do not fit the hidden places"
+        return _("the hidden cards do not fit the hidden places")
     lo, hi = 0, n  # feasible(lo), not feasible(hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -577,11 +580,12 @@ def explain_infeasible(view: SeatView) -> str:
     index = {g.index: k for k, g in enumerate(guards)}
     core = sorted(index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index)
     others = [problem.constraints[k] for k in core if k != hi - 1]
-    msg = f"no deal fits the history at {_where(con)}: {con.describe()}"
+    msg = _("no deal fits the history at {where}: {what}").format(where=_where(con), what=con.describe())
     if others:
-        msg += "; it contradicts " + "; ".join(f"{_where(o)}: {o.describe()}" for o in others)
+        found = "; ".join(f"{_where(o)}: {o.describe()}" for o in others)
+        msg += _("; it contradicts {others}").format(others=found)
     else:
-        msg += "; the cards the view shows rule that out"
+        msg += _("; the cards the view shows rule that out")
     return msg
 
 

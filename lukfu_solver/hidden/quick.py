@@ -24,6 +24,7 @@ from ..cards import (
     iter_cards,
 )
 from ..errors import NotationError
+from ..i18n import _
 from ..plays import DISCARD, Play
 from ..position import Position
 from ..rules import (
@@ -174,7 +175,7 @@ class QuickSampler:
         """One deal consistent with the view (approximately uniform)."""
         t0 = time.perf_counter()
         got = None
-        for _ in range(self.MAX_TRIES):
+        for _try in range(self.MAX_TRIES):
             self.attempts += 1
             got = self._deal()
             if got is not None and self._legal(got):
@@ -184,7 +185,7 @@ class QuickSampler:
             self.unchecked += 1
             got = self._deal()
             if got is None:
-                raise NotationError("view", "no deal fits the view's discards")
+                raise NotationError("view", _("no deal fits the view's discards"))
         self.drawn += 1
         self.seconds += time.perf_counter() - t0
         return Deal(self.problem, tuple(got[k] for k in self._order))

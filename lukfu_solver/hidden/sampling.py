@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 
 from ..cards import CardSet, iter_cards
 from ..errors import NotationError
+from ..i18n import _
 from ..rules import can_beat
 from ..view import SeatView
 from .constraints import (
@@ -136,7 +137,7 @@ class _Plan:
         # super-places: a seat's places between two boundaries accept the same cards
         bounds: dict[int, set[int]] = {}
         # (the seats and tricks of partial limits too, so their checks see whole super-places)
-        for s, t in list(forbid) + [(c.seat, c.trick) for c in leads] + [(c.seat, c.trick) for c, _ in partial]:
+        for s, t in list(forbid) + [(c.seat, c.trick) for c in leads] + [(c.seat, c.trick) for c, _limit in partial]:
             bounds.setdefault(s, set()).add(t)
         groups: dict[tuple[int, int], list[int]] = {}
         for j, p in enumerate(places):
@@ -340,9 +341,9 @@ class _Plan:
         order = [(0, self.start[0], self.start[1])]
         ids[order[0]] = 0
         for i, caps, flags in order:  # grows while iterating: breadth first over the steps
-            _, cum, targets = self.memo[i][caps, flags]
+            _count, cum, targets = self.memo[i][caps, flags]
             nxt = []
-            for _, caps2, flags2 in targets:
+            for _n, caps2, flags2 in targets:
                 key = (i + 1, caps2, flags2)
                 if key not in ids:
                     ids[key] = len(order)
@@ -457,7 +458,7 @@ class Sampler:
         self._list: list[tuple[CardSet, ...]] | None = None
         self._fell_back = False
         if self._plan.total == 0:
-            raise NotationError("view", explain_infeasible(view) or "no deal fits the view")
+            raise NotationError("view", explain_infeasible(view) or _("no deal fits the view"))
         self.method = "rejection" if self._plan.checks else "exact"
         self.setup_seconds = time.perf_counter() - t0
 
@@ -527,7 +528,7 @@ class Sampler:
             self._list = found
             self.method = "enumeration"
         elif not found and (complete or not is_consistent(self.problem.view)):
-            raise NotationError("view", explain_infeasible(self.problem.view) or "no deal fits the view")
+            raise NotationError("view", explain_infeasible(self.problem.view) or _("no deal fits the view"))
 
     def stats(self) -> dict[str, Any]:
         """How sampling went: the method, the counts (``count`` None when unknown), the rejection

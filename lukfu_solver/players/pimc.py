@@ -21,6 +21,7 @@ from ..cards import format_cards, iter_cards, old_cards
 from ..errors import NotationError
 from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, evaluate
 from ..hidden.quick import make_sampler
+from ..i18n import _
 from ..plays import CLAIM, DISCARD, Play
 from ..view import HAND_SIZE, SeatView
 from .rule import _cost, ctx_from_view, keep_values, rule_move, rule_playout
@@ -125,7 +126,7 @@ class PimcPlayer:
         **overrides: int,
     ) -> None:
         if level not in LEVELS:
-            raise NotationError("level", f"a pimc level is 1-5, got {level}")
+            raise NotationError("level", _('a pimc level is 1-5, got {level}').format(level=level))
         self.level = level
         self.params = LEVELS[level]._replace(**overrides)
         self.seed = seed
@@ -167,7 +168,7 @@ class PimcPlayer:
         """Evaluate the choices of the seat to move (it must be the view's seat): the call, or
         every candidate move. The same view and seed give the same analysis."""
         if view.to_move != view.seat:
-            raise NotationError("view", f"seat {view.seat} is not to move")
+            raise NotationError("view", _('seat {seat} is not to move').format(seat=view.seat))
         t0 = time.perf_counter()
         rng = random.Random(f"pimc|{self.seed}|{view}")
         a = self._analyse_call(view, rng) if view.caller is None else self._analyse_play(view, rng)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..i18n import _
 from ..plays import Play
 from .goals import check_goal, goal_failure, keeps_goal, pick_goal
 from .line import Analysis, SolveContext, analyse, end_of_line, refutation, solver_of
@@ -48,21 +49,21 @@ def check(puzzle: Puzzle, solver: str | ExactSolver = "compiled", max_nodes: int
     if not an.ok:
         failures.append(str(an.failure))
     if puzzle.side != an.side:
-        failures.append(f"side is {puzzle.side!r}, but the goal {puzzle.goal} makes it {an.side!r}")
+        failures.append(_("side is {side!r}, but the goal {goal} makes it {found!r}").format(side=puzzle.side, goal=puzzle.goal, found=an.side))
     if an.value is not None and puzzle.value != an.value:
-        failures.append(f"value is {puzzle.value:+d} in the file, {an.value:+d} by the solver")
+        failures.append(_("value is {value:+d} in the file, {found:+d} by the solver").format(value=puzzle.value, found=an.value))
     if an.first_moves:
         found = {str(m): v for m, v in an.first_moves.items()}
         if puzzle.first_moves and puzzle.first_moves != found:
             diff = sorted(k for k in set(found) | set(puzzle.first_moves) if found.get(k) != puzzle.first_moves.get(k))
-            failures.append(f"first-move values differ from the solver's for {', '.join(diff)}")
+            failures.append(_("first-move values differ from the solver's for {moves}").format(moves=", ".join(diff)))
     if an.ok and an.rating is not None:
         if puzzle.rating and puzzle.rating != an.rating.to_dict():
-            failures.append(f"rating {puzzle.rating} differs from the recomputed {an.rating.to_dict()}")
+            failures.append(_("rating {rating} differs from the recomputed {found}").format(rating=puzzle.rating, found=an.rating.to_dict()))
         if puzzle.difficulty and puzzle.difficulty != an.rating.tier:
-            failures.append(f"difficulty is {puzzle.difficulty!r}, recomputed {an.rating.tier!r}")
+            failures.append(_("difficulty is {tier!r}, recomputed {found!r}").format(tier=puzzle.difficulty, found=an.rating.tier))
         if sorted(puzzle.themes) != sorted(an.themes):
-            failures.append(f"themes {puzzle.themes} differ from the detected {an.themes}")
+            failures.append(_("themes {themes} differ from the detected {found}").format(themes=puzzle.themes, found=an.themes))
     return CheckResult(puzzle, failures, an)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotationError
-from ..i18n import SOURCE_LANGUAGE, using_language
+from ..i18n import SOURCE_LANGUAGE, _, using_language
 from ..inputs import MAX_PUZZLE_FILE_BYTES, check_text, excerpt, load_json, read_bounded
 from ..plays import Play
 from ..position import Position
@@ -49,8 +49,7 @@ def check_puzzle_size(pos: Position, where: str) -> None:
     if pos.cards_per_hand() > MAX_PUZZLE_CARDS:
         raise NotationError(
             where,
-            f"{pos.cards_per_hand()} cards a hand; a puzzle has at most {MAX_PUZZLE_CARDS} "
-            "(its check solves every move exactly: use lukfu solve for bigger positions)",
+            _('{count} cards a hand; a puzzle has at most {most} (its check solves every move exactly: use lukfu solve for bigger positions)').format(count=pos.cards_per_hand(), most=MAX_PUZZLE_CARDS),
         )
 
 
@@ -123,25 +122,25 @@ class Puzzle:
     def from_dict(cls, d: Any, where: str = "puzzle") -> Puzzle:
         """A puzzle from its JSON object; a missing or mistyped field raises NotationError."""
         if not isinstance(d, dict):
-            raise NotationError(where, "a puzzle must be a JSON object")
+            raise NotationError(where, _('a puzzle must be a JSON object'))
         pid = d.get("id")
         if not isinstance(pid, str) or not pid:
-            raise NotationError(where, "missing 'id' (a non-empty string)")
+            raise NotationError(where, _("missing 'id' (a non-empty string)"))
         check_text(pid, f"{where}: id", MAX_ID)  # printable: ids and titles are shown on terminals
         here = f"puzzle {pid}"
         for key in d:
             if key not in PUZZLE_KEYS:
-                raise NotationError(here, f"unknown key {excerpt(key)} (keys: {', '.join(PUZZLE_KEYS)})")
+                raise NotationError(here, _('unknown key {key} (keys: {choices})').format(key=excerpt(key), choices=', '.join(PUZZLE_KEYS)))
 
         def need(key: str, types: type | tuple[type, ...], optional: bool = False) -> Any:
             """The value of ``key`` checked for its type (None when optional and absent)."""
             if key not in d:
                 if optional:
                     return None
-                raise NotationError(here, f"missing {key!r}")
+                raise NotationError(here, _('missing {key!r}').format(key=key))
             v = d[key]
             if not isinstance(v, types) or isinstance(v, bool):
-                raise NotationError(here, f"{key!r} has the wrong type")
+                raise NotationError(here, _('{key!r} has the wrong type').format(key=key))
             return v
 
         position = need("position", str)
@@ -152,18 +151,18 @@ class Puzzle:
         check_puzzle_size(pos, f"{here}: position")
         goal = need("goal", str)
         if goal not in GOALS:
-            raise NotationError(here, f"goal must be one of {', '.join(GOALS)}, got {excerpt(goal)}")
+            raise NotationError(here, _('goal must be one of {choices}, got {goal}').format(choices=', '.join(GOALS), goal=excerpt(goal)))
         side = need("side", str, optional=True) or solving_side(goal, pos)
         if side not in SIDES:
-            raise NotationError(here, f"side must be one of {', '.join(SIDES)}, got {excerpt(side)}")
+            raise NotationError(here, _('side must be one of {choices}, got {side}').format(choices=', '.join(SIDES), side=excerpt(side)))
         solution = need("solution", list)
         if not all(isinstance(t, str) for t in solution):
-            raise NotationError(here, "'solution' must be a list of moves (strings)")
+            raise NotationError(here, _("'solution' must be a list of moves (strings)"))
         for t in solution:
             Play.parse(t, f"{here}: solution")
         first = need("first_moves", dict, optional=True) or {}
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in first.values()):
-            raise NotationError(here, "'first_moves' values must be integers")
+            raise NotationError(here, _("'first_moves' values must be integers"))
         rating = need("rating", dict, optional=True) or {}
         themes = need("themes", list, optional=True) or []
         difficulty = need("difficulty", str, optional=True) or ""
@@ -238,24 +237,24 @@ def loads(text: str | bytes, name: str = "puzzle file") -> list[Puzzle]:
     if isinstance(doc, dict) and "puzzles" in doc:
         for key in doc:
             if key not in COLLECTION_KEYS:
-                raise NotationError(name, f"unknown key {excerpt(key)} (keys: {', '.join(COLLECTION_KEYS)})")
+                raise NotationError(name, _('unknown key {key} (keys: {choices})').format(key=excerpt(key), choices=', '.join(COLLECTION_KEYS)))
         if doc.get("format", FORMAT) != FORMAT:
-            raise NotationError(name, f"format is {excerpt(doc.get('format'))}, expected {FORMAT!r}")
+            raise NotationError(name, _('format is {format}, expected {expected!r}').format(format=excerpt(doc.get('format')), expected=FORMAT))
         version = doc.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION:
-            raise NotationError(name, f"version {excerpt(version)} is not supported (expected {FORMAT_VERSION})")
+            raise NotationError(name, _('version {version} is not supported (expected {expected})').format(version=excerpt(version), expected=FORMAT_VERSION))
         items = doc["puzzles"]
     elif isinstance(doc, dict):
         items = [doc]
     else:
         items = doc
     if not isinstance(items, list):
-        raise NotationError(name, "expected a puzzle collection, a list of puzzles or one puzzle")
+        raise NotationError(name, _('expected a puzzle collection, a list of puzzles or one puzzle'))
     puzzles = [Puzzle.from_dict(d, f"{name}: puzzle {i + 1}") for i, d in enumerate(items)]
     seen: set[str] = set()
     for p in puzzles:
         if p.id in seen:
-            raise NotationError(name, f"puzzle id {excerpt(p.id)} appears twice")
+            raise NotationError(name, _('puzzle id {id} appears twice').format(id=excerpt(p.id)))
         seen.add(p.id)
     return puzzles
 
@@ -280,7 +279,7 @@ def load_source(path: str | Path) -> list[Puzzle]:
     p = Path(path)
     puzzles = load_dir(p) if p.is_dir() else load(p)
     if not puzzles:
-        raise NotationError("file", f"{path}: no puzzles")
+        raise NotationError("file", _('{path}: no puzzles').format(path=path))
     return puzzles
 
 
@@ -290,7 +289,7 @@ def select(puzzles: list[Puzzle], pid: str | None) -> list[Puzzle]:
         return puzzles
     chosen = [p for p in puzzles if p.id == pid]
     if not chosen:
-        raise NotationError("id", f"no puzzle {pid!r} in the file ({len(puzzles)} puzzles)")
+        raise NotationError("id", _('no puzzle {pid!r} in the file ({count} puzzles)').format(pid=pid, count=len(puzzles)))
     return chosen
 
 

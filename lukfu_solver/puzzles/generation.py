@@ -18,6 +18,7 @@ from ..cards import card as card_index
 from ..cards import iter_cards
 from ..endgames import random_endgame
 from ..errors import NotationError
+from ..i18n import _
 from ..parallel import current_cluster, ordered_map, worker_pool
 from ..plays import Play
 from ..position import Position
@@ -45,17 +46,17 @@ class GenOptions:
         """NotationError for options that make no sense."""
         if not 3 <= self.min_cards <= self.max_cards <= 7:
             raise NotationError(
-                "cards", f"need 3 <= min-cards <= max-cards <= 7, got {self.min_cards} and {self.max_cards}"
+                "cards", _('need 3 <= min-cards <= max-cards <= 7, got {min_cards} and {max_cards}').format(min_cards=self.min_cards, max_cards=self.max_cards)
             )
         if self.difficulty is not None and self.difficulty not in TIERS:
-            raise NotationError("difficulty", f"expected one of {', '.join(TIERS)}, got {self.difficulty!r}")
+            raise NotationError("difficulty", _('expected one of {choices}, got {difficulty!r}').format(choices=', '.join(TIERS), difficulty=self.difficulty))
         if self.theme is not None and self.theme not in THEMES:
-            raise NotationError("theme", f"expected one of {', '.join(repr(t) for t in THEMES)}, got {self.theme!r}")
+            raise NotationError("theme", _('expected one of {choices}, got {theme!r}').format(choices=', '.join(repr(t) for t in THEMES), theme=self.theme))
         if self.goal is not None and self.goal not in GOALS:
-            raise NotationError("goal", f"expected one of {', '.join(GOALS)}, got {self.goal!r}")
+            raise NotationError("goal", _('expected one of {choices}, got {goal!r}').format(choices=', '.join(GOALS), goal=self.goal))
         if self.build is not None and self.max_cards < 5:
             raise NotationError(
-                "cards", "puzzles on run versus set are built with 5 or more cards a hand: --max-cards 5+"
+                "cards", _('puzzles on run versus set are built with 5 or more cards a hand: --max-cards 5+')
             )
 
     @property
@@ -129,7 +130,7 @@ def guided_walk(seed: int, cards: int, ctx: SolveContext, build: str | None = No
     if build == RUN_SET:
         pos = plant_run_and_set(pos, random.Random(seed ^ 0xB11D))
     elif build is not None:
-        raise NotationError("source", f"unknown build {build!r} (known: {RUN_SET})")
+        raise NotationError("source", _('unknown build {build!r} (known: {known})').format(build=build, known=RUN_SET))
     rng = random.Random(seed)
     ply = 0
     while not pos.is_over:
@@ -138,7 +139,7 @@ def guided_walk(seed: int, cards: int, ctx: SolveContext, build: str | None = No
         if len(legal) == 1:
             move = legal[0]
         else:
-            _, vals = ctx.values(pos)
+            _value, vals = ctx.values(pos)
             pick = max if pos.to_move == pos.caller else min
             best = pick(vals.values())
             move = rng.choice([m for m in legal if vals[m] == best])
@@ -153,7 +154,7 @@ def replay_source(source: dict[str, Any], solver: str = "compiled") -> Position:
     for ply, pos in guided_walk(source["seed"], source["cards"], ctx, source.get("build")):
         if ply == source["ply"]:
             return pos
-    raise NotationError("source", f"the deal of seed {source['seed']} ends before ply {source['ply']}")
+    raise NotationError("source", _('the deal of seed {seed} ends before ply {ply}').format(seed=source['seed'], ply=source['ply']))
 
 
 def puzzles_from_seed(seed: int, opts: GenOptions, solver: str = "compiled") -> Iterator[Puzzle]:
@@ -169,7 +170,7 @@ def puzzles_from_seed(seed: int, opts: GenOptions, solver: str = "compiled") -> 
             n = pos.cards_per_hand()
             if n < opts.min_cards:
                 return
-            if n > opts.max_cards or pos.can_claim() or sum(1 for _ in pos.legal_moves()) < 2:
+            if n > opts.max_cards or pos.can_claim() or sum(1 for _m in pos.legal_moves()) < 2:
                 continue
             value, moves = ctx.values(pos)
             for goal in goal_candidates(pos, value, moves):
@@ -215,7 +216,7 @@ def search_deals(opts: GenOptions, seed: int, solver: str = "compiled", jobs: in
     pool = worker_pool(jobs)
     try:
         while True:  # a batch at a time: imap would drain an endless iterator ahead of the workers
-            batch = [next(seeds) for _ in range(4 * jobs)]
+            batch = [next(seeds) for _i in range(4 * jobs)]
             yield from pool.imap(work, batch)
     finally:
         pool.terminate()

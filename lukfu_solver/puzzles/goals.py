@@ -44,7 +44,7 @@ class PuzzleError(Exception):
 def check_goal(goal: str) -> str:
     """``goal`` if it is one of :data:`GOALS`, else a NotationError naming the field."""
     if goal not in GOALS:
-        raise NotationError("goal", f"expected one of {', '.join(GOALS)}, got {goal!r}")
+        raise NotationError("goal", _('expected one of {choices}, got {goal!r}').format(choices=', '.join(GOALS), goal=goal))
     return goal
 
 
@@ -136,7 +136,7 @@ def pick_goal(pos: Position, solver: ExactSolver) -> str:
     """The goal to ask of a bare position: win (caller to move) or stop (a non-caller), unless
     the solving side wins anyway and only the most points can be unique."""
     if pos.is_over:
-        raise NotationError("position", "the deal has ended: no puzzle")
+        raise NotationError("position", _('the deal has ended: no puzzle'))
     res = solver.solve(pos, all_moves=True)
     vals = list(res.moves.values())
     if pos.to_move == pos.caller:

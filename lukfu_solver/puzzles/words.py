@@ -30,6 +30,8 @@ GOAL_WORDS: dict[str, str] = {
     "the most points": N_("the most points"),
 }
 """The goal half of a generated title."""
+TIER_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+"""The difficulty tiers of :data:`.rating.TIERS` (stored in English, shown translated)."""
 ONLY_MOVE = N_("Only move")
 """The head of a generated title without a theme."""
 
@@ -37,6 +39,11 @@ ONLY_MOVE = N_("Only move")
 def theme_text(theme: str) -> str:
     """A theme in the language in use (an unknown one as it is)."""
     return _(THEME_WORDS[theme]) if theme in THEME_WORDS else theme
+
+
+def tier_text(tier: str) -> str:
+    """A difficulty tier in the language in use (an unknown one as it is)."""
+    return _(TIER_WORDS[tier]) if tier in TIER_WORDS else tier
 
 
 def _capital(text: str) -> str:
