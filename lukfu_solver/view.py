@@ -640,7 +640,7 @@ class SeatView:
         if self.hand.bit_count() != n:
             raise NotationError(
                 "hand",
-                _('seat {seat} holds {bit_count} cards but has played {played}, so it holds {n}').format(seat=seat, bit_count=self.hand.bit_count(), played=f.played[seat], n=n),
+                _('seat {seat} holds {count} cards but has played {played}, so it holds {n}').format(seat=seat, count=self.hand.bit_count(), played=f.played[seat], n=n),
             )
         # suffix unions: face-up cards by seat from trick t on; own cards from trick t on
         count = len(tricks)
@@ -681,10 +681,14 @@ class SeatView:
                     known = held if s == seat else up_by[s][t + 1]
                     beat = next(beating_plays(known, best, best_i == 0), None)
                     if beat is not None:
-                        held_how = "" if s == seat else " (shown later)"
+                        message = (
+                            _("{where}: seat {s} discarded but held {beat}, which beats {best} (R9)")
+                            if s == seat
+                            else _("{where}: seat {s} discarded but held (shown later) {beat}, which beats {best} (R9)")
+                        )
                         raise NotationError(
                             "history",
-                            _('{where}: seat {s} discarded but held{held_how} {beat}, which beats {best} (R9)').format(where=where, s=s, held_how=held_how, beat=beat, best=best),
+                            message.format(where=where, s=s, beat=beat, best=best),
                         )
                 if i and p.kind != DISCARD:
                     best_i = i
