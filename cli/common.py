@@ -8,6 +8,7 @@ including those added later in their own modules, runs inside its :meth:`LukfuGr
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,11 +60,46 @@ def error_line(message: str) -> None:
     sys.stderr.flush()
 
 
+USAGE_MESSAGES: tuple[tuple[str, str], ...] = (
+    (r"Invalid value for (?P<option>.+?): (?P<detail>.*)", N_("Invalid value for {option}: {detail}")),
+    (r"No such option: (?P<option>\S+) \(Possible options: (?P<choices>.*)\)", N_("No such option: {option} (Possible options: {choices})")),
+    (r"No such option: (?P<option>\S+)", N_("No such option: {option}")),
+    (r"Missing argument (?P<name>.+)", N_("Missing argument {name}")),
+    (r"Missing option (?P<name>.+)", N_("Missing option {name}")),
+    (r"Option (?P<option>.+) requires an argument", N_("Option {option} requires an argument")),
+    (r"Got unexpected extra arguments? \((?P<args>.*)\)", N_("Got unexpected extra arguments ({args})")),
+    (r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", N_("Got unexpected extra arguments ({args})")),
+)
+"""Typer's usage errors (Click's English words) and their messages, translated when shown."""
+USAGE_DETAILS: tuple[str, ...] = (
+    N_("Input should be a valid integer, unable to parse string as an integer"),
+    N_("Input should be a valid number, unable to parse string as a number"),
+)
+"""The reasons Typer gives for a bad option value, translated inside "Invalid value for"."""
+
+
+def translated_usage_error(text: str) -> str:
+    """Typer's usage error text in the language in use (as it is in English, or when unknown)."""
+    if language() == "en":
+        return text
+    for pattern, template in USAGE_MESSAGES:
+        found = re.fullmatch(pattern, text)
+        if found:
+            fields = found.groupdict()
+            if "detail" in fields:
+                fields["detail"] = _(fields["detail"].rstrip("."))
+            return _(template).format(**fields)
+    return text
+
+
 def usage_message(err: UsageError) -> str:
     """Typer's usage error (a bad option value, an unknown option, a missing argument) as one
     line naming the option and where help is: the same form as every other error."""
     where = _(" (see: {command} --help)").format(command=err.ctx.command_path) if err.ctx is not None else ""
-    return error_text(err.format_message()).rstrip(".") + where
+    text = err.format_message()
+    if language() != "en":
+        text = translated_usage_error(one_line(text[: 4 * ERROR_MAX]).rstrip("."))
+    return error_text(text).rstrip(".") + where
 
 
 def note(message: str) -> None:
