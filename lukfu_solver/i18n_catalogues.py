@@ -8,6 +8,10 @@ Run from a source checkout (it reads ``lukfu_solver/`` and ``cli/``)::
     python -m lukfu_solver.i18n_catalogues check     # exit 1 on a stale .mo, a missing/unused
                                                      # entry, an untranslated one or a bad placeholder
 
+Besides the calls of :mod:`lukfu_solver.i18n`, the command line's help texts are extracted
+without markup: every ``help="..."`` keyword and every command's docstring in ``cli/``
+(:func:`extract_help`); ``cli.common.translated_help`` looks them up when a ``--help`` is shown.
+
 Why the standard library and not Babel: the format is small (a ``.po`` reader and writer, the
 ``.mo`` layout, an AST walk for the calls of :mod:`lukfu_solver.i18n`), the output is byte-stable
 (sorted, no dates) so a test can compare the shipped ``.mo`` with the sources, and CI needs no
