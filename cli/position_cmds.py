@@ -54,7 +54,7 @@ def deal(
         check_seat(seat, "seat")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(_('seed {seed}').format(seed=seed))
+        note(f"seed {seed}")
     pos = start_position(seed, caller)
     if json_:
         data: dict[str, Any] = {"seed": seed, "caller": caller, "position": str(pos)}

@@ -16,8 +16,6 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from lukfu_solver.i18n import _
-
 from .common import bad_usage, note
 from .progress import progress_bar
 
@@ -40,7 +38,7 @@ def check_scheduler(scheduler: str | None, jobs: int = 1) -> None:
 
     parse_scheduler(scheduler)
     if jobs != 1:
-        raise bad_usage("jobs", _("--jobs and --scheduler exclude each other (the cluster's workers do the work)"))
+        raise bad_usage("jobs", "--jobs and --scheduler exclude each other (the cluster's workers do the work)")
 
 
 def progress_words(p: Progress) -> str:
@@ -62,7 +60,7 @@ def on_cluster(
     from lukfu_solver.parallel import connect, using
 
     cluster = connect(scheduler, warmup=kernel_warmup if warm else None)
-    note(_('cluster {cluster}').format(cluster=cluster))
+    note(f"cluster {cluster}")
     with contextlib.ExitStack() as stack:
         stack.enter_context(cluster)  # closes it; after an exception, aborts it
         stack.enter_context(using(cluster))
@@ -76,4 +74,4 @@ def on_cluster(
 
             cluster.progress = update
         yield cluster
-    note(_('cluster {spec}: {summary}').format(spec=cluster.spec, summary=cluster.stats.summary()))
+    note(f"cluster {cluster.spec}: {cluster.stats.summary()}")
