@@ -289,3 +289,25 @@ def test_sample_note_in_each_language() -> None:
         with using_language(lang):
             text = sample_note(1, {"count": None, "acceptance": None, "method": "exact"}, None)
             assert "drawn" not in text and "unknown" not in text and "1" in text
+
+
+def test_a_translated_batch_error_is_the_same_for_any_jobs(tmp_path: Path) -> None:
+    """A bad line answered in a worker process speaks the command's language, as in this one."""
+    batch = tmp_path / "positions.txt"
+    batch.write_text("C1 0 1 0,0,0 - -\nnot a position\n", encoding="utf-8")
+    one = runner.invoke(app, ["solve", "--batch", str(batch), "--lang", "ru"])
+    two = runner.invoke(app, ["solve", "--batch", str(batch), "--jobs", "2", "--lang", "ru"])
+    assert one.exit_code == two.exit_code == 0, (one.output, two.output)
+    assert one.stdout == two.stdout
+    with using_language("ru"):
+        assert _("expected three hands separated by '/', got {count}").format(count=1) in one.stdout
+
+
+def test_a_cluster_task_speaks_the_clients_language() -> None:
+    from lukfu_solver.parallel import _in_language
+
+    def english_word(_item: int) -> str:
+        return _("Options")
+
+    assert _in_language("es", english_word, 0) == "Opciones"
+    assert english_word(0) == "Options"

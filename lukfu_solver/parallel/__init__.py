@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import re
 import signal
@@ -29,7 +30,7 @@ from multiprocessing.pool import Pool
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import NotationError
-from ..i18n import _
+from ..i18n import SOURCE_LANGUAGE, _, language, set_language, using_language
 
 if TYPE_CHECKING:
     from .cluster import Cluster, Progress
@@ -152,6 +153,19 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_worker(code: str) -> None:
+    """Worker initializer: Ctrl-C ignored, and the parent's language, so a message made in a
+    worker (a bad batch line's error) reads the same for any ``jobs``."""
+    _ignore_sigint()
+    set_language(code)
+
+
+def _in_language(code: str, fn: Callable[[T], R], item: T) -> R:
+    """``fn(item)`` in the language ``code`` (a task on a cluster's worker speaks the client's)."""
+    with using_language(code):
+        return fn(item)
+
+
 def worker_pool(jobs: int) -> Pool:
     """A pool of ``jobs`` spawned workers that ignore Ctrl-C from their very start (an ignored
     signal stays ignored across exec, so a worker still starting up cannot print a traceback)."""
@@ -160,7 +174,7 @@ def worker_pool(jobs: int) -> Pool:
     ctx = multiprocessing.get_context("spawn")
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return ctx.Pool(jobs, initializer=_ignore_sigint)
+        return ctx.Pool(jobs, initializer=_start_worker, initargs=(language(),))
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -192,6 +206,8 @@ def ordered_map(
     target = scheduler if scheduler is not None else _current.get()
     if target is None:
         return _pool_map(fn, items, jobs, chunksize or 1)
+    if language() != SOURCE_LANGUAGE:
+        fn = functools.partial(_in_language, language(), fn)
     if isinstance(target, (str, SchedulerSpec)):
         cluster = connect(target, warmup=warmup)
         return cluster.map(fn, items, chunksize, cost=cost, total=total, progress=progress, close=True)
