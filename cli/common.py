@@ -171,6 +171,8 @@ HELP_WORDS: dict[str, str] = {
     "DEFAULT_STRING": N_("[default: {}]"),
 }
 """Typer's own words in a ``--help`` screen (``typer.rich_utils`` names them), translated with ours."""
+REQUIRED_WORD = N_("required")
+"""The word of Typer's ``[required]`` label (the brackets are added around its translation)."""
 HELP_OPTION_TEXT = N_("Show this message and exit.")
 """The help text Click gives ``--help`` itself."""
 
@@ -202,6 +204,8 @@ def translated_help(command: Any, ctx: Any) -> Iterator[None]:
     for attr, word in HELP_WORDS.items():
         saved.append((rich_utils, attr, getattr(rich_utils, attr)))
         setattr(rich_utils, attr, _(word))
+    saved.append((rich_utils, "REQUIRED_LONG_STRING", rich_utils.REQUIRED_LONG_STRING))
+    rich_utils.REQUIRED_LONG_STRING = f"[{_(REQUIRED_WORD)}]"
     _swap(command, "help", saved)
     for param in command.get_params(ctx):
         _swap(param, "help", saved)

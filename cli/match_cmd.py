@@ -55,7 +55,8 @@ def match(
         typer.Option(
             "--players",
             metavar="A,B,C",
-            help="Three players: random, rule[:T], pimc[:L[:C]] (level, call calibration), e.g. pimc,rule,rule.",
+            help="Three players, each random, rule[:T] (T: the hand score it calls from) or pimc[:L[:C]] (L: level 1-5, "
+            "C: call calibration), e.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[

@@ -124,6 +124,7 @@ def test_help_in_each_language_fits_and_is_translated(path: tuple[str, ...], lan
         first = _(cmd.help).split("\n\n")[0]
         assert first != cmd.help.split("\n\n")[0], "the command's help is not translated"
         assert _("Options") in text and "Options" not in text
+    assert "[required]" not in text and "[default:" not in text and "Show this message" not in text
     words = " ".join(first.split()[:4])
     assert words in " ".join(text.split()), (words, text[:400])
     assert cmd.help.split("\n\n")[0].split(".")[0] not in " ".join(text.split())
