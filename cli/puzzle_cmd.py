@@ -151,10 +151,10 @@ def rating_text(rating: dict[str, int], tier: str) -> str:
 def _progress_bar(count: int) -> tuple[Callable[[int, int], None], Callable[[], None]]:
     """The puzzles-found bar with the deals tried (the one progress bar, :mod:`.progress`):
     (update(found, tried), stop()); both do nothing when stderr is not a terminal."""
-    bar = progress_bar("{task.fields[tried]} deals")
+    bar = progress_bar(_("{task.fields[tried]} deals"))
     if bar is None:
         return (lambda found, tried: None), (lambda: None)
-    task = bar.add_task("puzzles", total=count, tried=0)
+    task = bar.add_task(_("puzzles"), total=count, tried=0)
     bar.start()
     return (lambda found, tried: bar.update(task, completed=found, tried=tried)), bar.stop
 
@@ -444,7 +444,7 @@ def check(
     kind = solver_kind(solver)
     puzzles = load_selected(file, pid)
     results = []
-    for puzzle in with_progress(puzzles, len(puzzles), "checking"):
+    for puzzle in with_progress(puzzles, len(puzzles), _("checking")):
         t0 = time.perf_counter()
         res = P.check(puzzle, kind)
         ms = (time.perf_counter() - t0) * 1000

@@ -75,7 +75,7 @@ def sample(
         note(_('seed {seed}').format(seed=seed))
     sampler = make_sampler(parsed, seed, exact=True)  # sample promises exactly uniform deals
     draws = (sampler.sample() for _ in range(count))
-    shown = with_progress(draws, count, "sampling") if count >= PROGRESS_FROM else draws
+    shown = with_progress(draws, count, _("sampling")) if count >= PROGRESS_FROM else draws
     for n, deal in enumerate(shown, 1):
         data = deal.to_json()
         if json_:

@@ -204,7 +204,7 @@ def run_solve_batch(
         threads=threads,
     )
     done = 0
-    for obj in with_progress(ordered_map(work, lines, jobs), total, "solving"):
+    for obj in with_progress(ordered_map(work, lines, jobs), total, _("solving")):
         emit_json(obj)
         done += 1
     return done
