@@ -271,7 +271,7 @@ class Terminal:
             h = hint(view, self.level, self.seed, limits=limits)
         out = self.console.print
         if h.advice is not None:
-            from .analyse_cmd import advice_lines
+            from .analyse_words import advice_lines
 
             adv = h.advice
             command = (
