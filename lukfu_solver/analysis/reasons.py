@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..cards import ALL_CARDS, SUIT_MASK, CardSet, format_cards
 from ..i18n import SUIT_NAMES, language, translations
@@ -30,7 +30,21 @@ from ..rules import beating_plays
 
 if TYPE_CHECKING:
     from ..hidden.pimc import CallValuation
-    from .advice import HandFacts
+
+
+class HandFacts(Protocol):
+    """What the reasons read of a dealt hand (``advice.HandFacts``, named here so that this module
+    stands below ``advice``, which calls it)."""
+
+    @property
+    def hand(self) -> CardSet: ...
+    @property
+    def old(self) -> CardSet: ...
+    @property
+    def sets(self) -> tuple[CardSet, ...]: ...
+    @property
+    def runs(self) -> tuple[CardSet, ...]: ...
+
 
 CLAIM_AT = 6
 """Fu won plus Old cards held that allow a claim at the lead (R14)."""
