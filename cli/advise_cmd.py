@@ -173,7 +173,7 @@ def advise(
         run_advise_batch(batch, seat, jobs, scheduler, **request)
         return
     if scheduler is not None:
-        raise bad_usage("scheduler", "--scheduler applies to --batch only")
+        raise bad_usage("scheduler", _("--scheduler applies to --batch only"))
     hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)

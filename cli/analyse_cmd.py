@@ -317,7 +317,7 @@ def analyse(
     """
     check_options(samples, jobs, max_nodes, solve_time, budget)
     if lead_samples < 0:
-        raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
+        raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
     request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
@@ -329,7 +329,7 @@ def analyse(
         return
     view = SeatView.parse(target)
     if seat is not None and seat != view.seat:
-        raise bad_usage("seat", f"the view is seat {view.seat}'s, but --seat is {seat}")
+        raise bad_usage("seat", _("the view is seat {view}'s, but --seat is {seat}").format(view=view.seat, seat=seat))
     if view.caller is None and view.to_move == view.seat:
         analyse_hand(view.hand, view.seat, request, json_)
         return

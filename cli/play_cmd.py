@@ -477,7 +477,7 @@ def play(
         check_target(path, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(f"seed {seed}")
+        note(_("seed {seed}").format(seed=seed))
     check_seed(seed)
     if path is None:
         check_target(_fresh_name(seed), field="record")

@@ -204,6 +204,8 @@ def test_play_deals_the_hand_deal_shows(seed: int, seat: int, tmp_path: Path) ->
     import json
 
     shown = json.loads(runner.invoke(app, ["deal", "--seed", str(seed), "--seat", str(seat), "--json"]).stdout)
+    said = runner.invoke(app, ["deal", "--seed", str(seed), "--seat", str(seat)]).stdout
+    assert f"lukfu play --seed {seed} --seat {seat}" in said  # the deal points to playing it
     path = tmp_path / "g.json"
     out = ok("--seed", str(seed), "--seat", str(seat), "--record", str(path)).stdout  # you call play: no redeal
     rec = GameRecord.load(path)
