@@ -16,6 +16,7 @@ from rich.text import Text
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, check_options, make_limits, parse_hand
 from lukfu_solver.cards import CardSet, format_cards
 from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
 from lukfu_solver.inputs import check_seed
 
 from .analyse_cmd import (
@@ -26,11 +27,11 @@ from .analyse_cmd import (
     SolveTimeOpt,
     TimeOpt,
     advice_data,
-    advice_lines,
     facts_data,
     hand_table,
     timed_progress,
 )
+from .analyse_words import advice_lines
 from .batch import count_lines, error_object, read_lines
 from .common import bad_usage, emit_json, stdout_console
 from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
@@ -171,13 +172,13 @@ def advise(
         run_advise_batch(batch, seat, jobs, scheduler, **request)
         return
     if scheduler is not None:
-        raise bad_usage("scheduler", "--scheduler applies to --batch only")
+        raise bad_usage("scheduler", _("--scheduler applies to --batch only"))
     hand, s = parse_hand(given_or_dealt(hand_text, deal, seat), seat)
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
     n, stop = advice_budget(samples, budget, s)
     with timed_progress(stop.seconds if stop else None) as bar:
-        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar("call or pass"), budget=stop)
+        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop)
     facts = hand_facts(hand)
     if json_:
         data: dict[str, Any] = {"hand": format_cards(hand), "seat": s}
@@ -186,9 +187,14 @@ def advise(
         emit_json(data)
         return
     console = stdout_console()
-    who = "the Master, deciding first" if s == 0 else ("the Master passed" if s == 1 else "seats 0 and 1 passed")
-    console.print(Text(f"Call or pass for seat {s} ({who})", style="bold"))
-    console.print(hand_table(hand, facts.old, f"seat {s}"))
+    if s == 0:
+        title = _("Call or pass for seat 0 (the Master, deciding first)")
+    elif s == 1:
+        title = _("Call or pass for seat 1 (the Master passed)")
+    else:
+        title = _("Call or pass for seat 2 (seats 0 and 1 passed)")
+    console.print(Text(title, style="bold"))
+    console.print(hand_table(hand, facts.old, _("seat {seat}").format(seat=s)))
     console.print(legend())
     for line in advice_lines(adv, limits, evidence):
         console.print(line)

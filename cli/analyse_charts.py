@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
+from lukfu_solver.i18n import _
+
 from .render import signed
 
 
@@ -29,7 +31,7 @@ class OutcomeChart:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         total = sum(self.outcomes.values())
         if not total:
-            yield Text("No sampled deal finished: no spread to show.", style="dim")
+            yield Text(_("No sampled deal finished: no spread to show."), style="dim")
             return
         most = max(self.outcomes.values())
         label = 5  # "+14 "

@@ -40,15 +40,16 @@ from lukfu_solver.analysis.defaults import (
     parse_hand,
 )
 from lukfu_solver.cards import CardSet, format_cards
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import _, pgettext
 from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
+from .analyse_words import advice_lines, facts_lines, points_words, print_analysis, turn_message
 from .common import bad_usage, emit_json, stdout_console
 from .options import DealOpt, JsonOpt
 from .options import hand_text as given_or_dealt
 from .progress import prepare_solver, progress_bar
-from .render import legend, seat_label, signed, suit_cell, suit_header
+from .render import legend, suit_cell, suit_header
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
@@ -135,36 +136,16 @@ def limits_data(limits: SolveLimits) -> dict[str, Any]:
     return {"max_nodes": limits.max_nodes, "solve_time": limits.time_limit}
 
 
-def limits_text(limits: SolveLimits) -> str:
-    """The per-solve limits in words."""
-    parts = []
-    if limits.max_nodes is not None:
-        parts.append(f"{limits.max_nodes:,} nodes")
-    if limits.time_limit is not None:
-        parts.append(f"{limits.time_limit:g} s a solve")
-    return "per-solve limit " + " or ".join(parts) if parts else "exact solves (no limit)"
-
-
 # ---------------------------------------------------------------- progress
 
 
 # ---------------------------------------------------------------- words and data
 
 
-def points_words(seat: int, caller: int) -> str:
-    """Whose points the numbers are (RULES.md M1/M2)."""
-    if seat == caller:
-        return f"Points: seat {seat}'s expected net points as the caller (M1)."
-    return (
-        f"Points: seat {seat}'s expected net points as a non-caller: minus half the caller's, the mean "
-        "of the two non-callers' results (M2)."
-    )
-
-
 def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
     """One hand by suit, Old cards marked."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("hand")
+    table.add_column(pgettext("column", "hand"))
     for s in range(4):
         table.add_column(suit_header(s))
     table.add_row(label, *(suit_cell(hand, old, s) for s in range(4)))
@@ -185,31 +166,6 @@ def facts_data(facts: HandFacts) -> dict[str, Any]:
         "sure_fu": facts.sure_fu,
         "call_score": facts.call_score,
     }
-
-
-def facts_lines(facts: HandFacts) -> list[Text]:
-    """Old cards, sets, runs and sure fu in words."""
-    old = facts.old.bit_count()
-    sets = ", ".join(format_cards(s) for s in facts.sets) or "none"
-    runs = ", ".join(format_cards(r) for r in facts.runs) or "none"
-    return [
-        Text(f"Old cards ({old}): {format_cards(facts.old) if old else 'none'}"),
-        Text(f"Sets: {sets}"),
-        Text(f"Runs: {runs}"),
-        Text(f"Sure fu: {facts.sure_fu} of the 6 needed (its Old cards, cashed as singles once it has the lead)"),
-    ]
-
-
-def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits) -> Text | None:
-    """The warning that some solves stopped at a limit (None when all finished)."""
-    if not incomplete:
-        return None
-    of = f" of {solves:,}" if solves is not None else ""
-    return Text(
-        f"Warning: {incomplete:,}{of} solves stopped at the {limits_text(limits)}: their values are the "
-        "midpoints of the bounds they proved, not exact values.",
-        style="bold yellow",
-    )
 
 
 def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
@@ -240,58 +196,6 @@ def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str,
         "sampler": a.sampler,
         "seconds": round(a.seconds, 3),
     }
-
-
-def moves_table(a: Analysis) -> Table:
-    """Every move, best first, with expected points and standard error (and, when some solves
-    stopped at a limit, how many of each move's samples are bounds midpoints)."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("move")
-    table.add_column("expected", justify="right")
-    table.add_column("± s.e.", justify="right")
-    show_bounds = any(e.incomplete for e in a.moves)
-    if show_bounds:
-        table.add_column("from bounds", justify="right")
-    table.add_column("")
-    for i, e in enumerate(a.moves):
-        style = "bold" if i == 0 else ""
-        mark = Text("◀ best", style="bold green") if i == 0 else Text("")
-        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), f"{e.stderr:.2f}"]
-        if show_bounds:
-            cells.append(f"{e.incomplete}/{e.n}")
-        table.add_row(*cells, mark)
-    return table
-
-
-def recommendation_text(a: Analysis) -> Text:
-    """The best move with its expected points and p_best."""
-    best = a.best
-    assert best is not None
-    line = f"Recommendation: {best.move} (expected {signed(best.mean, 2)} ± {best.stderr:.2f})"
-    if a.p_best is None:
-        line += "; the only legal move"
-    elif a.moves[0].values == a.moves[1].values:
-        line += f"; as good as {a.moves[1].move} on every sample"
-    else:
-        line += f"; it beats the second best, {a.moves[1].move}, with probability {a.p_best:.3f}"
-    return Text(line, style="bold")
-
-
-def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
-    """How many samples, whether it stopped early, the sampler and the time."""
-    line = f"Samples: {a.samples}"
-    if a.stopped_early:
-        line += f" of {requested} (stopped early: the best move was clear)"
-    elif a.timed_out:
-        line += f" of {requested} (stopped by the time budget)"
-    if a.cut:
-        line += f" · {a.cut} sample cut by the budget left out"
-    method = a.sampler.get("method")
-    count = a.sampler.get("count")
-    if method:
-        line += f" · sampler {method}" + (f", {count:,} consistent deals" if count else "")
-    line += f" · seed {a.seed} · {limits_text(limits)} · {a.seconds:.1f} s"
-    return Text(line, style="dim")
 
 
 def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
@@ -336,42 +240,6 @@ def model_data(adv: Advice) -> dict[str, Any] | None:
     }
 
 
-STOPPED_WORDS = {
-    "samples": "all the samples asked for",
-    "decided": "stopped once the gap was clear (sequential test)",
-    "time": "stopped by the time budget",
-}
-
-
-def basis_text(adv: Advice) -> Text:
-    """What the numbers rest on: exact or bounded PIMC, the model refined by it, or the model alone."""
-    if adv.basis == "model":
-        return Text(
-            "Basis: the learned model only — no sampled deal was solved within the time budget; give more --time.",
-            style="bold yellow",
-        )
-    why = STOPPED_WORDS.get(adv.stopped, adv.stopped)
-    words = "every solve exact" if adv.incomplete == 0 else f"{adv.incomplete} solves bounded, not exact"
-    cut = f"; {adv.cut} sample cut by the budget left out" if adv.cut else ""
-    line = f"Basis: {adv.basis} over {adv.samples} samples ({words}; {why}{cut})"
-    if adv.pimc is not None:
-        play, pass_ = adv.pimc
-        line += f"; PIMC alone: play {signed(play.mean, 2)} ± {play.stderr:.2f}, pass {signed(pass_.mean, 2)} ± {pass_.stderr:.2f}"
-    return Text(line, style="dim")
-
-
-def model_text(adv: Advice) -> Text | None:
-    """The learned model's instant answer beside PIMC's, with its held-out error."""
-    m = adv.model
-    if m is None:
-        return None
-    return Text(
-        f"Model (instant first answer): play {signed(m.play, 2)}, pass {signed(m.pass_, 2)} → {m.recommendation}; "
-        f"its error on {m.hands} held-out hands against PIMC: ±{m.play_error:.2f} play, ±{m.gap_error:.2f} gap",
-        style="dim",
-    )
-
-
 def evidence_data(adv: Advice) -> dict[str, Any]:
     """The estimates over the samples in which the earlier seats would have passed (policy)."""
     play, pass_ = adv.evidence.get("play"), adv.evidence.get("pass")
@@ -382,73 +250,6 @@ def evidence_data(adv: Advice) -> dict[str, Any]:
         "pass": estimate_data(pass_),
         "recommendation": rec,
     }
-
-
-def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
-    """Play vs pass, the recommendation, the reasons in card-play terms, the spread of calling's
-    results as a bar chart, the basis and the model's first answer."""
-    from .analyse_charts import OutcomeChart
-
-    seat = adv.seat
-    pass_words = _("a redeal: nobody scores") if seat == 2 else _("as a non-caller (M2), or 0 on a redeal")
-    lines = [
-        Text(
-            _("Play (call): {mean} ± {se:.2f} (expected net points as the caller, M1)").format(mean=signed(adv.play.mean, 2), se=adv.play.stderr)
-        ),
-        Text(_("Pass:        {mean} ± {se:.2f} ({why})").format(mean=signed(adv.pass_.mean, 2), se=adv.pass_.stderr, why=pass_words)),
-        Text(
-            _("Recommendation: {call} (probability that playing is better: {p:.3f})").format(
-                call={"play": _("PLAY"), "pass": _("PASS")}.get(adv.recommendation, adv.recommendation.upper()), p=adv.p_play_better),
-            style="bold",
-        ),
-        Text(_("Reason: {reason}").format(reason=adv.reason)),
-    ]
-    if adv.reasons:
-        lines.append(Text(_("What decides the hand:"), style="bold"))
-        lines.extend(Text(f"  • {r}") for r in adv.reasons)
-    if adv.outcomes:
-        lines.append(
-            Text(
-                _("Calling's result over the samples (caller's points; it loses in {p:.0f}%):").format(p=100 * adv.p_caller_loses),
-                style="bold",
-            )
-        )
-        lines.append(OutcomeChart(adv.outcomes))
-    lines.append(basis_text(adv))
-    model = model_text(adv)
-    if model is not None:
-        lines.append(model)
-    if evidence:
-        lines.extend(evidence_lines(adv))
-    lines.append(
-        Text(
-            f"Samples: {adv.samples} · {adv.solves} solves · seed {adv.seed} · {limits_text(limits)} · "
-            f"{adv.seconds:.1f} s",
-            style="dim",
-        )
-    )
-    warn = incomplete_warning(adv.incomplete, adv.solves, limits)
-    if warn is not None:
-        lines.append(warn)
-    return lines
-
-
-def evidence_lines(adv: Advice) -> list[Text]:
-    """The estimates with the earlier seats' passes taken as evidence, in words."""
-    if adv.seat == 0:
-        return [Text("Evidence: the Master decides first, so no earlier pass to learn from.")]
-    who = "seat 0 passed" if adv.seat == 1 else "seats 0 and 1 passed"
-    ev = evidence_data(adv)
-    if not ev["kept"]:
-        return [Text(f"Evidence ({who}): no sample in which the policy would have passed for them.")]
-    play, pass_ = adv.evidence["play"], adv.evidence["pass"]
-    return [
-        Text(
-            f"Evidence ({who}; the {ev['kept']} of {adv.samples} samples in which the calling policy passes for "
-            f"them): play {signed(play.mean, 2)} ± {play.stderr:.2f}, pass {signed(pass_.mean, 2)} ± {pass_.stderr:.2f} "
-            f"→ {ev['recommendation']}"
-        )
-    ]
 
 
 # ---------------------------------------------------------------- analyse
@@ -513,7 +314,7 @@ def analyse(
     """
     check_options(samples, jobs, max_nodes, solve_time, budget)
     if lead_samples < 0:
-        raise bad_usage("lead-samples", f"must be 0 or more, got {lead_samples}")
+        raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
     request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
@@ -525,7 +326,7 @@ def analyse(
         return
     view = SeatView.parse(target)
     if seat is not None and seat != view.seat:
-        raise bad_usage("seat", f"the view is seat {view.seat}'s, but --seat is {seat}")
+        raise bad_usage("seat", _("the view is seat {view}'s, but --seat is {seat}").format(view=view.seat, seat=seat))
     if view.caller is None and view.to_move == view.seat:
         analyse_hand(view.hand, view.seat, request, json_)
         return
@@ -579,15 +380,6 @@ def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | 
         yield factory
 
 
-def turn_message(view: SeatView) -> str:
-    """Whose turn it is when it is not the viewer's."""
-    if view.to_move is None:
-        return "The hands have run out: the deal is over, no moves to analyse."
-    action = "call" if view.caller is None else ("follow" if view.trick else "lead")
-    who = "Seat 0 (the Master)" if view.to_move == 0 else f"Seat {view.to_move}"
-    return f"{who} is to {action}, not seat {view.seat}: no moves to analyse."
-
-
 def not_your_turn(view: SeatView, json_: bool) -> None:
     """Say whose turn it is (exit 0)."""
     message = turn_message(view)
@@ -617,7 +409,7 @@ def analyse_view(
 
     assert view.caller is not None
     with timed_progress(budget) as bar:
-        a = run_analysis(view, samples, seed, jobs, limits, progress=bar("sampling and solving"), budget=budget)
+        a = run_analysis(view, samples, seed, jobs, limits, progress=bar(_("sampling and solving")), budget=budget)
     old = view.old_cards()
     if json_:
         data = {
@@ -633,31 +425,21 @@ def analyse_view(
         emit_json(data)
         return
     console = stdout_console()
-    action = "follow" if view.trick else "lead"
-    head = f"Seat {view.seat}'s view ({'caller' if view.seat == view.caller else 'non-caller'}), to {action}"
+    if view.seat == view.caller:
+        head = _("Seat {seat}'s view (the caller), to follow") if view.trick else _("Seat {seat}'s view (the caller), to lead")
+    elif view.trick:
+        head = _("Seat {seat}'s view (a non-caller), to follow")
+    else:
+        head = _("Seat {seat}'s view (a non-caller), to lead")
+    head = head.format(seat=view.seat)
     if view.trick:
-        head += f"; best so far {view.best} by seat {view.best_seat}"
+        head += _("; best so far {play} by seat {seat}").format(play=view.best, seat=view.best_seat)
     console.print(Text(head, style="bold"))
-    console.print(hand_table(view.hand, old, f"seat {view.seat}"))
+    console.print(hand_table(view.hand, old, _("seat {seat}").format(seat=view.seat)))
     console.print(legend())
-    console.print(Text(f"Old cards: {format_cards(old) if old else 'none'}"))
+    console.print(Text(_("Old cards: {cards}").format(cards=format_cards(old) if old else _("none"))))
     console.print(Text(points_words(view.seat, view.caller)))
     print_analysis(console, a, samples, limits)
-
-
-def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits) -> None:
-    """The move table of an analysis, its recommendation, the samples used and, when solves
-    stopped at a limit, the warning."""
-    from .analyse_charts import MovesChart
-
-    console.print(moves_table(a))
-    console.print(Text("Expected points (├┤: ± one standard error):", style="bold"))
-    console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
-    console.print(recommendation_text(a))
-    console.print(samples_text(a, samples, limits))
-    warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits)
-    if warn is not None:
-        console.print(warn)
 
 
 def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
@@ -697,21 +479,22 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
         emit_json(data)
         return
     console = stdout_console()
-    console.print(Text(f"Dealt hand of {seat_label(seat)}, before calling", style="bold"))
-    console.print(hand_table(hand, facts.old, f"seat {seat}"))
+    title = _("Dealt hand of seat 0 (the Master), before calling") if seat == 0 else _("Dealt hand of seat {seat}, before calling")
+    console.print(Text(title.format(seat=seat), style="bold"))
+    console.print(hand_table(hand, facts.old, _("seat {seat}").format(seat=seat)))
     console.print(legend())
     for line in facts_lines(facts):
         console.print(line)
-    console.print(Text("Call or pass:", style="bold"))
+    console.print(Text(_("Call or pass:"), style="bold"))
     for line in advice_lines(adv, advice_limits, evidence=False):
         console.print(line)
     if seat != 0:
-        console.print(Text("The Master (seat 0) leads first, so there is no first lead to choose."))
+        console.print(Text(_("The Master (seat 0) leads the first trick, so there is no first lead to choose.")))
         return
     if leads is None:
-        console.print(Text("First leads: skipped (--lead-samples 0)."))
+        console.print(Text(_("First leads: skipped (--lead-samples 0).")))
         return
-    console.print(Text("If it calls, the first lead (the Master leads first, R4):", style="bold"))
+    console.print(Text(_("If it calls, its first lead (the Master leads the first trick):"), style="bold"))
     console.print(Text(points_words(0, 0)))
     print_analysis(console, leads, lead_samples, lead_limits)
 

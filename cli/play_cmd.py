@@ -271,7 +271,7 @@ class Terminal:
             h = hint(view, self.level, self.seed, limits=limits)
         out = self.console.print
         if h.advice is not None:
-            from .analyse_cmd import advice_lines
+            from .analyse_words import advice_lines
 
             adv = h.advice
             command = (
@@ -477,7 +477,7 @@ def play(
         check_target(path, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(f"seed {seed}")
+        note(_("seed {seed}").format(seed=seed))
     check_seed(seed)
     if path is None:
         check_target(_fresh_name(seed), field="record")

@@ -54,7 +54,7 @@ def deal(
         check_seat(seat, "seat")
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(f"seed {seed}")
+        note(_("seed {seed}").format(seed=seed))
     pos = start_position(seed, caller)
     if json_:
         data: dict[str, Any] = {"seed": seed, "caller": caller, "position": str(pos)}
@@ -95,6 +95,7 @@ def seat_hand_renderable(seed: int, seat: int) -> RenderableType:
     grid.add_column()
     grid.add_row(f"  lukfu advise --deal {seed} --seat {seat}", _("play or pass?"))
     grid.add_row(f"  lukfu analyse --deal {seed} --seat {seat}", _("the hand's strengths and the advice"))
+    grid.add_row(f"  lukfu play --seed {seed} --seat {seat}", _("play this hand against the engine"))
     grid.add_row(f"  lukfu deal --seed {seed} --show", _("the whole table"))
     lines.append(grid)
     return Group(*lines)

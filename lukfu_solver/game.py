@@ -118,13 +118,15 @@ def _name(player: Player) -> str:
 
 def first_master(seed: int) -> int:
     """The person (index into ``players``) that :func:`play_deal` makes Master of the first deal
-    of ``seed`` (a later deal, after three passes, draws again).
+    of ``seed``, drawn after that deal's cards (a later deal, after three passes, draws again).
 
     >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7, names="abc")
     >>> rec.passed_out, rec.players[0] == "abc"[first_master(7)]
     ((), True)
     """
-    return random.Random(seed).randrange(3)
+    rng = random.Random(check_seed(seed))
+    deal_hands(rng)
+    return rng.randrange(3)
 
 
 def play_deal(
@@ -135,10 +137,11 @@ def play_deal(
 ) -> GameRecord:
     """Play one deal at a table of three and return its record; the same ``seed`` gives the same deal.
 
-    ``players[i]`` is person i. With ``random.Random(seed)`` the Master is drawn among the persons
-    (R2), seats are numbered from the Master (seat s is person (master + s) % 3) and the hands are
-    dealt; the calls go from seat 0 (R3); if all pass, the hands go to ``passed_out`` and a new
-    Master is drawn and the cards dealt again (at most :data:`~lukfu_solver.record.MAX_PASSED_OUT`
+    ``players[i]`` is person i. With ``random.Random(seed)`` the hands are dealt, seat 0 first (so
+    the first deal is :func:`deal_from_seed`'s: ``lukfu deal --seed SEED --seat S`` shows the hand
+    seat S gets), then the Master is drawn among the persons (R2) and seats are numbered from the
+    Master (seat s is person (master + s) % 3); the calls go from seat 0 (R3); if all pass, the
+    hands go to ``passed_out``, the cards are dealt again and a new Master is drawn (at most :data:`~lukfu_solver.record.MAX_PASSED_OUT`
     times). ``seed`` is 0 ≤ seed < 2**63 (checked). Every answer is checked: an illegal one raises
     :class:`IllegalMove`. ``names`` (default: each player's ``name`` or function name) label the
     record's players by seat.
@@ -157,8 +160,8 @@ def play_deal(
     rng = random.Random(seed)
     passed_out: list[Hands] = []
     while True:
+        hands = deal_hands(rng)  # the first deal is deal_from_seed(seed): `lukfu deal --seed` shows it
         master = rng.randrange(3)
-        hands = deal_hands(rng)
         persons = [(master + s) % 3 for s in range(3)]
         seat_names = (labels[persons[0]], labels[persons[1]], labels[persons[2]])
         calls: list[str] = []

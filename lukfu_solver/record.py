@@ -46,8 +46,13 @@ from .rules import Outcome
 from .safe_write import write_atomic
 from .view import HAND_SIZE, SeatView
 
-FORMAT = "lukfu-record/1"
-"""The value of the ``format`` key of every record this module writes and reads."""
+FORMAT = "lukfu-record/2"
+"""The value of the ``format`` key of every record this module writes."""
+FORMATS: dict[str, int] = {"lukfu-record/1": 1, FORMAT: 2}
+"""The formats read, and their version. They differ only in what ``seed`` means: in version 2
+the seed's first deal is ``game.deal_from_seed(seed)`` (the hands ``lukfu deal --seed`` shows)
+and the Master is drawn after it; version 1 drew the Master first. The hands are always the
+record's own, so both replay the same."""
 
 Hands = tuple[CardSet, CardSet, CardSet]
 _KEYS = ("format", "seed", "players", "passed_out", "hands", "calls", "caller", "plays", "result")
@@ -88,6 +93,8 @@ class GameRecord:
     players: tuple[str, str, str] | None = None
     seed: int | None = None
     passed_out: tuple[Hands, ...] = ()
+    version: int = 2
+    """The format version (:data:`FORMATS`): 2 for every record written now, 1 read from an older file."""
 
     @property
     def caller(self) -> int | None:
@@ -100,7 +107,7 @@ class GameRecord:
         """The record as a JSON-ready dict (the format of ``docs/records.md``)."""
         o = self.outcome
         return {
-            "format": FORMAT,
+            "format": next(f for f, v in FORMATS.items() if v == self.version),
             "seed": self.seed,
             "players": list(self.players) if self.players is not None else None,
             "passed_out": [format_deal(h) for h in self.passed_out],
@@ -127,8 +134,14 @@ class GameRecord:
         for key in _REQUIRED:
             if key not in data:
                 raise NotationError(f"record: {key}", _('missing'))
-        if data["format"] != FORMAT:
-            raise NotationError("record: format", _('expected {expected!r}, got {format}').format(expected=FORMAT, format=excerpt(data['format'])))
+        version = FORMATS.get(data["format"]) if isinstance(data["format"], str) else None
+        if version is None:
+            raise NotationError(
+                "record: format",
+                _("expected {expected!r} (or the older 'lukfu-record/1'), got {format}").format(
+                    expected=FORMAT, format=excerpt(data["format"])
+                ),
+            )
         hands = _hands(data["hands"], "record: hands")
         calls = tuple(_str_list(data["calls"], "record: calls", 3))
         for i, c in enumerate(calls, 1):
@@ -175,6 +188,7 @@ class GameRecord:
             tuple(players) if players is not None else None,  # type: ignore[arg-type]
             seed,
             tuple(passed_out),
+            version,
         )
         if "caller" in data:
             caller = data["caller"]

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
+from lukfu_solver.i18n import set_language
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
@@ -32,6 +35,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """Every test starts and ends in English: a command run with ``--lang`` inside the test
+    process (Typer's CliRunner) sets the language for the process, and must not leak into the next test."""
+    set_language("en")
+    yield
+    set_language("en")
+
 
 EXAMPLE = "C69S246M567T1235/C1378S57M24T4789/C245S1389M1389T6 0 1 0,0,0 - -"
 """The example position of NOTATION.md: seat 1 called, the Master to lead."""

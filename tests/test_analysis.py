@@ -22,28 +22,23 @@ LIMITS = SolveLimits(max_nodes=50_000)
 """Per-solve limit of the late-deal tests: far above what 3-4-card positions need."""
 
 
-def late_view(seed: int, plays: int) -> SeatView:
-    """The view of the seat to move after ``plays`` plays of the random deal of ``seed``."""
-    rec = play_deal([RandomPlayer(i) for i in (1, 2, 3)], seed)
-    seat = rec.replay()[plays].to_move
-    return rec.view(seat, plays=plays)
-
-
-# (seed, plays): seat to move, its role and what it does (3-4 cards a hand, several legal moves)
+# late views of random deals (3-4 cards a hand, several legal moves), frozen as text: the seat
+# to move, its role and what it does (they came from play_deal's random deals 19, 36, 5, 7, 0 and
+# 26 in the record-1 dealing, Master drawn first)
 CASES = {
-    "caller-leads": (19, 21),  # seat 0, the caller, to lead
-    "caller-leads-2": (36, 27),  # seat 1, the caller, to lead
-    "noncaller-follows": (5, 29),  # seat 2, a non-caller, discards
-    "noncaller-follows-2": (7, 23),  # seat 0 (passed Master), a non-caller, discards
-    "caller-follows": (0, 28),  # seat 1, the caller, discards
+    "caller-leads": "0 C267 0 T3,x1,T5/T6,T8,x1/M8,x1,x1/S9M9T9,x3,x3/S6,x1,x1/T4,x1,x1/T2,x1,x1",  # seat 0, the caller, to lead
+    "caller-leads-2": "1 C3M2T4 1 T5,xM8,T6/T3,T7,xS4/M5,M9,x1/T2,x1,T9/M7,xS3,x1/S6,S7,S8/M3,x1,M4/S9,x1,x1/S5,x1,x1",  # seat 1, the caller, to lead
+    "noncaller-follows": "2 C48T7 0 T1,x1,xC2/S2,S9,xC6/T5,T6,T9/T2,T8,xM5/M1,M3,M4/M2,M8,xT3/M6,M7,M9/S6,S7,S8/S3,S5,x1/C9,x1",  # seat 2, a non-caller, discards
+    "noncaller-follows-2": "0 C16M3 1 T4,T7,x1/M4,M8,M9/T6,T8,x1/M567,x3,xC9M2T9/S7,S8,xT1/T5,xS4,x1/S3,S6,S9/T3,x1",  # seat 0 (passed Master), a non-caller, discards
+    "caller-follows": "1 C45T2 1 T4,T7,T9/T3,T8,xM1/M2,M7,M9/S1,S6,xT1/M4,M6,M8/S8,S9,xC9/S5,xC2,S7/C3,C6,C7/M3,x1,M5/S2",  # seat 1, the caller, discards
 }
-CLEAR = (26, 17)
+CLEAR = "0 C5M1T5 0 T2,T3,T4/M2,M5,M8/C6S6T6,x3,S9M9T9/S123,x3,x3/T7,T8,x1/C7,x1"
 """Seat 0, the caller, to follow, with one discard clearly best (the analysis stops early)."""
 
 
 @pytest.fixture(scope="module")
 def views() -> dict[str, SeatView]:
-    return {name: late_view(*case) for name, case in CASES.items()}
+    return {name: SeatView.parse(case) for name, case in CASES.items()}
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +111,7 @@ def test_jobs_do_not_change_results(views: dict[str, SeatView]) -> None:
 
 
 def test_early_stopping_stops_on_a_clear_view() -> None:
-    v = late_view(*CLEAR)
+    v = SeatView.parse(CLEAR)
     a = analyse(v, samples=96, seed=1, limits=LIMITS)
     assert a.stopped_early and a.samples < 96
     assert a.samples >= 24 and a.samples % 8 == 0  # after min_samples, at a batch boundary
@@ -127,7 +122,7 @@ def test_early_stopping_stops_on_a_clear_view() -> None:
 def test_early_stopping_agrees_with_the_full_run(name: str, views: dict[str, SeatView]) -> None:
     """The early run's samples are the first of the full run's, and when it stopped, the full run
     does not contradict its answer (the early best is not clearly worse than the full best)."""
-    v = views[name] if name != "clear" else late_view(*CLEAR)
+    v = views[name] if name != "clear" else SeatView.parse(CLEAR)
     early = analyse(v, samples=64, seed=5, limits=LIMITS, min_samples=16)
     full = analyse(v, samples=64, seed=5, limits=LIMITS, early_stop=False)
     by_move = {e.move: e for e in full.moves}

@@ -93,7 +93,7 @@ def test_the_command_line_start_does_not_load_the_model() -> None:
 def test_reasons_name_the_old_cards_the_tops_and_the_risk() -> None:
     strong = advise(STRONG, 0, 4, 0, 1, SMALL)
     text = " / ".join(strong.reasons)
-    assert "6 Old cards (C19S9M9T19)" in text and "take the lead" in text
+    assert "6 Old cards (C19S9M9T19)" in text and "you can claim the deal at your first lead" in text
     assert "risk:" in text and "sampled deals" in text
     weak = advise(WEAK, 2, 4, 0, 1, SMALL)
     text = " / ".join(weak.reasons)

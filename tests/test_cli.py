@@ -327,7 +327,7 @@ def test_replay(tmp_path: Path, record: GameRecord) -> None:
 
 
 def test_replay_deal_without_claim(tmp_path: Path) -> None:
-    rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=8)
+    rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=16)  # ends when the hands run out
     path = tmp_path / "deal8.json"
     rec.save(path)
     data = json.loads(ok("replay", "--json", str(path)).stdout)

@@ -24,15 +24,9 @@ runner = CliRunner()
 LUKFU = str(Path(sys.executable).with_name("lukfu"))
 
 
-def late_view(seed: int, plays: int) -> SeatView:
-    """The view of the seat to move after ``plays`` plays of the random deal of ``seed``."""
-    rec = play_deal([RandomPlayer(i) for i in (1, 2, 3)], seed)
-    return rec.view(rec.replay()[plays].to_move, plays=plays)
-
-
-CALLER_LEADS = str(late_view(19, 21))
-"""Seat 0, the caller, to lead with 4 cards a hand."""
-NONCALLER = str(late_view(5, 29))
+CALLER_LEADS = "0 C267 0 T3,x1,T5/T6,T8,x1/M8,x1,x1/S9M9T9,x3,x3/S6,x1,x1/T4,x1,x1/T2,x1,x1"
+"""Seat 0, the caller, to lead with 3 cards a hand (a late view of a random deal)."""
+NONCALLER = "2 C48T7 0 T1,x1,xC2/S2,S9,xC6/T5,T6,T9/T2,T8,xM5/M1,M3,M4/M2,M8,xT3/M6,M7,M9/S6,S7,S8/S3,S5,x1/C9,x1"
 """Seat 2, a non-caller, to discard with 3 cards a hand."""
 NOT_YOUR_TURN = "1 C1378S57M24T789 1 T2,T4,T6/M3"
 """NOTATION.md's example deal: seat 0 is to follow, not seat 1."""
@@ -125,9 +119,9 @@ def legal(view_text: str) -> list[str]:
 
 def test_analyse_view_plain() -> None:
     out = ok("analyse", CALLER_LEADS, *FAST).stdout
-    assert "Seat 0's view (caller), to lead" in out
-    assert "Old cards:" in out and "as the caller (M1)" in out
-    assert "Recommendation:" in out and "Samples: 4" in out
+    assert "Seat 0's view (the caller), to lead" in out
+    assert "Old cards:" in out and "as the caller." in out and "M1" not in out
+    assert "Recommendation:" in out and "4 sampled deals" in out
     for move in legal(CALLER_LEADS):
         assert f" {move} " in out, move
 
@@ -151,7 +145,7 @@ def test_analyse_view_json() -> None:
 
 def test_analyse_view_noncaller_says_m2() -> None:
     out = ok("analyse", NONCALLER, *FAST).stdout
-    assert "as a non-caller" in out and "(M2)" in out
+    assert "as a non-caller: a defender's share" in out and "M2" not in out
     data = ok_json("analyse", NONCALLER, *FAST)
     assert data["points"] == "M2" and all(-7 <= m["mean"] <= 7 for m in data["moves"])
 
@@ -202,10 +196,11 @@ def test_calling_phase_view_is_its_hand() -> None:
 def test_analyse_hand_master_plain() -> None:
     out = ok("analyse", SIX_OLD, "--seat", "0", *FAST, "--lead-samples", "2").stdout
     assert "Old cards (6): C19S9M9T19" in out and "Sets: C9S9M9T9" in out and "Runs: none" in out
-    assert "Sure fu: 6 of the 6 needed" in out
+    assert "Sure fu: 6, enough to claim as soon as it leads" in out and "of the 6 needed" not in out
     assert "Recommendation: PLAY" in out and "Reason:" in out
-    assert "the first lead" in out and "claim" in out
-    assert "midpoints of the bounds" in out  # full deals do not finish in 20,000 nodes
+    assert "its first lead" in out and "claim" in out
+    assert "stopped early" in out and "halfway between" in out  # full deals do not finish in 20,000 nodes
+    assert "bound" not in out and "midpoint" not in out
 
 
 def test_analyse_hand_master_json() -> None:
@@ -224,7 +219,7 @@ def test_analyse_hand_master_json() -> None:
 def test_analyse_hand_other_seat_has_no_leads() -> None:
     out = ok("analyse", LOW, "--seat", "2", *FAST).stdout
     assert "Old cards (0): none" in out and "Recommendation: PASS" in out
-    assert "The Master (seat 0) leads first" in out
+    assert "The Master (seat 0) leads the first trick" in out
     data = ok_json("analyse", LOW, "--seat", "1", *FAST)
     assert data["leads"] is None and data["advice"]["recommendation"] == "pass"
 
@@ -236,7 +231,7 @@ def test_advise_plain() -> None:
     out = ok("advise", LOW, "--seat", "2", *FAST).stdout
     assert "Play (call):" in out and "Pass:" in out and "redeal" in out
     assert "Recommendation: PASS" in out and "Reason: pass" in out
-    assert "Evidence" not in out
+    assert "Earlier passes" not in out
 
 
 def test_advise_json() -> None:
@@ -276,13 +271,13 @@ def test_default_node_limits_per_kind_of_work() -> None:
 
 def test_advise_evidence() -> None:
     out = ok("advise", SIX_OLD, "--seat", "1", *FAST, "--evidence").stdout
-    assert "Evidence (seat 0 passed" in out
+    assert "Earlier passes (seat 0 passed" in out
     data = ok_json("advise", SIX_OLD, "--seat", "2", *FAST, "--evidence")
     ev = data["evidence"]
     assert set(ev) == {"kept", "play", "pass", "recommendation"} and 0 <= ev["kept"] <= 4
     master = ok_json("advise", SIX_OLD, "--seat", "0", *FAST, "--evidence")["evidence"]
     assert master == {"kept": 0, "play": None, "pass": None, "recommendation": None}
-    assert "no earlier pass" in ok("advise", SIX_OLD, "--seat", "0", *FAST, "--evidence").stdout
+    assert "Earlier passes: none" in ok("advise", SIX_OLD, "--seat", "0", *FAST, "--evidence").stdout
 
 
 def test_advise_jobs_and_seed() -> None:

@@ -18,6 +18,7 @@ from lukfu_solver.game import (
     RandomPlayer,
     deal_from_seed,
     deal_hands,
+    first_master,
     play_deal,
     start_position,
 )
@@ -63,6 +64,21 @@ def test_start_position_is_the_seeds_deal_with_seat_0_to_lead() -> None:
     pos = start_position(11, caller=2)
     assert tuple(pos.hands) == deal_from_seed(11)
     assert pos.to_move == 0 and pos.caller == 2 and pos.fu == [0, 0, 0]  # R4
+
+
+def test_the_first_deal_of_a_seed_is_the_deal_lukfu_deal_shows() -> None:
+    """``play --seed N`` and ``deal --seed N`` deal the same cards: seat s of the table holds
+    ``dealt_hand(N, s)``, whoever the Master is."""
+    from lukfu_solver.game import dealt_hand
+
+    masters = set()
+    for seed in range(12):
+        rec = play_deal(randoms(seed), seed, names=["ann", "bob", "cy"])
+        first = rec.passed_out[0] if rec.passed_out else rec.hands
+        assert first == deal_from_seed(seed) and all(first[s] == dealt_hand(seed, s) for s in range(3))
+        assert rec.passed_out or rec.players[0] == ["ann", "bob", "cy"][first_master(seed)]
+        masters.add(first_master(seed))
+    assert masters == {0, 1, 2}
 
 
 def test_r2_master_chosen_at_random_and_seats_numbered_from_it() -> None:

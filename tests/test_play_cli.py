@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
+from lukfu_solver.cards import format_cards
 from lukfu_solver.game import first_master
 from lukfu_solver.record import GameRecord
 
@@ -195,3 +196,18 @@ def test_call_hint_gives_advise_numbers(tmp_path: Path) -> None:
     assert advised.exit_code == 0, advised.output
     advise_lines = [line for line in advised.stdout.splitlines() if line.startswith(("Play (call):", "Pass:"))]
     assert advise_lines == hint_lines
+
+
+@pytest.mark.parametrize(("seed", "seat"), [(7, 1), (7, 0), (12, 2)])
+def test_play_deals_the_hand_deal_shows(seed: int, seat: int, tmp_path: Path) -> None:
+    """``lukfu play --seed N --seat S`` gives the hand ``lukfu deal --seed N --seat S`` shows."""
+    import json
+
+    shown = json.loads(runner.invoke(app, ["deal", "--seed", str(seed), "--seat", str(seat), "--json"]).stdout)
+    said = runner.invoke(app, ["deal", "--seed", str(seed), "--seat", str(seat)]).stdout
+    assert f"lukfu play --seed {seed} --seat {seat}" in said  # the deal points to playing it
+    path = tmp_path / "g.json"
+    out = ok("--seed", str(seed), "--seat", str(seat), "--record", str(path)).stdout  # you call play: no redeal
+    rec = GameRecord.load(path)
+    assert rec.players is not None and rec.players.index("you") == seat and not rec.passed_out
+    assert format_cards(rec.hands[seat]) == shown["hand"] and f"you are seat {seat}" in out

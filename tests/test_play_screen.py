@@ -124,13 +124,13 @@ def test_a_whole_deal_with_tricks_and_the_record(tmp_path: Path, screens: list[S
 
 
 def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens: list[Screen]) -> None:
-    screen = Screen(f"{LUKFU} play --seed 3 --seat 0 --record game.json", 80, tmp_path)
+    screen = Screen(f"{LUKFU} play --seed 74 --seat 0 --record game.json", 80, tmp_path)
     screens.append(screen)
     screen.wait_for("call (play/pass)>")
     screen.send("1")
     screen.wait_for("your move>")
     screen.send("1")
     text = screen.wait_for("Record saved")
-    claim = text.index("claims: 1 fu won + 7 Old cards shown = 8, worth 3 points")
+    claim = text.index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point.")
     assert claim < text.index("The deal is over")
     assert "The Old cards shown" in text[claim:]

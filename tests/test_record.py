@@ -79,7 +79,7 @@ def test_discards_are_written_with_their_cards() -> None:
         ([1, 2], "record", "expected a JSON object, got list"),
         (_example(colour="red"), "record", "unknown key 'colour'"),
         ({k: v for k, v in _example().items() if k != "plays"}, "record: plays", "missing"),
-        (_example(format="lukfu-record/2"), "record: format", "expected 'lukfu-record/1'"),
+        (_example(format="lukfu-record/3"), "record: format", "expected 'lukfu-record/2'"),
         (_example(hands=["C1", "C2"]), "record: hands", "expected three card lists"),
         (_example(hands=["C69S246M567T123Z", *EXAMPLE_HANDS[1:]]), "record: hands", "seat 0: bad character 'Z'"),
         (_example(calls=["pass", "maybe"]), "record: calls", "call 2 is 'maybe'"),
@@ -331,3 +331,29 @@ def test_docs_example_record_replays() -> None:
     assert rec.caller == 1 and len(rec.passed_out) == 1 and rec.players == ("ann", "bob", "cy")
     assert positions[-1].outcome == Outcome(2, 10, "claim", (0, -10, 10))
     assert [t.winner for t in rec.tricks()] == [2, 2, 2]
+
+
+# ---------------------------------------------------------------- versions
+
+
+def test_a_version_1_record_reads_replays_and_writes_back_unchanged() -> None:
+    """The shipped example is a version-1 record (its seed drew the Master before dealing): it
+    still reads, replays to its own result and is written back as version 1, byte for byte."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "deal-175.json"
+    text = path.read_text(encoding="utf-8")
+    rec = GameRecord.loads(text)
+    assert rec.version == 1 and json.loads(rec.dumps()) == json.loads(text)
+    assert rec.replay()[-1].outcome == rec.outcome
+
+
+def test_new_records_are_version_2_and_the_seed_deals_their_hands() -> None:
+    from lukfu_solver.game import deal_from_seed
+
+    for i in range(5):
+        rec = _deal(i)
+        assert rec.version == 2 and rec.to_json()["format"] == FORMAT == "lukfu-record/2"
+        first = rec.passed_out[0] if rec.passed_out else rec.hands
+        assert first == deal_from_seed(i)
+    old = GameRecord.from_json(_example(format="lukfu-record/1"))
+    assert old.version == 1 and old.to_json()["format"] == "lukfu-record/1"
+    assert old != GameRecord.from_json(_example())

@@ -238,7 +238,7 @@ def test_model_equals_brute_force_replay(name: str) -> None:
 def test_model_equals_brute_force_on_real_deals() -> None:
     """The same on every small view (at most 1,500 fillings) of a few real deals."""
     checked = 0
-    for seed in (27, 102):
+    for seed in (27, 50):
         for _, view in views_of(record(seed)):
             problem = derive(view)
             if fillings(problem) > 1500:

@@ -25,11 +25,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import RANK_MASK, RUNS9, SUIT_MASK, SUIT_MASK9, SUIT_NAMES, CardSet, format_cards, old_cards
+from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
 from ..errors import NotationError
 from ..hidden.pimc import (
     Budget,
-    CallValuation,
     ChoiceEstimate,
     Evaluator,
     SolveLimits,
@@ -39,6 +38,7 @@ from ..hidden.pimc import (
     refine,
 )
 from .model import ModelAnswer, predict
+from .reasons import _reason, card_reasons
 
 CALL_SCORE = 5
 """The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""
@@ -224,56 +224,3 @@ def model_guess(hand: CardSet, seat: int) -> int | None:
     """The warm start of a solve: the model's play value of the caller's hand, on the even grid."""
     m = predict(hand_facts(hand), seat)
     return None if m is None else 2 * round(m.play / 2)
-
-
-def card_reasons(facts: HandFacts, seat: int, rec: str, valuation: CallValuation) -> list[str]:
-    """What decides the hand, in card-play terms: the Old cards that take the lead, the suits in
-    which the opponents hold the tops, the runs and sets that cash, and the risk in points over
-    the samples (how often calling loses, by how much)."""
-    out = []
-    old = facts.old
-    if old:
-        k = old.bit_count()
-        sure = "enough sure fu to win (6)" if facts.sure_fu >= 6 else f"{facts.sure_fu} sure fu of the 6 to win"
-        cards = f"{k} Old card{'s' if k != 1 else ''} ({format_cards(old)})"
-        out.append(f"{cards} {'take' if k != 1 else 'takes'} the lead: {sure} once you lead")
-    else:
-        out.append("no Old card: nothing is sure to take the lead, so the opponents choose what is played")
-    weak = []
-    for s in range(4):
-        loose = facts.hand & SUIT_MASK[s] & ~old
-        if loose and not facts.hand >> (9 * s + 8) & 1:  # the suit's 9, its top, is with the others
-            weak.append(f"{SUIT_NAMES[s]} ({format_cards(loose)})")
-    if weak:
-        out.append("the opponents hold the tops in " + ", ".join(weak) + ": those cards lose tricks unless led through")
-    shapes = facts.sets + facts.runs
-    if shapes:
-        out.append("sets and runs that cash as one lead: " + ", ".join(format_cards(m) for m in shapes))
-    loses = [r.play for r in valuation.samples if r.play < 0]
-    n = len(valuation.samples)
-    if n:
-        if loses:
-            avg = -sum(loses) / len(loses)
-            out.append(
-                f"risk: calling loses in {len(loses)} of {n} sampled deals, by {avg:.1f} points on average "
-                f"(worst {-min(loses):.0f})"
-            )
-        else:
-            out.append(f"risk: calling lost in none of {n} sampled deals")
-    lead = "you lead first (the Master)" if seat == 0 else "the Master leads first"
-    out.append(lead)
-    return out
-
-
-def _reason(facts: HandFacts, seat: int, rec: str, play: float, pass_: float, se: float) -> str:
-    """A short plain-language reason: Old cards held, sure fu, risk."""
-    old = facts.old.bit_count()
-    bits = [f"{old} Old card{'s' if old != 1 else ''} ({format_cards(facts.old)})" if old else "no Old cards"]
-    if facts.sets or facts.runs:
-        shapes = [format_cards(m) for m in facts.sets + facts.runs]
-        bits.append("sets/runs " + ", ".join(shapes))
-    bits.append(f"sure fu {facts.sure_fu} of the 6 needed")
-    lead = "you lead first (Master)" if seat == 0 else "the Master leads first"
-    risk = f"calling risks {-min(0.0, play):.1f} points on average" if play < 0 else "calling wins on average"
-    why = "play: calling is worth more than passing" if rec == "play" else "pass: passing is worth more than calling"
-    return f"{why}; {'; '.join(bits)}; {lead}; {risk}"
