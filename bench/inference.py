@@ -31,7 +31,7 @@ from common import base_parser, make_console, save_json, summary  # bench/ is on
 from lukfu_solver.hidden.inference import fit, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import interval, run_match
-from lukfu_solver.players.ipimc import FITTED, opponent_model, rule_policy
+from lukfu_solver.players.ipimc import keep_order, opponent_model, rule_policy
 from lukfu_solver.players.rule import hand_strength
 
 
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--acc-deals", type=int, default=None, help="held-out self-play deals (20; quick 2)")
     parser.add_argument("--acc-samples", type=int, default=200, help="samples a view for the accuracy (200)")
     parser.add_argument("--fit-seed", type=int, default=1901, help="match seed of the fitting records")
-    parser.add_argument("--acc-seed", type=int, default=1902, help="match seed of the held-out records")
+    parser.add_argument("--acc-seed", type=int, default=1903, help="match seed of the held-out records")
     parser.add_argument("--seed", type=int, default=0, help="match seed of the strength run (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
@@ -155,12 +155,12 @@ def main(argv: list[str] | None = None) -> int:
     if "fit" not in skip:
         t0 = time.perf_counter()
         recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
-        model, info = fit(recs, rule_policy, hand_strength)
+        model, info = fit(recs, rule_policy, hand_strength, keep_order)
         data["fit"] = {
             "records": len(recs),
             "seed": args.fit_seed,
             "fitted": model.to_json(),
-            "shipped": {"slope": FITTED["slope"], "threshold": FITTED["threshold"], "eps": list(FITTED["eps"])},
+            "shipped": opponent_model().to_json(),
             "data": info,
             "seconds": round(time.perf_counter() - t0, 1),
         }

@@ -8,10 +8,14 @@ other seats' observed actions are in it, under a documented opponent model (``do
 
 - **calls** (R3): a seat says *play* with probability ``sigmoid(slope * (strength - threshold))``,
   ``strength`` the rule player's hand strength of the dealt hand;
-- **plays**: every lead, beating play and discard, where the seat had more than one legal
-  choice, is the rule player's choice with probability ``1 - eps`` plus ``eps`` spread evenly
-  over the legal choices (a mixture: ``(1 - eps) [a = rule] + eps / legal``), one ``eps`` for
-  leads, follows (beating plays) and discards.
+- **leads and beating plays**, where the seat had more than one legal choice: the rule player's
+  choice with probability ``1 - eps`` plus ``eps`` spread evenly over the legal choices (a
+  mixture: ``(1 - eps) [a = rule] + eps / legal``), one ``eps`` for leads, one for follows;
+- **discards** (R9): a softmax over the rule player's own order of the cards least worth keeping
+  (its keep values): a discard of the cards at places ``j1 … jk`` of that order (0 = the first
+  to go) has probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card
+  discard (an elementary symmetric polynomial, by a small dynamic program); ``lam`` 0 is
+  uniform, a large ``lam`` the rule player's discard. Without an order, the mixture as above.
 
 The policy (the rule player's move for a seat's facts) and the hand strength are given to the
 model by its builder (``players.ipimc.opponent_model``: this layer does not know the players);
@@ -63,12 +67,31 @@ class Facts(NamedTuple):
 
 class Decision(NamedTuple):
     """One observed play decision: its ``kind`` (lead, follow, discard), whether the seat made
-    the policy's choice, and how many legal choices it had (only decisions with two or more)."""
+    the policy's choice, and how many legal choices it had (only decisions with two or more);
+    for a discard with a keep order, the places of its cards in that order and the hand size."""
 
     seat: int
     kind: str
     matched: bool
     legal: int
+    places: tuple[int, ...] = ()
+    hand: int = 0
+
+
+def log_discard(places: Sequence[int], hand: int, lam: float) -> float:
+    """The log-probability of discarding the cards at ``places`` of the keep order (0 first)
+    from a hand of ``hand`` cards under the softmax with ``lam`` (see the module notes).
+
+    >>> round(math.exp(log_discard([0], 4, 0.0)), 3), round(math.exp(log_discard([0, 1], 4, 0.0)), 3)
+    (0.25, 0.167)
+    """
+    k = len(places)
+    e = [1.0] + [0.0] * k  # e[i]: the elementary symmetric polynomial of degree i so far
+    for j in range(hand):
+        x = math.exp(-lam * j)
+        for i in range(min(k, j + 1), 0, -1):
+            e[i] += x * e[i - 1]
+    return -lam * sum(places) - math.log(e[k])
 
 
 def sigmoid(z: float) -> float:
@@ -90,6 +113,9 @@ class OpponentModel:
     slope: float = 2.0
     threshold: float = 6.0
     eps: tuple[float, float, float] = (0.3, 0.3, 0.3)
+    order: Callable[[Facts], Sequence[int]] | None = None
+    """The rule player's discard order (cards least worth keeping first); None: the mixture."""
+    lam: float = 0.5
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
@@ -102,12 +128,15 @@ class OpponentModel:
 
     def log_decision(self, d: Decision) -> float:
         """The log-probability of one observed play decision."""
+        if d.places:
+            return log_discard(d.places, d.hand, self.lam)
         e = self.eps[KINDS.index(d.kind)]
         return math.log((1 - e) * d.matched + e / d.legal)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as JSON data."""
-        return {"slope": self.slope, "threshold": self.threshold, "eps": dict(zip(KINDS, self.eps, strict=True))}
+        eps = dict(zip(KINDS, self.eps, strict=True))
+        return {"slope": self.slope, "threshold": self.threshold, "eps": eps, "lam": self.lam}
 
 
 # ---------------------------------------------------------------- replaying a deal
@@ -119,11 +148,13 @@ def decisions(
     caller: int,
     plays: Iterable[Play],
     skip: int | None = None,
+    order: Callable[[Facts], Sequence[int]] | None = None,
 ) -> Iterator[Decision]:
     """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
     and yield every decision with two or more legal choices of a seat other than ``skip``: the
     seat's facts are rebuilt as its own view shows them (its hand and discards, the face-up
-    cards, and what the other seats' discards against singles proved, R9)."""
+    cards, and what the other seats' discards against singles proved, R9). With a keep
+    ``order``, a discard's decision carries its cards' places in it."""
     hands = list(dealt)
     own = [0, 0, 0]
     proved_out = [0, 0, 0]
@@ -150,7 +181,12 @@ def decisions(
                     for i, q in enumerate(trick)
                 )
                 facts = Facts(s, hand, caller, tuple(fu), faceup, faceup | trick_up, out, shown, best_i)  # type: ignore[arg-type]
-                yield Decision(s, kind, policy(facts) == p, legal)
+                if kind == DISCARD_KIND and order is not None:
+                    ranked = order(facts)
+                    places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+                    yield Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
+                else:
+                    yield Decision(s, kind, policy(facts) == p, legal)
         if p.kind == CLAIM:
             return
         if p.kind == DISCARD:
@@ -185,7 +221,7 @@ def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
     dealt = deal.dealt()
     plays = [p for tr in deal.tricks() for p in tr]
     total = call_terms(model, dealt, view.caller, view.seat)
-    for d in decisions(model.policy, dealt, view.caller, plays, view.seat):
+    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order):
         total += model.log_decision(d)
     return total
 
@@ -319,8 +355,18 @@ def fit_call(rows: Sequence[tuple[float, bool]]) -> tuple[float, float]:
     return (b, -a / b) if b else (0.0, 0.0)
 
 
+def fit_lam(rows: Sequence[Decision]) -> float:
+    """The maximum-likelihood ``lam`` of the discard softmax (0-8)."""
+    if not rows:
+        return 0.0
+    return _golden(lambda lam: sum(log_discard(r.places, r.hand, lam) for r in rows), 0.0, 8.0)
+
+
 def record_rows(
-    records: Iterable[Any], policy: Callable[[Facts], Play], strength: Callable[[CardSet], float]
+    records: Iterable[Any],
+    policy: Callable[[Facts], Play],
+    strength: Callable[[CardSet], float],
+    order: Callable[[Facts], Sequence[int]] | None = None,
 ) -> tuple[list[tuple[float, bool]], list[Decision]]:
     """The call rows (strength, said play) and the play decisions of every seat in game records
     (``record.GameRecord``: the passed-out deals' calls too)."""
@@ -331,19 +377,23 @@ def record_rows(
             calls += [(strength(h), False) for h in hands]
         calls += [(strength(rec.hands[s]), c == "play") for s, c in enumerate(rec.calls)]
         if rec.caller is not None:
-            plays += decisions(policy, rec.hands, rec.caller, rec.plays)
+            plays += decisions(policy, rec.hands, rec.caller, rec.plays, None, order)
     return calls, plays
 
 
 def fit(
-    records: Iterable[Any], policy: Callable[[Facts], Play], strength: Callable[[CardSet], float]
+    records: Iterable[Any],
+    policy: Callable[[Facts], Play],
+    strength: Callable[[CardSet], float],
+    order: Callable[[Facts], Sequence[int]] | None = None,
 ) -> tuple[OpponentModel, dict[str, Any]]:
     """The opponent model fitted by maximum likelihood on game records, and what it rests on
-    (decisions by kind, the share matching the policy, the mean log-likelihood a decision)."""
-    calls, plays = record_rows(records, policy, strength)
+    (decisions by kind, the share matching the policy, the mean number of legal choices)."""
+    calls, plays = record_rows(records, policy, strength, order)
     slope, threshold = fit_call(calls)
     eps = tuple(fit_eps([d for d in plays if d.kind == k]) for k in KINDS)
-    model = OpponentModel(policy, strength, slope, threshold, eps)  # type: ignore[arg-type]
+    lam = fit_lam([d for d in plays if d.places])
+    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam)  # type: ignore[arg-type]
     info: dict[str, Any] = {"calls": len(calls), "called": sum(y for _, y in calls)}
     for k in KINDS:
         rows = [d for d in plays if d.kind == k]
