@@ -55,7 +55,8 @@ def match(
         typer.Option(
             "--players",
             metavar="A,B,C",
-            help="Three players: random, rule[:T], pimc[:L[:C]] (level, call calibration), e.g. pimc,rule,rule.",
+            help="Three players: random, rule[:T], pimc[:L[:C]] (level, call calibration), "
+            "ipimc[:L] (pimc with inference), e.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[
