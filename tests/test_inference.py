@@ -228,6 +228,11 @@ def test_ipimc_reports_its_weights() -> None:
         assert a.weights.ess >= a.weights.floor - 1e-6
     w = weigh(opponent_model(), view, make_sampler(view, 2).samples(30))
     assert len(w.weights) == 30
+    r = IpimcPlayer(2, seed=1, pool=3).analyse(view)
+    if r.samples:
+        assert r.samples == 12 and r.weights is not None and len(r.weights.weights) == 36
+        assert all(e.weights is None for e in r.moves)  # resampled: each counts 1
+        assert r.moves == IpimcPlayer(2, seed=1, pool=3).analyse(view).moves
 
 
 # ---------------------------------------------------------------- the player
@@ -237,7 +242,9 @@ def test_the_ipimc_spec() -> None:
     assert make_player("ipimc").name == "ipimc"
     p = make_player("ipimc:2", 9)
     assert isinstance(p, IpimcPlayer) and p.level == 2 and p.name == "ipimc:2" and p.seed == 9
-    for bad in ("ipimc:7", "ipimc:x", "ipimc:2:1"):
+    q = make_player("ipimc:2:3")
+    assert isinstance(q, IpimcPlayer) and q.pool == 3 and q.name == "ipimc:2:3"
+    for bad in ("ipimc:7", "ipimc:x", "ipimc:2:9", "ipimc:2:x"):
         with pytest.raises(NotationError) as err:
             make_player(bad)
         assert err.value.field == "player"

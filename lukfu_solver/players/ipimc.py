@@ -11,6 +11,7 @@ so the effective sample size stays at a floor; the moves are valued by the weigh
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ..cards import iter_cards, old_cards
@@ -53,7 +54,12 @@ def opponent_model(**overrides: Any) -> OpponentModel:
 
 class IpimcPlayer(PimcPlayer):
     """PIMC over importance-weighted deals (see the module notes); ``share`` is the effective
-    sample size floor as a share of the samples."""
+    sample size floor as a share of the samples.
+
+    ``pool`` above 1 resamples instead (sampling-importance-resampling): ``pool`` times the
+    level's samples are drawn and weighed (the floor a share of them), and the level's samples
+    are drawn from them in proportion to the weights (systematic resampling, from the decision's
+    seed), then valued with weight 1 each; ``Analysis.weights`` are then the pool's."""
 
     def __init__(
         self,
@@ -62,16 +68,36 @@ class IpimcPlayer(PimcPlayer):
         *,
         model: OpponentModel | None = None,
         share: float = ESS_SHARE,
+        pool: int = 1,
         name: str | None = None,
         calibration: float = CALL_CALIBRATION,
         **overrides: int,
     ) -> None:
         if name is None:
-            name = "ipimc" if level == DEFAULT_LEVEL else f"ipimc:{level}"
+            name = "ipimc" if level == DEFAULT_LEVEL and pool == 1 else f"ipimc:{level}"
+            name += f":{pool}" if pool != 1 else ""
         super().__init__(level, seed, name=name, calibration=calibration, **overrides)
         self.model = model or opponent_model()
         self.share = share
+        self.pool = pool
 
-    def weigh(self, view: SeatView, deals: list[Any]) -> Weights | None:
-        """The deals weighted by the opponent model's likelihood of the other seats' actions."""
-        return weigh(self.model, view, deals, self.share)
+    def draw(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights | None]:
+        """The deals weighted by the opponent model's likelihood of the other seats' actions (or,
+        with a ``pool``, resampled by it)."""
+        n = self.params.samples
+        if self.pool == 1:
+            deals = sampler.samples(n)
+            return deals, weigh(self.model, view, deals, self.share)
+        pool = sampler.samples(self.pool * n)
+        w = weigh(self.model, view, pool, self.share)
+        step = sum(w.weights) / n
+        u = rng.random() * step
+        picked: list[Any] = []
+        acc = 0.0
+        for d, x in zip(pool, w.weights, strict=True):
+            acc += x
+            while u < acc and len(picked) < n:
+                picked.append(d)
+                u += step
+        picked += pool[len(picked) - n :] if len(picked) < n else []
+        return picked[:n], w

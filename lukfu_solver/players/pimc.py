@@ -241,12 +241,11 @@ class PimcPlayer:
             only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
             return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
         sampler = make_sampler(view, rng.getrandbits(64))
-        deals = sampler.samples(self.params.samples)
+        deals, weights = self.draw(view, sampler, rng)
         samples = [d.position() for d in deals]
         assert view.caller is not None and all(p is not None for p in samples)
-        weights = self.weigh(view, deals)
         evaluator = self._evaluator(len(samples) * len(cands), max(view.hand_sizes))
-        w = None if weights is None else weights.weights
+        w = None if weights is None or len(weights.weights) != len(samples) else weights.weights
         paired = evaluate(samples, cands, evaluator, view.seat, view.caller, w)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
         left = self.left_out(view, cands)
@@ -254,7 +253,7 @@ class PimcPlayer:
         a.weights = weights
         return a
 
-    def weigh(self, view: SeatView, deals: list[Any]) -> Weights | None:
-        """The sampled deals' importance weights (None: uniform, as here; ``ipimc`` weighs them
-        by its opponent model)."""
-        return None
+    def draw(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights | None]:
+        """The level's ``samples`` deals from ``sampler`` and their importance weights (None:
+        uniform, as here; ``ipimc`` weighs them by its opponent model)."""
+        return sampler.samples(self.params.samples), None
