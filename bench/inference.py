@@ -14,12 +14,14 @@
    by the zero sum), with a t-based 95 % interval; the time of every decision of ipimc and of
    the pimc players at the same tables (median, p95, and the ratio of the medians).
 
-Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]``.
-Results: ``bench/results/inference.json`` (or ``--out``).
+Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]``;
+``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` (resampling from P times the
+samples) to the results. Results: ``bench/results/inference.json`` (or ``--out``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import sys
@@ -97,8 +99,9 @@ def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
     }
 
 
-def strength(level: int, deals: int, seed: int, jobs: int) -> dict[str, Any]:
-    """ipimc:L against two pimc:L players, 3 rotations a deal; times of every decision."""
+def strength(level: int, deals: int, seed: int, jobs: int, pool: int = 1) -> dict[str, Any]:
+    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal; times of
+    every decision."""
     t0 = time.perf_counter()
     last = [0.0]
 
@@ -108,7 +111,7 @@ def strength(level: int, deals: int, seed: int, jobs: int) -> dict[str, Any]:
             last[0] = now
             print(f"  strength: {done}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
 
-    specs = [f"ipimc:{level}", f"pimc:{level}", f"pimc:{level}"]
+    specs = [f"ipimc:{level}" + (f":{pool}" if pool > 1 else ""), f"pimc:{level}", f"pimc:{level}"]
     m = run_match(specs, deals, seed=seed, jobs=jobs, progress=progress)
     per_deal = m.per_deal([0])
     mean, lo, hi = interval(per_deal)
@@ -144,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--acc-seed", type=int, default=1903, help="match seed of the held-out records")
     parser.add_argument("--seed", type=int, default=0, help="match seed of the strength run (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--pool", type=int, default=1, help="ipimc's pool P (ipimc:L:P; default 1: weighted)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
     args = parser.parse_args(argv)
     deals = args.deals if args.deals is not None else (4 if args.quick else 300)
@@ -152,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     skip = set(filter(None, args.skip.split(",")))
     console = make_console()
     data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
+    if skip and args.out.exists():  # a partial run updates the parts it ran
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        old["environment_of_earlier_parts"] = old.pop("environment", None)
+        data = {**old, **data}
     if "fit" not in skip:
         t0 = time.perf_counter()
         recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
@@ -171,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         data["accuracy"] = {"seed": args.acc_seed, **acc}
         console.print(f"accuracy: {acc}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs)
-        data["strength"] = {"seed": args.seed, **st}
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool)
+        data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)
