@@ -283,6 +283,14 @@ def analyse(
         ),
     ] = LEAD_SAMPLES,
     deal: DealOpt = None,
+    infer: Annotated[
+        bool,
+        typer.Option(
+            "--infer",
+            help="VIEW: weigh the sampled deals by how likely the other seats' calls and plays are in them "
+            "(an opponent model; docs/inference.md); the effective sample size is shown.",
+        ),
+    ] = False,
 ) -> None:
     """Expected points of every move of a seat view, or of a dealt hand's choices.
 
@@ -320,6 +328,8 @@ def analyse(
     request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
+    if infer and not is_view_text(target):
+        raise bad_usage("infer", _("--infer weighs the samples of a seat view in the play phase, not a dealt hand"))
     if not is_view_text(target):
         hand, s = parse_hand(target, seat)
         analyse_hand(hand, s, request, json_)
@@ -328,6 +338,8 @@ def analyse(
     if seat is not None and seat != view.seat:
         raise bad_usage("seat", _("the view is seat {view}'s, but --seat is {seat}").format(view=view.seat, seat=seat))
     if view.caller is None and view.to_move == view.seat:
+        if infer:
+            raise bad_usage("infer", _("--infer weighs the samples of a seat view in the play phase, not a dealt hand"))
         analyse_hand(view.hand, view.seat, request, json_)
         return
     if view.to_move != view.seat:
@@ -335,7 +347,7 @@ def analyse(
         return
     n = VIEW_SAMPLES if samples is None else samples
     view_budget = budget if samples is not None else (VIEW_TIME if budget is None else budget)
-    analyse_view(view, n, seed, jobs, make_limits(max_nodes, solve_time), json_, view_budget)
+    analyse_view(view, n, seed, jobs, make_limits(max_nodes, solve_time), json_, view_budget, infer)
 
 
 @dataclass(frozen=True)
@@ -402,14 +414,24 @@ def not_your_turn(view: SeatView, json_: bool) -> None:
 
 
 def analyse_view(
-    view: SeatView, samples: int, seed: int, jobs: int, limits: SolveLimits, json_: bool, budget: float | None = None
+    view: SeatView,
+    samples: int,
+    seed: int,
+    jobs: int,
+    limits: SolveLimits,
+    json_: bool,
+    budget: float | None = None,
+    infer: bool = False,
 ) -> None:
-    """``analyse VIEW`` with the viewer to move, within ``budget`` seconds (None: no budget)."""
+    """``analyse VIEW`` with the viewer to move, within ``budget`` seconds (None: no budget);
+    ``infer``: the samples weighted by the opponent model."""
     from lukfu_solver.analysis.moves import analyse as run_analysis
 
     assert view.caller is not None
     with timed_progress(budget) as bar:
-        a = run_analysis(view, samples, seed, jobs, limits, progress=bar(_("sampling and solving")), budget=budget)
+        a = run_analysis(
+            view, samples, seed, jobs, limits, progress=bar(_("sampling and solving")), budget=budget, infer=infer
+        )
     old = view.old_cards()
     if json_:
         data = {
@@ -422,6 +444,8 @@ def analyse_view(
             "points": "M1" if view.seat == view.caller else "M2",
         }
         data.update(analysis_data(a, samples, limits))
+        if infer:
+            data["inference"] = None if a.weights is None else a.weights.to_json()
         emit_json(data)
         return
     console = stdout_console()
@@ -440,6 +464,25 @@ def analyse_view(
     console.print(Text(_("Old cards: {cards}").format(cards=format_cards(old) if old else _("none"))))
     console.print(Text(points_words(view.seat, view.caller)))
     print_analysis(console, a, samples, limits)
+    if infer:
+        console.print(inference_text(a))
+
+
+def inference_text(a: Analysis) -> Text:
+    """The inference line of ``analyse VIEW --infer``: the effective sample size, and whether the
+    weights were tempered to keep it at the floor."""
+    w = a.weights
+    if w is None:
+        return Text(_("Inference: no sample to weigh."), style="dim")
+    line = _(
+        "Inference: samples weighted by the other seats' calls and plays (opponent model); "
+        "effective sample size {ess:.1f} of {n}"
+    ).format(ess=w.ess, n=len(w.weights))
+    if w.tempered:
+        line += _(" (tempered to the floor {floor:.1f}: the likelihoods alone gave {raw:.1f})").format(
+            floor=w.floor, raw=w.raw_ess
+        )
+    return Text(line, style="dim")
 
 
 def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:

@@ -55,8 +55,8 @@ def match(
         typer.Option(
             "--players",
             metavar="A,B,C",
-            help="Three players, each random, rule[:T] (T: the hand score it calls from) or pimc[:L[:C]] (L: level 1-5, "
-            "C: call calibration), e.g. pimc,rule,rule.",
+            help="Three players, each random, rule[:T] (T: the hand score it calls from), pimc[:L[:C]] (L: level 1-5, "
+            "C: call calibration) or ipimc[:L[:P]] (pimc weighing the deals by what the others did), e.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[

@@ -84,10 +84,11 @@ class Terminal:
 
     name = YOU
 
-    def __init__(self, console: Any, level: int, seed: int) -> None:
+    def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
         self.console = console
         self.level = level
         self.seed = seed
+        self.infer = infer
         self.script: list[str] = []
         self.answers: list[str] = []
         self.quiet = False
@@ -268,7 +269,7 @@ class Terminal:
         prepare_solver()  # the one-time compilation announced, not inside the hint
         limits = make_limits(None, None, DEFAULT_MAX_NODES)
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, limits=limits)
+            h = hint(view, self.level, self.seed, limits=limits, infer=self.infer)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
@@ -417,7 +418,7 @@ def _opponent_specs(text: str, level: int) -> list[str]:
         raise NotationError(
             "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
         )
-    specs = [f"pimc:{level}" if p == "pimc" else p for p in parts]
+    specs = [f"{p}:{level}" if p in ("pimc", "ipimc") else p for p in parts]
     for s in specs:
         try:
             make_player(s, 0)
@@ -449,6 +450,9 @@ def play(
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
+    infer: Annotated[
+        bool, typer.Option("--infer", help="Hints in play weigh the samples by the other seats' actions (as ipimc).")
+    ] = False,
 ) -> None:
     """Play one deal against two engine players at the terminal.
 
@@ -482,12 +486,12 @@ def play(
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()
-    if any(spec.startswith("pimc") for spec in specs):
+    if any("pimc" in spec for spec in specs):
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
     human_person = 0 if seat is None else (first_master(seed) + seat) % 3
-    term = Terminal(console, level, seed)
+    term = Terminal(console, level, seed, infer)
     engines = [
         Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
         for i, spec in enumerate(specs)

@@ -10,7 +10,9 @@ player's analysis at the level: each candidate's expected points for the seat (M
 standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
 0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
 play phase is bounded by the level's node budget (a median of 0.009 s at level 3), so the time
-budget applies to the call.
+budget applies to the call. With ``infer`` the play phase is the ``ipimc`` player's analysis
+instead (the samples weighted by the other seats' actions, ``docs/inference.md``); the call is
+the same.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..errors import NotationError
 from ..hidden.pimc import Budget
+from ..players.ipimc import IpimcPlayer
 from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
 from ..plays import Play
 from ..view import SeatView
@@ -60,12 +63,13 @@ def hint(
     limits: SolveLimits | None = None,
     jobs: int = 1,
     time_budget: float | None = None,
+    infer: bool = False,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat with ``samples`` (default the level's ``call_samples``) and ``limits`` (default
     ``ADVICE_MAX_NODES`` a solve); with ``time_budget`` seconds and no ``samples``, the anytime
     advice (up to ``ANYTIME_SAMPLES``, stopped by the sequential test or the budget). In the play
-    phase ``PimcPlayer(level, seed).analyse(view)``."""
+    phase ``PimcPlayer(level, seed).analyse(view)`` (``IpimcPlayer`` with ``infer``)."""
     if level not in LEVELS:
         raise NotationError("level", f"a pimc level is 1-5, got {level}")
     if view.to_move != view.seat:
@@ -80,5 +84,6 @@ def hint(
             budget = None if time_budget is None else Budget(time_budget)
         adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
-    decision = PimcPlayer(level, seed=seed).analyse(view)
+    player = IpimcPlayer(level, seed=seed) if infer else PimcPlayer(level, seed=seed)
+    decision = player.analyse(view)
     return Hint("play", level, seed, None, decision, time.perf_counter() - t0, list(decision.left_out))

@@ -10,6 +10,10 @@ Points are the viewer's (M1/M2): the caller's net points when the viewer is the 
 non-caller, the mean of the two non-callers' results, minus half the caller's (M2: best play
 may leave open which non-caller wins).
 
+With ``infer`` the samples are importance-weighted by the likelihood of the other seats' calls
+and plays under the opponent model (``hidden.inference``, ``docs/inference.md``): the weights
+are tempered so their effective sample size stays at a floor, and reported (``weights``).
+
 Work is split into batches of a fixed size; after each batch the analysis may stop early when
 the best move is clear. Batches, seeds and the stopping rule do not depend on the number of
 processes, so a seed gives identical results with any ``jobs``.
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 
+from ..hidden.inference import Weights, log_likelihood, temper
 from ..hidden.pimc import (
     ChoiceEstimate,
     Evaluator,
@@ -71,6 +76,8 @@ class Analysis:
     """The time budget ended the analysis before its samples (and before the stopping rule)."""
     cut: int = 0
     """Samples the budget stopped in the middle, left out (not counted in ``samples``)."""
+    weights: Weights | None = None
+    """With inference: the samples' importance weights and effective sample size (else None)."""
 
     @property
     def best(self) -> ChoiceEstimate | None:
@@ -90,6 +97,7 @@ def analyse(
     batch: int = DEFAULT_BATCH,
     progress: Callable[[int, int], None] | None = None,
     budget: float | None = None,
+    infer: bool = False,
 ) -> Analysis:
     """Expected points of every legal move of the viewer over up to ``samples`` sampled deals.
 
@@ -98,9 +106,12 @@ def analyse(
     sample in one process). ``budget`` (seconds, None: none) ends the analysis when it runs out:
     no new sample starts after it, and a sample whose solves it stops is left out (``cut``),
     except the first, which always finishes (within the node limits); the result then depends
-    on the machine's speed.
+    on the machine's speed. ``infer`` weighs the samples by the opponent model (the module
+    notes); the weights are recomputed over all the samples after each batch, in order, so they
+    do not depend on ``jobs`` either.
     """
     from ..hidden.quick import make_sampler
+    from ..players.ipimc import opponent_model
 
     t0 = time.perf_counter()
     evaluator = Evaluator(limits or SolveLimits())
@@ -115,21 +126,32 @@ def analyse(
     stopped = False
     deadline = None if budget is None else time.time() + budget
     cut = 0
+    model = opponent_model() if infer else None
+    logs: list[float] = []
+    weights: Weights | None = None
     pool = _pool(jobs)
     try:
         while paired.n < samples and not cut and not (deadline is not None and time.time() >= deadline):
             n = min(batch, samples - paired.n)
             tasks = []
+            batch_logs = []
             for k in range(n):
-                pos = sampler.sample().position()
+                deal = sampler.sample()
+                pos = deal.position()
                 assert pos is not None
+                if model is not None:
+                    batch_logs.append(log_likelihood(model, view, deal))
                 first = paired.n == 0 and k == 0  # the first sample always finishes: there is a table
                 tasks.append((str(pos), move_texts, evaluator, None if first else deadline))
-            for values in pool.map(sample_task, tasks) if pool else map(sample_task, tasks):
+            for k, values in enumerate(pool.map(sample_task, tasks) if pool else map(sample_task, tasks)):
                 if any(v.cut for v in values):  # the budget stopped it: left out, and the end
                     cut += 1
                     break
                 paired.add(values)
+                if model is not None:
+                    logs.append(batch_logs[k])
+                    weights = temper(logs)
+                    paired.weights = list(weights.weights)
                 if progress and not pool:
                     progress(paired.n, samples)
                 if not pool and deadline is not None and time.time() >= deadline:
@@ -150,7 +172,7 @@ def analyse(
     timed_out = deadline is not None and not stopped and paired.n < samples
     stats = sampler.stats()
     p = best_p(estimates)
-    return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut)
+    return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)
 
 
 def _pool(jobs: int) -> Pool | None:

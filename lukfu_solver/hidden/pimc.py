@@ -44,23 +44,59 @@ def viewer_points(seat: int, caller: int, caller_value: float) -> float:
     return caller_value if seat == caller else -caller_value / 2
 
 
-def mean_stderr(values: Sequence[float]) -> tuple[float, float]:
-    """Sample mean and its standard error (0 error for fewer than two values)."""
+def mean_stderr(values: Sequence[float], weights: Sequence[float] | None = None) -> tuple[float, float]:
+    """Sample mean and its standard error (0 error for fewer than two values).
+
+    With importance ``weights`` (one per value, positive, any scale): the self-normalised
+    weighted mean and its delta-method standard error, ``sqrt(n / (n - 1) * sum w^2 (v - m)^2) /
+    sum w``, which for equal weights is exactly the unweighted ``sqrt(var / n)``. ``weights``
+    None, or all 1, gives the unweighted figures to the last bit.
+
+    >>> mean_stderr([1.0, 3.0], [1.0, 1.0]) == mean_stderr([1.0, 3.0])
+    True
+    >>> mean_stderr([1.0, 3.0], [3.0, 1.0])
+    (1.5, 0.75)
+    """
+    if weights is None or all(w == 1.0 for w in weights):
+        n = len(values)
+        if n == 0:
+            return 0.0, 0.0
+        m = sum(values) / n
+        if n < 2:
+            return m, 0.0
+        var = sum((v - m) ** 2 for v in values) / (n - 1)
+        return m, math.sqrt(var / n)
     n = len(values)
-    if n == 0:
+    if len(weights) != n:
+        raise ValueError(f"{len(weights)} weights for {n} values")
+    total = sum(weights)
+    if n == 0 or total <= 0:
         return 0.0, 0.0
-    m = sum(values) / n
+    m = sum(w * v for w, v in zip(weights, values, strict=True)) / total
     if n < 2:
         return m, 0.0
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    return m, math.sqrt(var / n)
+    ss = sum(w * w * (v - m) ** 2 for w, v in zip(weights, values, strict=True))
+    return m, math.sqrt(ss * n / (n - 1)) / total
 
 
-def p_better(a: Sequence[float], b: Sequence[float]) -> float:
+def effective_samples(weights: Sequence[float] | None, n: int | None = None) -> float:
+    """The effective sample size of importance ``weights``, ``(sum w)^2 / sum w^2`` (Kish): how
+    many uniform samples the weighted ones are worth. None: ``n``, every weight 1.
+
+    >>> effective_samples([1.0, 1.0, 1.0, 1.0]), effective_samples([1.0, 0.0, 0.0, 0.0])
+    (4.0, 1.0)
+    """
+    if weights is None:
+        return float(n or 0)
+    sq = sum(w * w for w in weights)
+    return sum(weights) ** 2 / sq if sq > 0 else 0.0
+
+
+def p_better(a: Sequence[float], b: Sequence[float], weights: Sequence[float] | None = None) -> float:
     """Probability that the choice with values ``a`` is better than the one with ``b`` (paired
-    samples, normal approximation of the mean difference)."""
+    samples, normal approximation of the mean difference; ``weights`` as in :func:`mean_stderr`)."""
     diffs = [x - y for x, y in zip(a, b, strict=True)]
-    m, se = mean_stderr(diffs)
+    m, se = mean_stderr(diffs, weights)
     if se == 0:
         return 1.0 if m > 0 else (0.5 if m == 0 else 0.0)
     return 0.5 * (1 + math.erf(m / se / math.sqrt(2)))
@@ -218,6 +254,13 @@ class ChoiceEstimate:
     caller_mean: float = 0.0
     p_caller_loses: float = 0.0
     """The share of samples in which the caller's value is below 0 (the caller loses points)."""
+    weights: tuple[float, ...] | None = None
+    """The samples' importance weights (``hidden.inference``), None when every sample counts 1."""
+
+    @property
+    def ess(self) -> float:
+        """The effective sample size (:func:`effective_samples`): ``n`` without weights."""
+        return effective_samples(self.weights, len(self.values))
 
     @property
     def n(self) -> int:
@@ -245,11 +288,25 @@ class ChoiceEstimate:
         return self.caller_mean
 
 
-def estimate(move: Play | str, viewer: Sequence[float], caller: Sequence[float], incomplete: int) -> ChoiceEstimate:
-    """A :class:`ChoiceEstimate` from the viewer's and the caller's values sample by sample."""
-    mean, se = mean_stderr(viewer)
-    loses = sum(v < 0 for v in caller) / len(caller) if caller else 0.0
-    return ChoiceEstimate(move, mean, se, tuple(viewer), incomplete, mean_stderr(caller)[0], loses)
+def estimate(
+    move: Play | str,
+    viewer: Sequence[float],
+    caller: Sequence[float],
+    incomplete: int,
+    weights: Sequence[float] | None = None,
+) -> ChoiceEstimate:
+    """A :class:`ChoiceEstimate` from the viewer's and the caller's values sample by sample, with
+    optional importance ``weights`` (None or all 1: the unweighted estimate, to the last bit)."""
+    if weights is not None and all(w == 1.0 for w in weights):
+        weights = None
+    mean, se = mean_stderr(viewer, weights)
+    if weights is None:
+        loses = sum(v < 0 for v in caller) / len(caller) if caller else 0.0
+    else:
+        total = sum(weights)
+        loses = sum(w for w, v in zip(weights, caller, strict=True) if v < 0) / total if total > 0 else 0.0
+    w = None if weights is None else tuple(weights)
+    return ChoiceEstimate(move, mean, se, tuple(viewer), incomplete, mean_stderr(caller, weights)[0], loses, w)
 
 
 class Paired:
@@ -263,14 +320,17 @@ class Paired:
         self.raw: list[list[float]] = [[] for _ in self.choices]
         self.incomplete = [0] * len(self.choices)
         self.nodes = 0
+        self.weights: list[float] = []
+        """Each sample's importance weight (1 unless :meth:`add` is given one)."""
 
     @property
     def n(self) -> int:
         """Samples added so far."""
         return len(self.viewer[0]) if self.viewer else 0
 
-    def add(self, values: Sequence[SampleValue]) -> None:
-        """One sample's values, one per choice in order."""
+    def add(self, values: Sequence[SampleValue], weight: float = 1.0) -> None:
+        """One sample's values, one per choice in order, and its importance ``weight``."""
+        self.weights.append(weight)
         for i, v in enumerate(values):
             self.raw[i].append(v.value)
             self.viewer[i].append(viewer_points(self.seat, self.caller, v.value))
@@ -281,13 +341,27 @@ class Paired:
         """The stopping rule: the best choice so far beats the second with ``confidence``."""
         if len(self.choices) < 2:
             return False
-        ranked = sorted(range(len(self.choices)), key=lambda i: -sum(self.viewer[i]))
-        return p_better(self.viewer[ranked[0]], self.viewer[ranked[1]]) >= confidence
+        w = self.weight_list()
+        if w is None:
+            ranked = sorted(range(len(self.choices)), key=lambda i: -sum(self.viewer[i]))
+        else:
+            ranked = sorted(range(len(self.choices)), key=lambda i: -mean_stderr(self.viewer[i], w)[0])
+        return p_better(self.viewer[ranked[0]], self.viewer[ranked[1]], w) >= confidence
+
+    def weight_list(self) -> list[float] | None:
+        """The samples' weights, or None when every one is 1 (the unweighted estimates)."""
+        return None if all(w == 1.0 for w in self.weights) else self.weights
+
+    @property
+    def ess(self) -> float:
+        """The effective sample size of the weights (:func:`effective_samples`)."""
+        return effective_samples(self.weight_list(), self.n)
 
     def estimates(self) -> list[ChoiceEstimate]:
         """Every choice's estimate, best first; ties keep the choices' order."""
+        w = self.weight_list()
         out = [
-            estimate(c, v, r, k)
+            estimate(c, v, r, k, w)
             for c, v, r, k in zip(self.choices, self.viewer, self.raw, self.incomplete, strict=True)
         ]
         out.sort(key=lambda e: -e.mean)
@@ -296,17 +370,25 @@ class Paired:
 
 def best_p(estimates: Sequence[ChoiceEstimate]) -> float | None:
     """Probability that the first estimate beats the second (None for fewer than two)."""
-    return p_better(estimates[0].values, estimates[1].values) if len(estimates) > 1 else None
+    if len(estimates) < 2:
+        return None
+    return p_better(estimates[0].values, estimates[1].values, estimates[0].weights)
 
 
 def evaluate(
-    positions: Iterable[Position], moves: Sequence[Play], evaluator: Evaluator, seat: int, caller: int
+    positions: Iterable[Position],
+    moves: Sequence[Play],
+    evaluator: Evaluator,
+    seat: int,
+    caller: int,
+    weights: Sequence[float] | None = None,
 ) -> Paired:
-    """Every move on every position, in this process, one solver for the lot."""
+    """Every move on every position, in this process, one solver for the lot; ``weights`` (one a
+    position) are the samples' importance weights (None: 1 each)."""
     paired = Paired(moves, seat, caller)
     solver = evaluator.solver()
-    for pos in positions:
-        paired.add(evaluator.choices(pos, moves, solver))
+    for i, pos in enumerate(positions):
+        paired.add(evaluator.choices(pos, moves, solver), 1.0 if weights is None else weights[i])
     return paired
 
 

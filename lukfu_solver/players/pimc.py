@@ -19,6 +19,7 @@ from .. import i18n
 from ..analysis.advice import policy_calls
 from ..cards import format_cards, iter_cards, old_cards
 from ..errors import NotationError
+from ..hidden.inference import Weights
 from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, evaluate
 from ..hidden.quick import make_sampler
 from ..i18n import _
@@ -79,6 +80,8 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """The legal moves not evaluated, each with the reason in words (empty at the call)."""
+    weights: Weights | None = None
+    """The samples' importance weights and effective sample size (``ipimc``; None: uniform)."""
 
     @property
     def best(self) -> Play | str:
@@ -239,10 +242,19 @@ class PimcPlayer:
             only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
             return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
         sampler = make_sampler(view, rng.getrandbits(64))
-        samples = [d.position() for d in sampler.samples(self.params.samples)]
+        deals, weights = self.draw(view, sampler, rng)
+        samples = [d.position() for d in deals]
         assert view.caller is not None and all(p is not None for p in samples)
         evaluator = self._evaluator(len(samples) * len(cands), max(view.hand_sizes))
-        paired = evaluate(samples, cands, evaluator, view.seat, view.caller)  # type: ignore[arg-type]
+        w = None if weights is None or len(weights.weights) != len(samples) else weights.weights
+        paired = evaluate(samples, cands, evaluator, view.seat, view.caller, w)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
         left = self.left_out(view, cands)
-        return Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
+        a = Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
+        a.weights = weights
+        return a
+
+    def draw(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights | None]:
+        """The level's ``samples`` deals from ``sampler`` and their importance weights (None:
+        uniform, as here; ``ipimc`` weighs them by its opponent model)."""
+        return sampler.samples(self.params.samples), None

@@ -9,6 +9,7 @@ from .. import i18n
 from ..errors import NotationError
 from ..plays import Play
 from ..view import SeatView
+from .ipimc import IpimcPlayer
 from .pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
 from .rule import RulePlayer
 
@@ -29,19 +30,24 @@ class Player(Protocol):
 # ================================================================ registry
 
 
-PLAYER_KINDS = ("random", "rule", "pimc")
-SPEC_HELP = "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C)"
+PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
+SPEC_HELP = (
+    "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
+    "ipimc[:L[:P]] (pimc with inference; P: deals drawn a sample, resampled)"
+)
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
     """A player from its spec: ``random``, ``rule``, ``rule:T``, ``pimc``, ``pimc:L``, ``pimc:L:C``
-    (``C`` points added to PIMC's value of calling; ``pimc:3:0`` is the uncalibrated player).
+    (``C`` points added to PIMC's value of calling; ``pimc:3:0`` is the uncalibrated player),
+    ``ipimc``, ``ipimc:L`` (the PIMC player over deals weighted by the other seats' actions),
+    ``ipimc:L:P`` (``P`` times the samples drawn, weighed and resampled).
 
     ``seed`` seeds the player's random choices (``random``'s moves, ``pimc``'s samples). A bad
     spec raises NotationError("player", …).
 
-    >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0")]
-    ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0']
+    >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0", "ipimc:2")]
+    ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0', 'ipimc:2']
     """
     from ..game import RandomPlayer
 
@@ -74,6 +80,15 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if not -10 <= c <= 10:
             raise NotationError("player", i18n._("pimc call calibration {c:g} outside -10..10").format(c=c))
         return PimcPlayer(int(level), seed, calibration=c)
+    if kind == "ipimc":
+        if not arg:
+            return IpimcPlayer(DEFAULT_LEVEL, seed)
+        level, _, pool = arg.partition(":")
+        if not (level.isascii() and level.isdigit()) or int(level) not in LEVELS:
+            raise NotationError("player", i18n._("ipimc:L needs a level 1-5, got {level}").format(level=repr(level)))
+        if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
+            raise NotationError("player", i18n._("ipimc:L:P needs a pool P of 1-4, got {pool}").format(pool=repr(pool)))
+        return IpimcPlayer(int(level), seed, pool=int(pool or 1))
     raise NotationError("player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP))
 
 

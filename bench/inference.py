@@ -1,0 +1,191 @@
+"""Inference benchmark (issue 19): the opponent model's fit, its accuracy, and ipimc against pimc.
+
+1. **fit**: self-play records of ``pimc:L`` (``--fit-deals`` deals from ``--fit-seed``), the
+   opponent model fitted by maximum likelihood on them (``hidden.inference.fit``) beside the
+   parameters the player ships (``players.ipimc.FITTED``);
+2. **accuracy**: on held-out self-play records (``--acc-deals`` deals from ``--acc-seed``), the
+   views of every seat after 1, 3, 5 and 7 tricks; ``--acc-samples`` exact uniform samples of
+   each, weighted by the model; for every hidden card, the probability the samples give its true
+   seat (the seat it was dealt to; counts smoothed by half a sample), weighted against uniform:
+   the mean log-likelihood gain per hidden card (nats), with the effective sample sizes;
+3. **strength and cost**: ``ipimc:L`` against two ``pimc:L`` players (same level and budget),
+   ``--deals`` deals × 3 rotations. Per deal, ipimc's points averaged over the rotations: that
+   is the paired difference to the all-``pimc`` table on the same deal (whose seats' mean is 0
+   by the zero sum), with a t-based 95 % interval; the time of every decision of ipimc and of
+   the pimc players at the same tables (median, p95, and the ratio of the medians).
+
+Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]``;
+``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` (resampling from P times the
+samples) to the results. Results: ``bench/results/inference.json`` (or ``--out``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+from common import base_parser, make_console, save_json, summary  # bench/ is on the path
+
+from lukfu_solver.hidden.inference import fit, weigh
+from lukfu_solver.hidden.quick import make_sampler
+from lukfu_solver.match import interval, run_match
+from lukfu_solver.players.ipimc import keep_order, opponent_model, rule_policy
+from lukfu_solver.players.rule import hand_strength
+
+
+def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:
+    """The records of ``deals`` all-``pimc:level`` deals from ``seed``."""
+    spec = f"pimc:{level}"
+    m = run_match([spec, spec, spec], deals, seed=seed, jobs=jobs)
+    return [g.record for g in m.games]
+
+
+def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
+    """The mean log-likelihood gain per hidden card of the weighted samples over uniform."""
+    model = opponent_model()
+    gains: list[float] = []
+    ess: list[float] = []
+    raw: list[float] = []
+    tempered = views = 0
+    by_trick: dict[int, list[float]] = {}
+    t0 = time.perf_counter()
+    for k, rec in enumerate(records):
+        if rec.caller is None:
+            continue
+        plays = [p for p in rec.plays if p.kind != 4]  # a final claim is not in a view
+        for tricks in (1, 3, 5, 7):
+            if 3 * tricks >= len(plays):
+                break
+            for seat in range(3):
+                view = rec.view(seat, 3 * tricks)
+                deals = make_sampler(view, seed * 1_000_003 + k * 31 + seat * 7 + tricks, exact=True).samples(samples)
+                w = weigh(model, view, deals)
+                views += 1
+                ess.append(w.ess)
+                raw.append(w.raw_ess)
+                tempered += w.tempered
+                dealt = [d.dealt() for d in deals]
+                total = sum(w.weights)
+                for c in range(36):
+                    if not view.unseen >> c & 1:
+                        continue
+                    true = next(s for s in range(3) if rec.hands[s] >> c & 1)
+                    hits = [1.0 if h[true] >> c & 1 else 0.0 for h in dealt]
+                    pu = (sum(hits) + 0.5) / (len(hits) + 1)
+                    pw = (sum(x * y for x, y in zip(hits, w.weights, strict=True)) / total * len(hits) + 0.5) / (
+                        len(hits) + 1
+                    )
+                    g = math.log(pw) - math.log(pu)
+                    gains.append(g)
+                    by_trick.setdefault(tricks, []).append(g)
+    m, lo, hi = interval(gains)
+    return {
+        "records": len(records),
+        "views": views,
+        "hidden_cards": len(gains),
+        "samples_per_view": samples,
+        "mean_gain_nats_per_card": round(m, 5),
+        "ci95_cards": [round(lo, 5), round(hi, 5)],
+        "note": "the interval treats cards as independent (cards of one view are not): a rough guide",
+        "by_tricks_played": {str(t): round(statistics.fmean(v), 5) for t, v in sorted(by_trick.items())},
+        "ess": summary(ess, 2),
+        "raw_ess": summary(raw, 2),
+        "tempered_views": tempered,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def strength(level: int, deals: int, seed: int, jobs: int, pool: int = 1) -> dict[str, Any]:
+    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal; times of
+    every decision."""
+    t0 = time.perf_counter()
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 30 or done == total:
+            last[0] = now
+            print(f"  strength: {done}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
+
+    specs = [f"ipimc:{level}" + (f":{pool}" if pool > 1 else ""), f"pimc:{level}", f"pimc:{level}"]
+    m = run_match(specs, deals, seed=seed, jobs=jobs, progress=progress)
+    per_deal = m.per_deal([0])
+    mean, lo, hi = interval(per_deal)
+    ip = [s for g in m.games for s in g.seconds.get(0, [])]
+    pm = [s for g in m.games for p in (1, 2) for s in g.seconds.get(p, [])]
+    ip_s, pm_s = summary(ip, 4), summary(pm, 4)
+    return {
+        "specs": specs,
+        "deals": deals,
+        "games": len(m.games),
+        "ipimc_points_per_deal": round(mean, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "deals_nonzero": sum(1 for d in per_deal if d),
+        "excludes_zero": lo > 0 or hi < 0,
+        "decision_seconds": {
+            "ipimc": ip_s,
+            "pimc": pm_s,
+            "median_ratio": round(ip_s["median"] / pm_s["median"], 3) if pm_s["median"] else None,
+            "p95_ratio": round(ip_s["p95"] / pm_s["p95"], 3) if pm_s["p95"] else None,
+        },
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = base_parser(__doc__.splitlines()[0], "inference.json")
+    parser.add_argument("--level", type=int, default=2, help="pimc/ipimc level (default 2)")
+    parser.add_argument("--deals", type=int, default=None, help="strength deals (300; quick 4)")
+    parser.add_argument("--fit-deals", type=int, default=None, help="self-play deals to fit on (60; quick 3)")
+    parser.add_argument("--acc-deals", type=int, default=None, help="held-out self-play deals (20; quick 2)")
+    parser.add_argument("--acc-samples", type=int, default=200, help="samples a view for the accuracy (200)")
+    parser.add_argument("--fit-seed", type=int, default=1901, help="match seed of the fitting records")
+    parser.add_argument("--acc-seed", type=int, default=1903, help="match seed of the held-out records")
+    parser.add_argument("--seed", type=int, default=0, help="match seed of the strength run (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--pool", type=int, default=1, help="ipimc's pool P (ipimc:L:P; default 1: weighted)")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
+    args = parser.parse_args(argv)
+    deals = args.deals if args.deals is not None else (4 if args.quick else 300)
+    fit_deals = args.fit_deals if args.fit_deals is not None else (3 if args.quick else 60)
+    acc_deals = args.acc_deals if args.acc_deals is not None else (2 if args.quick else 20)
+    skip = set(filter(None, args.skip.split(",")))
+    console = make_console()
+    data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
+    if skip and args.out.exists():  # a partial run updates the parts it ran
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        old["environment_of_earlier_parts"] = old.pop("environment", None)
+        data = {**old, **data}
+    if "fit" not in skip:
+        t0 = time.perf_counter()
+        recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
+        model, info = fit(recs, rule_policy, hand_strength, keep_order)
+        data["fit"] = {
+            "records": len(recs),
+            "seed": args.fit_seed,
+            "fitted": model.to_json(),
+            "shipped": opponent_model().to_json(),
+            "data": info,
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        console.print(f"fit on {len(recs)} records: {model.to_json()} {info}")
+    if "accuracy" not in skip:
+        recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
+        acc = accuracy(recs, args.acc_samples, args.acc_seed)
+        data["accuracy"] = {"seed": args.acc_seed, **acc}
+        console.print(f"accuracy: {acc}")
+    if "strength" not in skip:
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool)
+        data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
+        console.print(f"strength: {st}")
+    path = save_json(data, args.out)
+    print(f"saved {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

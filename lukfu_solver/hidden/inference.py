@@ -1,0 +1,405 @@
+"""Inference from what the other seats did: an opponent model and importance-weighted deals.
+
+The samplers (``hidden.sampling``, ``hidden.quick``) draw the deals *consistent* with a view
+(``hidden.constraints``, the hard facts: R7 leads, R9 discards). A seat's calls and plays say
+more than the rules force: a seat that passed rarely held a strong hand, a seat that discarded
+against a single held low cards there. This module weighs each sampled deal by how likely the
+other seats' observed actions are in it, under a documented opponent model (``docs/inference.md``):
+
+- **calls** (R3): a seat says *play* with probability ``sigmoid(slope * (strength - threshold))``,
+  ``strength`` the rule player's hand strength of the dealt hand;
+- **leads and beating plays**, where the seat had more than one legal choice: the rule player's
+  choice with probability ``1 - eps`` plus ``eps`` spread evenly over the legal choices (a
+  mixture: ``(1 - eps) [a = rule] + eps / legal``), one ``eps`` for leads, one for follows;
+- **discards** (R9): a softmax over the rule player's own order of the cards least worth keeping
+  (its keep values): a discard of the cards at places ``j1 … jk`` of that order (0 = the first
+  to go) has probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card
+  discard (an elementary symmetric polynomial, by a small dynamic program); ``lam`` 0 is
+  uniform, a large ``lam`` the rule player's discard. Without an order, the mixture as above.
+
+The policy (the rule player's move for a seat's facts) and the hand strength are given to the
+model by its builder (``players.ipimc.opponent_model``: this layer does not know the players);
+the parameters are fitted by maximum likelihood (:func:`fit`) on self-play records of the players
+modelled (``bench/inference.py``). The viewer's own actions are the same in every sample and
+are left out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta``
+up to 1 that keeps the effective sample size at a floor) so a few deals never carry the answer;
+the estimates over weighted samples are the PIMC core's (``hidden.pimc``).
+
+>>> sigmoid(0.0)
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..cards import ALL_CARDS, CardSet
+from ..plays import CLAIM, DISCARD, Play
+from ..rules import beating_plays, can_claim, discard_proves_none_higher, lead_plays
+from ..view import SeatView
+from .pimc import effective_samples
+
+ESS_SHARE = 1 / 3
+"""The floor on the effective sample size, as a share of the samples: below it the weights are
+tempered (``L ** beta``) until the effective sample size is back at the floor."""
+LEAD, FOLLOW, DISCARD_KIND = "lead", "follow", "discard"
+KINDS = (LEAD, FOLLOW, DISCARD_KIND)
+
+
+class Facts(NamedTuple):
+    """What a seat knows at one of its decisions, as card masks: the fields of the rule player's
+    ``Ctx`` (``players.rule``), so its policy reads them as they are. ``out[s]``: the cards seat
+    ``s`` may hold in the deciding seat's eyes (0 for itself)."""
+
+    seat: int
+    hand: CardSet
+    caller: int
+    fu: tuple[int, ...]
+    faceup: CardSet
+    seen_up: CardSet
+    out: tuple[CardSet, CardSet, CardSet]
+    trick: tuple[Play, ...]
+    best_i: int
+
+
+class Decision(NamedTuple):
+    """One observed play decision: its ``kind`` (lead, follow, discard), whether the seat made
+    the policy's choice, and how many legal choices it had (only decisions with two or more);
+    for a discard with a keep order, the places of its cards in that order and the hand size."""
+
+    seat: int
+    kind: str
+    matched: bool
+    legal: int
+    places: tuple[int, ...] = ()
+    hand: int = 0
+
+
+def log_discard(places: Sequence[int], hand: int, lam: float) -> float:
+    """The log-probability of discarding the cards at ``places`` of the keep order (0 first)
+    from a hand of ``hand`` cards under the softmax with ``lam`` (see the module notes).
+
+    >>> round(math.exp(log_discard([0], 4, 0.0)), 3), round(math.exp(log_discard([0, 1], 4, 0.0)), 3)
+    (0.25, 0.167)
+    """
+    k = len(places)
+    e = [1.0] + [0.0] * k  # e[i]: the elementary symmetric polynomial of degree i so far
+    for j in range(hand):
+        x = math.exp(-lam * j)
+        for i in range(min(k, j + 1), 0, -1):
+            e[i] += x * e[i - 1]
+    return -lam * sum(places) - math.log(e[k])
+
+
+def sigmoid(z: float) -> float:
+    """The logistic function, safe for any ``z``."""
+    if z >= 0:
+        return 1 / (1 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1 + e)
+
+
+@dataclass(frozen=True)
+class OpponentModel:
+    """The softened rule player (see the module notes): ``policy(facts)`` is the rule move,
+    ``strength(hand)`` the calling strength; ``slope``/``threshold`` the call's logistic curve,
+    ``eps`` the share of each play kind made off the policy (lead, follow, discard)."""
+
+    policy: Callable[[Facts], Play]
+    strength: Callable[[CardSet], float]
+    slope: float = 2.0
+    threshold: float = 6.0
+    eps: tuple[float, float, float] = (0.3, 0.3, 0.3)
+    order: Callable[[Facts], Sequence[int]] | None = None
+    """The rule player's discard order (cards least worth keeping first); None: the mixture."""
+    lam: float = 0.5
+
+    def p_call(self, hand: CardSet) -> float:
+        """The probability that a seat dealt ``hand`` says *play*."""
+        return sigmoid(self.slope * (self.strength(hand) - self.threshold))
+
+    def log_call(self, hand: CardSet, call: str) -> float:
+        """The log-probability of ``call`` (``play``/``pass``) from a seat dealt ``hand``."""
+        p = self.p_call(hand)
+        return math.log(max(p if call == "play" else 1 - p, 1e-300))
+
+    def log_decision(self, d: Decision) -> float:
+        """The log-probability of one observed play decision."""
+        if d.places:
+            return log_discard(d.places, d.hand, self.lam)
+        e = self.eps[KINDS.index(d.kind)]
+        return math.log((1 - e) * d.matched + e / d.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameters as JSON data."""
+        eps = dict(zip(KINDS, self.eps, strict=True))
+        return {"slope": self.slope, "threshold": self.threshold, "eps": eps, "lam": self.lam}
+
+
+# ---------------------------------------------------------------- replaying a deal
+
+
+def decisions(
+    policy: Callable[[Facts], Play],
+    dealt: Sequence[CardSet],
+    caller: int,
+    plays: Iterable[Play],
+    skip: int | None = None,
+    order: Callable[[Facts], Sequence[int]] | None = None,
+) -> Iterator[Decision]:
+    """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
+    and yield every decision with two or more legal choices of a seat other than ``skip``: the
+    seat's facts are rebuilt as its own view shows them (its hand and discards, the face-up
+    cards, and what the other seats' discards against singles proved, R9). With a keep
+    ``order``, a discard's decision carries its cards' places in it."""
+    hands = list(dealt)
+    own = [0, 0, 0]
+    proved_out = [0, 0, 0]
+    fu = [0, 0, 0]
+    faceup = trick_up = 0
+    trick: list[Play] = []
+    leader = best_i = 0
+    for p in plays:
+        s = (leader + len(trick)) % 3
+        hand = hands[s]
+        if s != skip:
+            if not trick:
+                kind = LEAD
+                legal = sum(1 for _ in lead_plays(hand, faceup, s == caller, s == 0 and caller != 0))
+                legal += can_claim(fu[s], hand, faceup)
+            else:
+                beats = sum(1 for _ in beating_plays(hand, trick[best_i], best_i == 0))
+                kind, legal = (FOLLOW, beats) if beats else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
+            if legal > 1:
+                unseen = ALL_CARDS & ~(hand | own[s] | faceup | trick_up)
+                out = tuple(0 if t == s or not hands[t] else unseen & ~proved_out[t] for t in range(3))
+                shown = tuple(
+                    Play(DISCARD, 0, q.size) if q.kind == DISCARD and (leader + i) % 3 != s else q
+                    for i, q in enumerate(trick)
+                )
+                facts = Facts(s, hand, caller, tuple(fu), faceup, faceup | trick_up, out, shown, best_i)  # type: ignore[arg-type]
+                if kind == DISCARD_KIND and order is not None:
+                    ranked = order(facts)
+                    places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+                    yield Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
+                else:
+                    yield Decision(s, kind, policy(facts) == p, legal)
+        if p.kind == CLAIM:
+            return
+        if p.kind == DISCARD:
+            if discard_proves_none_higher(trick[best_i], trick):
+                top = trick[best_i].cards.bit_length() - 1
+                proved_out[s] |= (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
+            own[s] |= p.cards
+        hands[s] &= ~p.cards
+        if p.kind != DISCARD:
+            trick_up |= p.cards
+            if trick:
+                best_i = len(trick)
+        trick.append(p)
+        if len(trick) == 3:
+            winner = (leader + best_i) % 3
+            fu[winner] += trick[best_i].size
+            faceup |= trick_up
+            leader = winner
+            trick, trick_up, best_i = [], 0, 0
+
+
+def call_terms(model: OpponentModel, dealt: Sequence[CardSet], caller: int, skip: int | None = None) -> float:
+    """The log-likelihood of the calls (R3) that made ``caller`` the caller: every earlier seat
+    passed, the caller said *play*; ``skip``'s own call is left out."""
+    return sum(model.log_call(dealt[s], "play" if s == caller else "pass") for s in range(caller + 1) if s != skip)
+
+
+def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
+    """The log-likelihood of everything the other seats did in ``view`` (their calls and plays)
+    if the hidden cards are as in ``deal`` (a ``constraints.Deal`` consistent with the view)."""
+    assert view.caller is not None
+    dealt = deal.dealt()
+    plays = [p for tr in deal.tricks() for p in tr]
+    total = call_terms(model, dealt, view.caller, view.seat)
+    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order):
+        total += model.log_decision(d)
+    return total
+
+
+# ---------------------------------------------------------------- weights
+
+
+class Weights(NamedTuple):
+    """Importance weights of sampled deals (mean 1): ``ess`` their effective sample size,
+    ``raw_ess`` that of the untempered likelihoods, ``beta`` the tempering (1: none; 0: uniform),
+    ``floor`` the effective sample size the tempering keeps."""
+
+    weights: tuple[float, ...]
+    ess: float
+    raw_ess: float
+    beta: float
+    floor: float
+
+    @property
+    def tempered(self) -> bool:
+        """The likelihoods were tempered to keep the effective sample size at the floor."""
+        return self.beta < 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The weights' summary as JSON data (not the weights themselves)."""
+        return {
+            "samples": len(self.weights),
+            "ess": round(self.ess, 3),
+            "raw_ess": round(self.raw_ess, 3),
+            "beta": round(self.beta, 4),
+            "floor": round(self.floor, 3),
+            "tempered": self.tempered,
+        }
+
+
+def _powered(logs: Sequence[float], beta: float) -> list[float]:
+    top = max(logs)
+    w = [math.exp(beta * (x - top)) for x in logs]
+    scale = len(w) / sum(w)
+    return [x * scale for x in w]
+
+
+def temper(logs: Sequence[float], share: float = ESS_SHARE) -> Weights:
+    """Weights from log-likelihoods: the likelihoods themselves when their effective sample size
+    is at least ``share`` of the samples (at least 1), else ``L ** beta`` with the largest
+    ``beta`` (bisection, 40 steps) that keeps it there. All equal: every weight exactly 1.
+
+    >>> temper([0.0, 0.0]).weights
+    (1.0, 1.0)
+    >>> w = temper([0.0, -50.0, -50.0, -50.0]); round(w.raw_ess, 3), round(w.ess, 2), w.tempered
+    (1.0, 1.33, True)
+    """
+    n = len(logs)
+    floor = max(1.0, share * n)
+    if n == 0 or max(logs) == min(logs):
+        return Weights((1.0,) * n, float(n), float(n), 1.0, floor)
+    full = _powered(logs, 1.0)
+    raw = effective_samples(full)
+    if raw >= floor:
+        return Weights(tuple(full), raw, raw, 1.0, floor)
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if effective_samples(_powered(logs, mid)) >= floor:
+            lo = mid
+        else:
+            hi = mid
+    w = _powered(logs, lo) if lo > 0 else [1.0] * n
+    return Weights(tuple(w), effective_samples(w), raw, lo, floor)
+
+
+def weigh(model: OpponentModel, view: SeatView, deals: Sequence[Any], share: float = ESS_SHARE) -> Weights:
+    """The tempered importance weights of ``deals`` (consistent with ``view``) by the model."""
+    return temper([log_likelihood(model, view, d) for d in deals], share)
+
+
+# ---------------------------------------------------------------- fitting the model
+
+
+def _golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 60) -> float:
+    """The maximiser of a unimodal ``f`` on [lo, hi] (golden-section search)."""
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(steps):
+        if fc >= fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+def fit_eps(rows: Sequence[Decision]) -> float:
+    """The maximum-likelihood ``eps`` of the mixture ``(1 - eps) [matched] + eps / legal``."""
+    if not rows:
+        return 0.5
+
+    def ll(e: float) -> float:
+        return sum(math.log((1 - e) * r.matched + e / r.legal) for r in rows)
+
+    return _golden(ll, 1e-4, 1 - 1e-4)
+
+
+def fit_call(rows: Sequence[tuple[float, bool]]) -> tuple[float, float]:
+    """The maximum-likelihood logistic curve ``P(play) = sigmoid(a + b x)`` of (strength, called)
+    rows (Newton's method, a tiny ridge so separable data stays finite), as (slope b, threshold
+    -a / b)."""
+    a = b = 0.0
+    for _ in range(50):
+        g0 = g1 = h00 = h01 = h11 = 0.0
+        for x, y in rows:
+            p = sigmoid(a + b * x)
+            r = float(y) - p
+            g0, g1 = g0 + r, g1 + r * x
+            v = p * (1 - p)
+            h00, h01, h11 = h00 + v, h01 + v * x, h11 + v * x * x
+        g0, g1 = g0 - 1e-3 * a, g1 - 1e-3 * b
+        h00, h11 = h00 + 1e-3, h11 + 1e-3
+        det = h00 * h11 - h01 * h01
+        if det <= 0:
+            break
+        da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-10:
+            break
+    return (b, -a / b) if b else (0.0, 0.0)
+
+
+def fit_lam(rows: Sequence[Decision]) -> float:
+    """The maximum-likelihood ``lam`` of the discard softmax (0-8)."""
+    if not rows:
+        return 0.0
+    return _golden(lambda lam: sum(log_discard(r.places, r.hand, lam) for r in rows), 0.0, 8.0)
+
+
+def record_rows(
+    records: Iterable[Any],
+    policy: Callable[[Facts], Play],
+    strength: Callable[[CardSet], float],
+    order: Callable[[Facts], Sequence[int]] | None = None,
+) -> tuple[list[tuple[float, bool]], list[Decision]]:
+    """The call rows (strength, said play) and the play decisions of every seat in game records
+    (``record.GameRecord``: the passed-out deals' calls too)."""
+    calls: list[tuple[float, bool]] = []
+    plays: list[Decision] = []
+    for rec in records:
+        for hands in rec.passed_out:
+            calls += [(strength(h), False) for h in hands]
+        calls += [(strength(rec.hands[s]), c == "play") for s, c in enumerate(rec.calls)]
+        if rec.caller is not None:
+            plays += decisions(policy, rec.hands, rec.caller, rec.plays, None, order)
+    return calls, plays
+
+
+def fit(
+    records: Iterable[Any],
+    policy: Callable[[Facts], Play],
+    strength: Callable[[CardSet], float],
+    order: Callable[[Facts], Sequence[int]] | None = None,
+) -> tuple[OpponentModel, dict[str, Any]]:
+    """The opponent model fitted by maximum likelihood on game records, and what it rests on
+    (decisions by kind, the share matching the policy, the mean number of legal choices)."""
+    calls, plays = record_rows(records, policy, strength, order)
+    slope, threshold = fit_call(calls)
+    eps = tuple(fit_eps([d for d in plays if d.kind == k]) for k in KINDS)
+    lam = fit_lam([d for d in plays if d.places])
+    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam)  # type: ignore[arg-type]
+    info: dict[str, Any] = {"calls": len(calls), "called": sum(y for _, y in calls)}
+    for k in KINDS:
+        rows = [d for d in plays if d.kind == k]
+        info[k] = {
+            "decisions": len(rows),
+            "matched": round(sum(d.matched for d in rows) / len(rows), 4) if rows else None,
+            "mean_legal": round(sum(d.legal for d in rows) / len(rows), 2) if rows else None,
+        }
+    return model, info
