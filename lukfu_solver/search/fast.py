@@ -298,10 +298,11 @@ class FastSolver(ZeroWindowDriver):
                 result.pv = self._pv(result.value)
                 result.best = result.pv[0] if result.pv else None
                 if all_moves:
+                    maximizing = bool(self.st[0, K.F_TM] == self.st[0, K.F_CALLER])
                     for m in self._ordered(K.NO_MOVE):
                         self._push(m)
                         try:
-                            result.moves[decode(m)] = self._exact(*self._bounds())
+                            result.moves[decode(m)] = self._exact_move(*self._bounds(), result.value, maximizing)
                         finally:
                             self._ply -= 1
         except SearchAborted:

@@ -113,10 +113,11 @@ class Solver(ZeroWindowDriver):
                 result.pv = self._pv(result.value)
                 result.best = result.pv[0] if result.pv else None
                 if all_moves:
+                    maximizing = pos.to_move == pos.caller
                     for m in self._ordered(list(pos.legal_moves()), None):
                         pos.push(m)
                         try:
-                            result.moves[m] = self._exact(*value_bounds(pos))
+                            result.moves[m] = self._exact_move(*value_bounds(pos), result.value, maximizing)
                         finally:
                             pos.pop()
         except SearchAborted:
