@@ -2,6 +2,8 @@
 
 - MTD(f) without a guess descends from the upper bound: its first test is "at least the upper
   bound?", and every test but the last one fails (the last is the one that proves the value).
+  Under a node limit (whose unfinished answers are their proven bounds) it starts halfway, as
+  before issue 13.
 - The all-moves pass joins each root move's bounds with the root's value (no caller move is
   worth more, no non-caller move less) and asks first whether the move keeps the value; the
   values of the moves are those of separate solves of the positions after them (and the
@@ -21,11 +23,14 @@ from oracle import oracle_move_values, random_endgame  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search.driver import _midpoint  # noqa: E402
 
 POSITIONS = [random_endgame(seed, 3 + seed % 2, plays=seed % 3) for seed in range(40)]
 
 
-def traced(kind: str, pos: Position) -> tuple[list[tuple[int, int]], int, tuple[int, int]]:
+def traced(
+    kind: str, pos: Position, max_nodes: int | None = None
+) -> tuple[list[tuple[int, int]], int, tuple[int, int]]:
     """The (target, answer) of every test of one solve of ``pos``, its value and root bounds."""
     solver = make_solver(kind)
     tests: list[tuple[int, int]] = []
@@ -50,7 +55,7 @@ def traced(kind: str, pos: Position) -> tuple[list[tuple[int, int]], int, tuple[
 
     solver._ab = ab  # type: ignore[method-assign]
     solver._pv = pv  # type: ignore[method-assign]
-    res = solver.solve(pos)
+    res = solver.solve(pos, max_nodes=max_nodes)
     assert res.value is not None
     return tests, res.value, solver.bounds(pos)
 
@@ -71,6 +76,17 @@ def test_mtdf_descends_from_the_upper_bound(kind: str) -> None:
         target, g = tests[-1]
         assert (g >= target and g == value) or (g < target and value == lo), tests
     assert searched >= 20
+
+
+@pytest.mark.parametrize("kind", ["reference", "compiled"])
+def test_under_a_node_limit_mtdf_starts_halfway(kind: str) -> None:
+    started = 0
+    for pos in POSITIONS:
+        tests, value, (lo, hi) = traced(kind, pos, max_nodes=10**9)
+        if lo < hi:
+            assert tests[0][0] == _midpoint(lo, hi)
+            started += 1
+    assert started >= 20
 
 
 @pytest.mark.parametrize("kind", ["reference", "compiled"])

@@ -274,6 +274,7 @@ class FastSolver(ZeroWindowDriver):
         ctr = self.ctr
         ctr[K.C_NODES] = ctr[K.C_PROBES] = ctr[K.C_HITS] = 0
         ctr[K.C_LIMIT] = max_nodes or 0
+        self._descend = not max_nodes
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._root = pos if self.threads > 1 else None
         # pause every 4096 nodes for the clock and the helper thread, else every 65536 (about

@@ -99,6 +99,7 @@ class Solver(ZeroWindowDriver):
         t0 = time.perf_counter()
         self.nodes = self.tt_probes = self.tt_hits = 0
         self._limit_nodes = max_nodes or 0
+        self._descend = not max_nodes
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._stopped = None
         self._next_check = self._schedule()
