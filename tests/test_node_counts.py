@@ -13,13 +13,15 @@ from lukfu_solver.search import make_solver
 # (position, value, nodes) — from lukfu_solver.endgames.random_endgame(seed, cards) for
 # (1, 6), (7, 6), (13, 6), (2, 8), (12, 8), solved with a fresh Solver() (default MTD(f) driver).
 # Re-recorded for issue 13 (the blocked-card table key and the wider rank classes): the nodes
-# were 30, 431, 1760, 3363 and 15370 before; the values are unchanged.
+# were 30, 431, 1760, 3363 and 15370 before; the values are unchanged. Re-recorded again for
+# issue 13's descending MTD(f) (the first test at the upper bound, driver.py): the nodes were
+# 30, 346, 1637, 3508 and 13917 before; the values are unchanged.
 FIXED = [
     ("C3S23M1T17/C46S15T23/C578S47T5 0 2 3,1,2 S69M2345678T4689 -", -2, 30),
-    ("C69S4M57T2/C178S5M2T8/C45S139M3 2 0 2,2,2 S678M49T1345679 -", 0, 346),
-    ("C146S25M4/C2358S7M9/C9S46M1T69 2 2 3,0,3 M678T12347 -", 4, 1637),
-    ("C135M35T245/C28S3456M1T3/C6S12M2468T1 0 0 3,1,0 C7S789M79T79 -", 6, 3508),
-    ("C37S258M49T9/C4568M27T68/C1S14679M35 1 0 0,4,0 M16T123 -", -6, 13917),
+    ("C69S4M57T2/C178S5M2T8/C45S139M3 2 0 2,2,2 S678M49T1345679 -", 0, 418),
+    ("C146S25M4/C2358S7M9/C9S46M1T69 2 2 3,0,3 M678T12347 -", 4, 1681),
+    ("C135M35T245/C28S3456M1T3/C6S12M2468T1 0 0 3,1,0 C7S789M79T79 -", 6, 3167),
+    ("C37S258M49T9/C4568M27T68/C1S14679M35 1 0 0,4,0 M16T123 -", -6, 9967),
 ]
 
 

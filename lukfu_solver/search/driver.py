@@ -35,6 +35,9 @@ class ZeroWindowDriver(ABC):
 
     driver: str
     _stopped: str | None
+    _descend: bool = True
+    """Whether MTD(f) starts at the upper bound (set by ``solve``: not when a node limit may stop
+    the search, see :meth:`_drive`)."""
     nodes: int
     tt_probes: int
     tt_hits: int
@@ -57,12 +60,22 @@ class ZeroWindowDriver(ABC):
     def _drive(self, lo: int, hi: int, result: SolveResult, guess: int | None = None) -> tuple[int, int]:
         """Narrow [lo, hi] to the exact value with zero-window tests; keeps ``result`` bounds current.
 
-        The first test is halfway, or "at least ``guess``?" when a guess is given (a caller that
-        expects the value near one it knows, such as the previous sample's, warm-starts there;
-        the value never depends on it). Then ``bisect`` keeps halving, while ``mtdf`` tests next
-        at the bound the last answer returned (a fail-soft search often returns the value itself:
-        after "below 0, at most −2" it asks "at least −2?"), one grid step above it after a
-        success.
+        The first test is "at least ``guess``?" when a guess is given (a caller that expects the
+        value near one it knows, such as the previous sample's, warm-starts there; the value
+        never depends on it); otherwise ``mtdf`` starts at the upper bound and ``bisect``
+        halfway (and ``mtdf`` too under a node limit: see below). Then ``bisect`` keeps halving, while ``mtdf`` tests next at the bound the last
+        answer returned (a fail-soft search often returns the value itself: after "below 0, at
+        most −2" it asks "at least −2?"), one grid step above it after a success.
+
+        Why from the top (issue 13): a test that fails ("below t") is proved by one coalition
+        reply to every caller move, one that succeeds by one caller move against every reply of
+        both non-callers, two seats of three and most of the discards. Descending, every test
+        but the last is one that fails; climbing from halfway, every test below the value
+        succeeds, and on full deals those cost the most (set b: 107.3 M nodes from halfway,
+        83.5 M from the top; ``docs/search.md``). A solve that a node limit may stop (the
+        advice's and analysis' samples) is answered by its proven bounds, which a descent keeps
+        one-sided until its last test; there MTD(f) starts halfway as before, so that those
+        answers stay what they were (``_descend`` false).
         """
         g = target = None
         first = guess
@@ -76,6 +89,8 @@ class ZeroWindowDriver(ABC):
                 first = None
             elif self.driver == "mtdf" and g is not None and target is not None:
                 target = min(max(g + 2 if g >= target else g, lo + 1), hi)
+            elif self.driver == "mtdf" and self._descend:
+                target = hi  # descend from the top: every test but the last fails (see the docstring)
             else:
                 target = _midpoint(lo, hi)
             try:
@@ -97,9 +112,19 @@ class ZeroWindowDriver(ABC):
         """
         return lo, hi
 
-    def _exact(self, lo: int, hi: int) -> int:
-        """The exact value of the current position, known to lie in [lo, hi]."""
-        return self._drive(lo, hi, SolveResult(None, lo, hi, None))[0]
+    def _exact_move(self, lo: int, hi: int, value: int, maximizing: bool) -> int:
+        """The exact value of a root move's position (the all-moves pass), its bounds [lo, hi]
+        joined with the root's ``value``: no move of the caller is worth more than the value, no
+        move of a non-caller less (the value is the best of them), so the first test asks whether
+        the move keeps the value; a move that does not fails there with a bound below it.
+        Under a node limit (``_descend`` false) the move's own bounds, halfway first, as before."""
+        if not self._descend:
+            return self._drive(lo, hi, SolveResult(None, lo, hi, None))[0]
+        if maximizing:
+            hi = min(hi, value)
+        else:
+            lo = max(lo, value)
+        return self._drive(lo, hi, SolveResult(None, lo, hi, None), value)[0]
 
     def _stopped_early(self, result: SolveResult) -> None:
         """Mark ``result`` unfinished; its lower/upper already hold the tightest bounds the

@@ -274,6 +274,7 @@ class FastSolver(ZeroWindowDriver):
         ctr = self.ctr
         ctr[K.C_NODES] = ctr[K.C_PROBES] = ctr[K.C_HITS] = 0
         ctr[K.C_LIMIT] = max_nodes or 0
+        self._descend = not max_nodes
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._root = pos if self.threads > 1 else None
         # pause every 4096 nodes for the clock and the helper thread, else every 65536 (about
@@ -298,10 +299,11 @@ class FastSolver(ZeroWindowDriver):
                 result.pv = self._pv(result.value)
                 result.best = result.pv[0] if result.pv else None
                 if all_moves:
+                    maximizing = bool(self.st[0, K.F_TM] == self.st[0, K.F_CALLER])
                     for m in self._ordered(K.NO_MOVE):
                         self._push(m)
                         try:
-                            result.moves[decode(m)] = self._exact(*self._bounds())
+                            result.moves[decode(m)] = self._exact_move(*self._bounds(), result.value, maximizing)
                         finally:
                             self._ply -= 1
         except SearchAborted:

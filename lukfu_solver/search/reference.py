@@ -99,6 +99,7 @@ class Solver(ZeroWindowDriver):
         t0 = time.perf_counter()
         self.nodes = self.tt_probes = self.tt_hits = 0
         self._limit_nodes = max_nodes or 0
+        self._descend = not max_nodes
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._stopped = None
         self._next_check = self._schedule()
@@ -113,10 +114,11 @@ class Solver(ZeroWindowDriver):
                 result.pv = self._pv(result.value)
                 result.best = result.pv[0] if result.pv else None
                 if all_moves:
+                    maximizing = pos.to_move == pos.caller
                     for m in self._ordered(list(pos.legal_moves()), None):
                         pos.push(m)
                         try:
-                            result.moves[m] = self._exact(*value_bounds(pos))
+                            result.moves[m] = self._exact_move(*value_bounds(pos), result.value, maximizing)
                         finally:
                             pos.pop()
         except SearchAborted:
