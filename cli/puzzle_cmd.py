@@ -340,7 +340,7 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     console.print(position_renderable(Position.parse(data["position"])))
     console.print(Text(_("Question: {question}").format(question=data["question"]), style="bold"), soft_wrap=True)
     if data["value"] is not None:
-        value = _("Value: {value} (the caller's net points under best play, M1)").format(value=signed(data["value"]))
+        value = _("Value: {value} (the caller's net points under best play)").format(value=signed(data["value"]))
         console.print(Text(value), soft_wrap=True)
     if not data["ok"]:
         console.print(Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True)
@@ -367,7 +367,7 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     if data["rating"]:
         console.print(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"])), soft_wrap=True)
     console.print(Text(_("Themes: ") + themes_text(data["themes"])), soft_wrap=True)
-    console.print(Text(_("Verification nodes: {n:,}").format(n=data["nodes"]), style="dim"), soft_wrap=True)
+    console.print(Text(_("Positions searched to verify: {n:,}").format(n=data["nodes"]), style="dim"), soft_wrap=True)
 
 
 def _title_text(title: str) -> str:
@@ -465,7 +465,7 @@ def check(
     else:
         for r in results:
             if r["ok"]:
-                line = _("ok    {id}  ({nodes:,} nodes, {ms:.0f} ms)").format(id=r["id"], nodes=r["nodes"], ms=r["ms"])
+                line = _("ok    {id}  ({nodes:,} positions, {ms:.0f} ms)").format(id=r["id"], nodes=r["nodes"], ms=r["ms"])
             else:
                 line = _("FAIL  {id}: {failures}").format(id=r["id"], failures=one_line("; ".join(r["failures"])))
             sys.stdout.write(line + "\n")

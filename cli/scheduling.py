@@ -16,6 +16,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from lukfu_solver.i18n import _
+
 from .common import bad_usage, note
 from .progress import progress_bar
 
@@ -60,7 +62,7 @@ def on_cluster(
     from lukfu_solver.parallel import connect, using
 
     cluster = connect(scheduler, warmup=kernel_warmup if warm else None)
-    note(f"cluster {cluster}")
+    note(_("cluster {cluster}").format(cluster=cluster))
     with contextlib.ExitStack() as stack:
         stack.enter_context(cluster)  # closes it; after an exception, aborts it
         stack.enter_context(using(cluster))
@@ -74,4 +76,4 @@ def on_cluster(
 
             cluster.progress = update
         yield cluster
-    note(f"cluster {cluster.spec}: {cluster.stats.summary()}")
+    note(_("cluster {spec}: {summary}").format(spec=cluster.spec, summary=cluster.stats.summary()))
