@@ -99,7 +99,8 @@ class Advice:
     ``pimc``) or ``"model"`` (no sample finished within the time budget: the model's answer,
     with its measured error). ``stopped`` is why sampling ended (``"samples"``,
     ``"decided"`` by the sequential test, ``"time"``), ``cut`` the samples the budget stopped
-    and left out, ``model`` the learned first answer (None without a model file)."""
+    and left out (none now: such a sample is kept, ``budget_stopped``), ``model`` the learned
+    first answer (None without a model file)."""
 
     hand: CardSet
     seat: int
@@ -133,6 +134,9 @@ class Advice:
     """The share of samples in which calling loses points."""
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
+    budget_stopped: int = 0
+    """Samples kept whose solve the time budget's end stopped (their values are midpoints of
+    proven bounds, counted in ``incomplete``; ``hidden.pimc.Budget``)."""
 
 
 def advise(
@@ -153,7 +157,8 @@ def advise(
     the solver kind (``search.make_solver``; the benchmark compares the reference).
 
     ``budget`` (``hidden.pimc.Budget``) stops sampling before ``samples`` when the sequential
-    test decides or the seconds run out (None: exactly ``samples``, reproducible to the byte);
+    test decides (with the model, on the refined gap the answer reports) or the seconds run out
+    (None: exactly ``samples``, reproducible to the byte);
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand."""
     if hand.bit_count() != 12:
         raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
@@ -163,6 +168,8 @@ def advise(
     model = predict(hand_facts(hand), seat)
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
     warm = model_guess if guess and model is not None else None
+    if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
+        budget = dataclasses.replace(budget, prior=(model.play - model.pass_, model.gap_error))
     valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm)
     results = valuation.samples
     facts = hand_facts(hand)
@@ -212,6 +219,7 @@ def advise(
         stopped=valuation.stopped,
         requested=samples,
         cut=valuation.cut,
+        budget_stopped=valuation.budget_stopped,
         model=model,
         reasons=card_reasons(facts, seat, rec, valuation),
         outcomes=dict(sorted(outcomes.items())),

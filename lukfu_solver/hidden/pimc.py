@@ -326,30 +326,46 @@ class CallSample(NamedTuple):
     incomplete: int
     nodes: int
     cut: bool = False
-    """The answer's time budget stopped one of its solves (the sample is left out)."""
+    """The answer's time budget stopped one of its solves at its end (the sample is kept: that
+    solve's value is the midpoint of its bounds, counted in ``incomplete``)."""
+    late: bool = False
+    """The sample began after the budget's end: nothing solved, left out (whether a sample
+    starts depends only on the samples before it, so leaving it out biases nothing)."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """When the call valuation stops before its ``samples``: after ``seconds`` of wall time (the
-    answer's budget; a solve running at the end is stopped and its sample left out), or once the
-    question is answered: after ``min_samples``, the paired play-pass difference is more than
-    ``z`` standard errors from 0 (a sequential test, checked after every sample in order, so
-    the stopping point does not depend on the number of processes). None: no such stop.
+    """When the call valuation stops before its ``samples``: once ``seconds`` of wall time (the
+    answer's budget) are spent, or once the question is answered: after ``min_samples``, the
+    paired play-pass difference is more than ``z`` standard errors from 0 (a sequential test,
+    checked after every sample in order, so the stopping point does not depend on the number of
+    processes). None: no such stop.
 
-    The standard error of the test counts a variance of at least ``min_var`` (a few equal
-    values must not look certain)."""
+    Within the budget a sample that has started is kept: leaving out the one the budget stops
+    would drop slow deals more often than quick ones (a bias with respect to solve time), while
+    whether a sample starts depends only on the samples before it. In one process a sample
+    starts only when the samples so far say it will end in time (their mean duration); a solve
+    still running at the end stops there and counts the midpoint of its proven bounds (counted
+    as incomplete: the estimate is then bounded PIMC).
+
+    With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
+    refined gap (:func:`refine`), the answer's own; without one the standard error counts a
+    variance of at least ``min_var`` (a few equal values must not look certain)."""
 
     seconds: float | None = None
     z: float | None = None
     min_samples: int = 8
     min_var: float = 1.0
+    prior: tuple[float, float] | None = None
 
     def decided(self, diffs: Sequence[float]) -> bool:
         """The sequential test on the paired differences so far."""
         n = len(diffs)
-        if self.z is None or n < max(2, self.min_samples):
+        if self.z is None or n < max(1 if self.prior else 2, self.min_samples):
             return False
+        if self.prior is not None:
+            m, se = refine(self.prior[0], self.prior[1], diffs)
+            return abs(m) > self.z * se
         m = sum(diffs) / n
         var = max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var)
         return abs(m) > self.z * math.sqrt(var / n)
@@ -361,7 +377,7 @@ class CallValuation:
 
     ``stopped`` says why sampling ended: ``"samples"`` (all asked for), ``"decided"`` (the
     sequential test), ``"time"`` (the budget); ``cut`` samples were left out because the budget
-    stopped one of their solves."""
+    stopped one of their solves (none since such a sample is kept: :attr:`budget_stopped`)."""
 
     play: ChoiceEstimate
     pass_: ChoiceEstimate
@@ -381,6 +397,11 @@ class CallValuation:
     def incomplete(self) -> int:
         """Solves that stopped at a limit."""
         return sum(s.incomplete for s in self.samples)
+
+    @property
+    def budget_stopped(self) -> int:
+        """Samples kept whose solve the budget's end stopped (bounded: in :attr:`incomplete`)."""
+        return sum(s.cut for s in self.samples)
 
     @property
     def nodes(self) -> int:
@@ -429,18 +450,20 @@ def call_sample(
     (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
     answer's budget; ``guess`` warm-starts each solve."""
     hand, seat, sample_seed, evaluator, policy, deadline, guess = args
+    if deadline is not None and time.time() >= deadline:
+        return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = deal_others(hand, seat, random.Random(sample_seed))
     g = guess(hand, seat) if guess else None
     play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline)
     solves, incomplete, nodes, cut = 1, int(not play.exact), play.nodes, play.cut
     pass_pts = 0.0
-    if seat != 2 and not cut:
+    if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
             g = guess(hands[caller], caller) if guess else None
             v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
-            cut = v.cut
+            cut = cut or v.cut
             pass_pts = -v.value / 2
     earlier_pass = not any(policy(hands[s]) for s in range(seat))
     return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut)
@@ -462,20 +485,21 @@ def call_values(
     ``seed`` (each sample its own seed, so any ``jobs`` gives the same result); see
     :func:`call_sample`. With a ``budget`` it stops earlier: when the sequential test decides
     (the same prefix of samples for any ``jobs``) or when its seconds run out (then the result
-    depends on the machine's speed, and the samples whose solve the budget stopped are left out).
-    ``progress(done, samples)`` follows every sample."""
+    depends on the machine's speed). Every sample that began within the budget is kept (a solve
+    the budget's end stops counts the midpoint of its bounds: ``Budget``); in this process
+    (``jobs`` 1) a sample begins only while the mean duration of the samples so far says it
+    ends within the budget. ``progress(done, samples)`` follows every sample."""
     t0 = time.time()
     budget = budget or Budget()
     deadline = t0 + budget.seconds if budget.seconds is not None else None
     master = random.Random(seed)
     tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess) for _ in range(samples)]
     results: list[CallSample] = []
-    stopped, cut = "samples", 0
+    stopped = "samples"
     stream = ordered_map(call_sample, tasks, jobs)
     try:
         for r in stream:
-            if r.cut:
-                cut += 1
+            if r.late:
                 stopped = "time"
                 break
             results.append(r)
@@ -484,9 +508,11 @@ def call_values(
             if budget.decided([x.play - x.pass_ for x in results]):
                 stopped = "decided"
                 break
-            if deadline is not None and time.time() >= deadline and len(results) < samples:
-                stopped = "time"
-                break
+            if deadline is not None and len(results) < samples:
+                now = time.time()
+                if now >= deadline or (jobs == 1 and now + (now - t0) / len(results) > deadline):
+                    stopped = "time"
+                    break
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
@@ -497,4 +523,4 @@ def call_values(
     pass_ = estimate("pass", passes, [-2 * p for p in passes], 0)
     n = len(results)
     p_play = p_better(plays, passes) if n > 1 else (0.5 if n == 0 else (1.0 if play.mean > pass_.mean else 0.0))
-    return CallValuation(play, pass_, p_play, results, stopped, cut, time.time() - t0, samples)
+    return CallValuation(play, pass_, p_play, results, stopped, 0, time.time() - t0, samples)
