@@ -113,9 +113,17 @@ def load_checkpoint(path: Path, samples: int) -> dict[int, dict[str, Any]]:
     return done
 
 
-def result(records: list[dict[str, Any]], samples: int) -> dict[str, Any]:
-    """The reference file's content: what it is, the deterministic records, and the cost apart."""
+def result(records: list[dict[str, Any]], samples: int, wanted: int) -> dict[str, Any]:
+    """The reference file's content: what it is, the deterministic records, and the cost apart
+    (``records`` may be fewer than the ``wanted`` hands when the run was stopped: it says so)."""
     deterministic = [{k: v for k, v in r.items() if k != "cost"} for r in records]
+    missing = sorted(set(range(wanted)) - {r["hand_index"] for r in records})
+    partial = (
+        f" PARTIAL: {len(records)} of the {wanted} hands are done (missing {missing}); the checkpoint resumes the "
+        f"rest (python bench/advise_reference.py --samples {samples})."
+        if missing
+        else ""
+    )
     cpu = [r["cost"]["cpu_s_this_process"] for r in records if r["cost"]["jobs"] == 1]
     clear = sum(abs(r["gap"]) > 2 * r["gap_se"] for r in records)
     return {
@@ -126,11 +134,13 @@ def result(records: list[dict[str, Any]], samples: int) -> dict[str, Any]:
             f"budget, {samples} samples a hand drawn from seed {REF_SEED} (none of its sample seeds is one of seeds "
             f"2 or 3's), every solve exact (no node or time limit; incomplete 0 on every hand, checked). "
             f"play/pass: mean and standard error of this seat's points; gap/gap_se: the paired play - pass "
-            f"difference. Per-sample values and nodes are kept. Made by bench/advise_reference.py."
+            f"difference. Per-sample values and nodes are kept. Made by bench/advise_reference.py.{partial}"
         ),
         "samples": samples,
         "seed": REF_SEED,
         "hands": len(records),
+        "hands_wanted": wanted,
+        "missing_hands": missing,
         "all_solves_exact": all(r["incomplete"] == 0 for r in records),
         "clear_hands_gap_over_2se": clear,
         "cost": {
@@ -152,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", type=str, default=None, help="comma-separated hand indices (timing a few)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the samples of a hand (1)")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "advise-reference.json")
+    parser.add_argument(
+        "--write", action="store_true", help="solve nothing: write the result from the checkpoint's finished hands"
+    )
     args = parser.parse_args(argv)
     check_disjoint(args.samples)
     checkpoint = args.out.with_suffix(".jsonl")
@@ -159,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     done = load_checkpoint(checkpoint, args.samples)
     wanted = [int(x) for x in args.only.split(",")] if args.only else list(range(args.hands))
     for i in wanted:
-        if i in done:
+        if i in done or args.write:
             continue
         rec = hand_record(i, args.samples, args.jobs)
         with checkpoint.open("a", encoding="utf-8") as f:
@@ -175,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.only:
         return 0
-    records = [done[i] for i in range(args.hands)]
-    path = save_json(result(records, args.samples), args.out)
+    records = [done[i] for i in range(args.hands) if i in done]
+    path = save_json(result(records, args.samples, args.hands), args.out)
     print(f"saved {path}")
     return 0
 
