@@ -9,8 +9,11 @@ Parts (``--parts``), every input a pure function of its seed:
   why sampling stopped, the basis, and the seeds' agreement over all hands and over the hands
   whose gap is more than two standard errors.
 - **agreement**: each seed's answers against the high-sample reference
-  ``bench/results/advise-reference.json`` (64 samples a hand): the recommendation wherever the
-  reference's gap exceeds 2 standard errors, and play and pass each within 3 combined errors.
+  ``bench/results/advise-reference.json`` (``bench/advise_reference.py``: exact PIMC, every
+  solve exact, a fixed sample count a hand from a seed disjoint from 2 and 3): the
+  recommendation wherever the reference's gap exceeds 2 standard errors, and play and pass each
+  within 3 combined errors; beside it, how many disagreements the answers' own standard errors
+  lead one to expect.
 - **baseline**: fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve) on the
   first ``--baseline-hands`` hands, in a subprocess importing the old code (``--basepath``), and
   the side-by-side CPU ratio on the same hands (first seed).
@@ -108,6 +111,7 @@ def advice_record(i: int, adv: Advice) -> dict[str, Any]:
         "stopped": adv.stopped,
         "basis": adv.basis,
         "cut": adv.cut,
+        "budget_stopped": adv.budget_stopped,
         "solves": adv.solves,
         "incomplete": adv.incomplete,
         "seconds": round(adv.seconds, 3),
@@ -165,6 +169,7 @@ def run_advise(hands: int) -> dict[str, Any]:
             if any(x["seat"] == s for x in a)
         },
         "incomplete_per_advise": summary([x["incomplete"] for x in both_runs]),
+        "budget_stopped_samples_both_seeds": sum(x["budget_stopped"] for x in both_runs),
         "play_share": round(sum(x["recommendation"] == "play" for x in a) / hands, 4),
         "stability": {
             "all": share([True] * hands),
@@ -242,12 +247,20 @@ def side_by_side(baseline: dict[str, Any], new: dict[str, Any]) -> dict[str, Any
 
 def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
     """Each seed's answers against the reference: the recommendation wherever the reference's gap
-    exceeds 2 standard errors, and play and pass each within 3 combined standard errors."""
+    exceeds 2 standard errors, and play and pass each within 3 combined standard errors. Beside
+    them, the disagreements to expect by chance: over the clear hands, the probability that an
+    unbiased answer with the answer's own gap error falls on the other side of 0 than the
+    reference's gap (a sum of normal tails)."""
     ref = {r["hand_index"]: r for r in reference["records"]}
-    out: dict[str, Any] = {"reference_samples": statistics.median(r["samples"] for r in ref.values())}
+    out: dict[str, Any] = {
+        "reference_samples": statistics.median(r["samples"] for r in ref.values()),
+        "reference_exact": all(r["incomplete"] == 0 for r in ref.values()),
+    }
+    normal = statistics.NormalDist()
     for seed, recs in new["records"].items():
         clear = agree = within = total = 0
-        misses = []
+        expected = 0.0
+        misses, outside = [], []
         for r in recs:
             x = ref.get(r["hand_index"])
             if x is None:
@@ -257,16 +270,32 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                 clear += 1
                 ok = (x["gap"] > 0) == (r["recommendation"] == "play")
                 agree += ok
+                expected += normal.cdf(-abs(x["gap"]) / r["gap_se"]) if r["gap_se"] > 0 else 0.0
                 if not ok:
-                    misses.append(r["hand_index"])
+                    misses.append(
+                        {
+                            "hand_index": r["hand_index"],
+                            "seat": r["seat"],
+                            "reference_gap": x["gap"],
+                            "reference_gap_se": x["gap_se"],
+                            "gap": r["gap"],
+                            "gap_se": r["gap_se"],
+                            "samples": r["samples"],
+                            "basis": r["basis"],
+                        }
+                    )
             close = all(abs(r[k] - x[k]) <= 3 * math.hypot(r[f"{k}_se"], x[f"{k}_se"]) + 1e-9 for k in ("play", "pass"))
             within += close
+            if not close:
+                outside.append(r["hand_index"])
         out[seed] = {
             "hands": total,
             "clear_in_reference": clear,
             "recommendation_agrees": agree,
-            "disagree_hands": misses,
+            "disagreements_expected_by_chance": round(expected, 2),
+            "disagree": misses,
             "estimates_within_3_combined_se": within,
+            "outside_3_combined_se": outside,
         }
     return out
 

@@ -137,7 +137,7 @@ def advise(
     a short reason; --evidence adds the estimates over the samples in which the earlier seats would
     have passed by that policy (seats 1 and 2).
 
-    Defaults: anytime, within 1.8 s (4.5 s for the Master; --time): samples are drawn until the
+    Defaults: anytime, within 1.8 s (5.5 s for the Master; --time): samples are drawn until the
     play-pass gap is 3 standard errors from 0 (after at least 8) or the budget runs out, and the output says which, whether
     every solve was exact (exact PIMC) or some stopped at a limit (bounded PIMC), beside the learned
     model's instant answer and its measured error. --samples N fixes the work (exactly N samples,

@@ -108,7 +108,8 @@ TimeOpt = Annotated[
         "--time",
         metavar="SECONDS",
         help=f"The time budget of the answer: the best estimate found within SECONDS, with its standard errors "
-        f"(a solve still running at the end is stopped and its sample left out). Default without --samples: "
+        f"(a solve still running at the end is stopped: for the advice its sample is kept, counting the midpoint "
+        f"of its bounds; for a view's moves and the first-lead table it is left out). Default without --samples: "
         f"{ADVISE_TIME:g} s for call/pass advice, {MASTER_TIME:g} s for the Master's (it also stops as soon as the "
         f"play-pass gap is {DECIDE_Z:g} standard errors from 0); for analyse HAND --seat 0 {HAND_ADVICE_TIME:g} s "
         f"for the advice and {LEAD_TIME:g} s for the first-lead table; {VIEW_TIME:g} s for a view. "
@@ -499,7 +500,7 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the expected points of each first lead if it
     calls (--lead-samples samples).
 
-    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, 4.5 s for the
+    Defaults: anytime, within a time budget (--time: 1.8 s for a hand's advice, 5.5 s for the
     Master's, stopping sooner once the play-pass gap is 3 standard errors from 0; at seat 0 with the
     first-lead table 2.6 s for the advice and 2 s for the table; 5 s for a view); --samples N fixes the work instead (at most N for a view, exactly N for the advice, 8
     for the first-lead table by --lead-samples), for results that are the same to the byte on any
