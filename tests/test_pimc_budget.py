@@ -5,6 +5,8 @@ with a prior the test is on the refined gap the answer reports."""
 
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -12,7 +14,9 @@ import pytest
 from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden import pimc
-from lukfu_solver.hidden.pimc import Budget, Evaluator, SampleValue, SolveLimits, call_values, refine
+from lukfu_solver.hidden.pimc import Budget, Evaluator, SampleValue, SolveLimits, call_values, deal_others, refine
+from lukfu_solver.position import Position
+from lukfu_solver.search import make_solver
 
 SLOW = parse_cards("C2349S148M239T29")
 """Bench hand 0 (the Master's): its first sample with seed 0 needs over 3,000,000 nodes (two solves)."""
@@ -40,7 +44,7 @@ class TimedEvaluator(Evaluator):
     def solver(self) -> None:  # type: ignore[override]
         return None
 
-    def value(self, pos, solver, guess=None, deadline=None) -> SampleValue:  # type: ignore[no-untyped-def,override]
+    def value(self, pos, solver, guess=None, deadline=None, cut_value=None) -> SampleValue:  # type: ignore[no-untyped-def,override]
         d = self.durations.pop(0)
         if deadline is not None and self.clock.now + d > deadline:
             self.clock.now = max(self.clock.now, deadline)
@@ -81,6 +85,23 @@ def test_a_real_solve_the_budget_stops_keeps_its_sample() -> None:
     s = v.samples[0]
     assert s.cut and not s.late and s.incomplete >= 1 and v.budget_stopped == 1 and not v.exact
     assert v.play.incomplete == v.incomplete == s.incomplete
+
+
+def test_a_stopped_solve_counts_the_prior_clamped_to_its_bounds() -> None:
+    pos = Position.start(deal_others(SLOW, 0, random.Random(1)), 0)
+    solver = make_solver()
+    lo, hi = solver.bounds(pos)
+    assert lo < hi
+    over = time.time() - 1.0  # the budget is spent before this solve starts
+    evaluator = Evaluator(SolveLimits(16_000_000))
+    assert evaluator.value(pos, solver, deadline=over) == SampleValue((lo + hi) / 2, False, 0, True)
+    assert evaluator.value(pos, solver, deadline=over, cut_value=100.0).value == hi
+    assert evaluator.value(pos, solver, deadline=over, cut_value=-100.0).value == lo
+    assert evaluator.value(pos, solver, deadline=over, cut_value=lo + 0.5).value == lo + 0.5
+    budget = Budget(0.3)
+    high = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda h, s: 100.0)
+    low = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda h, s: -100.0)
+    assert high.budget_stopped == low.budget_stopped == 1 and high.samples[0].play >= low.samples[0].play
 
 
 def test_a_budget_over_before_the_first_sample_solves_nothing() -> None:

@@ -170,7 +170,8 @@ def advise(
     warm = model_guess if guess and model is not None else None
     if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
         budget = dataclasses.replace(budget, prior=(model.play - model.pass_, model.gap_error))
-    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm)
+    prior = model_value if model is not None and budget is not None else None
+    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior)
     results = valuation.samples
     facts = hand_facts(hand)
     play_e, pass_e, p_play = valuation.play, valuation.pass_, valuation.p_play_better
@@ -226,6 +227,14 @@ def advise(
         p_caller_loses=valuation.p_caller_loses,
         gap_stderr=gap_se,
     )
+
+
+def model_value(hand: CardSet, seat: int) -> float:
+    """The model's play value of the caller's hand: what a solve the time budget stops counts,
+    clamped to the bounds it proved (``bench/advise.py``'s ``stopped`` part measures it against
+    the exact values beside the bounds' midpoint)."""
+    m = predict(hand_facts(hand), seat)
+    return 0.0 if m is None else m.play
 
 
 def model_guess(hand: CardSet, seat: int) -> int | None:

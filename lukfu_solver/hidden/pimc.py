@@ -144,11 +144,17 @@ class Evaluator:
         return make_solver(self.kind, max_entries=self.max_entries)
 
     def value(
-        self, pos: Position, solver: ExactSolver | None, guess: int | None = None, deadline: float | None = None
+        self,
+        pos: Position,
+        solver: ExactSolver | None,
+        guess: int | None = None,
+        deadline: float | None = None,
+        cut_value: float | None = None,
     ) -> SampleValue:
         """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone. ``guess`` is
         a warm start for the solver's first test (the value never depends on it); ``deadline``
-        (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``."""
+        (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``
+        and counts ``cut_value`` clamped to its proven bounds (None: their midpoint)."""
         if pos.outcome is not None:
             return SampleValue(float(pos.outcome.points[pos.caller]), True, 0)
         if solver is None:
@@ -160,7 +166,8 @@ class Evaluator:
             left = deadline - time.time()
             if left <= 0:
                 lo, hi = solver.bounds(pos)
-                return SampleValue((lo + hi) / 2, lo == hi, 0, lo != hi)
+                within = (lo + hi) / 2 if cut_value is None else min(max(cut_value, lo), hi)
+                return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
         extra = {} if guess is None else {"guess": guess}
@@ -168,6 +175,8 @@ class Evaluator:
         if r.complete and r.value is not None:
             return SampleValue(float(r.value), True, r.nodes)
         cut = by_budget and r.stopped == "time"
+        if cut and cut_value is not None:
+            return SampleValue(float(min(max(cut_value, r.lower), r.upper)), False, r.nodes, True)
         if self.fallback is not None:
             return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
         return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
@@ -345,8 +354,9 @@ class Budget:
     would drop slow deals more often than quick ones (a bias with respect to solve time), while
     whether a sample starts depends only on the samples before it. In one process a sample
     starts only when the samples so far say it will end in time (their mean duration); a solve
-    still running at the end stops there and counts the midpoint of its proven bounds (counted
-    as incomplete: the estimate is then bounded PIMC).
+    still running at the end stops there and counts a prior value (``call_values(prior=)``, the
+    learned model's) clamped to its proven bounds, or without one their midpoint (counted as
+    incomplete: the estimate is then bounded PIMC).
 
     With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
     refined gap (:func:`refine`), the answer's own; without one the standard error counts a
@@ -440,28 +450,34 @@ def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
 
 Guess = Callable[[CardSet, int], int | None]
 """A warm start for a deal's solve: ``guess(caller's hand, caller seat)``, an expected value."""
+Prior = Callable[[CardSet, int], float]
+"""A prior value of a deal for its caller, ``prior(caller's hand, caller seat)`` (e.g. the learned
+model's expected points): what a solve the time budget stops counts, clamped to its bounds."""
 
 
 def call_sample(
-    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None],
+    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None, Prior | None],
 ) -> CallSample:
     """One sampled deal (from its own seed): *play* solved with this seat as caller; *pass*: 0 at
     seat 2 (a redeal), else the first later seat whose hand the ``policy`` calls is the caller
     (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
-    answer's budget; ``guess`` warm-starts each solve."""
-    hand, seat, sample_seed, evaluator, policy, deadline, guess = args
+    answer's budget; ``guess`` warm-starts each solve; a solve the budget stops counts ``prior``'s
+    value of the caller's hand clamped to its proven bounds (None: their midpoint)."""
+    hand, seat, sample_seed, evaluator, policy, deadline, guess, prior = args
     if deadline is not None and time.time() >= deadline:
         return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = deal_others(hand, seat, random.Random(sample_seed))
     g = guess(hand, seat) if guess else None
-    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline)
+    p = prior(hand, seat) if prior and deadline is not None else None
+    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline, p)
     solves, incomplete, nodes, cut = 1, int(not play.exact), play.nodes, play.cut
     pass_pts = 0.0
     if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
             g = guess(hands[caller], caller) if guess else None
-            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline)
+            p = prior(hands[caller], caller) if prior and deadline is not None else None
+            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline, p)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
             cut = cut or v.cut
             pass_pts = -v.value / 2
@@ -480,20 +496,22 @@ def call_values(
     progress: Callable[[int, int], None] | None = None,
     budget: Budget | None = None,
     guess: Guess | None = None,
+    prior: Prior | None = None,
 ) -> CallValuation:
     """*Play* vs *pass* of the dealt ``hand`` at ``seat`` on up to ``samples`` deals drawn from
     ``seed`` (each sample its own seed, so any ``jobs`` gives the same result); see
     :func:`call_sample`. With a ``budget`` it stops earlier: when the sequential test decides
     (the same prefix of samples for any ``jobs``) or when its seconds run out (then the result
     depends on the machine's speed). Every sample that began within the budget is kept (a solve
-    the budget's end stops counts the midpoint of its bounds: ``Budget``); in this process
+    the budget's end stops counts ``prior``'s value clamped to its proven bounds, or their
+    midpoint: ``Budget``); in this process
     (``jobs`` 1) a sample begins only while the mean duration of the samples so far says it
     ends within the budget. ``progress(done, samples)`` follows every sample."""
     t0 = time.time()
     budget = budget or Budget()
     deadline = t0 + budget.seconds if budget.seconds is not None else None
     master = random.Random(seed)
-    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess) for _ in range(samples)]
+    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess, prior) for _ in range(samples)]
     results: list[CallSample] = []
     stopped = "samples"
     stream = ordered_map(call_sample, tasks, jobs)
