@@ -21,6 +21,10 @@ Parts (``--parts``), every input a pure function of its seed:
 - **levers**: the warm start (``advise(..., guess=True)``: every solve's first test at the model's
   value) against none, on the same fixed work.
 - **reference**: the pure-Python reference solver beside the compiled one on the same small work.
+- **stopped**: what a solve the time budget stops should count: on the reference's sampled deals
+  whose exact solve took at least 3x ``--stop-nodes``, the *play* solve stopped after
+  ``--stop-nodes`` nodes (a node limit, so the figures are the same on any machine), its bounds'
+  midpoint and the model's value clamped to the bounds, each against the exact value.
 - **sampler**: ``Sampler(view, seed).samples(n)`` on the views of all three seats after 0, 3, 6
   and 9 tricks of random deals, beside a naive rejection sampler given the same time.
 
@@ -44,9 +48,10 @@ import sys
 import time
 from typing import Any
 
+from advise_reference import sample_seeds
 from common import RESULTS_DIR, base_parser, fmt, make_console, progress, save_json, summary
 
-from lukfu_solver.analysis.advice import Advice, advise
+from lukfu_solver.analysis.advice import Advice, advise, model_value
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -60,7 +65,9 @@ from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
 from lukfu_solver.hidden.constraints import derive
+from lukfu_solver.hidden.pimc import deal_others
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
 
@@ -169,7 +176,7 @@ def run_advise(hands: int) -> dict[str, Any]:
             if any(x["seat"] == s for x in a)
         },
         "incomplete_per_advise": summary([x["incomplete"] for x in both_runs]),
-        "budget_stopped_samples_both_seeds": sum(x["budget_stopped"] for x in both_runs),
+        "budget_stopped_solves_both_seeds": sum(x["budget_stopped"] for x in both_runs),
         "play_share": round(sum(x["recommendation"] == "play" for x in a) / hands, 4),
         "stability": {
             "all": share([True] * hands),
@@ -255,6 +262,7 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
     out: dict[str, Any] = {
         "reference_samples": statistics.median(r["samples"] for r in ref.values()),
         "reference_exact": all(r["incomplete"] == 0 for r in ref.values()),
+        "reference_hands": len(ref),
     }
     normal = statistics.NormalDist()
     for seed, recs in new["records"].items():
@@ -353,6 +361,46 @@ def run_levers(hands: int, samples: int) -> dict[str, Any]:
             "speedup": round(plain / warm, 3) if warm else None,
             "records": rows,
         }
+    }
+
+
+# ---------------------------------------------------------------- the value of a stopped solve
+
+
+def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> dict[str, Any]:
+    """The midpoint and the clamped model value of solves stopped after ``stop_nodes`` nodes,
+    against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
+    rows = []
+    for r in progress(reference["records"], "stopped solves"):
+        hand, seat = bench_hand(r["hand_index"])
+        prior = model_value(hand, seat)
+        seeds = sample_seeds(r["seed"], r["samples"])
+        kept = 0
+        for k, nodes in enumerate(r["sample_nodes"]):
+            if kept >= per_hand or nodes < 3 * stop_nodes:
+                continue
+            pos = Position.start(deal_others(hand, seat, random.Random(seeds[k])), seat)
+            res = make_solver().solve(pos, max_nodes=stop_nodes)
+            if res.complete:
+                continue
+            kept += 1
+            exact = r["sample_play"][k]
+            mid, clamped = (res.lower + res.upper) / 2, min(max(prior, res.lower), res.upper)
+            rows.append({"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped})
+
+    def errors(key: str) -> dict[str, float | None]:
+        diffs = [x[key] - x["exact"] for x in rows]
+        if not diffs:
+            return {"bias": None, "mean_abs": None}
+        return {"bias": round(statistics.fmean(diffs), 3), "mean_abs": round(statistics.fmean(map(abs, diffs)), 3)}
+
+    return {
+        "stop_nodes": stop_nodes,
+        "solves": len(rows),
+        "hands": len({x["hand_index"] for x in rows}),
+        "midpoint": errors("mid"),
+        "model_clamped": errors("model_clamped"),
+        "records": rows,
     }
 
 
@@ -517,7 +565,7 @@ def print_report(data: dict[str, Any]) -> None:
         for key, words in (("all", "all hands"), ("gap_over_2se_first_seed", "gap > 2 SE")):
             g = adv["stability"][key]
             console.print(f"  seeds agree, {words}: {g['agree']}/{g['hands']} ({fmt(g['rate'], digits=3)})")
-    for key in ("side_by_side", "agreement", "hand", "levers"):
+    for key in ("side_by_side", "agreement", "hand", "levers", "stopped"):
         if key in data:
             part = {k: v for k, v in data[key].items() if k != "records"}
             console.print(f"{key}: {json.dumps(part, default=str)[:600]}")
@@ -598,10 +646,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sampler-deals", type=int, default=None, help="deals for sampler views (default 5; quick 2)")
     parser.add_argument("--draws", type=int, default=2000, help="sampler draws per view (2000)")
     parser.add_argument("--naive-seconds", type=float, default=0.5, help="naive sampler time per view (0.5)")
+    parser.add_argument("--stop-nodes", type=int, default=300_000, help="nodes of the stopped solves (300,000)")
+    parser.add_argument("--stop-per-hand", type=int, default=4, help="stopped solves a reference hand (4)")
     parser.add_argument("--keep", action="store_true", help="keep the parts not run from the --out file")
     parser.add_argument(
         "--parts",
-        default="advise,baseline,agreement,hand,levers,reference,sampler",
+        default="advise,baseline,agreement,hand,levers,reference,sampler,stopped",
         help="parts to run (comma-separated)",
     )
     args = parser.parse_args(argv)
@@ -637,13 +687,17 @@ def main(argv: list[str] | None = None) -> int:
         data["sampler"] = run_sampler(deals, args.draws, args.naive_seconds)
     if "advise" in parts:
         data["advise"] = run_advise(hands)
-        if "agreement" in parts:
-            reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
-            data["agreement"] = run_agreement(data["advise"], reference)
+    if "agreement" in parts and "advise" in data:  # fresh, or kept (--keep) to re-measure against a new reference
+        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+        data["agreement"] = run_agreement(data["advise"], reference)
+    if "advise" in parts:
         if "baseline" in parts:
             data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
         if "baseline" in data:
             data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
+    if "stopped" in parts:
+        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+        data["stopped"] = run_stopped(reference, args.stop_nodes, args.stop_per_hand)
     if "hand" in parts:
         data["hand"] = run_hand(hands)
     if "levers" in parts:

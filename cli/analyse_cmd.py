@@ -357,6 +357,8 @@ def basis_text(adv: Advice) -> Text:
         )
     why = STOPPED_WORDS.get(adv.stopped, adv.stopped)
     words = "every solve exact" if adv.incomplete == 0 else f"{adv.incomplete} solves bounded, not exact"
+    if adv.budget_stopped:
+        words += f", {adv.budget_stopped} by the time budget: the model's value within the bounds proved"
     cut = f"; {adv.cut} sample cut by the budget left out" if adv.cut else ""
     line = f"Basis: {adv.basis} over {adv.samples} samples ({words}; {why}{cut})"
     if adv.pimc is not None:
@@ -432,7 +434,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
             style="dim",
         )
     )
-    warn = incomplete_warning(adv.incomplete, adv.solves, limits)
+    warn = incomplete_warning(adv.incomplete - adv.budget_stopped, adv.solves, limits)  # the budget's: in Basis
     if warn is not None:
         lines.append(warn)
     return lines

@@ -135,8 +135,8 @@ class Advice:
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
     budget_stopped: int = 0
-    """Samples kept whose solve the time budget's end stopped (their values are midpoints of
-    proven bounds, counted in ``incomplete``; ``hidden.pimc.Budget``)."""
+    """Solves the time budget's end stopped, their samples kept (each counts the model's value
+    clamped to the bounds it proved; counted in ``incomplete`` too; ``hidden.pimc.Budget``)."""
 
 
 def advise(

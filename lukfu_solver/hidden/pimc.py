@@ -340,6 +340,8 @@ class CallSample(NamedTuple):
     late: bool = False
     """The sample began after the budget's end: nothing solved, left out (whether a sample
     starts depends only on the samples before it, so leaving it out biases nothing)."""
+    budget_solves: int = 0
+    """Its solves that the budget's end stopped (bounded, counted in ``incomplete`` too)."""
 
 
 @dataclass(frozen=True)
@@ -410,8 +412,8 @@ class CallValuation:
 
     @property
     def budget_stopped(self) -> int:
-        """Samples kept whose solve the budget's end stopped (bounded: in :attr:`incomplete`)."""
-        return sum(s.cut for s in self.samples)
+        """Solves the budget's end stopped, their samples kept (bounded: in :attr:`incomplete`)."""
+        return sum(s.budget_solves for s in self.samples)
 
     @property
     def nodes(self) -> int:
@@ -470,7 +472,7 @@ def call_sample(
     g = guess(hand, seat) if guess else None
     p = prior(hand, seat) if prior and deadline is not None else None
     play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline, p)
-    solves, incomplete, nodes, cut = 1, int(not play.exact), play.nodes, play.cut
+    solves, incomplete, nodes, cut, by_budget = 1, int(not play.exact), play.nodes, play.cut, int(play.cut)
     pass_pts = 0.0
     if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
@@ -479,10 +481,10 @@ def call_sample(
             p = prior(hands[caller], caller) if prior and deadline is not None else None
             v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline, p)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
-            cut = cut or v.cut
+            cut, by_budget = cut or v.cut, by_budget + v.cut
             pass_pts = -v.value / 2
     earlier_pass = not any(policy(hands[s]) for s in range(seat))
-    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut)
+    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut, budget_solves=by_budget)
 
 
 def call_values(
