@@ -682,6 +682,7 @@ def main(argv: list[str] | None = None) -> int:
         data["ran"]["kept_from_earlier_run"] = sorted(
             k for k in old if k not in rerun and k not in ("bench", "ran", "goals")
         )
+        data["ran"]["earlier_run"] = old.get("ran")  # what the kept parts came from (a chain of runs)
     t0 = time.perf_counter()
     if "sampler" in parts:
         data["sampler"] = run_sampler(deals, args.draws, args.naive_seconds)
@@ -690,11 +691,10 @@ def main(argv: list[str] | None = None) -> int:
     if "agreement" in parts and "advise" in data:  # fresh, or kept (--keep) to re-measure against a new reference
         reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
         data["agreement"] = run_agreement(data["advise"], reference)
-    if "advise" in parts:
-        if "baseline" in parts:
-            data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
-        if "baseline" in data:
-            data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
+    if "baseline" in parts and "advise" in data:
+        data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
+    if "baseline" in data and "advise" in data:
+        data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
     if "stopped" in parts:
         reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
         data["stopped"] = run_stopped(reference, args.stop_nodes, args.stop_per_hand)
