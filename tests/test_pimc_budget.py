@@ -11,10 +11,22 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from lukfu_solver.analysis.advice import policy_calls
+from lukfu_solver.analysis import advice
+from lukfu_solver.analysis.advice import advise, policy_calls
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden import pimc
-from lukfu_solver.hidden.pimc import Budget, Evaluator, SampleValue, SolveLimits, call_values, deal_others, refine
+from lukfu_solver.hidden.pimc import (
+    Budget,
+    CallSample,
+    CallValuation,
+    Evaluator,
+    SampleValue,
+    SolveLimits,
+    call_values,
+    deal_others,
+    estimate,
+    refine,
+)
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 
@@ -120,3 +132,17 @@ def test_with_a_prior_the_test_is_on_the_refined_gap() -> None:
     assert Budget(None, 3.0, 4, prior=(-6.0, 1.0)).decided([-5.0] * 4)
     # without the prior the same single value decides nothing (PIMC alone needs two or more)
     assert not Budget(None, 3.0, 1).decided([-5.0])
+
+
+def test_the_anytime_recommendation_follows_the_estimates_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    plays, passes = [-4.0, 2.0, 2.0], [0.0, 0.0, 0.0]
+    samples = [CallSample(p, q, True, 1, 0, 1) for p, q in zip(plays, passes, strict=True)]
+    valuation = CallValuation(estimate("play", plays, plays, 0), estimate("pass", passes, passes, 0), 0.5, samples)
+    monkeypatch.setattr(advice, "call_values", lambda *args, **kwargs: valuation)
+    adv = advise(SLOW, 0, 8, 2, 1, SolveLimits(1000), budget=Budget(5.0, 3.0, 8))
+    m = adv.model
+    assert m is not None and adv.basis == "model + exact PIMC"
+    # the premise: refined on its own, the paired gap would say play on these samples
+    assert refine(m.play - m.pass_, m.gap_error, [p - q for p, q in zip(plays, passes, strict=True)])[0] > 0
+    assert adv.play.mean < adv.pass_.mean
+    assert adv.recommendation == "pass" and adv.p_play_better < 0.5

@@ -184,12 +184,15 @@ def advise(
         if seat != 2:
             qm, qse = refine(model.pass_, model.pass_error, passes)
             pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
-        gap_m, gap_se = refine(
+        # the gap is the shown estimates' difference (so the recommendation never contradicts them; the
+        # pass prior is the model's sharpest part), its error the paired gap's, refined by its own prior
+        _, gap_se = refine(
             model.play - model.pass_, model.gap_error, [p - q for p, q in zip(plays, passes, strict=True)]
         )
+        gap_m = play_e.mean - pass_e.mean
         p_play = p_positive(gap_m, gap_se)
         basis = f"model + {basis}" if results else "model"
-    rec = "play" if (gap_m > 0 if basis.startswith("model") else play_e.mean > pass_e.mean) else "pass"
+    rec = "play" if play_e.mean > pass_e.mean else "pass"
     pm, qm = play_e.mean, pass_e.mean
     evidence: dict[str, Estimate] = {}
     if seat > 0:
