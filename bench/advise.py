@@ -5,7 +5,7 @@ Parts (``--parts``), every input a pure function of its seed:
 - **advise**: ``--hands`` dealt hands (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``),
   each advised at the ``lukfu advise`` defaults (anytime: the time budget, the sequential test,
   the learned model refined by the samples; one process) with two sampling seeds (2 and 3: the
-  reference pools 0 and 1). Reported: time per advise (median, p95, max) wall and CPU, samples,
+  reference, bench/advise_reference.py, draws from another seed). Reported: time per advise (median, p95, max) wall and CPU, samples,
   why sampling stopped, the basis, and the seeds' agreement over all hands and over the hands
   whose gap is more than two standard errors.
 - **agreement**: each seed's answers against the high-sample reference
@@ -74,7 +74,7 @@ from lukfu_solver.view import SeatView
 FIRST_DEAL = 1000
 """Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)``."""
 SEEDS = (2, 3)
-"""The two sampling seeds compared for stability (not 0 and 1: the reference pools those)."""
+"""The two sampling seeds compared for stability (the reference, bench/advise_reference.py, uses another seed)."""
 BASEPATH = "/work/tools/basepath"
 """Where the fbfdd6f checkout's packages are importable from (old module paths)."""
 STAGES = (0, 3, 6, 9)
