@@ -5,12 +5,15 @@ Parts (``--parts``), every input a pure function of its seed:
 - **advise**: ``--hands`` dealt hands (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``),
   each advised at the ``lukfu advise`` defaults (anytime: the time budget, the sequential test,
   the learned model refined by the samples; one process) with two sampling seeds (2 and 3: the
-  reference pools 0 and 1). Reported: time per advise (median, p95, max) wall and CPU, samples,
+  reference, bench/advise_reference.py, draws from another seed). Reported: time per advise (median, p95, max) wall and CPU, samples,
   why sampling stopped, the basis, and the seeds' agreement over all hands and over the hands
   whose gap is more than two standard errors.
 - **agreement**: each seed's answers against the high-sample reference
-  ``bench/results/advise-reference.json`` (64 samples a hand): the recommendation wherever the
-  reference's gap exceeds 2 standard errors, and play and pass each within 3 combined errors.
+  ``bench/results/advise-reference.json`` (``bench/advise_reference.py``: exact PIMC, every
+  solve exact, a fixed sample count a hand from a seed disjoint from 2 and 3): the
+  recommendation wherever the reference's gap exceeds 2 standard errors, and play and pass each
+  within 3 combined errors; beside it, how many disagreements the answers' own standard errors
+  lead one to expect.
 - **baseline**: fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve) on the
   first ``--baseline-hands`` hands, in a subprocess importing the old code (``--basepath``), and
   the side-by-side CPU ratio on the same hands (first seed).
@@ -18,6 +21,10 @@ Parts (``--parts``), every input a pure function of its seed:
 - **levers**: the warm start (``advise(..., guess=True)``: every solve's first test at the model's
   value) against none, on the same fixed work.
 - **reference**: the pure-Python reference solver beside the compiled one on the same small work.
+- **stopped**: what a solve the time budget stops should count: on the reference's sampled deals
+  whose exact solve took at least 3x ``--stop-nodes``, the *play* solve stopped after
+  ``--stop-nodes`` nodes (a node limit, so the figures are the same on any machine), its bounds'
+  midpoint and the model's value clamped to the bounds, each against the exact value.
 - **sampler**: ``Sampler(view, seed).samples(n)`` on the views of all three seats after 0, 3, 6
   and 9 tricks of random deals, beside a naive rejection sampler given the same time.
 
@@ -41,9 +48,10 @@ import sys
 import time
 from typing import Any
 
+from advise_reference import sample_seeds
 from common import RESULTS_DIR, base_parser, fmt, make_console, progress, save_json, summary
 
-from lukfu_solver.analysis.advice import Advice, advise
+from lukfu_solver.analysis.advice import Advice, advise, model_value
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -57,14 +65,16 @@ from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
 from lukfu_solver.hidden.constraints import derive
+from lukfu_solver.hidden.pimc import deal_others
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
 
 FIRST_DEAL = 1000
 """Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)``."""
 SEEDS = (2, 3)
-"""The two sampling seeds compared for stability (not 0 and 1: the reference pools those)."""
+"""The two sampling seeds compared for stability (the reference, bench/advise_reference.py, uses another seed)."""
 BASEPATH = "/work/tools/basepath"
 """Where the fbfdd6f checkout's packages are importable from (old module paths)."""
 STAGES = (0, 3, 6, 9)
@@ -108,6 +118,7 @@ def advice_record(i: int, adv: Advice) -> dict[str, Any]:
         "stopped": adv.stopped,
         "basis": adv.basis,
         "cut": adv.cut,
+        "budget_stopped": adv.budget_stopped,
         "solves": adv.solves,
         "incomplete": adv.incomplete,
         "seconds": round(adv.seconds, 3),
@@ -165,6 +176,7 @@ def run_advise(hands: int) -> dict[str, Any]:
             if any(x["seat"] == s for x in a)
         },
         "incomplete_per_advise": summary([x["incomplete"] for x in both_runs]),
+        "budget_stopped_solves_both_seeds": sum(x["budget_stopped"] for x in both_runs),
         "play_share": round(sum(x["recommendation"] == "play" for x in a) / hands, 4),
         "stability": {
             "all": share([True] * hands),
@@ -226,11 +238,16 @@ def side_by_side(baseline: dict[str, Any], new: dict[str, Any]) -> dict[str, Any
     mine = {r["hand_index"]: r for r in new["records"][str(SEEDS[0])]}
     pairs = [(b, mine[b["hand_index"]]) for b in baseline["records"] if b["hand_index"] in mine]
     old_cpu, new_cpu = sum(b["cpu_seconds"] for b, _ in pairs), sum(n["cpu_seconds"] for _, n in pairs)
+    budgets = sum(advice_budget(None, None, n["seat"])[1].seconds or 0.0 for _, n in pairs)  # type: ignore[union-attr]
     return {
         "hands": len(pairs),
         "fbfdd6f_cpu_total_s": round(old_cpu, 2),
         "new_cpu_total_s": round(new_cpu, 2),
         "cpu_ratio": round(old_cpu / new_cpu, 2) if new_cpu else None,
+        "new_budget_total_s": round(budgets, 2),
+        "cpu_ratio_lower_bound": round(old_cpu / budgets, 2) if budgets else None,
+        "lower_bound_why": "an answer's CPU time is at most its wall-time budget: on a loaded machine the new code gets "
+        "less CPU within the same budget, so cpu_ratio grows with the load; fbfdd6f's fixed work does not",
         "fbfdd6f_seconds": summary([b["seconds"] for b, _ in pairs]),
         "new_seconds": summary([n["seconds"] for _, n in pairs]),
         "same_recommendation": sum(b["recommendation"] == n["recommendation"] for b, n in pairs),
@@ -242,12 +259,21 @@ def side_by_side(baseline: dict[str, Any], new: dict[str, Any]) -> dict[str, Any
 
 def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
     """Each seed's answers against the reference: the recommendation wherever the reference's gap
-    exceeds 2 standard errors, and play and pass each within 3 combined standard errors."""
+    exceeds 2 standard errors, and play and pass each within 3 combined standard errors. Beside
+    them, the disagreements to expect by chance: over the clear hands, the probability that an
+    unbiased answer with the answer's own gap error falls on the other side of 0 than the
+    reference's gap (a sum of normal tails)."""
     ref = {r["hand_index"]: r for r in reference["records"]}
-    out: dict[str, Any] = {"reference_samples": statistics.median(r["samples"] for r in ref.values())}
+    out: dict[str, Any] = {
+        "reference_samples": statistics.median(r["samples"] for r in ref.values()),
+        "reference_exact": all(r["incomplete"] == 0 for r in ref.values()),
+        "reference_hands": len(ref),
+    }
+    normal = statistics.NormalDist()
     for seed, recs in new["records"].items():
         clear = agree = within = total = 0
-        misses = []
+        expected = 0.0
+        misses, outside = [], []
         for r in recs:
             x = ref.get(r["hand_index"])
             if x is None:
@@ -257,16 +283,32 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                 clear += 1
                 ok = (x["gap"] > 0) == (r["recommendation"] == "play")
                 agree += ok
+                expected += normal.cdf(-abs(x["gap"]) / r["gap_se"]) if r["gap_se"] > 0 else 0.0
                 if not ok:
-                    misses.append(r["hand_index"])
+                    misses.append(
+                        {
+                            "hand_index": r["hand_index"],
+                            "seat": r["seat"],
+                            "reference_gap": x["gap"],
+                            "reference_gap_se": x["gap_se"],
+                            "gap": r["gap"],
+                            "gap_se": r["gap_se"],
+                            "samples": r["samples"],
+                            "basis": r["basis"],
+                        }
+                    )
             close = all(abs(r[k] - x[k]) <= 3 * math.hypot(r[f"{k}_se"], x[f"{k}_se"]) + 1e-9 for k in ("play", "pass"))
             within += close
+            if not close:
+                outside.append(r["hand_index"])
         out[seed] = {
             "hands": total,
             "clear_in_reference": clear,
             "recommendation_agrees": agree,
-            "disagree_hands": misses,
+            "disagreements_expected_by_chance": round(expected, 2),
+            "disagree": misses,
             "estimates_within_3_combined_se": within,
+            "outside_3_combined_se": outside,
         }
     return out
 
@@ -324,6 +366,46 @@ def run_levers(hands: int, samples: int) -> dict[str, Any]:
             "speedup": round(plain / warm, 3) if warm else None,
             "records": rows,
         }
+    }
+
+
+# ---------------------------------------------------------------- the value of a stopped solve
+
+
+def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> dict[str, Any]:
+    """The midpoint and the clamped model value of solves stopped after ``stop_nodes`` nodes,
+    against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
+    rows = []
+    for r in progress(reference["records"], "stopped solves"):
+        hand, seat = bench_hand(r["hand_index"])
+        prior = model_value(hand, seat)
+        seeds = sample_seeds(r["seed"], r["samples"])
+        kept = 0
+        for k, nodes in enumerate(r["sample_nodes"]):
+            if kept >= per_hand or nodes < 3 * stop_nodes:
+                continue
+            pos = Position.start(deal_others(hand, seat, random.Random(seeds[k])), seat)
+            res = make_solver().solve(pos, max_nodes=stop_nodes)
+            if res.complete:
+                continue
+            kept += 1
+            exact = r["sample_play"][k]
+            mid, clamped = (res.lower + res.upper) / 2, min(max(prior, res.lower), res.upper)
+            rows.append({"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped})
+
+    def errors(key: str) -> dict[str, float | None]:
+        diffs = [x[key] - x["exact"] for x in rows]
+        if not diffs:
+            return {"bias": None, "mean_abs": None}
+        return {"bias": round(statistics.fmean(diffs), 3), "mean_abs": round(statistics.fmean(map(abs, diffs)), 3)}
+
+    return {
+        "stop_nodes": stop_nodes,
+        "solves": len(rows),
+        "hands": len({x["hand_index"] for x in rows}),
+        "midpoint": errors("mid"),
+        "model_clamped": errors("model_clamped"),
+        "records": rows,
     }
 
 
@@ -488,7 +570,7 @@ def print_report(data: dict[str, Any]) -> None:
         for key, words in (("all", "all hands"), ("gap_over_2se_first_seed", "gap > 2 SE")):
             g = adv["stability"][key]
             console.print(f"  seeds agree, {words}: {g['agree']}/{g['hands']} ({fmt(g['rate'], digits=3)})")
-    for key in ("side_by_side", "agreement", "hand", "levers"):
+    for key in ("side_by_side", "agreement", "hand", "levers", "stopped"):
         if key in data:
             part = {k: v for k, v in data[key].items() if k != "records"}
             console.print(f"{key}: {json.dumps(part, default=str)[:600]}")
@@ -526,6 +608,8 @@ def goals(data: dict[str, Any]) -> dict[str, Any]:
     sbs = data.get("side_by_side")
     if sbs:
         goal("cpu_ratio_vs_fbfdd6f", ">= 10", sbs["cpu_ratio"], (sbs["cpu_ratio"] or 0) >= 10)
+        low = sbs.get("cpu_ratio_lower_bound")
+        goal("cpu_ratio_vs_fbfdd6f_lower_bound", ">= 10", low, (low or 0) >= 10)
     agr = data.get("agreement")
     if agr:
         for seed in SEEDS:
@@ -569,10 +653,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sampler-deals", type=int, default=None, help="deals for sampler views (default 5; quick 2)")
     parser.add_argument("--draws", type=int, default=2000, help="sampler draws per view (2000)")
     parser.add_argument("--naive-seconds", type=float, default=0.5, help="naive sampler time per view (0.5)")
+    parser.add_argument("--stop-nodes", type=int, default=300_000, help="nodes of the stopped solves (300,000)")
+    parser.add_argument("--stop-per-hand", type=int, default=4, help="stopped solves a reference hand (4)")
     parser.add_argument("--keep", action="store_true", help="keep the parts not run from the --out file")
     parser.add_argument(
         "--parts",
-        default="advise,baseline,agreement,hand,levers,reference,sampler",
+        default="advise,baseline,agreement,hand,levers,reference,sampler,stopped",
         help="parts to run (comma-separated)",
     )
     args = parser.parse_args(argv)
@@ -603,18 +689,22 @@ def main(argv: list[str] | None = None) -> int:
         data["ran"]["kept_from_earlier_run"] = sorted(
             k for k in old if k not in rerun and k not in ("bench", "ran", "goals")
         )
+        data["ran"]["earlier_run"] = old.get("ran")  # what the kept parts came from (a chain of runs)
     t0 = time.perf_counter()
     if "sampler" in parts:
         data["sampler"] = run_sampler(deals, args.draws, args.naive_seconds)
     if "advise" in parts:
         data["advise"] = run_advise(hands)
-        if "agreement" in parts:
-            reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
-            data["agreement"] = run_agreement(data["advise"], reference)
-        if "baseline" in parts:
-            data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
-        if "baseline" in data:
-            data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
+    if "agreement" in parts and "advise" in data:  # fresh, or kept (--keep) to re-measure against a new reference
+        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+        data["agreement"] = run_agreement(data["advise"], reference)
+    if "baseline" in parts and "advise" in data:
+        data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
+    if "baseline" in data and "advise" in data:
+        data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
+    if "stopped" in parts:
+        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+        data["stopped"] = run_stopped(reference, args.stop_nodes, args.stop_per_hand)
     if "hand" in parts:
         data["hand"] = run_hand(hands)
     if "levers" in parts:

@@ -138,7 +138,7 @@ def advise(
     chance that playing is better, and a short reason; --evidence adds the estimates over only the
     samples in which the seats before you would have passed (seats 1 and 2).
 
-    By default it thinks for 1.8 s (4.5 s for the Master; --time), stopping sooner once playing or
+    By default it thinks for 1.8 s (5.5 s for the Master; --time), stopping sooner once playing or
     passing is clearly better (the gap 3 standard errors from 0, after at least 8 samples), and says
     which; it says whether every sampled deal was solved to the end (exact PIMC) or some solves were
     stopped early (bounded PIMC), beside the learned model's instant answer and its measured error.

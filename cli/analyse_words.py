@@ -167,6 +167,10 @@ def basis_text(adv: Advice) -> Text:
         words = _("every solve exact")
     else:
         words = ngettext("{n} solve estimated", "{n} solves estimated", adv.incomplete).format(n=adv.incomplete)
+    if adv.budget_stopped:
+        words += _(", {n} stopped by the time budget: the model's value within what they proved").format(
+            n=adv.budget_stopped
+        )
     cut = (
         "; "
         + ngettext(
@@ -264,7 +268,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         f"{adv.seconds:.1f} s",
     ]
     lines.append(Text(" · ".join(facts), style="dim"))
-    warn = incomplete_warning(adv.incomplete, adv.solves, limits)
+    warn = incomplete_warning(adv.incomplete - adv.budget_stopped, adv.solves, limits)  # the budget's: in Basis
     if warn is not None:
         lines.append(warn)
     return lines

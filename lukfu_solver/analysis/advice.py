@@ -99,7 +99,8 @@ class Advice:
     ``pimc``) or ``"model"`` (no sample finished within the time budget: the model's answer,
     with its measured error). ``stopped`` is why sampling ended (``"samples"``,
     ``"decided"`` by the sequential test, ``"time"``), ``cut`` the samples the budget stopped
-    and left out, ``model`` the learned first answer (None without a model file)."""
+    and left out (none now: such a sample is kept, ``budget_stopped``), ``model`` the learned
+    first answer (None without a model file)."""
 
     hand: CardSet
     seat: int
@@ -133,6 +134,9 @@ class Advice:
     """The share of samples in which calling loses points."""
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
+    budget_stopped: int = 0
+    """Solves the time budget's end stopped, their samples kept (each counts the model's value
+    clamped to the bounds it proved; counted in ``incomplete`` too; ``hidden.pimc.Budget``)."""
 
 
 def advise(
@@ -153,7 +157,8 @@ def advise(
     the solver kind (``search.make_solver``; the benchmark compares the reference).
 
     ``budget`` (``hidden.pimc.Budget``) stops sampling before ``samples`` when the sequential
-    test decides or the seconds run out (None: exactly ``samples``, reproducible to the byte);
+    test decides (with the model, on the refined gap the answer reports) or the seconds run out
+    (None: exactly ``samples``, reproducible to the byte);
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand."""
     if hand.bit_count() != 12:
         raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
@@ -163,7 +168,10 @@ def advise(
     model = predict(hand_facts(hand), seat)
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
     warm = model_guess if guess and model is not None else None
-    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm)
+    if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
+        budget = dataclasses.replace(budget, prior=(model.play - model.pass_, model.gap_error))
+    prior = model_value if model is not None and budget is not None else None
+    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior)
     results = valuation.samples
     facts = hand_facts(hand)
     play_e, pass_e, p_play = valuation.play, valuation.pass_, valuation.p_play_better
@@ -176,12 +184,15 @@ def advise(
         if seat != 2:
             qm, qse = refine(model.pass_, model.pass_error, passes)
             pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
-        gap_m, gap_se = refine(
+        # the gap is the shown estimates' difference (so the recommendation never contradicts them; the
+        # pass prior is the model's sharpest part), its error the paired gap's, refined by its own prior
+        _, gap_se = refine(
             model.play - model.pass_, model.gap_error, [p - q for p, q in zip(plays, passes, strict=True)]
         )
+        gap_m = play_e.mean - pass_e.mean
         p_play = p_positive(gap_m, gap_se)
         basis = f"model + {basis}" if results else "model"
-    rec = "play" if (gap_m > 0 if basis.startswith("model") else play_e.mean > pass_e.mean) else "pass"
+    rec = "play" if play_e.mean > pass_e.mean else "pass"
     pm, qm = play_e.mean, pass_e.mean
     evidence: dict[str, Estimate] = {}
     if seat > 0:
@@ -212,12 +223,21 @@ def advise(
         stopped=valuation.stopped,
         requested=samples,
         cut=valuation.cut,
+        budget_stopped=valuation.budget_stopped,
         model=model,
         reasons=card_reasons(facts, seat, rec, valuation),
         outcomes=dict(sorted(outcomes.items())),
         p_caller_loses=valuation.p_caller_loses,
         gap_stderr=gap_se,
     )
+
+
+def model_value(hand: CardSet, seat: int) -> float:
+    """The model's play value of the caller's hand: what a solve the time budget stops counts,
+    clamped to the bounds it proved (``bench/advise.py``'s ``stopped`` part measures it against
+    the exact values beside the bounds' midpoint)."""
+    m = predict(hand_facts(hand), seat)
+    return 0.0 if m is None else m.play
 
 
 def model_guess(hand: CardSet, seat: int) -> int | None:

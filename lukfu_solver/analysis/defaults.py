@@ -39,10 +39,12 @@ ADVISE_TIME = 1.8
 ``analyse HAND`` and the hint at the call answer within it (the measured times in
 ``docs/pimc.md``); the first-lead table gets :data:`LEAD_TIME` more. Set below 2 s so that the
 answer, with the solve running at the end stopped and the output built, arrives within 2 s."""
-MASTER_TIME = 4.5
+MASTER_TIME = 5.5
 """The default time budget of the Master's call/pass advice (seat 0): passing there usually leads
 to a later seat's call, so a sample solves two deals, and the Master's deals are the hardest
-(``docs/pimc.md``); the other seats keep :data:`ADVISE_TIME`."""
+(about 2.4 s a sample on the bench hands: ``bench/results/advise-reference.json``), so the
+Master gets nearly all the 6 s the slowest answers may take; the other seats keep
+:data:`ADVISE_TIME`."""
 LEAD_TIME = 2.0
 """The default time budget of the first-lead table of ``analyse HAND --seat 0``."""
 HAND_ADVICE_TIME = 2.6

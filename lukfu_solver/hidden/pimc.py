@@ -180,11 +180,17 @@ class Evaluator:
         return make_solver(self.kind, max_entries=self.max_entries)
 
     def value(
-        self, pos: Position, solver: ExactSolver | None, guess: int | None = None, deadline: float | None = None
+        self,
+        pos: Position,
+        solver: ExactSolver | None,
+        guess: int | None = None,
+        deadline: float | None = None,
+        cut_value: float | None = None,
     ) -> SampleValue:
         """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone. ``guess`` is
         a warm start for the solver's first test (the value never depends on it); ``deadline``
-        (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``."""
+        (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``
+        and counts ``cut_value`` clamped to its proven bounds (None: their midpoint)."""
         if pos.outcome is not None:
             return SampleValue(float(pos.outcome.points[pos.caller]), True, 0)
         if solver is None:
@@ -196,7 +202,8 @@ class Evaluator:
             left = deadline - time.time()
             if left <= 0:
                 lo, hi = solver.bounds(pos)
-                return SampleValue((lo + hi) / 2, lo == hi, 0, lo != hi)
+                within = (lo + hi) / 2 if cut_value is None else min(max(cut_value, lo), hi)
+                return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
         extra = {} if guess is None else {"guess": guess}
@@ -204,6 +211,8 @@ class Evaluator:
         if r.complete and r.value is not None:
             return SampleValue(float(r.value), True, r.nodes)
         cut = by_budget and r.stopped == "time"
+        if cut and cut_value is not None:
+            return SampleValue(float(min(max(cut_value, r.lower), r.upper)), False, r.nodes, True)
         if self.fallback is not None:
             return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
         return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
@@ -408,30 +417,49 @@ class CallSample(NamedTuple):
     incomplete: int
     nodes: int
     cut: bool = False
-    """The answer's time budget stopped one of its solves (the sample is left out)."""
+    """The answer's time budget stopped one of its solves at its end (the sample is kept: that
+    solve's value is the midpoint of its bounds, counted in ``incomplete``)."""
+    late: bool = False
+    """The sample began after the budget's end: nothing solved, left out (whether a sample
+    starts depends only on the samples before it, so leaving it out biases nothing)."""
+    budget_solves: int = 0
+    """Its solves that the budget's end stopped (bounded, counted in ``incomplete`` too)."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """When the call valuation stops before its ``samples``: after ``seconds`` of wall time (the
-    answer's budget; a solve running at the end is stopped and its sample left out), or once the
-    question is answered: after ``min_samples``, the paired play-pass difference is more than
-    ``z`` standard errors from 0 (a sequential test, checked after every sample in order, so
-    the stopping point does not depend on the number of processes). None: no such stop.
+    """When the call valuation stops before its ``samples``: once ``seconds`` of wall time (the
+    answer's budget) are spent, or once the question is answered: after ``min_samples``, the
+    paired play-pass difference is more than ``z`` standard errors from 0 (a sequential test,
+    checked after every sample in order, so the stopping point does not depend on the number of
+    processes). None: no such stop.
 
-    The standard error of the test counts a variance of at least ``min_var`` (a few equal
-    values must not look certain)."""
+    Within the budget a sample that has started is kept: leaving out the one the budget stops
+    would drop slow deals more often than quick ones (a bias with respect to solve time), while
+    whether a sample starts depends only on the samples before it. In one process a sample
+    starts only when the samples so far say it will end in time (their mean duration); a solve
+    still running at the end stops there and counts a prior value (``call_values(prior=)``, the
+    learned model's) clamped to its proven bounds, or without one their midpoint (counted as
+    incomplete: the estimate is then bounded PIMC).
+
+    With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
+    refined gap (:func:`refine`), the answer's own; without one the standard error counts a
+    variance of at least ``min_var`` (a few equal values must not look certain)."""
 
     seconds: float | None = None
     z: float | None = None
     min_samples: int = 8
     min_var: float = 1.0
+    prior: tuple[float, float] | None = None
 
     def decided(self, diffs: Sequence[float]) -> bool:
         """The sequential test on the paired differences so far."""
         n = len(diffs)
-        if self.z is None or n < max(2, self.min_samples):
+        if self.z is None or n < max(1 if self.prior else 2, self.min_samples):
             return False
+        if self.prior is not None:
+            m, se = refine(self.prior[0], self.prior[1], diffs)
+            return abs(m) > self.z * se
         m = sum(diffs) / n
         var = max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var)
         return abs(m) > self.z * math.sqrt(var / n)
@@ -443,7 +471,7 @@ class CallValuation:
 
     ``stopped`` says why sampling ended: ``"samples"`` (all asked for), ``"decided"`` (the
     sequential test), ``"time"`` (the budget); ``cut`` samples were left out because the budget
-    stopped one of their solves."""
+    stopped one of their solves (none since such a sample is kept: :attr:`budget_stopped`)."""
 
     play: ChoiceEstimate
     pass_: ChoiceEstimate
@@ -463,6 +491,11 @@ class CallValuation:
     def incomplete(self) -> int:
         """Solves that stopped at a limit."""
         return sum(s.incomplete for s in self.samples)
+
+    @property
+    def budget_stopped(self) -> int:
+        """Solves the budget's end stopped, their samples kept (bounded: in :attr:`incomplete`)."""
+        return sum(s.budget_solves for s in self.samples)
 
     @property
     def nodes(self) -> int:
@@ -501,31 +534,39 @@ def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
 
 Guess = Callable[[CardSet, int], int | None]
 """A warm start for a deal's solve: ``guess(caller's hand, caller seat)``, an expected value."""
+Prior = Callable[[CardSet, int], float]
+"""A prior value of a deal for its caller, ``prior(caller's hand, caller seat)`` (e.g. the learned
+model's expected points): what a solve the time budget stops counts, clamped to its bounds."""
 
 
 def call_sample(
-    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None],
+    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None, Prior | None],
 ) -> CallSample:
     """One sampled deal (from its own seed): *play* solved with this seat as caller; *pass*: 0 at
     seat 2 (a redeal), else the first later seat whose hand the ``policy`` calls is the caller
     (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
-    answer's budget; ``guess`` warm-starts each solve."""
-    hand, seat, sample_seed, evaluator, policy, deadline, guess = args
+    answer's budget; ``guess`` warm-starts each solve; a solve the budget stops counts ``prior``'s
+    value of the caller's hand clamped to its proven bounds (None: their midpoint)."""
+    hand, seat, sample_seed, evaluator, policy, deadline, guess, prior = args
+    if deadline is not None and time.time() >= deadline:
+        return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = deal_others(hand, seat, random.Random(sample_seed))
     g = guess(hand, seat) if guess else None
-    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline)
-    solves, incomplete, nodes, cut = 1, int(not play.exact), play.nodes, play.cut
+    p = prior(hand, seat) if prior and deadline is not None else None
+    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline, p)
+    solves, incomplete, nodes, cut, by_budget = 1, int(not play.exact), play.nodes, play.cut, int(play.cut)
     pass_pts = 0.0
-    if seat != 2 and not cut:
+    if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
             g = guess(hands[caller], caller) if guess else None
-            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline)
+            p = prior(hands[caller], caller) if prior and deadline is not None else None
+            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline, p)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
-            cut = v.cut
+            cut, by_budget = cut or v.cut, by_budget + v.cut
             pass_pts = -v.value / 2
     earlier_pass = not any(policy(hands[s]) for s in range(seat))
-    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut)
+    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut, budget_solves=by_budget)
 
 
 def call_values(
@@ -539,25 +580,28 @@ def call_values(
     progress: Callable[[int, int], None] | None = None,
     budget: Budget | None = None,
     guess: Guess | None = None,
+    prior: Prior | None = None,
 ) -> CallValuation:
     """*Play* vs *pass* of the dealt ``hand`` at ``seat`` on up to ``samples`` deals drawn from
     ``seed`` (each sample its own seed, so any ``jobs`` gives the same result); see
     :func:`call_sample`. With a ``budget`` it stops earlier: when the sequential test decides
     (the same prefix of samples for any ``jobs``) or when its seconds run out (then the result
-    depends on the machine's speed, and the samples whose solve the budget stopped are left out).
-    ``progress(done, samples)`` follows every sample."""
+    depends on the machine's speed). Every sample that began within the budget is kept (a solve
+    the budget's end stops counts ``prior``'s value clamped to its proven bounds, or their
+    midpoint: ``Budget``); in this process
+    (``jobs`` 1) a sample begins only while the mean duration of the samples so far says it
+    ends within the budget. ``progress(done, samples)`` follows every sample."""
     t0 = time.time()
     budget = budget or Budget()
     deadline = t0 + budget.seconds if budget.seconds is not None else None
     master = random.Random(seed)
-    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess) for _ in range(samples)]
+    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess, prior) for _ in range(samples)]
     results: list[CallSample] = []
-    stopped, cut = "samples", 0
+    stopped = "samples"
     stream = ordered_map(call_sample, tasks, jobs)
     try:
         for r in stream:
-            if r.cut:
-                cut += 1
+            if r.late:
                 stopped = "time"
                 break
             results.append(r)
@@ -566,9 +610,11 @@ def call_values(
             if budget.decided([x.play - x.pass_ for x in results]):
                 stopped = "decided"
                 break
-            if deadline is not None and time.time() >= deadline and len(results) < samples:
-                stopped = "time"
-                break
+            if deadline is not None and len(results) < samples:
+                now = time.time()
+                if now >= deadline or (jobs == 1 and now + (now - t0) / len(results) > deadline):
+                    stopped = "time"
+                    break
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
@@ -579,4 +625,4 @@ def call_values(
     pass_ = estimate("pass", passes, [-2 * p for p in passes], 0)
     n = len(results)
     p_play = p_better(plays, passes) if n > 1 else (0.5 if n == 0 else (1.0 if play.mean > pass_.mean else 0.0))
-    return CallValuation(play, pass_, p_play, results, stopped, cut, time.time() - t0, samples)
+    return CallValuation(play, pass_, p_play, results, stopped, 0, time.time() - t0, samples)
