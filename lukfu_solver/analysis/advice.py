@@ -37,6 +37,7 @@ from ..hidden.pimc import (
     p_positive,
     refine,
 )
+from ..i18n import _
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
 
@@ -161,9 +162,9 @@ def advise(
     (None: exactly ``samples``, reproducible to the byte);
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand."""
     if hand.bit_count() != 12:
-        raise NotationError("hand", f"a dealt hand has 12 cards, got {hand.bit_count()}")
+        raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))
     if seat not in (0, 1, 2):
-        raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
+        raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
     t0 = time.perf_counter()
     model = predict(hand_facts(hand), seat)
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
@@ -186,7 +187,7 @@ def advise(
             pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
         # the gap is the shown estimates' difference (so the recommendation never contradicts them; the
         # pass prior is the model's sharpest part), its error the paired gap's, refined by its own prior
-        _, gap_se = refine(
+        _gap, gap_se = refine(
             model.play - model.pass_, model.gap_error, [p - q for p, q in zip(plays, passes, strict=True)]
         )
         gap_m = play_e.mean - pass_e.mean

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..cards import CardSet, parse_cards
 from ..errors import NotationError
 from ..hidden.pimc import Budget, SolveLimits
+from ..i18n import _
 from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int
 from ..view import HAND_SIZE
 
@@ -80,15 +81,15 @@ def check_options(
     """Reject request values that make no sense (a NotationError naming the option): ``time_limit``
     is the per-solve limit (``--solve-time``), ``budget`` the answer's (``--time``)."""
     if budget is not None and not budget > 0:
-        raise NotationError("time", f"must be more than 0 seconds, got {budget}")
+        raise NotationError("time", _("must be more than 0 seconds, got {value}").format(value=budget))
     if samples is not None and samples < 1:
-        raise NotationError("samples", f"must be at least 1, got {samples}")
+        raise NotationError("samples", _("must be at least 1, got {value}").format(value=samples))
     if jobs < 1:
-        raise NotationError("jobs", f"must be at least 1, got {jobs}")
+        raise NotationError("jobs", _("must be at least 1, got {value}").format(value=jobs))
     if max_nodes is not None and max_nodes < 0:
-        raise NotationError("max-nodes", f"must be 0 (no limit) or more, got {max_nodes}")
+        raise NotationError("max-nodes", _("must be 0 (no limit) or more, got {value}").format(value=max_nodes))
     if time_limit is not None and not time_limit > 0:
-        raise NotationError("solve-time", f"must be more than 0 seconds, got {time_limit}")
+        raise NotationError("solve-time", _("must be more than 0 seconds, got {value}").format(value=time_limit))
     if samples is not None:  # the upper bounds of docs/limits.md
         check_int(samples, "samples", 1, MAX_SAMPLES)
     check_int(jobs, "jobs", 1, MAX_JOBS)
@@ -106,11 +107,11 @@ def parse_hand(text: str, seat: int | None) -> tuple[CardSet, int]:
     """A dealt hand of 12 cards and its seat (the seat is required)."""
     hand = parse_cards(text, "hand")
     if hand.bit_count() != HAND_SIZE:
-        raise NotationError("hand", f"a dealt hand has {HAND_SIZE} cards, got {hand.bit_count()}")
+        raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=HAND_SIZE, n=hand.bit_count()))
     if seat is None:
-        raise NotationError("seat", "a HAND needs --seat 0, 1 or 2 (0 is the Master, who decides first)")
+        raise NotationError("seat", _("a HAND needs --seat 0, 1 or 2 (0 is the Master, who decides first)"))
     if seat not in (0, 1, 2):
-        raise NotationError("seat", f"a seat is 0, 1 or 2, got {seat}")
+        raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
     return hand, seat
 
 

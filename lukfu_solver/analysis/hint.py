@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..errors import NotationError
 from ..hidden.pimc import Budget
+from ..i18n import _
 from ..players.ipimc import IpimcPlayer
 from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
 from ..plays import Play
@@ -71,9 +72,9 @@ def hint(
     advice (up to ``ANYTIME_SAMPLES``, stopped by the sequential test or the budget). In the play
     phase ``PimcPlayer(level, seed).analyse(view)`` (``IpimcPlayer`` with ``infer``)."""
     if level not in LEVELS:
-        raise NotationError("level", f"a pimc level is 1-5, got {level}")
+        raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
-        raise NotationError("view", f"seat {view.seat} is not to move")
+        raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
     t0 = time.perf_counter()
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
