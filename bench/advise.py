@@ -45,11 +45,24 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
-from advise_reference import sample_seeds
-from common import RESULTS_DIR, base_parser, fmt, make_console, progress, save_json, summary
+from advise_reference import FIRST_DEAL, bench_hand, sample_seeds
+from advise_reference import TESTED_SEEDS as SEEDS  # the two sampling seeds compared for stability
+from common import (
+    BASELINE_COMMIT,
+    RESULTS_DIR,
+    base_parser,
+    baseline_tree,
+    fmt,
+    make_console,
+    progress,
+    save_json,
+    summary,
+)
 
 from lukfu_solver.analysis.advice import Advice, advise, model_value
 from lukfu_solver.analysis.defaults import (
@@ -63,7 +76,7 @@ from lukfu_solver.analysis.defaults import (
 from lukfu_solver.analysis.hand import analyse_hand
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
-from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
+from lukfu_solver.game import RandomPlayer, play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.pimc import deal_others
 from lukfu_solver.hidden.sampling import Sampler
@@ -71,12 +84,6 @@ from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
 
-FIRST_DEAL = 1000
-"""Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)``."""
-SEEDS = (2, 3)
-"""The two sampling seeds compared for stability (the reference, bench/advise_reference.py, uses another seed)."""
-BASEPATH = "/work/tools/basepath"
-"""Where the fbfdd6f checkout's packages are importable from (old module paths)."""
 STAGES = (0, 3, 6, 9)
 """Complete tricks before the sampler's views."""
 Z_GAP = 2.0
@@ -84,12 +91,6 @@ Z_GAP = 2.0
 
 
 # ---------------------------------------------------------------- advise
-
-
-def bench_hand(i: int) -> tuple[int, int]:
-    """``(hand, seat)`` of bench hand ``i``."""
-    seat = i % 3
-    return deal_from_seed(FIRST_DEAL + i)[seat], seat
 
 
 def gap_z(adv: Advice) -> float:
@@ -206,23 +207,24 @@ for i in json.loads(sys.argv[1]):
 """
 
 
-def run_baseline(hands: list[int], basepath: str, seed: int) -> dict[str, Any]:
+def run_baseline(hands: list[int], basepath: str | None, seed: int) -> dict[str, Any]:
     """fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve, one process)
-    on ``hands``, in a subprocess importing the old code from ``basepath``."""
+    on ``hands``, in a subprocess importing the old code from ``basepath`` (None: the tree
+    :func:`common.baseline_tree` extracts from git)."""
     script = (
         BASELINE_SCRIPT.replace("FIRST", str(FIRST_DEAL))
         .replace("SAMPLES", str(ADVISE_SAMPLES))
         .replace("SEED", str(seed))
         .replace("NODES", str(ADVICE_MAX_NODES))
     )
-    env = dict(os.environ, PYTHONPATH=basepath)
+    env = dict(os.environ, PYTHONPATH=str(baseline_tree(Path(basepath) if basepath else None)))
     cmd = [sys.executable, "-c", script, json.dumps(hands)]
-    out = subprocess.run(cmd, env=env, cwd="/tmp", capture_output=True, text=True, check=False)
+    out = subprocess.run(cmd, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False)
     if out.returncode:
         raise RuntimeError(f"baseline failed: {out.stderr[-2000:]}")
     rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
     return {
-        "commit": "fbfdd6f",
+        "commit": BASELINE_COMMIT,
         "hands": len(rows),
         "seed": seed,
         "samples": ADVISE_SAMPLES,
@@ -639,7 +641,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise.json")
     parser.add_argument("--hands", type=int, default=None, help="advise hands (default 30; quick 6)")
     parser.add_argument("--baseline-hands", type=int, default=None, help="fbfdd6f hands (default all; quick 6)")
-    parser.add_argument("--basepath", default=BASEPATH, help="where fbfdd6f's packages import from")
+    parser.add_argument(
+        "--basepath", default=None, help="where fbfdd6f's lukfu_solver imports from (default: extracted from git)"
+    )
     parser.add_argument("--lever-hands", type=int, default=4, help="warm-start comparison hands (4)")
     parser.add_argument("--lever-samples", type=int, default=4, help="warm-start comparison samples (4)")
     parser.add_argument(

@@ -15,6 +15,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -27,8 +28,28 @@ from lukfu_solver.position import Position
 BENCH_DIR = Path(__file__).resolve().parent
 RESULTS_DIR = BENCH_DIR / "results"
 REPO_DIR = BENCH_DIR.parent
+BASELINE_COMMIT = "fbfdd6f"
+"""The build every speed-up of this turn is measured against, side by side in the same run."""
 
 T = TypeVar("T")
+
+
+def baseline_tree(path: Path | None) -> Path:
+    """A directory holding the ``lukfu_solver`` package of git :data:`BASELINE_COMMIT`
+    (``path`` if given; else extracted once by ``git archive`` into the system's temp directory,
+    where numba also caches its compiled kernel)."""
+    if path is not None:
+        return path
+    tree = Path(tempfile.gettempdir()) / f"lukfu-baseline-{BASELINE_COMMIT}"
+    if not (tree / "lukfu_solver" / "fastsearch.py").exists():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(REPO_DIR), "archive", BASELINE_COMMIT, "lukfu_solver"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
 
 
 # ---------------------------------------------------------------- position sets

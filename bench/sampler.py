@@ -15,7 +15,7 @@ run for at most ``--naive-attempts`` attempts or ``--naive-seconds`` per view.
 
 Goal: at least 5,000 consistent deals per second on views with discards.
 
-Run: ``/work/venv/bin/python bench/sampler.py [--quick] [--deals N] [--draws N] [--out FILE]``.
+Run: ``python bench/sampler.py [--quick] [--deals N] [--draws N] [--out FILE]``.
 ``--quick``: 6 deals, 300 draws a view. Results: ``bench/results/sampler.json`` (or ``--out``).
 """
 

@@ -41,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 from common import (  # bench/ is on the path: python puts the script's directory first
-    REPO_DIR,
+    BASELINE_COMMIT,
     Case,
     Timer,
     base_parser,
+    baseline_tree,
     deal_cases,
     endgame_cases,
     fmt,
@@ -62,8 +63,6 @@ FULL = {"a": 200, "b": 50, "c": 50, "d": 50}
 QUICK = {"a": 40, "b": 5, "c": 5, "d": 5}
 PLAIN_CAP = {"a": 200_000, "b": 100_000, "c": 100_000, "d": 100_000}
 SET_D_FIRST_SEED = 1000
-BASELINE_COMMIT = "fbfdd6f"
-"""The solver the issue-13 search is measured against (its compiled ``FastSolver``)."""
 ENDGAME_CARDS = 6
 WORST = 5
 
@@ -163,24 +162,6 @@ for line in sys.stdin:
                       "ms": round(wall * 1000, 3), "cpu_ms": round(cpu * 1000, 3)}), flush=True)
 """
 """The baseline's worker: reads (position, threads, time limit) a line, answers with the result."""
-
-
-def baseline_tree(path: Path | None) -> Path:
-    """A directory holding the ``lukfu_solver`` package of git :data:`BASELINE_COMMIT`
-    (``path`` if given; else extracted once by ``git archive`` into the system's temp directory,
-    where numba also caches its compiled kernel)."""
-    if path is not None:
-        return path
-    tree = Path(tempfile.gettempdir()) / f"lukfu-baseline-{BASELINE_COMMIT}"
-    if not (tree / "lukfu_solver" / "fastsearch.py").exists():
-        tree.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(
-            ["git", "-C", str(REPO_DIR), "archive", BASELINE_COMMIT, "lukfu_solver"],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    return tree
 
 
 class Baseline:

@@ -16,7 +16,7 @@
 Points per deal are each player's net points averaged over a deal's rotations, then the mean
 over deals with a t-based 95% interval (:mod:`lukfu_solver.match`). Not a test: slow with pimc.
 
-Run: ``/work/venv/bin/python bench/strength.py [--rule-deals 300] [--pimc-deals 300] [--level 3]
+Run: ``python bench/strength.py [--rule-deals 300] [--pimc-deals 300] [--level 3]
 [--jobs 2] [--seed 0] [--tune] [--quick] [--out FILE]``. ``--quick``: 60 rule deals, 4 pimc deals.
 Results are saved to ``bench/results/strength.json`` (or ``--out``).
 """
