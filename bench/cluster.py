@@ -50,7 +50,13 @@ def solve_text(text: str) -> dict[str, Any]:
     (timing apart, so that runs compare equal)."""
     pos = Position.parse(text)
     res = make_solver().solve(pos)
-    return {"position": text, "value": res.value, "best": str(res.best), "pv": [str(m) for m in res.pv], "nodes": res.nodes}
+    return {
+        "position": text,
+        "value": res.value,
+        "best": str(res.best),
+        "pv": [str(m) for m in res.pv],
+        "nodes": res.nodes,
+    }
 
 
 def noop(x: int) -> int:
@@ -96,7 +102,9 @@ def run_way(name: str, batches: dict[str, list[str]], **kw: Any) -> tuple[dict[s
         }
         if isinstance(kw.get("scheduler"), Cluster):
             stats = kw["scheduler"].stats
-            row[label].update(tasks=stats.tasks, workers_used=len(stats.workers), worker_cpu_s=round(stats.cpu_seconds, 3))
+            row[label].update(
+                tasks=stats.tasks, workers_used=len(stats.workers), worker_cpu_s=round(stats.cpu_seconds, 3)
+            )
     return results, row
 
 
@@ -206,11 +214,16 @@ def main() -> int:
         "ran": {"loadavg_before": load_before, "loadavg_after": list(os.getloadavg())},
     }
     for w in ways:
-        cells = [f"{label} {fmt(w[label]['positions_per_s'], '/s', 2)} ({fmt(w[label]['wall_s'], ' s', 2)})" for label in batches]
+        cells = [
+            f"{label} {fmt(w[label]['positions_per_s'], '/s', 2)} ({fmt(w[label]['wall_s'], ' s', 2)})"
+            for label in batches
+        ]
         start = f"  start {fmt(w['start_s'], ' s', 2)}" if "start_s" in w else ""
         console.print(f"{w['way']:<16} " + "  ".join(cells) + start)
     for o in overhead:
-        console.print(f"overhead, {o['workers']} worker(s): {fmt(o['ms_per_task'], ' ms', 2)} a task ({o['tasks']} tasks)")
+        console.print(
+            f"overhead, {o['workers']} worker(s): {fmt(o['ms_per_task'], ' ms', 2)} a task ({o['tasks']} tasks)"
+        )
     for e in data["estimate"]["machines_of_2_cores"]:
         console.print(f"100,000 deals on {e['machines']} machine(s) of 2 cores: {e['hours']} h ({e['bound']}-bound)")
     path = save_json(data, args.out)

@@ -18,15 +18,17 @@ order, so a seed gives the same output however the work is spread. It runs
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import functools
+import itertools
 import os
 import re
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.pool import Pool
+from multiprocessing.pool import AsyncResult, Pool
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import NotationError
@@ -216,18 +218,65 @@ def ordered_map(
 
 def _pool_map(fn: Callable[[T], R], items: Iterable[T], jobs: int, chunksize: int) -> Iterator[R]:
     """The process-pool map of :func:`ordered_map` (this process when ``jobs`` is 1)."""
-    if jobs <= 1:
-        yield from map(fn, items)
-        return
-    pool = worker_pool(jobs)
-    try:
-        yield from pool.imap(fn, items, chunksize=chunksize)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    with Workers(jobs) as workers:
+        yield from workers.map(fn, items, chunksize)
+
+
+def _run_chunk(fn: Callable[[T], R], chunk: list[T]) -> list[R]:
+    """``fn`` over one chunk of items, in a worker."""
+    return [fn(item) for item in chunk]
+
+
+class Workers:
+    """The process pool behind :func:`ordered_map`, kept open across several maps when a caller
+    runs batch after batch (an analysis adds samples until its question is answered): in this
+    process when ``jobs`` is 1, else ``jobs`` spawned workers (:func:`worker_pool`). Leaving the
+    ``with`` block stops them, at once on an exception or Ctrl-C."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self._pool: Pool | None = worker_pool(jobs) if jobs > 1 else None
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
+        """``map(fn, items)`` in input order, streamed; at most ``4 * jobs`` chunks of
+        ``chunksize`` items are in flight, so an endless ``items`` is read only as far as the
+        results are taken (``Pool.imap`` would drain it ahead of the workers)."""
+        if self._pool is None:
+            yield from map(fn, items)
+            return
+        it = iter(items)
+        window: collections.deque[AsyncResult[list[R]]] = collections.deque()
+
+        def submit() -> bool:
+            chunk = list(itertools.islice(it, chunksize))
+            if chunk:
+                assert self._pool is not None
+                window.append(self._pool.apply_async(_run_chunk, (fn, chunk)))
+            return bool(chunk)
+
+        while len(window) < 4 * self.jobs and submit():
+            pass
+        while window:
+            results = window.popleft().get()
+            submit()
+            yield from results
+
+    def close(self, finished: bool) -> None:
+        """Stop the workers: let them exit when the work ``finished``, else terminate them."""
+        if self._pool is None:
+            return
+        if finished:
+            self._pool.close()
+        else:
+            self._pool.terminate()
+        self._pool.join()
+        self._pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.close(exc_type is None)
 
 
 __all__ = [
@@ -236,6 +285,7 @@ __all__ = [
     "DASK_HINT",
     "SchedulerSpec",
     "SchedulerUnreachable",
+    "Workers",
     "connect",
     "current_cluster",
     "ordered_map",

@@ -19,7 +19,7 @@ from ..cards import iter_cards
 from ..endgames import random_endgame
 from ..errors import NotationError
 from ..i18n import _
-from ..parallel import current_cluster, ordered_map, worker_pool
+from ..parallel import ordered_map
 from ..plays import Play
 from ..position import Position
 from .format import Puzzle, puzzle_from_analysis
@@ -204,23 +204,8 @@ def search_deals(opts: GenOptions, seed: int, solver: str = "compiled", jobs: in
     first puzzle or None, on ``jobs`` processes when more than one, or on the Dask cluster of a
     :func:`~lukfu_solver.parallel.using` block. The order, hence every output, does not depend
     on ``jobs`` or the cluster; closing the iterator stops the workers."""
-    seeds = attempt_seeds(seed)
     work = functools.partial(first_puzzle, opts=opts, solver=solver)
-    if current_cluster() is not None:  # its map takes an endless input a window at a time
-        yield from ordered_map(work, seeds)
-        return
-    if jobs == 1:
-        for s in seeds:
-            yield work(s)
-        return
-    pool = worker_pool(jobs)
-    try:
-        while True:  # a batch at a time: imap would drain an endless iterator ahead of the workers
-            batch = [next(seeds) for _i in range(4 * jobs)]
-            yield from pool.imap(work, batch)
-    finally:
-        pool.terminate()
-        pool.join()
+    yield from ordered_map(work, attempt_seeds(seed), jobs)  # reads the endless seeds only as needed
 
 
 def generate(
