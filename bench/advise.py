@@ -24,7 +24,8 @@ Parts (``--parts``), every input a pure function of its seed:
 - **stopped**: what a solve the time budget stops should count: on the reference's sampled deals
   whose exact solve took at least 3x ``--stop-nodes``, the *play* solve stopped after
   ``--stop-nodes`` nodes (a node limit, so the figures are the same on any machine), its bounds'
-  midpoint and the model's value clamped to the bounds, each against the exact value.
+  midpoint, the model's value and the deal's rule playout (every hand seen) clamped to the
+  bounds, each against the exact value.
 - **sampler**: ``Sampler(view, seed).samples(n)`` on the views of all three seats after 0, 3, 6
   and 9 tricks of random deals, beside a naive rejection sampler given the same time.
 
@@ -64,7 +65,7 @@ from common import (
     summary,
 )
 
-from lukfu_solver.analysis.advice import Advice, advise, model_value
+from lukfu_solver.analysis.advice import Advice, advise, hand_facts
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -74,12 +75,14 @@ from lukfu_solver.analysis.defaults import (
     make_limits,
 )
 from lukfu_solver.analysis.hand import analyse_hand
+from lukfu_solver.analysis.model import predict
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.pimc import deal_others
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
@@ -375,12 +378,13 @@ def run_levers(hands: int, samples: int) -> dict[str, Any]:
 
 
 def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> dict[str, Any]:
-    """The midpoint and the clamped model value of solves stopped after ``stop_nodes`` nodes,
-    against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
+    """The midpoint, the clamped model value and the clamped rule playout of the deal of solves
+    stopped after ``stop_nodes`` nodes, against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
     rows = []
     for r in progress(reference["records"], "stopped solves"):
         hand, seat = bench_hand(r["hand_index"])
-        prior = model_value(hand, seat)
+        model = predict(hand_facts(hand), seat)
+        prior = 0.0 if model is None else model.play  # what the budget's stopped solves counted before
         seeds = sample_seeds(r["seed"], r["samples"])
         kept = 0
         for k, nodes in enumerate(r["sample_nodes"]):
@@ -393,7 +397,9 @@ def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> di
             kept += 1
             exact = r["sample_play"][k]
             mid, clamped = (res.lower + res.upper) / 2, min(max(prior, res.lower), res.upper)
-            rows.append({"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped})
+            playout = min(max(rule_playout(pos), res.lower), res.upper)  # the deal's own cheap value
+            row = {"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped}
+            rows.append(row | {"playout_clamped": playout})
 
     def errors(key: str) -> dict[str, float | None]:
         diffs = [x[key] - x["exact"] for x in rows]
@@ -407,6 +413,7 @@ def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> di
         "hands": len({x["hand_index"] for x in rows}),
         "midpoint": errors("mid"),
         "model_clamped": errors("model_clamped"),
+        "playout_clamped": errors("playout_clamped"),
         "records": rows,
     }
 
