@@ -267,7 +267,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
     exceeds 2 standard errors, and play and pass each within 3 combined standard errors. Beside
     them, the disagreements to expect by chance: over the clear hands, the probability that an
     unbiased answer with the answer's own gap error falls on the other side of 0 than the
-    reference's gap (a sum of normal tails)."""
+    reference's gap (a sum of normal tails); and whether the answers that disagree said they were a
+    close call (their gap under 2 of its standard errors, as ``lukfu advise`` prints it), with the
+    agreement on the clear hands whose answer is not one."""
     ref = {r["hand_index"]: r for r in reference["records"]}
     out: dict[str, Any] = {
         "reference_samples": statistics.median(r["samples"] for r in ref.values()),
@@ -276,7 +278,7 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
     }
     normal = statistics.NormalDist()
     for seed, recs in new["records"].items():
-        clear = agree = within = total = 0
+        clear = agree = within = total = sure = sure_agree = 0
         expected = 0.0
         misses, outside = [], []
         for r in recs:
@@ -288,6 +290,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                 clear += 1
                 ok = (x["gap"] > 0) == (r["recommendation"] == "play")
                 agree += ok
+                said_close = not abs(r["gap"]) >= Z_GAP * r["gap_se"] if r["gap_se"] > 0 else r["gap"] == 0
+                sure += not said_close
+                sure_agree += ok and not said_close
                 expected += normal.cdf(-abs(x["gap"]) / r["gap_se"]) if r["gap_se"] > 0 else 0.0
                 if not ok:
                     misses.append(
@@ -300,6 +305,7 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                             "gap_se": r["gap_se"],
                             "samples": r["samples"],
                             "basis": r["basis"],
+                            "said_close_call": said_close,
                         }
                     )
             close = all(abs(r[k] - x[k]) <= 3 * math.hypot(r[f"{k}_se"], x[f"{k}_se"]) + 1e-9 for k in ("play", "pass"))
@@ -312,6 +318,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
             "recommendation_agrees": agree,
             "disagreements_expected_by_chance": round(expected, 2),
             "disagree": misses,
+            "disagreements_said_close_call": sum(m["said_close_call"] for m in misses),
+            "clear_in_reference_answer_not_close": sure,
+            "of_those_recommendation_agrees": sure_agree,
             "estimates_within_3_combined_se": within,
             "outside_3_combined_se": outside,
         }
@@ -631,6 +640,10 @@ def goals(data: dict[str, Any]) -> dict[str, Any]:
                     rec,
                     a["recommendation_agrees"] == a["clear_in_reference"],
                 )
+                said = a.get("disagreements_said_close_call")
+                if said is not None:  # not an issue goal: the answers that miss say they are close calls
+                    n = len(a["disagree"])
+                    goal(f"misses_said_close_call_seed{seed}", "every miss", f"{said}/{n}", said == n)
                 est = f"{a['estimates_within_3_combined_se']}/{a['hands']}"
                 goal(f"within_3se_seed{seed}", "all hands", est, a["estimates_within_3_combined_se"] == a["hands"])
     hand = data.get("hand")
