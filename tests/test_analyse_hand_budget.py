@@ -105,3 +105,17 @@ def test_a_close_call_is_said_and_a_clear_one_not() -> None:
     assert close_call_text(with_gap(3.0, 0.0)) is None  # every sample the same: no doubt
     tie = close_call_text(dataclasses.replace(with_gap(0.0, 0.0), basis="exact PIMC"))
     assert tie is not None and "--samples" in tie.plain  # fixed work: more samples sharpen it
+
+
+def test_fixed_samples_give_the_same_answer_for_any_jobs() -> None:
+    """The table first, the advice second: with ``--samples`` neither depends on the order or on ``jobs``."""
+
+    def numbers(jobs: int) -> tuple[object, ...]:
+        h = hand_mod.analyse_hand(MASTER, 0, samples=2, lead_samples=2, seed=5, jobs=jobs, max_nodes=20_000)
+        assert h.leads is not None
+        leads = [(str(e.move), e.values) for e in h.leads.moves]
+        return h.advice.play.values, h.advice.pass_.values, h.advice.recommendation, leads
+
+    one = numbers(1)
+    assert one == numbers(2)
+    assert len(one[0]) == 2 and len(one[3]) > 1
