@@ -24,7 +24,8 @@ Parts (``--parts``), every input a pure function of its seed:
 - **stopped**: what a solve the time budget stops should count: on the reference's sampled deals
   whose exact solve took at least 3x ``--stop-nodes``, the *play* solve stopped after
   ``--stop-nodes`` nodes (a node limit, so the figures are the same on any machine), its bounds'
-  midpoint and the model's value clamped to the bounds, each against the exact value.
+  midpoint, the model's value and the deal's rule playout (every hand seen) clamped to the
+  bounds, each against the exact value.
 - **sampler**: ``Sampler(view, seed).samples(n)`` on the views of all three seats after 0, 3, 6
   and 9 tricks of random deals, beside a naive rejection sampler given the same time.
 
@@ -64,7 +65,7 @@ from common import (
     summary,
 )
 
-from lukfu_solver.analysis.advice import Advice, advise, model_value
+from lukfu_solver.analysis.advice import Advice, advise, hand_facts
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -74,12 +75,14 @@ from lukfu_solver.analysis.defaults import (
     make_limits,
 )
 from lukfu_solver.analysis.hand import analyse_hand
+from lukfu_solver.analysis.model import predict
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.pimc import deal_others
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView
@@ -264,7 +267,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
     exceeds 2 standard errors, and play and pass each within 3 combined standard errors. Beside
     them, the disagreements to expect by chance: over the clear hands, the probability that an
     unbiased answer with the answer's own gap error falls on the other side of 0 than the
-    reference's gap (a sum of normal tails)."""
+    reference's gap (a sum of normal tails); and whether the answers that disagree said they were a
+    close call (their gap under 2 of its standard errors, as ``lukfu advise`` prints it), with the
+    agreement on the clear hands whose answer is not one."""
     ref = {r["hand_index"]: r for r in reference["records"]}
     out: dict[str, Any] = {
         "reference_samples": statistics.median(r["samples"] for r in ref.values()),
@@ -273,7 +278,7 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
     }
     normal = statistics.NormalDist()
     for seed, recs in new["records"].items():
-        clear = agree = within = total = 0
+        clear = agree = within = total = sure = sure_agree = 0
         expected = 0.0
         misses, outside = [], []
         for r in recs:
@@ -285,6 +290,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                 clear += 1
                 ok = (x["gap"] > 0) == (r["recommendation"] == "play")
                 agree += ok
+                said_close = not abs(r["gap"]) >= Z_GAP * r["gap_se"] if r["gap_se"] > 0 else r["gap"] == 0
+                sure += not said_close
+                sure_agree += ok and not said_close
                 expected += normal.cdf(-abs(x["gap"]) / r["gap_se"]) if r["gap_se"] > 0 else 0.0
                 if not ok:
                     misses.append(
@@ -297,6 +305,7 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
                             "gap_se": r["gap_se"],
                             "samples": r["samples"],
                             "basis": r["basis"],
+                            "said_close_call": said_close,
                         }
                     )
             close = all(abs(r[k] - x[k]) <= 3 * math.hypot(r[f"{k}_se"], x[f"{k}_se"]) + 1e-9 for k in ("play", "pass"))
@@ -309,6 +318,9 @@ def run_agreement(new: dict[str, Any], reference: dict[str, Any]) -> dict[str, A
             "recommendation_agrees": agree,
             "disagreements_expected_by_chance": round(expected, 2),
             "disagree": misses,
+            "disagreements_said_close_call": sum(m["said_close_call"] for m in misses),
+            "clear_in_reference_answer_not_close": sure,
+            "of_those_recommendation_agrees": sure_agree,
             "estimates_within_3_combined_se": within,
             "outside_3_combined_se": outside,
         }
@@ -375,12 +387,13 @@ def run_levers(hands: int, samples: int) -> dict[str, Any]:
 
 
 def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> dict[str, Any]:
-    """The midpoint and the clamped model value of solves stopped after ``stop_nodes`` nodes,
-    against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
+    """The midpoint, the clamped model value and the clamped rule playout of the deal of solves
+    stopped after ``stop_nodes`` nodes, against the exact values, on up to ``per_hand`` reference deals a hand that need 3x as many."""
     rows = []
     for r in progress(reference["records"], "stopped solves"):
         hand, seat = bench_hand(r["hand_index"])
-        prior = model_value(hand, seat)
+        model = predict(hand_facts(hand), seat)
+        prior = 0.0 if model is None else model.play  # what the budget's stopped solves counted before
         seeds = sample_seeds(r["seed"], r["samples"])
         kept = 0
         for k, nodes in enumerate(r["sample_nodes"]):
@@ -393,7 +406,9 @@ def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> di
             kept += 1
             exact = r["sample_play"][k]
             mid, clamped = (res.lower + res.upper) / 2, min(max(prior, res.lower), res.upper)
-            rows.append({"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped})
+            playout = min(max(rule_playout(pos), res.lower), res.upper)  # the deal's own cheap value
+            row = {"hand_index": r["hand_index"], "exact": exact, "mid": mid, "model_clamped": clamped}
+            rows.append(row | {"playout_clamped": playout})
 
     def errors(key: str) -> dict[str, float | None]:
         diffs = [x[key] - x["exact"] for x in rows]
@@ -407,6 +422,7 @@ def run_stopped(reference: dict[str, Any], stop_nodes: int, per_hand: int) -> di
         "hands": len({x["hand_index"] for x in rows}),
         "midpoint": errors("mid"),
         "model_clamped": errors("model_clamped"),
+        "playout_clamped": errors("playout_clamped"),
         "records": rows,
     }
 
@@ -624,6 +640,10 @@ def goals(data: dict[str, Any]) -> dict[str, Any]:
                     rec,
                     a["recommendation_agrees"] == a["clear_in_reference"],
                 )
+                said = a.get("disagreements_said_close_call")
+                if said is not None:  # not an issue goal: the answers that miss say they are close calls
+                    n = len(a["disagree"])
+                    goal(f"misses_said_close_call_seed{seed}", "every miss", f"{said}/{n}", said == n)
                 est = f"{a['estimates_within_3_combined_se']}/{a['hands']}"
                 goal(f"within_3se_seed{seed}", "all hands", est, a["estimates_within_3_combined_se"] == a["hands"])
     hand = data.get("hand")

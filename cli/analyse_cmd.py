@@ -29,9 +29,9 @@ from rich.text import Text
 
 from lukfu_solver.analysis.defaults import (
     ADVISE_TIME,
-    HAND_ADVICE_TIME,
+    HAND_TIME,
     LEAD_SAMPLES,
-    LEAD_TIME,
+    MASTER_TIME,
     VIEW_SAMPLES,
     VIEW_TIME,
     check_options,
@@ -108,8 +108,8 @@ TimeOpt = Annotated[
         "still running at the end is stopped: for the advice its sample is kept, with an estimate within what "
         "it proved; for a view's moves and the first-lead table it is left out). Default without --samples: 1.8 s for "
         "call/pass advice, 5.5 s for the Master's (it stops sooner once playing or passing is clearly better, "
-        "the gap 3 standard errors from 0); for analyse HAND --seat 0 2.6 s for the advice and 2 s for the "
-        "first-lead table; 5 s for a view. The answer then depends on the machine's speed; --samples fixes "
+        "the gap 3 standard errors from 0); for analyse HAND --seat 0 4.6 s for the whole answer, the "
+        "first-lead table first (2 s of it) and the advice the rest; 5 s for a view. The answer then depends on the machine's speed; --samples fixes "
         "the work instead.",
         show_default=False,
     ),
@@ -307,9 +307,10 @@ def analyse(
     you call (--lead-samples samples).
 
     By default it thinks for a set time (--time: 1.8 s for a hand's advice, 5.5 s for the Master's,
-    sooner once playing or passing is clearly better; at seat 0 with the first-lead table 2.6 s for
-    the advice and 2 s for the table; 5 s for a view). --samples N fixes the work instead (at most N
-    for a view, exactly N for the advice, 8 for the first-lead table by --lead-samples), for the same
+    sooner once playing or passing is clearly better; at seat 0 with the first-lead table 4.6 s in
+    all, the table first with 2 s and the advice the rest; 5 s for a view). --samples N fixes the
+    work instead (at most N for a view, exactly N for the advice, 8 for the first-lead table by
+    --lead-samples), for the same
     output on any machine and any --jobs. Each solve of a view's moves and of the first-lead table
     stops after 500,000 nodes, each solve of the advice after 16,000,000 (--max-nodes sets both;
     --solve-time also stops each solve after SECONDS); a solve stopped early counts an estimate and
@@ -374,6 +375,7 @@ def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | 
     if bar is None:
         yield lambda description: None
         return
+    begun = time.monotonic()  # the budget is the whole answer's, whichever of its steps runs
 
     def factory(description: str) -> Progress:
         task = bar.add_task(description, total=None, left="")
@@ -383,7 +385,7 @@ def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | 
             spent = time.monotonic() - start
             left = spent / done * (total - done) if done else float("inf")
             if budget is not None:
-                left = min(left, max(0.0, budget - spent))
+                left = min(left, max(0.0, budget - (time.monotonic() - begun)))
             words = f"≤ {left:.1f} s left" if left != float("inf") else ""
             bar.update(task, completed=done, total=total, left=words)
 
@@ -493,7 +495,7 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
     shown = (
         r.budget
         if r.budget is not None or r.samples is not None
-        else (HAND_ADVICE_TIME + LEAD_TIME if seat == 0 else ADVISE_TIME)
+        else (HAND_TIME if seat == 0 and r.lead_samples > 0 else MASTER_TIME if seat == 0 else ADVISE_TIME)
     )
     with timed_progress(shown) as bar:
         h = run_hand(

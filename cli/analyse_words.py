@@ -168,7 +168,7 @@ def basis_text(adv: Advice) -> Text:
     else:
         words = ngettext("{n} solve estimated", "{n} solves estimated", adv.incomplete).format(n=adv.incomplete)
     if adv.budget_stopped:
-        words += _(", {n} stopped by the time budget: the model's value within what they proved").format(
+        words += _(", {n} stopped by the time budget: the rule player's playout of the deal within what they proved").format(
             n=adv.budget_stopped
         )
     cut = (
@@ -215,6 +215,28 @@ def model_text(adv: Advice) -> Text | None:
     )
 
 
+CLOSE_Z = 2.0
+"""A recommendation is called close when play - pass is less than this many of its standard
+errors from 0 (the bench's "clear" is the same 2: ``bench/advise.py``)."""
+
+
+def close_call_text(adv: Advice) -> Text | None:
+    """Say so when the recommendation is not clear within the work done: the gap is less than
+    :data:`CLOSE_Z` standard errors from 0, so the other choice may be as good (None when clear)."""
+    gap = adv.play.mean - adv.pass_.mean
+    se = adv.gap_stderr
+    if (adv.samples == 0 and adv.model is None) or (abs(gap) >= CLOSE_Z * se if se > 0 else gap != 0):
+        return None
+    more = "--time" if adv.basis.startswith("model") else "--samples"
+    return Text(
+        _(
+            "A close call: the difference is less than {z:g} standard errors from 0, so the other choice may "
+            "be as good; more {option} sharpens it."
+        ).format(z=CLOSE_Z, option=more),
+        style="yellow",
+    )
+
+
 def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
     """Play vs pass, the recommendation, the reasons in card-play terms, the spread of calling's
     results as a bar chart, the basis and the model's first answer."""
@@ -247,6 +269,9 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         ),
         Text(_("Reason: {reason}").format(reason=said(adv.reason))),
     ]
+    close = close_call_text(adv)
+    if close is not None:
+        lines.insert(3, close)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
         lines.extend(Text(f"  • {said(r)}") for r in adv.reasons)

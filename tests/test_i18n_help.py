@@ -91,7 +91,7 @@ def test_the_defaults_named_in_the_help_are_the_real_ones() -> None:
         f"{d.DEFAULT_MAX_NODES:,}",
         f"{d.ADVISE_TIME:g} s",
         f"{d.MASTER_TIME:g} s",
-        f"{d.HAND_ADVICE_TIME:g} s",
+        f"{d.HAND_TIME:g} s",
         f"{d.LEAD_TIME:g} s",
         f"{d.VIEW_TIME:g} s",
         f"{d.DECIDE_Z:g} standard errors",

@@ -111,9 +111,43 @@ def test_a_stopped_solve_counts_the_prior_clamped_to_its_bounds() -> None:
     assert evaluator.value(pos, solver, deadline=over, cut_value=-100.0).value == lo
     assert evaluator.value(pos, solver, deadline=over, cut_value=lo + 0.5).value == lo + 0.5
     budget = Budget(0.3)
-    high = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda h, s: 100.0)
-    low = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda h, s: -100.0)
+    high = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda pos: 100.0)
+    low = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda pos: -100.0)
     assert high.budget_stopped >= 1 and low.budget_stopped >= 1 and high.samples[0].play >= low.samples[0].play
+
+
+def test_a_stopped_solve_can_count_a_value_of_its_own_deal() -> None:
+    """The advice's stopped solves count the deal's rule playout within the proven bounds: the
+    function of the position is called for a solve the budget stopped only, with its position."""
+    pos = Position.start(deal_others(SLOW, 0, random.Random(1)), 0)
+    solver = make_solver()
+    lo, hi = solver.bounds(pos)
+    seen: list[str] = []
+
+    def of_deal(p: Position) -> float:
+        seen.append(str(p))
+        return lo + 0.25
+
+    evaluator = Evaluator(SolveLimits(16_000_000))
+    assert evaluator.value(pos, solver, deadline=time.time() - 1.0, cut_value=of_deal).value == lo + 0.25
+    assert seen == [str(pos)]
+    stopped = Evaluator(SolveLimits(2_000)).value(pos, solver, deadline=time.time() + 60, cut_value=of_deal)
+    assert not stopped.exact and not stopped.cut and seen == [str(pos)]  # a node limit's stop: not the budget's
+
+
+def test_the_advice_counts_the_deals_playout_for_a_stopped_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    got: dict[str, object] = {}
+    real = advice.call_values
+
+    def spy(*args: object, **kw: object) -> pimc.CallValuation:
+        got["prior"] = args[10] if len(args) > 10 else kw.get("prior")
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(advice, "call_values", spy)
+    advise(ANY, 2, 4, 0, budget=Budget(1e-9, 3.0, 8))
+    assert got["prior"] is advice.stopped_value
+    advise(ANY, 2, 1, 0, limits=SolveLimits(20_000))  # fixed work: no budget, nothing to stop
+    assert got["prior"] is None
 
 
 def test_a_budget_over_before_the_first_sample_solves_nothing() -> None:

@@ -38,6 +38,7 @@ from ..hidden.pimc import (
     refine,
 )
 from ..i18n import _
+from ..position import Position
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
 
@@ -136,8 +137,10 @@ class Advice:
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
     budget_stopped: int = 0
-    """Solves the time budget's end stopped, their samples kept (each counts the model's value
-    clamped to the bounds it proved; counted in ``incomplete`` too; ``hidden.pimc.Budget``)."""
+    """Solves the time budget's end stopped, their samples kept (each counts the rule playout of
+    its deal, every hand seen, clamped to the bounds it proved: on the bench's stopped reference
+    solves nearer the exact value than the model's value of the hand or the bounds' midpoint,
+    ``docs/pimc.md``; counted in ``incomplete`` too; ``hidden.pimc.Budget``)."""
 
 
 def advise(
@@ -171,7 +174,7 @@ def advise(
     warm = model_guess if guess and model is not None else None
     if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
         budget = dataclasses.replace(budget, prior=(model.play - model.pass_, model.gap_error))
-    prior = model_value if model is not None and budget is not None else None
+    prior = stopped_value if budget is not None else None
     valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior)
     results = valuation.samples
     facts = hand_facts(hand)
@@ -233,12 +236,15 @@ def advise(
     )
 
 
-def model_value(hand: CardSet, seat: int) -> float:
-    """The model's play value of the caller's hand: what a solve the time budget stops counts,
-    clamped to the bounds it proved (``bench/advise.py``'s ``stopped`` part measures it against
-    the exact values beside the bounds' midpoint)."""
-    m = predict(hand_facts(hand), seat)
-    return 0.0 if m is None else m.play
+def stopped_value(pos: Position) -> float:
+    """What a solve the time budget stops counts, clamped to the bounds it proved: the rule-policy
+    playout of its deal with every hand seen (``players.rule.rule_playout``), a value of that very
+    deal. On the solves of the exact reference's deals stopped after 300,000 nodes
+    (``bench/advise.py``'s ``stopped`` part) it is nearer the exact value than the model's value
+    of the hand, the same for every deal, or the bounds' midpoint (``docs/pimc.md``)."""
+    from ..players.rule import rule_playout  # here: the players import this module
+
+    return float(rule_playout(pos))
 
 
 def model_guess(hand: CardSet, seat: int) -> int | None:

@@ -3,13 +3,14 @@ advice and, for the Master (who leads first, R4), the expected points of each fi
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import CardSet, format_cards
 from ..view import SeatView
 from .advice import Advice, HandFacts, advise, hand_facts
-from .defaults import ADVICE_MAX_NODES, HAND_ADVICE_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
+from .defaults import ADVICE_MAX_NODES, HAND_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
 from .moves import Analysis, SolveLimits, analyse
 
 Progress = Callable[[int, int], None]
@@ -60,23 +61,25 @@ def analyse_hand(
 ) -> HandAnalysis:
     """Facts, advice (:func:`~.defaults.advice_budget` of ``samples`` and ``budget``,
     :data:`ADVICE_MAX_NODES` unless ``max_nodes``) and, at seat 0 with ``lead_samples`` > 0, the
-    first-lead table (``DEFAULT_MAX_NODES`` unless ``max_nodes``; within ``lead_budget``
-    seconds, by default :data:`LEAD_TIME` when ``samples`` is not fixed; a ``budget`` alone is
-    split between the two in the defaults' proportion). ``time_limit`` is the per-solve limit."""
+    first-lead table (``DEFAULT_MAX_NODES`` unless ``max_nodes``). ``time_limit`` is the per-solve
+    limit.
+
+    With the table, ``budget`` is the whole answer's (default :data:`HAND_TIME` when ``samples``
+    is not fixed): the table runs first, within ``lead_budget`` (default its share,
+    :data:`LEAD_TIME` of :data:`HAND_TIME`, of the whole), and the advice gets what is left of the
+    whole. The table's first sample always finishes, so when it runs over, the advice gets less
+    (none left: the model's answer, which the advice says), and the answer still ends on time."""
     advice_limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     lead_limits = make_limits(max_nodes, time_limit)
     bar = progress or (lambda description: None)
-    with_leads = seat == 0 and lead_samples > 0
-    if budget is not None and with_leads and lead_budget is None:  # one budget for both parts
-        share = HAND_ADVICE_TIME / (HAND_ADVICE_TIME + LEAD_TIME)
-        budget, lead_budget = budget * share, budget * (1 - share)
-    if budget is None and samples is None and with_leads:
-        budget = HAND_ADVICE_TIME
+    leads = None
+    if seat == 0 and lead_samples > 0:
+        t0 = time.perf_counter()
+        total = HAND_TIME if budget is None and samples is None else budget
+        if lead_budget is None and total is not None:
+            lead_budget = total * LEAD_TIME / HAND_TIME
+        leads = first_leads(hand, lead_samples, seed, jobs, lead_limits, bar("first leads if it calls"), lead_budget)
+        budget = None if total is None else max(0.0, total - (time.perf_counter() - t0))
     n, stop = advice_budget(samples, budget, seat)
     adv = advise(hand, seat, n, seed, jobs, advice_limits, progress=bar("call or pass"), budget=stop)
-    if lead_budget is None and samples is None:
-        lead_budget = LEAD_TIME
-    leads = None
-    if with_leads:
-        leads = first_leads(hand, lead_samples, seed, jobs, lead_limits, bar("first leads if it calls"), lead_budget)
     return HandAnalysis(hand, seat, hand_facts(hand), adv, advice_limits, leads, lead_limits)

@@ -185,12 +185,13 @@ class Evaluator:
         solver: ExactSolver | None,
         guess: int | None = None,
         deadline: float | None = None,
-        cut_value: float | None = None,
+        cut_value: float | Callable[[Position], float] | None = None,
     ) -> SampleValue:
         """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone. ``guess`` is
         a warm start for the solver's first test (the value never depends on it); ``deadline``
         (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``
-        and counts ``cut_value`` clamped to its proven bounds (None: their midpoint)."""
+        and counts ``cut_value`` clamped to its proven bounds (None: their midpoint; a function
+        of the position, e.g. the deal's rule playout: called only then)."""
         if pos.outcome is not None:
             return SampleValue(float(pos.outcome.points[pos.caller]), True, 0)
         if solver is None:
@@ -202,7 +203,7 @@ class Evaluator:
             left = deadline - time.time()
             if left <= 0:
                 lo, hi = solver.bounds(pos)
-                within = (lo + hi) / 2 if cut_value is None else min(max(cut_value, lo), hi)
+                within = (lo + hi) / 2 if cut_value is None else min(max(_at(cut_value, pos), lo), hi)
                 return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
@@ -212,7 +213,7 @@ class Evaluator:
             return SampleValue(float(r.value), True, r.nodes)
         cut = by_budget and r.stopped == "time"
         if cut and cut_value is not None:
-            return SampleValue(float(min(max(cut_value, r.lower), r.upper)), False, r.nodes, True)
+            return SampleValue(float(min(max(_at(cut_value, pos), r.lower), r.upper)), False, r.nodes, True)
         if self.fallback is not None:
             return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
         return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
@@ -231,6 +232,11 @@ class Evaluator:
             out.append(self.value(pos, solver, deadline=deadline))
             pos.pop()
         return out
+
+
+def _at(value: float | Callable[[Position], float], pos: Position) -> float:
+    """A cut solve's value: ``value`` itself, or ``value(pos)`` when it is a function of the position."""
+    return float(value(pos)) if callable(value) else float(value)
 
 
 def sample_task(
@@ -418,7 +424,7 @@ class CallSample(NamedTuple):
     nodes: int
     cut: bool = False
     """The answer's time budget stopped one of its solves at its end (the sample is kept: that
-    solve's value is the midpoint of its bounds, counted in ``incomplete``)."""
+    solve's value is within its proven bounds, counted in ``incomplete``)."""
     late: bool = False
     """The sample began after the budget's end: nothing solved, left out (whether a sample
     starts depends only on the samples before it, so leaving it out biases nothing)."""
@@ -438,9 +444,9 @@ class Budget:
     would drop slow deals more often than quick ones (a bias with respect to solve time), while
     whether a sample starts depends only on the samples before it. In one process a sample
     starts only when the samples so far say it will end in time (their mean duration); a solve
-    still running at the end stops there and counts a prior value (``call_values(prior=)``, the
-    learned model's) clamped to its proven bounds, or without one their midpoint (counted as
-    incomplete: the estimate is then bounded PIMC).
+    still running at the end stops there and counts a prior value of the deal (``call_values(prior=)``,
+    the advice's: the deal's rule playout) clamped to its proven bounds, or without one their
+    midpoint (counted as incomplete: the estimate is then bounded PIMC).
 
     With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
     refined gap (:func:`refine`), the answer's own; without one the standard error counts a
@@ -534,9 +540,10 @@ def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
 
 Guess = Callable[[CardSet, int], int | None]
 """A warm start for a deal's solve: ``guess(caller's hand, caller seat)``, an expected value."""
-Prior = Callable[[CardSet, int], float]
-"""A prior value of a deal for its caller, ``prior(caller's hand, caller seat)`` (e.g. the learned
-model's expected points): what a solve the time budget stops counts, clamped to its bounds."""
+Prior = Callable[[Position], float]
+"""A value of a sampled deal's start position for its caller, ``prior(position)`` (e.g. the rule
+playout of the deal, every hand seen): what a solve the time budget stops counts, clamped to the
+bounds it proved (called only then)."""
 
 
 def call_sample(
@@ -546,13 +553,13 @@ def call_sample(
     seat 2 (a redeal), else the first later seat whose hand the ``policy`` calls is the caller
     (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
     answer's budget; ``guess`` warm-starts each solve; a solve the budget stops counts ``prior``'s
-    value of the caller's hand clamped to its proven bounds (None: their midpoint)."""
+    value of its position clamped to its proven bounds (None: their midpoint)."""
     hand, seat, sample_seed, evaluator, policy, deadline, guess, prior = args
     if deadline is not None and time.time() >= deadline:
         return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = deal_others(hand, seat, random.Random(sample_seed))
     g = guess(hand, seat) if guess else None
-    p = prior(hand, seat) if prior and deadline is not None else None
+    p = prior if deadline is not None else None
     play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline, p)
     solves, incomplete, nodes, cut, by_budget = 1, int(not play.exact), play.nodes, play.cut, int(play.cut)
     pass_pts = 0.0
@@ -560,7 +567,6 @@ def call_sample(
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
             g = guess(hands[caller], caller) if guess else None
-            p = prior(hands[caller], caller) if prior and deadline is not None else None
             v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline, p)
             solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
             cut, by_budget = cut or v.cut, by_budget + v.cut
