@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
 
 from ..hidden.inference import Weights, log_likelihood, temper
 from ..hidden.pimc import (
@@ -44,7 +43,7 @@ from ..hidden.pimc import (
     sample_task,
     viewer_points,
 )
-from ..parallel import worker_pool
+from ..parallel import Workers
 from ..plays import Play
 from ..view import SeatView
 
@@ -129,8 +128,8 @@ def analyse(
     model = opponent_model() if infer else None
     logs: list[float] = []
     weights: Weights | None = None
-    pool = _pool(jobs)
-    try:
+    pool = jobs > 1
+    with Workers(jobs) as workers:
         while paired.n < samples and not cut and not (deadline is not None and time.time() >= deadline):
             n = min(batch, samples - paired.n)
             tasks = []
@@ -143,7 +142,8 @@ def analyse(
                     batch_logs.append(log_likelihood(model, view, deal))
                 first = paired.n == 0 and k == 0  # the first sample always finishes: there is a table
                 tasks.append((str(pos), move_texts, evaluator, None if first else deadline))
-            for k, values in enumerate(pool.map(sample_task, tasks) if pool else map(sample_task, tasks)):
+            results = list(workers.map(sample_task, tasks)) if pool else map(sample_task, tasks)
+            for k, values in enumerate(results):
                 if any(v.cut for v in values):  # the budget stopped it: left out, and the end
                     cut += 1
                     break
@@ -162,10 +162,6 @@ def analyse(
             if early_stop and done >= min_samples and done < samples and paired.clear(confidence):
                 stopped = True
                 break
-    finally:
-        if pool:
-            pool.terminate()
-            pool.join()
     estimates = paired.estimates()
     incomplete = sum(paired.incomplete)
     seconds = time.perf_counter() - t0
@@ -174,7 +170,3 @@ def analyse(
     p = best_p(estimates)
     return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)
 
-
-def _pool(jobs: int) -> Pool | None:
-    """A process pool for ``jobs`` > 1, or None to work in this process."""
-    return worker_pool(jobs) if jobs > 1 else None
