@@ -21,9 +21,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from ..cards import SUIT_MASK9, CardSet
+from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
 from ..plays import CLAIM, DISCARD, Play
-from ..position import Z_FACEUP, Position, zmask
+from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
 from .bounds import reach, value_bounds
 from .driver import ZeroWindowDriver
@@ -333,8 +333,11 @@ BELOW_TOP9 = tuple(_below_top9(m) for m in range(512))
 def blocked_cards(pos: Position) -> CardSet:
     """The cards in hands that a face-down discard of a completed trick keeps from ever being
     Old (R12): those below the highest such discard of their suit."""
-    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
-    down = pos.facedown
+    return _blocked(pos.hands[0] | pos.hands[1] | pos.hands[2], pos.facedown)
+
+
+def _blocked(live: CardSet, down: CardSet) -> CardSet:
+    """The cards of ``live`` below the highest card of ``down`` of their suit."""
     return (
         (live & BELOW_TOP9[down & SUIT_MASK9])
         | (live & (BELOW_TOP9[(down >> 9) & SUIT_MASK9] << 9))
@@ -344,8 +347,9 @@ def blocked_cards(pos: Position) -> CardSet:
 
 
 def tt_key(pos: Position) -> int:
-    """The table key: the position's Zobrist key with the completed tricks' face-up cards replaced
-    by the cards in hands they leave blocked (:func:`blocked_cards`).
+    """The table key: the Zobrist key of the position's canonical form (:func:`canonical_hands`:
+    cards slid down over gone cards), with the completed tricks' face-up cards replaced by the
+    cards in hands they leave blocked (:func:`blocked_cards`).
 
     The cards of completed tricks are gone; whether one went face up or face down matters only
     through Old (R12): a card in a hand is Old for its holder when no other hand and no
@@ -353,10 +357,95 @@ def tt_key(pos: Position) -> int:
     suit, by the highest face-down discard alone (every card below it is blocked, every card
     above it sees only face-up cards), and the hands only shrink and later discards are common
     to both lines, so two positions with the same hands, trick, fu and seat to move and the
-    same blocked cards are the same game for ever: they share one entry. (This generalises
-    the key that took out only the face-up cards below a suit's lowest card in hand.)
+    same blocked cards are the same game for ever: they share one entry. The gone cards are
+    known from the hands and the trick, so the blocked cards stand for the split.
     """
-    return pos.key ^ zmask(Z_FACEUP, pos.faceup ^ blocked_cards(pos))
+    hands, down = canonical_hands(pos)
+    key = pos.key ^ zmask(Z_FACEUP, pos.faceup)
+    for s in range(3):
+        if hands[s] != pos.hands[s]:
+            key ^= zmask(Z_HAND[s], hands[s] ^ pos.hands[s])
+    return key ^ zmask(Z_FACEUP, _blocked(hands[0] | hands[1] | hands[2], down))
+
+
+RANK1 = 0x201 | (0x201 << 18)
+"""The rank-1 cards of every suit (bits 0, 9, 18 and 27): no card slides below them."""
+
+
+def _free(hand: int, card: int) -> bool:
+    """Whether ``card`` of ``hand`` is in no set (three or more of its rank) and no run (three or
+    more consecutive ranks of its suit) of that hand."""
+    bit = card.bit_length() - 1
+    rank_cards = hand & RANK_MASK[bit % 9 + 1]
+    if rank_cards.bit_count() >= 3:
+        return False
+    m9 = (hand >> (bit - bit % 9)) & SUIT_MASK9
+    starts = m9 & (m9 >> 1) & (m9 >> 2)
+    return not (starts | starts << 1 | starts << 2) >> (bit % 9) & 1
+
+
+def canonical_hands(pos: Position) -> tuple[list[int], int]:
+    """The position's canonical form, (hands, face-down cards of completed tricks): every card
+    that can *slide* moved down over the gone cards below it, the relative ranks of the bridge
+    solvers kept exact for sets, runs, C1 and T1.
+
+    A card x of a hand slides to a lower place x' of its suit (x goes where x' was, x' where
+    x was) when it is in no set and no run of its hand in either place (it is *free*: hands only
+    shrink, so it never will be), x' is not the place of C1 or T1, and only cards gone in
+    completed tricks lie between: it then beats and is beaten by the same live cards. It is Old
+    exactly when x' would be, and leaves every other card's Old as it was (a card below sees x
+    or x' above it, neither face up), in two cases. First the *blocked* cards (below the
+    highest face-down card of their suit, never Old): they slide over any gone cards. Then,
+    with the gone cards split canonically (:func:`tt_key`: only the lowest gone card above the
+    highest blocked card face down, the others face up, which blocks the same cards), the
+    others slide over face-up cards: every card above x' but x is then face up. Every line of
+    play of one position is a line of the other with x for x', of equal value. The cards are
+    taken in order of their bit (suit by suit, low ranks first), each slid when it can on what
+    the cards before it left, so the result is a function of the position and equivalent to it.
+    """
+    hands = list(pos.hands)
+    live = hands[0] | hands[1] | hands[2]
+    down = pos.facedown
+    blocked = _blocked(live, down)
+    gone = ALL_CARDS & ~live & ~pos.trick_cards
+    if blocked:
+        gone = _slide(hands, gone, blocked)
+        live = hands[0] | hands[1] | hands[2]
+        blocked = _blocked(live, down)
+    cdown = 0
+    for shift in (0, 9, 18, 27):
+        if not (down >> shift) & SUIT_MASK9:
+            continue
+        below = (blocked >> shift) & SUIT_MASK9
+        above = ((gone >> shift) & SUIT_MASK9) & ~((1 << below.bit_length()) - 1)
+        cdown |= (above & -above) << shift
+    _slide(hands, gone & ~cdown, live & ~blocked)
+    return hands, cdown
+
+
+def _slide(hands: list[int], over: int, movable: int) -> int:
+    """Slide the free cards of ``movable`` down over the cards of ``over`` (:func:`canonical_hands`),
+    in place; returns ``over`` as the slides leave it."""
+    done = 0
+    while True:
+        cand = movable & (over << 1) & ~RANK1 & ~done
+        if not cand:
+            return over
+        x = cand & -cand
+        done |= (x << 1) - 1
+        s = 0 if hands[0] & x else (1 if hands[1] & x else 2)
+        hand = hands[s]
+        if not _free(hand, x):
+            continue
+        low = x
+        while not low & RANK1 and (low >> 1) & over:
+            low >>= 1
+        while low != x and (low & UNBEATABLE_LEAD or not _free(hand ^ x ^ low, low)):
+            low <<= 1  # the lowest place that keeps the card free and is not that of C1 or T1
+        if low == x:
+            continue
+        hands[s] = hand ^ x ^ low
+        over ^= x ^ low
 
 
 KILLER_SCORE = -(5 * 10**7)

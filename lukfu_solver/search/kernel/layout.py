@@ -94,6 +94,7 @@ def bit_length(x):
 SINGLE, SET, RUN, DISCARD, CLAIM = 0, 1, 2, 3, 4
 ALL = (1 << 36) - 1
 CARD_MASK = ALL
+RANK1 = 0x201 | (0x201 << 18)  # the rank-1 cards of every suit (search.reference.RANK1)
 CLAIM_MOVE = CLAIM << 36
 INF = 100
 NO_MOVE = -1

@@ -8,25 +8,94 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
-@njit(cache=True)
-def tt_key(T, st, p):
-    """search.reference.tt_key: the Zobrist key with the completed tricks' face-up cards replaced
-    by the cards in hands that a face-down discard blocks (reference.blocked_cards)."""
-    live = st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2]
-    up = st[p, F_FACEUP]
-    down = ALL & ~(live | up | trick_cards(st, p))
-    blocked = live & (
+@njit(cache=True, inline="always")
+def free_card(T, hand, card):
+    """search.reference._free: card of hand is in no set and no run of that hand."""
+    bit = bit_length(card) - 1
+    r = bit % 9
+    if popcount(hand & T[O_RANK + r + 1]) >= 3:
+        return False
+    m9 = (hand >> (bit - r)) & SUIT9
+    starts = m9 & (m9 >> 1) & (m9 >> 2)
+    return ((starts | (starts << 1) | (starts << 2)) >> r) & 1 == 0
+
+
+@njit(cache=True, inline="always")
+def blocked_by(T, live, down):
+    """search.reference._blocked: the cards of live below the highest card of down of their suit."""
+    return live & (
         T[O_BELOW9 + (down & SUIT9)]
         | (T[O_BELOW9 + ((down >> 9) & SUIT9)] << 9)
         | (T[O_BELOW9 + ((down >> 18) & SUIT9)] << 18)
         | (T[O_BELOW9 + ((down >> 27) & SUIT9)] << 27)
     )
-    return st[p, F_KEY] ^ zmask(T, O_ZF, up | blocked)
+
+
+@njit(cache=True)
+def slide(T, h0, h1, h2, over, movable, key):
+    """search.reference._slide on the hands h0..h2, the key's hand terms updated as cards move;
+    returns (h0, h1, h2, over, key)."""
+    done = 0
+    while True:
+        cand = movable & (over << 1) & ~RANK1 & ~done
+        if cand == 0:
+            return h0, h1, h2, over, key
+        x = cand & -cand
+        done |= (x << 1) - 1
+        s = 0 if h0 & x else (1 if h1 & x else 2)
+        hand = h0 if s == 0 else (h1 if s == 1 else h2)
+        if not free_card(T, hand, x):
+            continue
+        low = x
+        while (low & RANK1) == 0 and ((low >> 1) & over) != 0:
+            low >>= 1
+        while low != x and ((low & UNBEATABLE_LEAD) != 0 or not free_card(T, hand ^ x ^ low, low)):
+            low <<= 1
+        if low == x:
+            continue
+        moved = hand ^ x ^ low
+        key ^= zmask(T, O_ZH + s * 2048, x ^ low)
+        if s == 0:
+            h0 = moved
+        elif s == 1:
+            h1 = moved
+        else:
+            h2 = moved
+        over ^= x ^ low
+
+
+@njit(cache=True)
+def tt_key(T, st, p):
+    """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
+    cards slid down over gone cards, the gone cards split canonically), with the completed
+    tricks' face-up cards replaced by the cards in hands that a face-down discard blocks."""
+    h0 = st[p, F_H0]
+    h1 = st[p, F_H0 + 1]
+    h2 = st[p, F_H0 + 2]
+    live = h0 | h1 | h2
+    gone = ALL & ~(live | trick_cards(st, p))
+    down = gone & ~st[p, F_FACEUP]
+    key = st[p, F_KEY] ^ zmask(T, O_ZF, st[p, F_FACEUP])
+    blocked = blocked_by(T, live, down)
+    if blocked:
+        h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
+        live = h0 | h1 | h2
+        blocked = blocked_by(T, live, down)
+    cdown = 0  # the canonical split
+    for shift in range(0, 36, 9):
+        if (down >> shift) & SUIT9 == 0:
+            continue
+        below = (blocked >> shift) & SUIT9
+        above = ((gone >> shift) & SUIT9) & ~((1 << bit_length(below)) - 1)
+        cdown |= (above & -above) << shift
+    h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone & ~cdown, live & ~blocked, key)
+    return key ^ zmask(T, O_ZF, blocked_by(T, h0 | h1 | h2, cdown))
 
 
 @njit(cache=True)
