@@ -26,13 +26,15 @@ import math
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from common import base_parser, make_console, save_json, summary  # bench/ is on the path
+from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
 
 from lukfu_solver.hidden.inference import fit, weigh
 from lukfu_solver.hidden.quick import make_sampler
-from lukfu_solver.match import interval, run_match
+from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
+from lukfu_solver.parallel import ordered_map
 from lukfu_solver.players.ipimc import keep_order, opponent_model, rule_policy
 from lukfu_solver.players.rule import hand_strength
 
@@ -44,9 +46,9 @@ def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:
     return [g.record for g in m.games]
 
 
-def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
+def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> dict[str, Any]:
     """The mean log-likelihood gain per hidden card of the weighted samples over uniform."""
-    model = opponent_model()
+    model = model or opponent_model()
     gains: list[float] = []
     ess: list[float] = []
     raw: list[float] = []
@@ -99,38 +101,99 @@ def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
     }
 
 
-def strength(level: int, deals: int, seed: int, jobs: int, pool: int = 1) -> dict[str, Any]:
-    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal; times of
-    every decision."""
+def strength(
+    level: int, deals: int, seed: int, jobs: int, pool: int = 1, checkpoint: Path | None = None
+) -> dict[str, Any]:
+    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
+    beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
+    place. ipimc draws exactly the samples pimc draws at the same decision (common random
+    numbers: the same seed and view give the same sampler seed), so a pair differs only from the
+    first decision where the weights change the choice. Reported: ipimc's points a deal (mean of
+    its rotations; by the zero sum the difference to the all-pimc table in expectation) and the
+    **paired difference** to its control (the same estimand, less noise), each with a t-based 95 %
+    interval; the decision times of ipimc, of the pimc players at its tables and of the control
+    in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart."""
     t0 = time.perf_counter()
     last = [0.0]
-
-    def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] > 30 or done == total:
-            last[0] = now
-            print(f"  strength: {done}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
-
-    specs = [f"ipimc:{level}" + (f":{pool}" if pool > 1 else ""), f"pimc:{level}", f"pimc:{level}"]
-    m = run_match(specs, deals, seed=seed, jobs=jobs, progress=progress)
-    per_deal = m.per_deal([0])
-    mean, lo, hi = interval(per_deal)
-    ip = [s for g in m.games for s in g.seconds.get(0, [])]
-    pm = [s for g in m.games for p in (1, 2) for s in g.seconds.get(p, [])]
-    ip_s, pm_s = summary(ip, 4), summary(pm, 4)
+    ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
+    pm_spec = f"pimc:{level}"
+    specs = (ip_spec, pm_spec, pm_spec)
+    control = (pm_spec, pm_spec, pm_spec)
+    seats = seatings(specs)
+    done: dict[tuple[int, int, str], dict[str, Any]] = {}
+    if checkpoint is not None and checkpoint.exists():
+        for line in checkpoint.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row.get("specs") == list(specs) and row.get("seed") == seed:
+                done[(row["deal"], row["k"], row["arm"])] = row
+    tasks = [
+        (arm, GameTask(sp, d, ds, k, s))
+        for d, ds in enumerate(iter_deal_seeds(seed, deals))
+        for k, s in enumerate(seats)
+        for arm, sp in (("ipimc", specs), ("control", control))
+        if (d, k, arm) not in done
+    ]
+    total = 2 * deals * len(seats)
+    out = checkpoint.open("a", encoding="utf-8") if checkpoint is not None else None
+    try:
+        for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
+            row = {
+                "specs": list(specs),
+                "seed": seed,
+                "deal": task.deal,
+                "k": task.seating_index,
+                "arm": arm,
+                "points": g.points[0],
+                "plays": [list(p) for p in g.record.plays],
+                "seconds": {str(place): s for place, s in g.seconds.items()},
+            }
+            done[(task.deal, task.seating_index, arm)] = row
+            if out is not None:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            now = time.perf_counter()
+            if now - last[0] > 30 or len(done) == total:
+                last[0] = now
+                print(f"  strength: {len(done)}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    rot = range(len(seats))
+    treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
+    paired = [
+        statistics.fmean(done[(d, k, "ipimc")]["points"] - done[(d, k, "control")]["points"] for k in rot)
+        for d in range(deals)
+    ]
+    changed = sum(done[(d, k, "ipimc")]["plays"] != done[(d, k, "control")]["plays"] for d in range(deals) for k in rot)
+    mean, lo, hi = interval(treated)
+    pm_, plo, phi = interval(paired)
+    rows = [done[(d, k, "ipimc")] for d in range(deals) for k in rot]
+    ctl = [done[(d, k, "control")] for d in range(deals) for k in rot]
+    ip = [s for r in rows for s in r["seconds"].get("0", [])]
+    pm = [s for r in rows for p in ("1", "2") for s in r["seconds"].get(p, [])]
+    cp = [s for r in ctl for s in r["seconds"].get("0", [])]
+    ip_s, pm_s, cp_s = summary(ip, 4), summary(pm, 4), summary(cp, 4)
     return {
-        "specs": specs,
+        "specs": list(specs),
         "deals": deals,
-        "games": len(m.games),
+        "games": len(rows),
+        "control_games": len(ctl),
         "ipimc_points_per_deal": round(mean, 4),
         "ci95": [round(lo, 4), round(hi, 4)],
-        "deals_nonzero": sum(1 for d in per_deal if d),
         "excludes_zero": lo > 0 or hi < 0,
+        "paired_difference_per_deal": round(pm_, 4),
+        "paired_ci95": [round(plo, 4), round(phi, 4)],
+        "paired_excludes_zero": plo > 0 or phi < 0,
+        "games_changed": changed,
+        "deals_nonzero": sum(1 for d in paired if d),
         "decision_seconds": {
             "ipimc": ip_s,
             "pimc": pm_s,
-            "median_ratio": round(ip_s["median"] / pm_s["median"], 3) if pm_s["median"] else None,
-            "p95_ratio": round(ip_s["p95"] / pm_s["p95"], 3) if pm_s["p95"] else None,
+            "control_in_ipimc_place": cp_s,
+            "median_ratio": ratio(ip_s["median"], pm_s["median"], 3),
+            "p95_ratio": ratio(ip_s["p95"], pm_s["p95"], 3),
+            "median_ratio_to_control": ratio(ip_s["median"], cp_s["median"], 3),
+            "p95_ratio_to_control": ratio(ip_s["p95"], cp_s["p95"], 3),
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
@@ -148,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="match seed of the strength run (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--pool", type=int, default=1, help="ipimc's pool P (ipimc:L:P; default 1: weighted)")
+    parser.add_argument(
+        "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
+    )
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
     args = parser.parse_args(argv)
     deals = args.deals if args.deals is not None else (4 if args.quick else 300)
@@ -179,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         data["accuracy"] = {"seed": args.acc_seed, **acc}
         console.print(f"accuracy: {acc}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool)
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint)
         data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
