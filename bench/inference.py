@@ -31,11 +31,11 @@ from typing import Any
 
 from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
 
-from lukfu_solver.hidden.inference import fit, weigh
+from lukfu_solver.hidden.inference import fit, record_rows, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import keep_order, opponent_model, rule_policy
+from lukfu_solver.players.ipimc import keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
 from lukfu_solver.players.rule import hand_strength
 
 
@@ -99,6 +99,42 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> 
         "tempered_views": tempered,
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def held_out(records: list[Any], level: int) -> dict[str, Any]:
+    """The mean log-likelihood per play decision (nats) of held-out records, by kind, under the
+    shipped candidate model, the rule model and uniform choice among the legal moves."""
+    cand, rule = opponent_model(level), rule_model()
+    rows: dict[str, dict[str, list[float]]] = {}
+    for name, m, kw in (("candidates", cand, {"candidates": cand.candidates}), ("rule", rule, {"order": rule.order})):
+        _, plays = record_rows(records, rule_policy, hand_strength, **kw)  # type: ignore[arg-type]
+        for d in plays:
+            by = rows.setdefault(d.kind, {"candidates": [], "rule": [], "uniform": []})
+            by[name].append(m.log_decision(d))
+            if name == "rule":
+                by["uniform"].append(-math.log(d.legal))
+    return {
+        k: {"decisions": len(v["rule"]), **{n: round(statistics.fmean(x), 4) for n, x in v.items() if x}}
+        for k, v in rows.items()
+    }
+
+
+def tune(records: list[Any], fit_records: list[Any], level: int, samples: int, seed: int) -> dict[str, Any]:
+    """The candidate model's share off the candidates chosen on tuning records: for each share,
+    the model fitted on ``fit_records`` with it, and its accuracy on ``records`` (beside the
+    rule model's)."""
+    out: dict[str, Any] = {"seed": seed, "records": len(records)}
+    acc = accuracy(records, samples, seed, rule_model())
+    out["rule_model"] = {"gain": acc["mean_gain_nats_per_card"], "raw_ess_median": acc["raw_ess"]["median"]}
+    for off in (0.01, 0.1, 0.3, 0.6):
+        m, _ = fit(fit_records, rule_policy, hand_strength, None, pimc_candidates(level), off)
+        acc = accuracy(records, samples, seed, m)
+        out[f"off_{off}"] = {
+            "eps": m.to_json()["eps"],
+            "gain": acc["mean_gain_nats_per_card"],
+            "raw_ess_median": acc["raw_ess"]["median"],
+        }
+    return out
 
 
 def strength(
@@ -214,36 +250,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
     )
+    parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
+    parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
     args = parser.parse_args(argv)
     deals = args.deals if args.deals is not None else (4 if args.quick else 300)
     fit_deals = args.fit_deals if args.fit_deals is not None else (3 if args.quick else 60)
     acc_deals = args.acc_deals if args.acc_deals is not None else (2 if args.quick else 20)
     skip = set(filter(None, args.skip.split(",")))
+    parts = set(filter(None, args.parts.split(",")))
+    tune_deals = 3 if args.quick else 16
     console = make_console()
     data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
-    if skip and args.out.exists():  # a partial run updates the parts it ran
+    if (skip or parts) and args.out.exists():  # a partial run updates the parts it ran
         old = json.loads(args.out.read_text(encoding="utf-8"))
         old["environment_of_earlier_parts"] = old.pop("environment", None)
         data = {**old, **data}
     if "fit" not in skip:
         t0 = time.perf_counter()
         recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
-        model, info = fit(recs, rule_policy, hand_strength, keep_order)
+        model, info = fit(recs, rule_policy, hand_strength, None, pimc_candidates(args.level))
+        rmodel, rinfo = fit(recs, rule_policy, hand_strength, keep_order)
         data["fit"] = {
             "records": len(recs),
             "seed": args.fit_seed,
             "fitted": model.to_json(),
-            "shipped": opponent_model().to_json(),
+            "shipped": opponent_model(args.level).to_json(),
             "data": info,
+            "rule_model": {"fitted": rmodel.to_json(), "shipped": rule_model().to_json(), "data": rinfo},
             "seconds": round(time.perf_counter() - t0, 1),
         }
         console.print(f"fit on {len(recs)} records: {model.to_json()} {info}")
+    if "tune" in parts:
+        recs = selfplay(args.level, tune_deals, args.tune_seed, args.jobs)
+        fit_recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
+        data["tune"] = tune(recs, fit_recs, args.level, args.acc_samples, args.tune_seed)
+        console.print(f"tune: {data['tune']}")
     if "accuracy" not in skip:
         recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
-        acc = accuracy(recs, args.acc_samples, args.acc_seed)
+        acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
         data["accuracy"] = {"seed": args.acc_seed, **acc}
-        console.print(f"accuracy: {acc}")
+        data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
+        data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
+        console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
     if "strength" not in skip:
         st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint)
         data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
