@@ -8,22 +8,27 @@ other seats' observed actions are in it, under a documented opponent model (``do
 
 - **calls** (R3): a seat says *play* with probability ``sigmoid(slope * (strength - threshold))``,
   ``strength`` the rule player's hand strength of the dealt hand;
-- **leads and beating plays**, where the seat had more than one legal choice: the rule player's
-  choice with probability ``1 - eps`` plus ``eps`` spread evenly over the legal choices (a
-  mixture: ``(1 - eps) [a = rule] + eps / legal``), one ``eps`` for leads, one for follows;
-- **discards** (R9): a softmax over the rule player's own order of the cards least worth keeping
-  (its keep values): a discard of the cards at places ``j1 … jk`` of that order (0 = the first
-  to go) has probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card
-  discard (an elementary symmetric polynomial, by a small dynamic program); ``lam`` 0 is
-  uniform, a large ``lam`` the rule player's discard. Without an order, the mixture as above.
+- **plays, the candidate model** (shipped, ``OpponentModel.candidates``): the modelled player's
+  own candidate moves at the decision (for the ``pimc`` player, the moves it values: the only
+  ones it plays), the first its policy's choice; a move has probability
+  ``(1 - eps - off) [first] + eps [candidate] / candidates + off / legal``, one ``eps`` a play
+  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates;
+- **plays, the rule model** (the earlier one, kept for comparison): leads and beating plays the
+  mixture ``(1 - eps) [a = rule] + eps / legal``; discards (R9) a softmax over the rule player's
+  own order of the cards least worth keeping: the cards at places ``j1 … jk`` of that order have
+  probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card discard (an
+  elementary symmetric polynomial, by a small dynamic program).
 
-The policy (the rule player's move for a seat's facts) and the hand strength are given to the
-model by its builder (``players.ipimc.opponent_model``: this layer does not know the players);
-the parameters are fitted by maximum likelihood (:func:`fit`) on self-play records of the players
-modelled (``bench/inference.py``). The viewer's own actions are the same in every sample and
-are left out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta``
-up to 1 that keeps the effective sample size at a floor) so a few deals never carry the answer;
-the estimates over weighted samples are the PIMC core's (``hidden.pimc``).
+Only decisions with two or more legal choices count. The replay of a deal (:func:`decisions`)
+drives ``Position.push``, the one move engine, and keeps only what makes each seat's own facts:
+its own discards and what the others' discards against singles proved (R9). The policy, the
+candidates and the hand strength are given to the model by its builder
+(``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
+fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
+(``bench/inference.py``). The viewer's own actions are the same in every sample and are left
+out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta`` up to 1
+that keeps the effective sample size at a floor) so a few deals never carry the answer; the
+estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 >>> sigmoid(0.0)
 0.5
@@ -118,9 +123,10 @@ def sigmoid(z: float) -> float:
 
 @dataclass(frozen=True)
 class OpponentModel:
-    """The softened rule player (see the module notes): ``policy(facts)`` is the rule move,
+    """The opponent model (see the module notes): ``policy(facts)`` is the rule move,
     ``strength(hand)`` the calling strength; ``slope``/``threshold`` the call's logistic curve,
-    ``eps`` the share of each play kind made off the policy (lead, follow, discard)."""
+    ``eps`` the share of each play kind made off the policy (lead, follow, discard); with
+    ``candidates`` the candidate model, else the rule model."""
 
     policy: Callable[[Facts], Play]
     strength: Callable[[CardSet], float]

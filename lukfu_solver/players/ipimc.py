@@ -5,8 +5,11 @@ Everything but the weights is the ``pimc`` player's: the same levels, candidates
 node budgets and call decision (a call sees no other seat's play yet, and the PIMC call
 valuation already values passing by the later seats' policy). In the play phase each sampled
 deal is weighted by the likelihood of the other seats' calls and plays under the opponent
-model (the rule player softened, fitted on self-play records of the ``pimc`` player), tempered
-so the effective sample size stays at a floor; the moves are valued by the weighted means.
+model (the ``pimc`` player's own candidate moves, rebuilt from each seat's facts, fitted on
+self-play records of that player at the level of this one), tempered so the effective sample
+size stays at a floor; the moves are valued by the weighted means. The deals are exactly the
+ones ``pimc`` draws at the same decision with the same seed (common random numbers): the two
+differ only where the weights change a choice.
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcPlayer, candidate
 from .rule import Ctx, hand_strength, keep_values, rule_move
 
 RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
-"""The opponent model's parameters, fitted by maximum likelihood on self-play records of the
-level-2 ``pimc`` player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
+"""The rule model's parameters (the earlier opponent model, the rule player softened:
+:func:`rule_model`), fitted by maximum likelihood on self-play records of the level-2 ``pimc``
+player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
 in ``bench/results/inference.json``, ``fit``). The discard softness ``lam`` is the exception:
 its maximum-likelihood value (1.24) made the weights of whole views collapse onto a few deals
 and put *less* probability on the true cards than uniform sampling; it was set to 0.2 by the
