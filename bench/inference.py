@@ -31,7 +31,10 @@ from typing import Any
 
 from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
 
-from lukfu_solver.hidden.inference import fit, record_rows, weigh
+from lukfu_solver.analysis.advice import hand_facts
+from lukfu_solver.analysis.model import predict
+from lukfu_solver.cards import CardSet
+from lukfu_solver.hidden.inference import fit, fit_call, record_rows, sigmoid, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
@@ -134,6 +137,37 @@ def tune(records: list[Any], fit_records: list[Any], level: int, samples: int, s
             "gain": acc["mean_gain_nats_per_card"],
             "raw_ess_median": acc["raw_ess"]["median"],
         }
+    return out
+
+
+def call_models(records: list[Any], fit_records: list[Any]) -> dict[str, Any]:
+    """The call curve's input compared on held-out calls: the rule player's hand strength (the
+    shipped model) against the learned advice model's expected points of *play* minus *pass*
+    for the seat (``analysis.model``), each through a logistic curve fitted by maximum
+    likelihood on ``fit_records``; the mean log-likelihood per call (nats), beside the base rate."""
+
+    def rows(recs: list[Any]) -> list[tuple[CardSet, int, bool]]:
+        out = [(h[s], s, False) for r in recs for h in r.passed_out for s in range(3)]
+        return out + [(r.hands[s], s, c == "play") for r in recs for s, c in enumerate(r.calls)]
+
+    def gap(hand: CardSet, seat: int) -> float:
+        m = predict(hand_facts(hand), seat)
+        return 0.0 if m is None else m.play - m.pass_
+
+    def strength_of(hand: CardSet, seat: int) -> float:
+        return hand_strength(hand)
+
+    train, test = rows(fit_records), rows(records)
+    rate = sum(y for *_, y in train) / len(train)
+    out: dict[str, Any] = {
+        "calls_fit": len(train),
+        "calls_held_out": len(test),
+        "base_rate": round(statistics.fmean(math.log(rate if y else 1 - rate) for *_, y in test), 4),
+    }
+    for name, f in (("hand_strength", strength_of), ("advice_gap", gap)):
+        slope, threshold = fit_call([(f(h, s), y) for h, s, y in train])
+        ll = [math.log(max(1e-300, p if y else 1 - p)) for h, s, y in test for p in [sigmoid(slope * (f(h, s) - threshold))]]
+        out[name] = {"slope": round(slope, 4), "threshold": round(threshold, 4), "held_out": round(statistics.fmean(ll), 4)}
     return out
 
 
@@ -285,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         recs = selfplay(args.level, tune_deals, args.tune_seed, args.jobs)
         fit_recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
         data["tune"] = tune(recs, fit_recs, args.level, args.acc_samples, args.tune_seed)
+        data["call_models"] = {"seed": args.tune_seed, **call_models(recs, fit_recs)}
         console.print(f"tune: {data['tune']}")
     if "accuracy" not in skip:
         recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
