@@ -182,7 +182,8 @@ def strength(
     its rotations; by the zero sum the difference to the all-pimc table in expectation) and the
     **paired difference** to its control (the same estimand, less noise), each with a t-based 95 %
     interval; the decision times of ipimc, of the pimc players at its tables and of the control
-    in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart."""
+    in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart
+    (its control games serve any ipimc spec of the same level and seed)."""
     t0 = time.perf_counter()
     last = [0.0]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
@@ -194,7 +195,9 @@ def strength(
     if checkpoint is not None and checkpoint.exists():
         for line in checkpoint.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if row.get("specs") == list(specs) and row.get("seed") == seed:
+            # a control game is a pure function of its pimc specs, deal and seating: any run's will do
+            same = row.get("specs") == list(specs) or (row.get("arm") == "control" and row.get("specs")[1] == pm_spec)
+            if same and row.get("seed") == seed:
                 done[(row["deal"], row["k"], row["arm"])] = row
     tasks = [
         (arm, GameTask(sp, d, ds, k, s))
@@ -208,7 +211,7 @@ def strength(
     try:
         for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
             row = {
-                "specs": list(specs),
+                "specs": list(specs if arm == "ipimc" else control),
                 "seed": seed,
                 "deal": task.deal,
                 "k": task.seating_index,
