@@ -1,22 +1,26 @@
 """Inference benchmark (issue 19): the opponent model's fit, its accuracy, and ipimc against pimc.
 
 1. **fit**: self-play records of ``pimc:L`` (``--fit-deals`` deals from ``--fit-seed``), the
-   opponent model fitted by maximum likelihood on them (``hidden.inference.fit``) beside the
-   parameters the player ships (``players.ipimc.FITTED``);
+   candidate model and the rule model fitted by maximum likelihood on them
+   (``hidden.inference.fit``) beside the parameters the player ships (``players.ipimc``);
 2. **accuracy**: on held-out self-play records (``--acc-deals`` deals from ``--acc-seed``), the
    views of every seat after 1, 3, 5 and 7 tricks; ``--acc-samples`` exact uniform samples of
-   each, weighted by the model; for every hidden card, the probability the samples give its true
-   seat (the seat it was dealt to; counts smoothed by half a sample), weighted against uniform:
-   the mean log-likelihood gain per hidden card (nats), with the effective sample sizes;
-3. **strength and cost**: ``ipimc:L`` against two ``pimc:L`` players (same level and budget),
-   ``--deals`` deals × 3 rotations. Per deal, ipimc's points averaged over the rotations: that
-   is the paired difference to the all-``pimc`` table on the same deal (whose seats' mean is 0
-   by the zero sum), with a t-based 95 % interval; the time of every decision of ipimc and of
-   the pimc players at the same tables (median, p95, and the ratio of the medians).
+   each, weighted by each model; for every hidden card, the probability the samples give its
+   true seat (counts smoothed by half a sample), weighted against uniform: the mean
+   log-likelihood gain per hidden card (nats), with the effective sample sizes; and the
+   held-out log-likelihood per play decision by kind (candidate model, rule model, uniform);
+3. **strength and cost**: ``ipimc:L`` (``ipimc:L:P`` with ``--pool``) against two ``pimc:L``,
+   ``--deals`` deals × 3 rotations, every game beside its control (``pimc:L`` in ipimc's place,
+   the same seeds: common random numbers); the paired difference a deal and the unpaired
+   points, each with a t-based 95 % interval, and the time of every decision;
+4. **tune** (only with ``--parts tune``): the candidate model's share off the candidates by
+   accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
+   the advice model) by held-out log-likelihood of the calls.
 
-Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]``;
-``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` (resampling from P times the
-samples) to the results. Results: ``bench/results/inference.json`` (or ``--out``).
+Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
+[--checkpoint FILE]``; ``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` to
+the results (a checkpoint's control games are reused). Results:
+``bench/results/inference.json`` (or ``--out``).
 """
 
 from __future__ import annotations
