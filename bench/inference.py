@@ -42,7 +42,7 @@ from lukfu_solver.hidden.inference import fit, fit_call, record_rows, sigmoid, w
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
 from lukfu_solver.players.rule import hand_strength
 
 
@@ -176,7 +176,13 @@ def call_models(records: list[Any], fit_records: list[Any]) -> dict[str, Any]:
 
 
 def strength(
-    level: int, deals: int, seed: int, jobs: int, pool: int = 1, checkpoint: Path | None = None
+    level: int,
+    deals: int,
+    seed: int,
+    jobs: int,
+    pool: int = 1,
+    checkpoint: Path | None = None,
+    share: float | None = None,
 ) -> dict[str, Any]:
     """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
     beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
@@ -187,12 +193,19 @@ def strength(
     **paired difference** to its control (the same estimand, less noise), each with a t-based 95 %
     interval; the decision times of ipimc, of the pimc players at its tables and of the control
     in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart
-    (its control games serve any ipimc spec of the same level and seed)."""
+    (its control games serve any ipimc spec of the same level and seed). ``share``: ipimc's
+    effective sample size floor as a share of the samples instead of ``ESS_SHARE`` (one process
+    only: it is set on the player class)."""
     t0 = time.perf_counter()
     last = [0.0]
+    if share is not None:
+        if jobs != 1:
+            raise SystemExit("--share needs --jobs 1")
+        IpimcPlayer.__init__.__kwdefaults__["share"] = share  # type: ignore[index]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
     pm_spec = f"pimc:{level}"
     specs = (ip_spec, pm_spec, pm_spec)
+    label = [ip_spec + (f"@share={share:g}" if share is not None else ""), pm_spec, pm_spec]
     control = (pm_spec, pm_spec, pm_spec)
     seats = seatings(specs)
     done: dict[tuple[int, int, str], dict[str, Any]] = {}
@@ -200,9 +213,10 @@ def strength(
         for line in checkpoint.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             # a control game is a pure function of its pimc specs, deal and seating: any run's will do
-            same = row.get("specs") == list(specs) or (row.get("arm") == "control" and row.get("specs")[1] == pm_spec)
+            same = row.get("specs") == label or (row.get("arm") == "control" and row.get("specs")[1] == pm_spec)
             if same and row.get("seed") == seed:
                 done[(row["deal"], row["k"], row["arm"])] = row
+    reused = sum(1 for key in done if key[2] == "control")
     tasks = [
         (arm, GameTask(sp, d, ds, k, s))
         for d, ds in enumerate(iter_deal_seeds(seed, deals))
@@ -215,7 +229,7 @@ def strength(
     try:
         for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
             row = {
-                "specs": list(specs if arm == "ipimc" else control),
+                "specs": label if arm == "ipimc" else list(control),
                 "seed": seed,
                 "deal": task.deal,
                 "k": task.seating_index,
@@ -251,10 +265,11 @@ def strength(
     cp = [s for r in ctl for s in r["seconds"].get("0", [])]
     ip_s, pm_s, cp_s = summary(ip, 4), summary(pm, 4), summary(cp, 4)
     return {
-        "specs": list(specs),
+        "specs": label,
         "deals": deals,
         "games": len(rows),
         "control_games": len(ctl),
+        "control_games_from_checkpoint": reused,
         "ipimc_points_per_deal": round(mean, 4),
         "ci95": [round(lo, 4), round(hi, 4)],
         "excludes_zero": lo > 0 or hi < 0,
@@ -271,6 +286,7 @@ def strength(
             "p95_ratio": ratio(ip_s["p95"], pm_s["p95"], 3),
             "median_ratio_to_control": ratio(ip_s["median"], cp_s["median"], 3),
             "p95_ratio_to_control": ratio(ip_s["p95"], cp_s["p95"], 3),
+            **({"note": "control games from an earlier run: the ratios to the control compare runs"} if reused else {}),
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
@@ -291,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
     )
+    parser.add_argument("--share", type=float, default=None, help="ipimc's floor share (default ESS_SHARE; jobs 1)")
     parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
     parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
@@ -336,8 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
         console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint)
-        data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share)
+        key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
+        key += f"_share{args.share:g}" if args.share is not None else ""
+        data[key] = {"seed": args.seed, "share": args.share, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)
