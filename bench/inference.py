@@ -1,22 +1,26 @@
 """Inference benchmark (issue 19): the opponent model's fit, its accuracy, and ipimc against pimc.
 
 1. **fit**: self-play records of ``pimc:L`` (``--fit-deals`` deals from ``--fit-seed``), the
-   opponent model fitted by maximum likelihood on them (``hidden.inference.fit``) beside the
-   parameters the player ships (``players.ipimc.FITTED``);
+   candidate model and the rule model fitted by maximum likelihood on them
+   (``hidden.inference.fit``) beside the parameters the player ships (``players.ipimc``);
 2. **accuracy**: on held-out self-play records (``--acc-deals`` deals from ``--acc-seed``), the
    views of every seat after 1, 3, 5 and 7 tricks; ``--acc-samples`` exact uniform samples of
-   each, weighted by the model; for every hidden card, the probability the samples give its true
-   seat (the seat it was dealt to; counts smoothed by half a sample), weighted against uniform:
-   the mean log-likelihood gain per hidden card (nats), with the effective sample sizes;
-3. **strength and cost**: ``ipimc:L`` against two ``pimc:L`` players (same level and budget),
-   ``--deals`` deals × 3 rotations. Per deal, ipimc's points averaged over the rotations: that
-   is the paired difference to the all-``pimc`` table on the same deal (whose seats' mean is 0
-   by the zero sum), with a t-based 95 % interval; the time of every decision of ipimc and of
-   the pimc players at the same tables (median, p95, and the ratio of the medians).
+   each, weighted by each model; for every hidden card, the probability the samples give its
+   true seat (counts smoothed by half a sample), weighted against uniform: the mean
+   log-likelihood gain per hidden card (nats), with the effective sample sizes; and the
+   held-out log-likelihood per play decision by kind (candidate model, rule model, uniform);
+3. **strength and cost**: ``ipimc:L`` (``ipimc:L:P`` with ``--pool``) against two ``pimc:L``,
+   ``--deals`` deals × 3 rotations, every game beside its control (``pimc:L`` in ipimc's place,
+   the same seeds: common random numbers); the paired difference a deal and the unpaired
+   points, each with a t-based 95 % interval, and the time of every decision;
+4. **tune** (only with ``--parts tune``): the candidate model's share off the candidates by
+   accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
+   the advice model) by held-out log-likelihood of the calls.
 
-Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]``;
-``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` (resampling from P times the
-samples) to the results. Results: ``bench/results/inference.json`` (or ``--out``).
+Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
+[--checkpoint FILE]``; ``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` to
+the results (a checkpoint's control games are reused). Results:
+``bench/results/inference.json`` (or ``--out``).
 """
 
 from __future__ import annotations
@@ -26,14 +30,19 @@ import math
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from common import base_parser, make_console, save_json, summary  # bench/ is on the path
+from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
 
-from lukfu_solver.hidden.inference import fit, weigh
+from lukfu_solver.analysis.advice import hand_facts
+from lukfu_solver.analysis.model import predict
+from lukfu_solver.cards import CardSet
+from lukfu_solver.hidden.inference import fit, fit_call, record_rows, sigmoid, weigh
 from lukfu_solver.hidden.quick import make_sampler
-from lukfu_solver.match import interval, run_match
-from lukfu_solver.players.ipimc import keep_order, opponent_model, rule_policy
+from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
+from lukfu_solver.parallel import ordered_map
+from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
 from lukfu_solver.players.rule import hand_strength
 
 
@@ -44,9 +53,9 @@ def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:
     return [g.record for g in m.games]
 
 
-def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
+def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> dict[str, Any]:
     """The mean log-likelihood gain per hidden card of the weighted samples over uniform."""
-    model = opponent_model()
+    model = model or opponent_model()
     gains: list[float] = []
     ess: list[float] = []
     raw: list[float] = []
@@ -99,38 +108,185 @@ def accuracy(records: list[Any], samples: int, seed: int) -> dict[str, Any]:
     }
 
 
-def strength(level: int, deals: int, seed: int, jobs: int, pool: int = 1) -> dict[str, Any]:
-    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal; times of
-    every decision."""
+def held_out(records: list[Any], level: int) -> dict[str, Any]:
+    """The mean log-likelihood per play decision (nats) of held-out records, by kind, under the
+    shipped candidate model, the rule model and uniform choice among the legal moves."""
+    cand, rule = opponent_model(level), rule_model()
+    rows: dict[str, dict[str, list[float]]] = {}
+    for name, m, kw in (("candidates", cand, {"candidates": cand.candidates}), ("rule", rule, {"order": rule.order})):
+        _, plays = record_rows(records, rule_policy, hand_strength, **kw)  # type: ignore[arg-type]
+        for d in plays:
+            by = rows.setdefault(d.kind, {"candidates": [], "rule": [], "uniform": []})
+            by[name].append(m.log_decision(d))
+            if name == "rule":
+                by["uniform"].append(-math.log(d.legal))
+    return {
+        k: {"decisions": len(v["rule"]), **{n: round(statistics.fmean(x), 4) for n, x in v.items() if x}}
+        for k, v in rows.items()
+    }
+
+
+def tune(records: list[Any], fit_records: list[Any], level: int, samples: int, seed: int) -> dict[str, Any]:
+    """The candidate model's share off the candidates chosen on tuning records: for each share,
+    the model fitted on ``fit_records`` with it, and its accuracy on ``records`` (beside the
+    rule model's)."""
+    out: dict[str, Any] = {"seed": seed, "records": len(records)}
+    acc = accuracy(records, samples, seed, rule_model())
+    out["rule_model"] = {"gain": acc["mean_gain_nats_per_card"], "raw_ess_median": acc["raw_ess"]["median"]}
+    for off in (0.01, 0.1, 0.3, 0.6):
+        m, _ = fit(fit_records, rule_policy, hand_strength, None, pimc_candidates(level), off)
+        acc = accuracy(records, samples, seed, m)
+        out[f"off_{off}"] = {
+            "eps": m.to_json()["eps"],
+            "gain": acc["mean_gain_nats_per_card"],
+            "raw_ess_median": acc["raw_ess"]["median"],
+        }
+    return out
+
+
+def call_models(records: list[Any], fit_records: list[Any]) -> dict[str, Any]:
+    """The call curve's input compared on held-out calls: the rule player's hand strength (the
+    shipped model) against the learned advice model's expected points of *play* minus *pass*
+    for the seat (``analysis.model``), each through a logistic curve fitted by maximum
+    likelihood on ``fit_records``; the mean log-likelihood per call (nats), beside the base rate."""
+
+    def rows(recs: list[Any]) -> list[tuple[CardSet, int, bool]]:
+        out = [(h[s], s, False) for r in recs for h in r.passed_out for s in range(3)]
+        return out + [(r.hands[s], s, c == "play") for r in recs for s, c in enumerate(r.calls)]
+
+    def gap(hand: CardSet, seat: int) -> float:
+        m = predict(hand_facts(hand), seat)
+        return 0.0 if m is None else m.play - m.pass_
+
+    def strength_of(hand: CardSet, seat: int) -> float:
+        return hand_strength(hand)
+
+    train, test = rows(fit_records), rows(records)
+    rate = sum(y for *_, y in train) / len(train)
+    out: dict[str, Any] = {
+        "calls_fit": len(train),
+        "calls_held_out": len(test),
+        "base_rate": round(statistics.fmean(math.log(rate if y else 1 - rate) for *_, y in test), 4),
+    }
+    for name, f in (("hand_strength", strength_of), ("advice_gap", gap)):
+        slope, threshold = fit_call([(f(h, s), y) for h, s, y in train])
+        ll = [math.log(max(1e-300, p if y else 1 - p)) for h, s, y in test for p in [sigmoid(slope * (f(h, s) - threshold))]]
+        out[name] = {"slope": round(slope, 4), "threshold": round(threshold, 4), "held_out": round(statistics.fmean(ll), 4)}
+    return out
+
+
+def strength(
+    level: int,
+    deals: int,
+    seed: int,
+    jobs: int,
+    pool: int = 1,
+    checkpoint: Path | None = None,
+    share: float | None = None,
+) -> dict[str, Any]:
+    """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
+    beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
+    place. ipimc draws exactly the samples pimc draws at the same decision (common random
+    numbers: the same seed and view give the same sampler seed), so a pair differs only from the
+    first decision where the weights change the choice. Reported: ipimc's points a deal (mean of
+    its rotations; by the zero sum the difference to the all-pimc table in expectation) and the
+    **paired difference** to its control (the same estimand, less noise), each with a t-based 95 %
+    interval; the decision times of ipimc, of the pimc players at its tables and of the control
+    in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart
+    (its control games serve any ipimc spec of the same level and seed). ``share``: ipimc's
+    effective sample size floor as a share of the samples instead of ``ESS_SHARE`` (one process
+    only: it is set on the player class)."""
     t0 = time.perf_counter()
     last = [0.0]
-
-    def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] > 30 or done == total:
-            last[0] = now
-            print(f"  strength: {done}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
-
-    specs = [f"ipimc:{level}" + (f":{pool}" if pool > 1 else ""), f"pimc:{level}", f"pimc:{level}"]
-    m = run_match(specs, deals, seed=seed, jobs=jobs, progress=progress)
-    per_deal = m.per_deal([0])
-    mean, lo, hi = interval(per_deal)
-    ip = [s for g in m.games for s in g.seconds.get(0, [])]
-    pm = [s for g in m.games for p in (1, 2) for s in g.seconds.get(p, [])]
-    ip_s, pm_s = summary(ip, 4), summary(pm, 4)
+    if share is not None:
+        if jobs != 1:
+            raise SystemExit("--share needs --jobs 1")
+        IpimcPlayer.__init__.__kwdefaults__["share"] = share  # type: ignore[index]
+    ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
+    pm_spec = f"pimc:{level}"
+    specs = (ip_spec, pm_spec, pm_spec)
+    label = [ip_spec + (f"@share={share:g}" if share is not None else ""), pm_spec, pm_spec]
+    control = (pm_spec, pm_spec, pm_spec)
+    seats = seatings(specs)
+    done: dict[tuple[int, int, str], dict[str, Any]] = {}
+    if checkpoint is not None and checkpoint.exists():
+        for line in checkpoint.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            # a control game is a pure function of its pimc specs, deal and seating: any run's will do
+            same = row.get("specs") == label or (row.get("arm") == "control" and row.get("specs")[1] == pm_spec)
+            if same and row.get("seed") == seed:
+                done[(row["deal"], row["k"], row["arm"])] = row
+    reused = sum(1 for key in done if key[2] == "control")
+    tasks = [
+        (arm, GameTask(sp, d, ds, k, s))
+        for d, ds in enumerate(iter_deal_seeds(seed, deals))
+        for k, s in enumerate(seats)
+        for arm, sp in (("ipimc", specs), ("control", control))
+        if (d, k, arm) not in done
+    ]
+    total = 2 * deals * len(seats)
+    out = checkpoint.open("a", encoding="utf-8") if checkpoint is not None else None
+    try:
+        for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
+            row = {
+                "specs": label if arm == "ipimc" else list(control),
+                "seed": seed,
+                "deal": task.deal,
+                "k": task.seating_index,
+                "arm": arm,
+                "points": g.points[0],
+                "plays": [list(p) for p in g.record.plays],
+                "seconds": {str(place): s for place, s in g.seconds.items()},
+            }
+            done[(task.deal, task.seating_index, arm)] = row
+            if out is not None:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+            now = time.perf_counter()
+            if now - last[0] > 30 or len(done) == total:
+                last[0] = now
+                print(f"  strength: {len(done)}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    rot = range(len(seats))
+    treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
+    paired = [
+        statistics.fmean(done[(d, k, "ipimc")]["points"] - done[(d, k, "control")]["points"] for k in rot)
+        for d in range(deals)
+    ]
+    changed = sum(done[(d, k, "ipimc")]["plays"] != done[(d, k, "control")]["plays"] for d in range(deals) for k in rot)
+    mean, lo, hi = interval(treated)
+    pm_, plo, phi = interval(paired)
+    rows = [done[(d, k, "ipimc")] for d in range(deals) for k in rot]
+    ctl = [done[(d, k, "control")] for d in range(deals) for k in rot]
+    ip = [s for r in rows for s in r["seconds"].get("0", [])]
+    pm = [s for r in rows for p in ("1", "2") for s in r["seconds"].get(p, [])]
+    cp = [s for r in ctl for s in r["seconds"].get("0", [])]
+    ip_s, pm_s, cp_s = summary(ip, 4), summary(pm, 4), summary(cp, 4)
     return {
-        "specs": specs,
+        "specs": label,
         "deals": deals,
-        "games": len(m.games),
+        "games": len(rows),
+        "control_games": len(ctl),
+        "control_games_from_checkpoint": reused,
         "ipimc_points_per_deal": round(mean, 4),
         "ci95": [round(lo, 4), round(hi, 4)],
-        "deals_nonzero": sum(1 for d in per_deal if d),
         "excludes_zero": lo > 0 or hi < 0,
+        "paired_difference_per_deal": round(pm_, 4),
+        "paired_ci95": [round(plo, 4), round(phi, 4)],
+        "paired_excludes_zero": plo > 0 or phi < 0,
+        "games_changed": changed,
+        "deals_nonzero": sum(1 for d in paired if d),
         "decision_seconds": {
             "ipimc": ip_s,
             "pimc": pm_s,
-            "median_ratio": round(ip_s["median"] / pm_s["median"], 3) if pm_s["median"] else None,
-            "p95_ratio": round(ip_s["p95"] / pm_s["p95"], 3) if pm_s["p95"] else None,
+            "control_in_ipimc_place": cp_s,
+            "median_ratio": ratio(ip_s["median"], pm_s["median"], 3),
+            "p95_ratio": ratio(ip_s["p95"], pm_s["p95"], 3),
+            "median_ratio_to_control": ratio(ip_s["median"], cp_s["median"], 3),
+            "p95_ratio_to_control": ratio(ip_s["p95"], cp_s["p95"], 3),
+            **({"note": "control games from an earlier run: the ratios to the control compare runs"} if reused else {}),
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
@@ -148,39 +304,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="match seed of the strength run (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--pool", type=int, default=1, help="ipimc's pool P (ipimc:L:P; default 1: weighted)")
+    parser.add_argument(
+        "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
+    )
+    parser.add_argument("--share", type=float, default=None, help="ipimc's floor share (default ESS_SHARE; jobs 1)")
+    parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
+    parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
     args = parser.parse_args(argv)
     deals = args.deals if args.deals is not None else (4 if args.quick else 300)
     fit_deals = args.fit_deals if args.fit_deals is not None else (3 if args.quick else 60)
     acc_deals = args.acc_deals if args.acc_deals is not None else (2 if args.quick else 20)
     skip = set(filter(None, args.skip.split(",")))
+    parts = set(filter(None, args.parts.split(",")))
+    tune_deals = 3 if args.quick else 16
     console = make_console()
     data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
-    if skip and args.out.exists():  # a partial run updates the parts it ran
+    if (skip or parts) and args.out.exists():  # a partial run updates the parts it ran
         old = json.loads(args.out.read_text(encoding="utf-8"))
         old["environment_of_earlier_parts"] = old.pop("environment", None)
         data = {**old, **data}
     if "fit" not in skip:
         t0 = time.perf_counter()
         recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
-        model, info = fit(recs, rule_policy, hand_strength, keep_order)
+        model, info = fit(recs, rule_policy, hand_strength, None, pimc_candidates(args.level))
+        rmodel, rinfo = fit(recs, rule_policy, hand_strength, keep_order)
         data["fit"] = {
             "records": len(recs),
             "seed": args.fit_seed,
             "fitted": model.to_json(),
-            "shipped": opponent_model().to_json(),
+            "shipped": opponent_model(args.level).to_json(),
             "data": info,
+            "rule_model": {"fitted": rmodel.to_json(), "shipped": rule_model().to_json(), "data": rinfo},
             "seconds": round(time.perf_counter() - t0, 1),
         }
         console.print(f"fit on {len(recs)} records: {model.to_json()} {info}")
+    if "tune" in parts:
+        recs = selfplay(args.level, tune_deals, args.tune_seed, args.jobs)
+        fit_recs = selfplay(args.level, fit_deals, args.fit_seed, args.jobs)
+        data["tune"] = tune(recs, fit_recs, args.level, args.acc_samples, args.tune_seed)
+        data["call_models"] = {"seed": args.tune_seed, **call_models(recs, fit_recs)}
+        console.print(f"tune: {data['tune']}")
     if "accuracy" not in skip:
         recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
-        acc = accuracy(recs, args.acc_samples, args.acc_seed)
+        acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
         data["accuracy"] = {"seed": args.acc_seed, **acc}
-        console.print(f"accuracy: {acc}")
+        data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
+        data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
+        console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool)
-        data["strength" if args.pool == 1 else f"strength_pool{args.pool}"] = {"seed": args.seed, **st}
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share)
+        key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
+        key += f"_share{args.share:g}" if args.share is not None else ""
+        data[key] = {"seed": args.seed, "share": args.share, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)

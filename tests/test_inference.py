@@ -19,6 +19,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
 from lukfu_solver.hidden.inference import (
     Decision,
+    Facts,
     decisions,
     fit_call,
     fit_eps,
@@ -39,7 +40,7 @@ from lukfu_solver.hidden.pimc import (
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import run_match
 from lukfu_solver.players import make_player
-from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, rule_policy
+from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
 from lukfu_solver.players.pimc import PimcPlayer
 from lukfu_solver.players.rule import RulePlayer, ctx_from_view
 from lukfu_solver.view import SeatView
@@ -91,6 +92,43 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
     assert checked > 50
 
 
+def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
+    """The log-likelihood of a deal's plays from the replay (driven by ``Position.push``) is, to
+    the bit, the sum over every decision of the model's probability computed afresh from that
+    seat's own ``SeatView`` (its rule facts, its legal moves): for the rule model and the
+    candidate model, leaving out each seat in turn."""
+    checked = 0
+    for model in (rule_model(), opponent_model(1)):
+        for rec in records(6):
+            if rec.caller is None:
+                continue
+            plays = list(rec.plays)
+            for skip in (None, 0, 1, 2):
+                got = [model.log_decision(d) for d in decisions(model.policy, rec.hands, rec.caller, plays, skip, model.order, model.candidates)]
+                want = []
+                for i, p in enumerate(plays):
+                    s = SeatView.from_deal(0, rec.hands[0], rec.caller, plays[:i]).to_move
+                    view = SeatView.from_deal(s, rec.hands[s], rec.caller, plays[:i])
+                    legal = list(view.legal_moves())
+                    if s == skip or len(legal) < 2:
+                        continue
+                    facts = Facts(*ctx_from_view(view))
+                    kind = "lead" if not view.trick else ("discard" if legal[-1].kind == 3 else "follow")
+                    if model.candidates is not None:
+                        cs = model.candidates(facts, [] if kind == "discard" else legal, p.size if kind == "discard" else 0)
+                        d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs)
+                    elif kind == "discard":
+                        ranked = list(model.order(facts))  # type: ignore[misc]
+                        places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+                        d = Decision(s, kind, places == tuple(range(p.size)), len(legal), places, len(ranked))
+                    else:
+                        d = Decision(s, kind, model.policy(facts) == p, len(legal))
+                    want.append(model.log_decision(d))
+                assert got == want
+                checked += len(got)
+    assert checked > 200
+
+
 def test_the_likelihood_of_calls_alone() -> None:
     """Seat 0 passed and seat 1 called, nothing played yet: a deal's log-likelihood is exactly
     log(1 - P(call | seat 0's hand)) + log P(call | seat 1's hand), so deals in which seat 0 would
@@ -117,13 +155,37 @@ def test_a_rule_discard_weighs_more_than_another() -> None:
     """Of two deals differing only in which cards a seat discarded, the one where it discarded
     what the rule player would have has the higher likelihood."""
     rec = next(r for r in records(20) if r.caller is not None and any(p.kind == 3 for p in r.plays))
-    model = opponent_model()
+    model = rule_model()
     ds = list(decisions(model.policy, rec.hands, rec.caller, rec.plays, None, model.order))
     rows = [d for d in ds if d.kind == "discard"]
-    assert rows
+    assert rows and all(d.places for d in rows)
     for d in rows:
         best = tuple(range(len(d.places)))
         assert log_discard(best, d.hand, model.lam) >= log_discard(d.places, d.hand, model.lam)
+
+
+def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
+    """The replay rebuilds the candidates of every pimc decision from that seat's facts: every
+    move a pimc player made is among them, the first is the rule player's choice; and the
+    candidate mixture over all legal moves of a decision sums to 1."""
+    model = opponent_model(1)
+    recs = [g.record for g in run_match(["pimc:1", "pimc:1", "pimc:1"], 2, seed=3).games]
+    ds = [
+        d
+        for r in recs
+        if r.caller is not None
+        for d in decisions(rule_policy, r.hands, r.caller, r.plays, None, None, pimc_candidates(1))
+    ]
+    assert len(ds) > 10 and all(d.in_cands and 1 <= d.cands <= d.legal for d in ds)
+    assert any(d.cands < d.legal for d in ds) and any(not d.matched for d in ds)
+    rules = [d for r in recs if r.caller is not None for d in decisions(rule_policy, r.hands, r.caller, r.plays)]
+    assert [d.matched for d in ds] == [d.matched for d in rules]
+    for d in ds:
+        e = model.eps[("lead", "follow", "discard").index(d.kind)]
+        inside = [d._replace(matched=i == 0, in_cands=True) for i in range(d.cands)]
+        outside = [d._replace(matched=False, in_cands=False)] * (d.legal - d.cands)
+        assert sum(math.exp(model.log_decision(x)) for x in inside + outside) == pytest.approx(1.0)
+        assert e > 0
 
 
 @pytest.mark.parametrize("hand,k,lam", [(5, 1, 0.7), (6, 2, 0.3), (7, 3, 1.5), (4, 4, 2.0)])

@@ -8,22 +8,27 @@ other seats' observed actions are in it, under a documented opponent model (``do
 
 - **calls** (R3): a seat says *play* with probability ``sigmoid(slope * (strength - threshold))``,
   ``strength`` the rule player's hand strength of the dealt hand;
-- **leads and beating plays**, where the seat had more than one legal choice: the rule player's
-  choice with probability ``1 - eps`` plus ``eps`` spread evenly over the legal choices (a
-  mixture: ``(1 - eps) [a = rule] + eps / legal``), one ``eps`` for leads, one for follows;
-- **discards** (R9): a softmax over the rule player's own order of the cards least worth keeping
-  (its keep values): a discard of the cards at places ``j1 … jk`` of that order (0 = the first
-  to go) has probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card
-  discard (an elementary symmetric polynomial, by a small dynamic program); ``lam`` 0 is
-  uniform, a large ``lam`` the rule player's discard. Without an order, the mixture as above.
+- **plays, the candidate model** (shipped, ``OpponentModel.candidates``): the modelled player's
+  own candidate moves at the decision (for the ``pimc`` player, the moves it values: the only
+  ones it plays), the first its policy's choice; a move has probability
+  ``(1 - eps - off) [first] + eps [candidate] / candidates + off / legal``, one ``eps`` a play
+  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates;
+- **plays, the rule model** (the earlier one, kept for comparison): leads and beating plays the
+  mixture ``(1 - eps) [a = rule] + eps / legal``; discards (R9) a softmax over the rule player's
+  own order of the cards least worth keeping: the cards at places ``j1 … jk`` of that order have
+  probability ``exp(-lam (j1 + … + jk)) / Z``, ``Z`` summing over every ``k``-card discard (an
+  elementary symmetric polynomial, by a small dynamic program).
 
-The policy (the rule player's move for a seat's facts) and the hand strength are given to the
-model by its builder (``players.ipimc.opponent_model``: this layer does not know the players);
-the parameters are fitted by maximum likelihood (:func:`fit`) on self-play records of the players
-modelled (``bench/inference.py``). The viewer's own actions are the same in every sample and
-are left out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta``
-up to 1 that keeps the effective sample size at a floor) so a few deals never carry the answer;
-the estimates over weighted samples are the PIMC core's (``hidden.pimc``).
+Only decisions with two or more legal choices count. The replay of a deal (:func:`decisions`)
+drives ``Position.push``, the one move engine, and keeps only what makes each seat's own facts:
+its own discards and what the others' discards against singles proved (R9). The policy, the
+candidates and the hand strength are given to the model by its builder
+(``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
+fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
+(``bench/inference.py``). The viewer's own actions are the same in every sample and are left
+out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta`` up to 1
+that keeps the effective sample size at a floor) so a few deals never carry the answer; the
+estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 >>> sigmoid(0.0)
 0.5
@@ -37,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import ALL_CARDS, CardSet
-from ..plays import CLAIM, DISCARD, Play
+from ..plays import CLAIM_PLAY, DISCARD, Play
+from ..position import Position
 from ..rules import beating_plays, can_claim, discard_proves_none_higher, lead_plays
 from ..view import SeatView
 from .pimc import effective_samples
@@ -68,7 +74,9 @@ class Facts(NamedTuple):
 class Decision(NamedTuple):
     """One observed play decision: its ``kind`` (lead, follow, discard), whether the seat made
     the policy's choice, and how many legal choices it had (only decisions with two or more);
-    for a discard with a keep order, the places of its cards in that order and the hand size."""
+    for a discard with a keep order, the places of its cards in that order and the hand size;
+    with candidates, how many the seat had and whether the move was one (the policy's choice is
+    the first)."""
 
     seat: int
     kind: str
@@ -76,6 +84,17 @@ class Decision(NamedTuple):
     legal: int
     places: tuple[int, ...] = ()
     hand: int = 0
+    cands: int = 0
+    in_cands: bool = False
+
+
+Candidates = Callable[[Facts, Sequence[Play], int], Sequence[Play]]
+"""``candidates(facts, legal, discard)``: the moves a modelled player considers at a decision,
+its own choice first, from the ``legal`` leads or beating plays, or (``discard`` a size, ``legal``
+empty) from the discards of that size."""
+OFF_CANDIDATES = 0.01
+"""The candidate model's share of moves off the candidates, spread over every legal move: the
+modelled player never makes one, another player may, and no deal may weigh exactly 0."""
 
 
 def log_discard(places: Sequence[int], hand: int, lam: float) -> float:
@@ -104,9 +123,10 @@ def sigmoid(z: float) -> float:
 
 @dataclass(frozen=True)
 class OpponentModel:
-    """The softened rule player (see the module notes): ``policy(facts)`` is the rule move,
+    """The opponent model (see the module notes): ``policy(facts)`` is the rule move,
     ``strength(hand)`` the calling strength; ``slope``/``threshold`` the call's logistic curve,
-    ``eps`` the share of each play kind made off the policy (lead, follow, discard)."""
+    ``eps`` the share of each play kind made off the policy (lead, follow, discard); with
+    ``candidates`` the candidate model, else the rule model."""
 
     policy: Callable[[Facts], Play]
     strength: Callable[[CardSet], float]
@@ -116,6 +136,12 @@ class OpponentModel:
     order: Callable[[Facts], Sequence[int]] | None = None
     """The rule player's discard order (cards least worth keeping first); None: the mixture."""
     lam: float = 0.5
+    candidates: Candidates | None = None
+    """The modelled player's candidate moves (:data:`Candidates`); when given, every play kind is
+    the candidate mixture ``(1 - eps - off) [first] + eps [candidate] / candidates + off / legal``
+    (``off`` :data:`OFF_CANDIDATES`), and ``policy``/``order``/``lam`` are not used."""
+    off: float = OFF_CANDIDATES
+    """The candidate mixture's share of moves off the candidates."""
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
@@ -128,15 +154,26 @@ class OpponentModel:
 
     def log_decision(self, d: Decision) -> float:
         """The log-probability of one observed play decision."""
+        e = self.eps[KINDS.index(d.kind)]
+        if d.cands:
+            return math.log(candidate_p(d, e, self.off))
         if d.places:
             return log_discard(d.places, d.hand, self.lam)
-        e = self.eps[KINDS.index(d.kind)]
         return math.log((1 - e) * d.matched + e / d.legal)
 
     def to_json(self) -> dict[str, Any]:
         """The parameters as JSON data."""
         eps = dict(zip(KINDS, self.eps, strict=True))
+        if self.candidates is not None:
+            kind = {"play_model": "candidates", "off_candidates": self.off}
+            return {"slope": self.slope, "threshold": self.threshold, "eps": eps, **kind}
         return {"slope": self.slope, "threshold": self.threshold, "eps": eps, "lam": self.lam}
+
+
+def candidate_p(d: Decision, e: float, off: float = OFF_CANDIDATES) -> float:
+    """The candidate mixture's probability of decision ``d`` with share ``e`` spread over the
+    candidates and ``off`` over every legal move (see :class:`OpponentModel`)."""
+    return (1 - e - off) * d.matched + e * d.in_cands / d.cands + off / d.legal
 
 
 # ---------------------------------------------------------------- replaying a deal
@@ -149,63 +186,71 @@ def decisions(
     plays: Iterable[Play],
     skip: int | None = None,
     order: Callable[[Facts], Sequence[int]] | None = None,
+    candidates: Candidates | None = None,
 ) -> Iterator[Decision]:
     """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
     and yield every decision with two or more legal choices of a seat other than ``skip``: the
     seat's facts are rebuilt as its own view shows them (its hand and discards, the face-up
     cards, and what the other seats' discards against singles proved, R9). With a keep
-    ``order``, a discard's decision carries its cards' places in it."""
-    hands = list(dealt)
-    own = [0, 0, 0]
-    proved_out = [0, 0, 0]
-    fu = [0, 0, 0]
-    faceup = trick_up = 0
-    trick: list[Play] = []
-    leader = best_i = 0
+    ``order``, a discard's decision carries its cards' places in it; with ``candidates``, every
+    decision carries the candidates' count and whether the move was one (the policy and order
+    are then not asked)."""
+    pos = Position.start(dealt, caller)  # the one move engine: hands, tricks, winners, fu
+    own = [0, 0, 0]  # each seat's own discards (only it knows their cards)
+    proved_out = [0, 0, 0]  # the cards each seat's discards against singles proved it lacks (R9)
     for p in plays:
-        s = (leader + len(trick)) % 3
-        hand = hands[s]
+        s, hand, trick, best_i, faceup = pos.to_move, pos.hands[pos.to_move], pos.trick, pos.best_i, pos.faceup
         if s != skip:
+            moves: list[Play] = []
             if not trick:
                 kind = LEAD
-                legal = sum(1 for _ in lead_plays(hand, faceup, s == caller, s == 0 and caller != 0))
-                legal += can_claim(fu[s], hand, faceup)
+                moves = list(lead_plays(hand, faceup, s == caller, s == 0 and caller != 0))
+                moves += [CLAIM_PLAY] if can_claim(pos.fu[s], hand, faceup) else []
+                legal = len(moves)
             else:
-                beats = sum(1 for _ in beating_plays(hand, trick[best_i], best_i == 0))
-                kind, legal = (FOLLOW, beats) if beats else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
+                moves = list(beating_plays(hand, trick[best_i], best_i == 0))
+                kind, legal = (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
             if legal > 1:
-                unseen = ALL_CARDS & ~(hand | own[s] | faceup | trick_up)
-                out = tuple(0 if t == s or not hands[t] else unseen & ~proved_out[t] for t in range(3))
-                shown = tuple(
-                    Play(DISCARD, 0, q.size) if q.kind == DISCARD and (leader + i) % 3 != s else q
-                    for i, q in enumerate(trick)
-                )
-                facts = Facts(s, hand, caller, tuple(fu), faceup, faceup | trick_up, out, shown, best_i)  # type: ignore[arg-type]
-                if kind == DISCARD_KIND and order is not None:
-                    ranked = order(facts)
-                    places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
-                    yield Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
-                else:
-                    yield Decision(s, kind, policy(facts) == p, legal)
-        if p.kind == CLAIM:
-            return
+                yield _decision(pos, s, kind, legal, moves, p, own[s], proved_out, policy, order, candidates)
         if p.kind == DISCARD:
             if discard_proves_none_higher(trick[best_i], trick):
                 top = trick[best_i].cards.bit_length() - 1
                 proved_out[s] |= (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
             own[s] |= p.cards
-        hands[s] &= ~p.cards
-        if p.kind != DISCARD:
-            trick_up |= p.cards
-            if trick:
-                best_i = len(trick)
-        trick.append(p)
-        if len(trick) == 3:
-            winner = (leader + best_i) % 3
-            fu[winner] += trick[best_i].size
-            faceup |= trick_up
-            leader = winner
-            trick, trick_up, best_i = [], 0, 0
+        pos.push(p)
+        if pos.is_over:
+            return
+
+
+def _decision(
+    pos: Position,
+    s: int,
+    kind: str,
+    legal: int,
+    moves: list[Play],
+    p: Play,
+    own: CardSet,
+    proved_out: list[CardSet],
+    policy: Callable[[Facts], Play],
+    order: Callable[[Facts], Sequence[int]] | None,
+    candidates: Candidates | None,
+) -> Decision:
+    """Seat ``s``'s decision to play ``p`` at ``pos``, its facts as its own view shows them."""
+    hand, trick, up = pos.hands[s], pos.trick, pos.trick_faceup
+    unseen = ALL_CARDS & ~(hand | own | pos.faceup | up)
+    out = tuple(0 if t == s or not pos.hands[t] else unseen & ~proved_out[t] for t in range(3))
+    shown = tuple(
+        Play(DISCARD, 0, q.size) if q.kind == DISCARD and (pos.leader + i) % 3 != s else q for i, q in enumerate(trick)
+    )
+    facts = Facts(s, hand, pos.caller, tuple(pos.fu), pos.faceup, pos.faceup | up, out, shown, pos.best_i)  # type: ignore[arg-type]
+    if candidates is not None:
+        cs = candidates(facts, moves, p.size if kind == DISCARD_KIND else 0)
+        return Decision(s, kind, cs[0] == p, legal, (), hand.bit_count(), len(cs), p in cs)
+    if kind == DISCARD_KIND and order is not None:
+        ranked = order(facts)
+        places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+        return Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
+    return Decision(s, kind, policy(facts) == p, legal)
 
 
 def call_terms(model: OpponentModel, dealt: Sequence[CardSet], caller: int, skip: int | None = None) -> float:
@@ -221,7 +266,7 @@ def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
     dealt = deal.dealt()
     plays = [p for tr in deal.tricks() for p in tr]
     total = call_terms(model, dealt, view.caller, view.seat)
-    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order):
+    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order, model.candidates):
         total += model.log_decision(d)
     return total
 
@@ -319,10 +364,13 @@ def _golden(f: Callable[[float], float], lo: float, hi: float, steps: int = 60) 
     return (a + b) / 2
 
 
-def fit_eps(rows: Sequence[Decision]) -> float:
-    """The maximum-likelihood ``eps`` of the mixture ``(1 - eps) [matched] + eps / legal``."""
+def fit_eps(rows: Sequence[Decision], off: float = OFF_CANDIDATES) -> float:
+    """The maximum-likelihood ``eps`` of the mixture ``(1 - eps) [matched] + eps / legal`` (of the
+    candidate mixture, :func:`candidate_p`, for decisions with candidates)."""
     if not rows:
         return 0.5
+    if rows[0].cands:
+        return _golden(lambda e: sum(math.log(candidate_p(r, e, off)) for r in rows), 1e-4, 1 - off - 1e-4)
 
     def ll(e: float) -> float:
         return sum(math.log((1 - e) * r.matched + e / r.legal) for r in rows)
@@ -367,6 +415,7 @@ def record_rows(
     policy: Callable[[Facts], Play],
     strength: Callable[[CardSet], float],
     order: Callable[[Facts], Sequence[int]] | None = None,
+    candidates: Candidates | None = None,
 ) -> tuple[list[tuple[float, bool]], list[Decision]]:
     """The call rows (strength, said play) and the play decisions of every seat in game records
     (``record.GameRecord``: the passed-out deals' calls too)."""
@@ -377,7 +426,7 @@ def record_rows(
             calls += [(strength(h), False) for h in hands]
         calls += [(strength(rec.hands[s]), c == "play") for s, c in enumerate(rec.calls)]
         if rec.caller is not None:
-            plays += decisions(policy, rec.hands, rec.caller, rec.plays, None, order)
+            plays += decisions(policy, rec.hands, rec.caller, rec.plays, None, order, candidates)
     return calls, plays
 
 
@@ -386,14 +435,17 @@ def fit(
     policy: Callable[[Facts], Play],
     strength: Callable[[CardSet], float],
     order: Callable[[Facts], Sequence[int]] | None = None,
+    candidates: Candidates | None = None,
+    off: float = OFF_CANDIDATES,
 ) -> tuple[OpponentModel, dict[str, Any]]:
     """The opponent model fitted by maximum likelihood on game records, and what it rests on
-    (decisions by kind, the share matching the policy, the mean number of legal choices)."""
-    calls, plays = record_rows(records, policy, strength, order)
+    (decisions by kind, the share matching the policy, the mean number of legal choices, with
+    candidates the share among them and their mean number)."""
+    calls, plays = record_rows(records, policy, strength, order, candidates)
     slope, threshold = fit_call(calls)
-    eps = tuple(fit_eps([d for d in plays if d.kind == k]) for k in KINDS)
+    eps = tuple(fit_eps([d for d in plays if d.kind == k], off) for k in KINDS)
     lam = fit_lam([d for d in plays if d.places])
-    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam)  # type: ignore[arg-type]
+    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam, candidates, off)  # type: ignore[arg-type]
     info: dict[str, Any] = {"calls": len(calls), "called": sum(y for _, y in calls)}
     for k in KINDS:
         rows = [d for d in plays if d.kind == k]
@@ -402,4 +454,7 @@ def fit(
             "matched": round(sum(d.matched for d in rows) / len(rows), 4) if rows else None,
             "mean_legal": round(sum(d.legal for d in rows) / len(rows), 2) if rows else None,
         }
+        if candidates is not None and rows:
+            info[k]["in_candidates"] = round(sum(d.in_cands for d in rows) / len(rows), 4)
+            info[k]["mean_candidates"] = round(sum(d.cands for d in rows) / len(rows), 2)
     return model, info

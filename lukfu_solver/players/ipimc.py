@@ -5,30 +5,44 @@ Everything but the weights is the ``pimc`` player's: the same levels, candidates
 node budgets and call decision (a call sees no other seat's play yet, and the PIMC call
 valuation already values passing by the later seats' policy). In the play phase each sampled
 deal is weighted by the likelihood of the other seats' calls and plays under the opponent
-model (the rule player softened, fitted on self-play records of the ``pimc`` player), tempered
-so the effective sample size stays at a floor; the moves are valued by the weighted means.
+model (the ``pimc`` player's own candidate moves, rebuilt from each seat's facts, fitted on
+self-play records of that player at the level of this one), tempered so the effective sample
+size stays at a floor; the moves are valued by the weighted means. The deals are exactly the
+ones ``pimc`` draws at the same decision with the same seed (common random numbers): the two
+differ only where the weights change a choice.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..cards import iter_cards, old_cards
-from ..hidden.inference import ESS_SHARE, Facts, OpponentModel, Weights, weigh
+from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, weigh
 from ..plays import Play
 from ..view import SeatView
-from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, PimcPlayer
+from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcPlayer, candidate_moves
 from .rule import Ctx, hand_strength, keep_values, rule_move
 
-FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
-"""The opponent model's parameters, fitted by maximum likelihood on self-play records of the
-level-2 ``pimc`` player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
+RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
+"""The rule model's parameters (the earlier opponent model, the rule player softened:
+:func:`rule_model`), fitted by maximum likelihood on self-play records of the level-2 ``pimc``
+player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
 in ``bench/results/inference.json``, ``fit``). The discard softness ``lam`` is the exception:
 its maximum-likelihood value (1.24) made the weights of whole views collapse onto a few deals
 and put *less* probability on the true cards than uniform sampling; it was set to 0.2 by the
 accuracy on 8 tuning deals (match seed 1902: 0.027 nats a hidden card against 0.015 at 1.24),
 and the accuracy is reported on other deals (``docs/inference.md``)."""
+MODEL_LEVEL = 2
+"""The level of the ``pimc`` player the shipped model was fitted on."""
+FITTED: dict[str, Any] = {"slope": 0.944, "threshold": 5.402, "eps": (0.886, 0.492, 0.417)}
+"""The opponent model's parameters: the candidate mixture over the level-2 ``pimc`` player's
+own candidates (``players.pimc.candidate_moves``), fitted by maximum likelihood on 60 self-play
+deals of that player, match seed 1901 (``python bench/inference.py``, ``fit`` in
+``bench/results/inference.json``): the call curve, and for each play kind the share ``eps``
+spread evenly over the candidates (the rest on the first, the rule player's choice, but for
+the fixed share off the candidates, ``hidden.inference.OFF_CANDIDATES``)."""
 
 
 def rule_policy(facts: Facts) -> Play:
@@ -45,9 +59,31 @@ def keep_order(facts: Facts) -> list[int]:
     return sorted(iter_cards(facts.hand), key=lambda c: (values[c], c % 9, c))
 
 
-def opponent_model(**overrides: Any) -> OpponentModel:
-    """The opponent model with the fitted parameters (``overrides`` replace some)."""
+def pimc_candidates(level: int = MODEL_LEVEL) -> Candidates:
+    """The candidate moves of the ``pimc`` player at ``level`` for a seat's facts (the rule
+    player's choice first): the moves it values, so the only ones it ever plays."""
+    limit = LEVELS[level].max_candidates
+
+    def candidates(facts: Facts, legal: Sequence[Play], discard: int) -> list[Play]:
+        return candidate_moves(Ctx(*facts), limit, legal, discard)
+
+    return candidates
+
+
+def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
+    """The opponent model with the fitted parameters (``overrides`` replace some): the candidate
+    mixture over the moves of ``pimc`` at ``level`` (:data:`FITTED`)."""
     p = {**FITTED, **overrides}
+    eps = tuple(p["eps"])
+    return OpponentModel(
+        rule_policy, hand_strength, p["slope"], p["threshold"], eps, None, 0.0, pimc_candidates(level)  # type: ignore[arg-type]
+    )
+
+
+def rule_model(**overrides: Any) -> OpponentModel:
+    """The earlier opponent model, the rule player softened (:data:`RULE_FITTED`; kept for the
+    comparison in ``bench/inference.py``)."""
+    p = {**RULE_FITTED, **overrides}
     eps = tuple(p["eps"])
     return OpponentModel(rule_policy, hand_strength, p["slope"], p["threshold"], eps, keep_order, p["lam"])  # type: ignore[arg-type]
 
@@ -77,7 +113,7 @@ class IpimcPlayer(PimcPlayer):
             name = "ipimc" if level == DEFAULT_LEVEL and pool == 1 else f"ipimc:{level}"
             name += f":{pool}" if pool != 1 else ""
         super().__init__(level, seed, name=name, calibration=calibration, **overrides)
-        self.model = model or opponent_model()
+        self.model = model or opponent_model(level)
         self.share = share
         self.pool = pool
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -25,7 +26,7 @@ from ..hidden.quick import make_sampler
 from ..i18n import _
 from ..plays import CLAIM, DISCARD, Play
 from ..view import HAND_SIZE, SeatView
-from .rule import _cost, ctx_from_view, keep_values, rule_move, rule_playout
+from .rule import Ctx, _cost, ctx_from_view, keep_values, rule_move, rule_playout
 
 # ================================================================ PIMC
 
@@ -87,6 +88,26 @@ class Analysis:
     def best(self) -> Play | str:
         """The chosen answer."""
         return self.moves[0].move
+
+
+def candidate_moves(ctx: Ctx, limit: int, legal: Sequence[Play] = (), discard: int = 0) -> list[Play]:
+    """The candidates of a decision with facts ``ctx`` (see :class:`PimcPlayer`): of the ``legal``
+    leads or beating plays, or, when ``discard`` is a size, of the discards of that size; the
+    rule player's choice first, at most ``limit`` (half of it, at least 2, for a discard). A
+    function of the seat's own facts, so the opponent model (``players.ipimc``) can rebuild the
+    candidates of another seat's decision."""
+    first = rule_move(ctx)
+    old = old_cards(ctx.hand, ctx.seen_up)
+    values = keep_values(ctx.hand, old, ctx.out[(ctx.seat + 1) % 3] | ctx.out[(ctx.seat + 2) % 3])
+    if discard:
+        cheap = sorted(iter_cards(ctx.hand), key=lambda c: (values[c], c % 9, c))[: discard + 2]
+        combos = sorted(combinations(cheap, discard), key=lambda cs: (sum(values[c] for c in cs), cs))
+        moves = [Play(DISCARD, sum(1 << c for c in cs), discard) for cs in combos]
+        limit = max(2, limit // 2)
+    else:
+        moves = sorted(legal, key=lambda p: (p.kind != CLAIM, -p.size, _cost(p.cards, values), p.cards))
+    chosen = [first] + [m for m in moves if m != first]
+    return chosen[:limit]
 
 
 class PimcPlayer:
@@ -203,21 +224,9 @@ class PimcPlayer:
         legal = list(view.legal_moves())
         if len(legal) <= 1:
             return legal
-        ctx = ctx_from_view(view)
-        first = rule_move(ctx)
-        limit = self.params.max_candidates
-        old = old_cards(ctx.hand, ctx.seen_up)
-        values = keep_values(ctx.hand, old, ctx.out[(ctx.seat + 1) % 3] | ctx.out[(ctx.seat + 2) % 3])
         if legal[-1].kind == DISCARD:
-            size = legal[-1].size
-            cheap = sorted(iter_cards(ctx.hand), key=lambda c: (values[c], c % 9, c))[: size + 2]
-            combos = sorted(combinations(cheap, size), key=lambda cs: (sum(values[c] for c in cs), cs))
-            moves = [Play(DISCARD, sum(1 << c for c in cs), size) for cs in combos]
-            limit = max(2, limit // 2)
-        else:
-            moves = sorted(legal, key=lambda p: (p.kind != CLAIM, -p.size, _cost(p.cards, values), p.cards))
-        chosen = [first] + [m for m in moves if m != first]
-        return chosen[:limit]
+            return candidate_moves(ctx_from_view(view), self.params.max_candidates, discard=legal[-1].size)
+        return candidate_moves(ctx_from_view(view), self.params.max_candidates, legal)
 
     def left_out(self, view: SeatView, cands: list[Play]) -> list[tuple[Play, str]]:
         """The legal moves that are not among ``cands``, each with why (canonical order)."""
