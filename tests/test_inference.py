@@ -350,3 +350,18 @@ def test_analyse_infer_is_the_same_for_any_jobs() -> None:
 def test_analyse_infer_needs_a_view_in_play() -> None:
     r = runner.invoke(app, ["analyse", "C2356S2457M3467T1", "--seat", "1", "--infer"])
     assert_bad_input(r, "infer")
+
+
+def test_analyse_infer_weighs_by_the_rule_model() -> None:
+    """``analyse VIEW --infer`` (a view from a real table) weighs its samples by the softer rule
+    model, not the ipimc player's candidate model: its weights are the rule model's weights of
+    the very deals the exact sampler draws."""
+    from lukfu_solver.analysis.moves import analyse
+    from lukfu_solver.hidden.pimc import SolveLimits
+
+    view = SeatView.parse(late_view())
+    a = analyse(view, samples=8, seed=3, limits=SolveLimits(20_000), early_stop=False, infer=True)
+    deals = make_sampler(view, 3, exact=True).samples(8)
+    assert a.weights is not None
+    assert a.weights == weigh(rule_model(), view, deals)
+    assert a.weights != weigh(opponent_model(), view, deals)

@@ -11,7 +11,8 @@ non-caller, the mean of the two non-callers' results, minus half the caller's (M
 may leave open which non-caller wins).
 
 With ``infer`` the samples are importance-weighted by the likelihood of the other seats' calls
-and plays under the opponent model (``hidden.inference``, ``docs/inference.md``): the weights
+and plays under the rule model (``players.ipimc.rule_model``: a view from a real table comes from
+players who are not the engine's, ``docs/inference.md``): the weights
 are tempered so their effective sample size stays at a floor, and reported (``weights``).
 
 Work is split into batches of a fixed size; after each batch the analysis may stop early when
@@ -110,7 +111,7 @@ def analyse(
     do not depend on ``jobs`` either.
     """
     from ..hidden.quick import make_sampler
-    from ..players.ipimc import opponent_model
+    from ..players.ipimc import rule_model
 
     t0 = time.perf_counter()
     evaluator = Evaluator(limits or SolveLimits())
@@ -125,7 +126,7 @@ def analyse(
     stopped = False
     deadline = None if budget is None else time.time() + budget
     cut = 0
-    model = opponent_model() if infer else None
+    model = rule_model() if infer else None  # a view from a real table: the softer model (docs/inference.md)
     logs: list[float] = []
     weights: Weights | None = None
     pool = jobs > 1
