@@ -8,11 +8,14 @@
   check that values *and* node counts agree (they must, unless a table lost entries);
 - **full**: 10 full 12-card deals after calling (seeds 0-9 of ``full_deal``, caller by seed),
   the compiled solver only, with a time limit per deal.
+- **keys** (``--keys``, alone): the kernel's ``tt_key`` and ``value_bounds`` called in a compiled
+  loop over the positions of seeded random playouts of ``full_deal(0..59)`` (``random.Random(1)``, no claims),
+  ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key).
 
 For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
 may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
 
-Run: ``python bench/kernel.py [--quick] [--time-limit S] [--out FILE]``.
+Run: ``python bench/kernel.py [--quick] [--keys] [--time-limit S] [--out FILE]``.
 ``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
 ``bench/results/kernel.json``.
 """
@@ -117,6 +120,68 @@ def run_deals(count: int, time_limit: float) -> dict[str, Any]:
     }
 
 
+def playout_rows() -> Any:
+    """The state rows of the positions along seeded random playouts of full_deal(0..59), claims left out."""
+    import random
+
+    import numpy as np
+
+    from lukfu_solver.endgames import full_deal
+    from lukfu_solver.plays import CLAIM
+    from lukfu_solver.search import kernel as K
+    from lukfu_solver.search.fast import load_row
+
+    rng = random.Random(1)
+    positions = []
+    for seed in range(60):
+        pos = full_deal(seed)
+        while pos.outcome is None:
+            positions.append(pos.copy())
+            moves = [m for m in pos.legal_moves() if m.kind != CLAIM] or list(pos.legal_moves())
+            pos.push(rng.choice(moves))
+    st = np.zeros((len(positions), K.NF), dtype=np.int64)
+    for i, pos in enumerate(positions):
+        load_row(st, i, pos)
+    return st
+
+
+def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
+    """ns per call of the kernel's tt_key and value_bounds over the playout rows (best of runs)."""
+    from numba import njit
+
+    from lukfu_solver.search import kernel as K
+    from lukfu_solver.search.fast import tables
+
+    @njit
+    def loop_key(T, st, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for p in range(st.shape[0]):
+                acc ^= K.tt_key(T, st, p)
+        return acc
+
+    @njit
+    def loop_bounds(T, st, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for p in range(st.shape[0]):
+                lo, hi = K.value_bounds(T, st, p)
+                acc += lo - hi
+        return acc
+
+    T, st = tables(), playout_rows()
+    out: dict[str, Any] = {"positions": int(st.shape[0]), "runs": runs, "passes": passes}
+    for name, fn in (("tt_key_ns", loop_key), ("value_bounds_ns", loop_bounds)):
+        fn(T, st, 1)
+        best = float("inf")
+        for _ in range(runs):
+            c0 = time.process_time()
+            fn(T, st, passes)
+            best = min(best, time.process_time() - c0)
+        out[name] = round(best / (passes * st.shape[0]) * 1e9, 1)
+    return out
+
+
 def print_results(data: dict[str, Any]) -> None:
     from rich import box
     from rich.table import Table
@@ -174,7 +239,14 @@ def print_results(data: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "kernel.json")
     parser.add_argument("--time-limit", type=float, default=60.0, help="time limit per position, s (60)")
+    parser.add_argument("--keys", action="store_true", help="only the ns per call of tt_key and value_bounds")
     args = parser.parse_args(argv)
+    if args.keys:
+        costs = key_costs()
+        print(costs)
+        if args.out != parser.get_default("out"):
+            print(f"saved {save_json({'bench': 'kernel-keys', 'keys': costs}, args.out)}")
+        return 0
     n_end, n_deal = (10, 3) if args.quick else (30, 10)
     data: dict[str, Any] = {"bench": "kernel", "quick": args.quick, "time_limit_s": args.time_limit}
     data["compile"] = compile_times(cold=not args.quick)

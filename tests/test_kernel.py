@@ -150,6 +150,31 @@ def test_kernel_rules_match_position_along_random_playouts():
     assert checked > 3000
 
 
+def test_table_key_matches_the_reference_where_cards_slide():
+    """The kernel's tt_key (the slide inlined, its walk down a bit trick, one Zobrist term a move)
+    is the reference's integer on positions full of gone and face-down cards: playouts that
+    discard whenever they can, so blocked cards and long runs of gone cards are common."""
+    from lukfu_solver.search.reference import blocked_cards, canonical_hands
+
+    T = tables()
+    st = np.zeros((1, K.NF), dtype=np.int64)
+    checked = slid = blocked = 0
+    for seed in range(40):
+        rng = random.Random(500 + seed)
+        pos = full_deal(seed)
+        while pos.outcome is None:
+            load_row(st, 0, pos)
+            assert K.to_unsigned(K.tt_key(T, st, 0)) == tt_key(pos), f"seed {seed}: {pos}"
+            checked += 1
+            slid += canonical_hands(pos)[0] != list(pos.hands)
+            blocked += blocked_cards(pos) != 0
+            legal = [m for m in pos.legal_moves() if m.kind != CLAIM]
+            discards = [m for m in legal if m.kind == DISCARD]
+            pos.push(rng.choice(discards if discards and rng.random() < 0.8 else legal or list(pos.legal_moves())))
+    # the slides and the blocked cards must really be exercised, else the equality proves little
+    assert checked > 500 and slid > checked // 2 and blocked > checked // 2, (checked, slid, blocked)
+
+
 def test_one_pass_discards_match_the_plain_route():
     """node_moves (discards generated, reduced and scored in one pass) gives the same moves and
     sort keys as gen_moves + reduce_moves + order_keys, with history scores and a table move."""

@@ -80,13 +80,15 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             else:
                 alpha = fr[p, R_ALPHA]
                 beta = fr[p, R_BETA]
-                key = tt_key(T, st, p)  # the table at every node (search.reference.Solver._ab)
-                prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the bounds are computed
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi
                     phase = RETURN
                 else:
+                    # the table's key only where the table is probed (search.reference.Solver._ab):
+                    # a node the bounds decide never pays for the canonical form
+                    key = tt_key(T, st, p)
+                    prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the moves are generated
                     # the moves first (the table's move is marked afterwards): the work overlaps
                     # the wait for the bucket's cache line, prefetched above
                     tm = st[p, F_TM]

@@ -37,10 +37,13 @@ def blocked_by(T, live, down):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slide(T, h0, h1, h2, over, movable, key):
     """search.reference._slide on the hands h0..h2, the key's hand terms updated as cards move;
-    returns (h0, h1, h2, over, key)."""
+    returns (h0, h1, h2, over, key). Inlined, and with few branches: the card's hand is picked
+    by masks, the walk down over the gone cards is one bit trick (the card stops above the
+    highest lower card not in ``over`` or at the bottom of its suit), and a card that cannot
+    move moves by nothing (the Zobrist term of an empty mask is 0)."""
     done = 0
     while True:
         cand = movable & (over << 1) & ~RANK1 & ~done
@@ -48,40 +51,39 @@ def slide(T, h0, h1, h2, over, movable, key):
             return h0, h1, h2, over, key
         x = cand & -cand
         done |= (x << 1) - 1
-        s = 0 if h0 & x else (1 if h1 & x else 2)
-        hand = h0 if s == 0 else (h1 if s == 1 else h2)
+        b = bit_length(x) - 1
+        m0 = -((h0 >> b) & 1)  # all ones when x is in that hand
+        m1 = -((h1 >> b) & 1)
+        m2 = -((h2 >> b) & 1)
+        hand = (h0 & m0) | (h1 & m1) | (h2 & m2)
         if not free_card(T, hand, x):
             continue
-        low = x
-        while (low & RANK1) == 0 and ((low >> 1) & over) != 0:
-            low >>= 1
+        low = 1 << bit_length((~over | SUIT_TOPS_BELOW_RANK1) & (x - 1))
         while low != x and ((low & UNBEATABLE_LEAD) != 0 or not free_card(T, hand ^ x ^ low, low)):
             low <<= 1
-        if low == x:
-            continue
-        moved = hand ^ x ^ low
-        key ^= zmask(T, O_ZH + s * 2048, x ^ low)
-        if s == 0:
-            h0 = moved
-        elif s == 1:
-            h1 = moved
-        else:
-            h2 = moved
-        over ^= x ^ low
+        d = x ^ low
+        suit = b // 9
+        key ^= T[O_ZH + ((m1 & 1) + (m2 & 2)) * 2048 + suit * 512 + (d >> (9 * suit))]  # XOR-linear
+        h0 ^= d & m0
+        h1 ^= d & m1
+        h2 ^= d & m2
+        over ^= d
 
 
 @njit(cache=True)
 def tt_key(T, st, p):
     """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
     cards slid down over gone cards, the gone cards split canonically), with the completed
-    tricks' face-up cards replaced by the cards in hands that a face-down discard blocks."""
+    tricks' face-up cards replaced by the cards in hands that a face-down discard blocks (one
+    Zobrist term for both changes: the keys are XOR-linear in the mask)."""
     h0 = st[p, F_H0]
     h1 = st[p, F_H0 + 1]
     h2 = st[p, F_H0 + 2]
+    up = st[p, F_FACEUP]
     live = h0 | h1 | h2
     gone = ALL & ~(live | trick_cards(st, p))
-    down = gone & ~st[p, F_FACEUP]
-    key = st[p, F_KEY] ^ zmask(T, O_ZF, st[p, F_FACEUP])
+    down = gone & ~up
+    key = st[p, F_KEY]
     blocked = blocked_by(T, live, down)
     if blocked:
         h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
@@ -95,7 +97,7 @@ def tt_key(T, st, p):
         above = ((gone >> shift) & SUIT9) & ~((1 << bit_length(below)) - 1)
         cdown |= (above & -above) << shift
     h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone & ~cdown, live & ~blocked, key)
-    return key ^ zmask(T, O_ZF, blocked_by(T, h0 | h1 | h2, cdown))
+    return key ^ zmask(T, O_ZF, up ^ blocked_by(T, h0 | h1 | h2, cdown))
 
 
 @njit(cache=True)
