@@ -170,8 +170,16 @@ def call_models(records: list[Any], fit_records: list[Any]) -> dict[str, Any]:
     }
     for name, f in (("hand_strength", strength_of), ("advice_gap", gap)):
         slope, threshold = fit_call([(f(h, s), y) for h, s, y in train])
-        ll = [math.log(max(1e-300, p if y else 1 - p)) for h, s, y in test for p in [sigmoid(slope * (f(h, s) - threshold))]]
-        out[name] = {"slope": round(slope, 4), "threshold": round(threshold, 4), "held_out": round(statistics.fmean(ll), 4)}
+        ll = [
+            math.log(max(1e-300, p if y else 1 - p))
+            for h, s, y in test
+            for p in [sigmoid(slope * (f(h, s) - threshold))]
+        ]
+        out[name] = {
+            "slope": round(slope, 4),
+            "threshold": round(threshold, 4),
+            "held_out": round(statistics.fmean(ll), 4),
+        }
     return out
 
 

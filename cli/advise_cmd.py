@@ -120,7 +120,9 @@ def advise(
     json_: JsonOpt = False,
     evidence: Annotated[
         bool,
-        typer.Option("--evidence", help="Also estimate over only the samples in which the seats before you would have passed."),
+        typer.Option(
+            "--evidence", help="Also estimate over only the samples in which the seats before you would have passed."
+        ),
     ] = False,
     budget: TimeOpt = None,
     max_nodes: MaxNodesOpt = None,

@@ -453,7 +453,11 @@ def analyse_view(
         return
     console = stdout_console()
     if view.seat == view.caller:
-        head = _("Seat {seat}'s view (the caller), to follow") if view.trick else _("Seat {seat}'s view (the caller), to lead")
+        head = (
+            _("Seat {seat}'s view (the caller), to follow")
+            if view.trick
+            else _("Seat {seat}'s view (the caller), to lead")
+        )
     elif view.trick:
         head = _("Seat {seat}'s view (a non-caller), to follow")
     else:
@@ -525,7 +529,11 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
         emit_json(data)
         return
     console = stdout_console()
-    title = _("Dealt hand of seat 0 (the Master), before calling") if seat == 0 else _("Dealt hand of seat {seat}, before calling")
+    title = (
+        _("Dealt hand of seat 0 (the Master), before calling")
+        if seat == 0
+        else _("Dealt hand of seat {seat}, before calling")
+    )
     console.print(Text(title.format(seat=seat), style="bold"))
     console.print(hand_table(hand, facts.old, _("seat {seat}").format(seat=seat)))
     console.print(legend())

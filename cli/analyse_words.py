@@ -168,9 +168,9 @@ def basis_text(adv: Advice) -> Text:
     else:
         words = ngettext("{n} solve estimated", "{n} solves estimated", adv.incomplete).format(n=adv.incomplete)
     if adv.budget_stopped:
-        words += _(", {n} stopped by the time budget: the rule player's playout of the deal within what they proved").format(
-            n=adv.budget_stopped
-        )
+        words += _(
+            ", {n} stopped by the time budget: the rule player's playout of the deal within what they proved"
+        ).format(n=adv.budget_stopped)
     cut = (
         "; "
         + ngettext(

@@ -125,7 +125,7 @@ _one_metavar_style()
 def _terminated(signum: int, frame: Any) -> None:
     """SIGTERM: leave like Ctrl-C, through the ``finally`` blocks (a worker pool is stopped, not
     left to write into a closed pipe), with one line and exit code 143."""
-    note(_('terminated'))
+    note(_("terminated"))
     raise SystemExit(EXIT_TERMINATED)
 
 

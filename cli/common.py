@@ -62,7 +62,10 @@ def error_line(message: str) -> None:
 
 USAGE_MESSAGES: tuple[tuple[str, str], ...] = (
     (r"Invalid value for (?P<option>.+?): (?P<detail>.*)", N_("Invalid value for {option}: {detail}")),
-    (r"No such option: (?P<option>\S+) \(Possible options: (?P<choices>.*)\)", N_("No such option: {option} (Possible options: {choices})")),
+    (
+        r"No such option: (?P<option>\S+) \(Possible options: (?P<choices>.*)\)",
+        N_("No such option: {option} (Possible options: {choices})"),
+    ),
     (r"No such option: (?P<option>\S+)", N_("No such option: {option}")),
     (r"Missing argument (?P<name>.+)", N_("Missing argument {name}")),
     (r"Missing option (?P<name>.+)", N_("Missing option {name}")),

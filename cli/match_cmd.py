@@ -113,7 +113,9 @@ def match(
         ngettext("{n} deal", "{n} deals", deals).format(n=deals)
         + " × "
         + ngettext("{n} seating", "{n} seatings", n).format(n=n)
-        + _(" = {games} games, seed {seed}: {players}").format(games=result.game_count, seed=seed, players=", ".join(specs)),
+        + _(" = {games} games, seed {seed}: {players}").format(
+            games=result.game_count, seed=seed, players=", ".join(specs)
+        ),
         highlight=False,
     )
     console.print(match_table(result))

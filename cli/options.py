@@ -49,18 +49,19 @@ def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = 
 
     if deal is None:
         if not hand:
-            raise bad_usage(name.split("|")[-1].lower(), _("missing: give {name}, or --deal SEED with --seat SEAT").format(name=name))
+            raise bad_usage(
+                name.split("|")[-1].lower(),
+                _("missing: give {name}, or --deal SEED with --seat SEAT").format(name=name),
+            )
         return hand
     if hand:
         raise bad_usage("deal", _("give either {name} or --deal SEED, not both").format(name=name))
     if seat is None:
-        raise bad_usage("seat", _('--deal SEED needs --seat SEAT: whose hand in the deal'))
+        raise bad_usage("seat", _("--deal SEED needs --seat SEAT: whose hand in the deal"))
     return format_cards(dealt_hand(deal, seat))
 
 
-POSITION_HELP = N_(
-    "A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`."
-)
+POSITION_HELP = N_("A position line (NOTATION.md), quoted: `'<hands> <to-move> <caller> <fu> <face-up> <trick>'`.")
 
 
 def check_seat(value: int, field: str) -> int:

@@ -150,7 +150,9 @@ class Terminal:
             self.hint(view)
             return None
         if word == "tricks":
-            out(trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet."))
+            out(
+                trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet.")
+            )
             return None
         if word == "moves":
             self.show_moves(view, limit=None)
@@ -165,7 +167,12 @@ class Terminal:
             out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed, count=len(shown))))
             return None
         if view.caller is None:
-            said = {i18n.term("play").lower(): "play", i18n.term("pass").lower(): "pass", "play": "play", "pass": "pass"}
+            said = {
+                i18n.term("play").lower(): "play",
+                i18n.term("pass").lower(): "pass",
+                "play": "play",
+                "pass": "pass",
+            }
             if word in said:
                 return said[word]
             out(_("At the call the answer is play or pass (1 or 2)."))
@@ -219,7 +226,9 @@ class Terminal:
                 total = view.fu[seat] + old.bit_count()
                 parts.append(
                     Text(
-                        _("You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now).").format(
+                        _(
+                            "You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now)."
+                        ).format(
                             fu=plural(view.fu[seat], "fu"),
                             old=plural(old.bit_count(), "Old card"),
                             total=total,
@@ -563,7 +572,9 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
         raise NotationError(
             "record", _("{fault}; the record is printed on standard output instead").format(fault=fault)
         ) from None
-    raise NotationError("record", _("{fault}; the record is saved to {path} instead").format(fault=fault, path=fallback))
+    raise NotationError(
+        "record", _("{fault}; the record is saved to {path} instead").format(fault=fault, path=fallback)
+    )
 
 
 def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> None:
@@ -575,11 +586,15 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
     mine = rec.outcome.points[me]
     console.print(
         Text(
-            ngettext("You (seat {seat}): {points} point — {outcome}.", "You (seat {seat}): {points} points — {outcome}.", abs(mine)).format(
-                seat=me, points=signed(mine), outcome=outcome_text(rec.outcome)
-            ),
+            ngettext(
+                "You (seat {seat}): {points} point — {outcome}.",
+                "You (seat {seat}): {points} points — {outcome}.",
+                abs(mine),
+            ).format(seat=me, points=signed(mine), outcome=outcome_text(rec.outcome)),
             style="bold",
         )
     )
     target = save_record(rec, path, force)
-    console.print(_("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False)
+    console.print(
+        _("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False
+    )

@@ -81,7 +81,9 @@ def solver_kind(name: str) -> str:
     from lukfu_solver.puzzles import SOLVER_CHOICES
 
     if name not in SOLVER_CHOICES:
-        raise bad_usage("solver", _('expected {choices}, got {name!r}').format(choices=' or '.join(SOLVER_CHOICES), name=name))
+        raise bad_usage(
+            "solver", _("expected {choices}, got {name!r}").format(choices=" or ".join(SOLVER_CHOICES), name=name)
+        )
     if name == "compiled":
         from .progress import prepare_solver
 
@@ -117,7 +119,9 @@ def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, in
 
     head = ngettext("generated {n} puzzle", "generated {n} puzzles", found).format(n=found)
     if found < count:
-        head += _(" (only {n} of {count}: --max-deals {max_deals} reached)").format(n=found, count=count, max_deals=max_deals)
+        head += _(" (only {n} of {count}: --max-deals {max_deals} reached)").format(
+            n=found, count=count, max_deals=max_deals
+        )
     parts = ", ".join(_("{n} {tier}").format(n=n, tier=tier_text(t)) for t, n in tiers.items())
     tail = ngettext("{n} deal in {secs:.1f} s", "{n} deals in {secs:.1f} s", tried).format(n=tried, secs=secs)
     return _("{head}: {tiers}; {tried}").format(head=head, tiers=parts, tried=tail)
@@ -223,7 +227,7 @@ def generate(
         check_seed(seed)
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
-        note(_('seed {seed}').format(seed=seed))
+        note(_("seed {seed}").format(seed=seed))
     update, stop = _progress_bar(count)
     tried = 0
 
@@ -279,12 +283,12 @@ def _position_or_file(
 
     if " " in source.strip() and not os.path.exists(source):
         if pid is not None:
-            raise bad_usage("id", _('--id applies to a puzzle FILE, not a POSITION'))
+            raise bad_usage("id", _("--id applies to a puzzle FILE, not a POSITION"))
         pos = Position.parse(source)
         check_puzzle_size(pos, "position")
         return [(None, pos, P.choose_goal(pos, goal, kind))]
     if goal is not None:
-        raise bad_usage("goal", _('--goal applies to a POSITION; a puzzle FILE says its goal'))
+        raise bad_usage("goal", _("--goal applies to a POSITION; a puzzle FILE says its goal"))
     return [(p, p.pos(), p.goal) for p in load_selected(source, pid)]
 
 
@@ -343,7 +347,9 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
         value = _("Value: {value} (the caller's net points under best play)").format(value=signed(data["value"]))
         console.print(Text(value), soft_wrap=True)
     if not data["ok"]:
-        console.print(Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True)
+        console.print(
+            Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True
+        )
     if data["steps"]:
         head = _("Solution (★ a decision: the only move that keeps the goal):")
         console.print(Text(head, style="bold"), soft_wrap=True)
@@ -357,8 +363,10 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     if data["alternatives"]:
         console.print(Text(_("Other first moves:"), style="bold"), soft_wrap=True)
         for alt in data["alternatives"]:
-            words = _("{move}: value {value}, keeps the goal too ({why})") if alt["keeps_goal"] else _(
-                "{move}: value {value}, fails ({why})"
+            words = (
+                _("{move}: value {value}, keeps the goal too ({why})")
+                if alt["keeps_goal"]
+                else _("{move}: value {value}, fails ({why})")
             )
             line = " " + words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
             console.print(Text(line), soft_wrap=True)
@@ -465,7 +473,9 @@ def check(
     else:
         for r in results:
             if r["ok"]:
-                line = _("ok    {id}  ({nodes:,} positions, {ms:.0f} ms)").format(id=r["id"], nodes=r["nodes"], ms=r["ms"])
+                line = _("ok    {id}  ({nodes:,} positions, {ms:.0f} ms)").format(
+                    id=r["id"], nodes=r["nodes"], ms=r["ms"]
+                )
             else:
                 line = _("FAIL  {id}: {failures}").format(id=r["id"], failures=one_line("; ".join(r["failures"])))
             sys.stdout.write(line + "\n")
@@ -516,9 +526,7 @@ def show(
         emit_json({"puzzle": puzzle.to_dict(), "position": position_data(pos)})
         return
     console = stdout_console()
-    console.print(
-        Text(puzzle_head(puzzle), style="bold"), soft_wrap=True
-    )
+    console.print(Text(puzzle_head(puzzle), style="bold"), soft_wrap=True)
     console.print(position_renderable(pos))
     console.print(Text(_("Question: {question}").format(question=puzzle.question), style="bold"), soft_wrap=True)
     console.print(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty)), soft_wrap=True)
@@ -642,7 +650,9 @@ class PlaySession:
                 self._explain(solver, p, move, puzzle.goal, an.value or 0, st.values.get(move))
             self._push(p, st.move)
         if mistakes:
-            self.say(ngettext("Solved after {n} wrong try!", "Solved after {n} wrong tries!", mistakes).format(n=mistakes))
+            self.say(
+                ngettext("Solved after {n} wrong try!", "Solved after {n} wrong tries!", mistakes).format(n=mistakes)
+            )
         else:
             self.say(_("Solved!"))
         if not p.is_over:
@@ -729,4 +739,6 @@ def play(
         if outcome in ("quit", "eof"):
             break
     n = len(puzzles)
-    session.say(ngettext("Solved {solved} of {n} puzzle.", "Solved {solved} of {n} puzzles.", n).format(solved=solved, n=n))
+    session.say(
+        ngettext("Solved {solved} of {n} puzzle.", "Solved {solved} of {n} puzzles.", n).format(solved=solved, n=n)
+    )

@@ -165,7 +165,9 @@ def legend_for(*old: CardSet) -> Text:
 
 def legend() -> Text:
     """The Old-card legend (:data:`LEGEND`) in the language in use."""
-    return Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), _(" an Old card: no card the others hold can beat it"))
+    return Text.assemble(
+        ("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), _(" an Old card: no card the others hold can beat it")
+    )
 
 
 def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
@@ -230,9 +232,9 @@ def position_renderable(pos: Any) -> RenderableType:
     down = pos.facedown.bit_count()
     lines.append(
         Text(
-            ngettext("Face down in completed tricks: {n} card", "Face down in completed tricks: {n} cards", down).format(
-                n=down
-            )
+            ngettext(
+                "Face down in completed tricks: {n} card", "Face down in completed tricks: {n} cards", down
+            ).format(n=down)
         )
     )
     if pos.trick:
@@ -403,9 +405,7 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
 
 def calls_text(calls: Sequence[str]) -> str:
     """``seat 0 pass, seat 1 play``, or ``none yet`` (the calls in the glossary's words)."""
-    return ", ".join(_("seat {seat} {call}").format(seat=i, call=term(c)) for i, c in enumerate(calls)) or _(
-        "none yet"
-    )
+    return ", ".join(_("seat {seat} {call}").format(seat=i, call=term(c)) for i, c in enumerate(calls)) or _("none yet")
 
 
 def view_data(view: Any) -> dict[str, Any]:

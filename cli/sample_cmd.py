@@ -72,7 +72,7 @@ def sample(
     parsed = SeatView.parse(view)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        note(_('seed {seed}').format(seed=seed))
+        note(_("seed {seed}").format(seed=seed))
     sampler = make_sampler(parsed, seed, exact=True)  # sample promises exactly uniform deals
     draws = (sampler.sample() for _ in range(count))
     shown = with_progress(draws, count, _("sampling")) if count >= PROGRESS_FROM else draws

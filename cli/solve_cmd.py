@@ -39,11 +39,17 @@ if TYPE_CHECKING:
 AllMovesOpt = Annotated[bool, typer.Option("--all-moves", help="Also find the exact value of every legal move.")]
 MaxNodesOpt = Annotated[
     int | None,
-    typer.Option("--max-nodes", metavar="N", help="Stop each search after about N nodes and report the range of values proven so far."),
+    typer.Option(
+        "--max-nodes",
+        metavar="N",
+        help="Stop each search after about N nodes and report the range of values proven so far.",
+    ),
 ]
 TimeOpt = Annotated[
     float | None,
-    typer.Option("--time", metavar="SECONDS", help="Stop each search after SECONDS and report the range of values proven so far."),
+    typer.Option(
+        "--time", metavar="SECONDS", help="Stop each search after SECONDS and report the range of values proven so far."
+    ),
 ]
 JobsOpt = Annotated[
     int, typer.Option("--jobs", metavar="N", help="With --batch: solve on N processes (same results, in order).")
@@ -187,7 +193,12 @@ def run_solve_batch(
         total = count_lines(path)
         with on_cluster(scheduler, "solving", total, warm=not reference) as cluster:
             work = functools.partial(
-                solve_line, all_moves=all_moves, max_nodes=max_nodes, time_limit=time_limit, reference=reference, threads=threads
+                solve_line,
+                all_moves=all_moves,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                reference=reference,
+                threads=threads,
             )
             done = 0
             for obj in ordered_map(work, lines, scheduler=cluster, cost=line_cost, total=total):
@@ -233,7 +244,9 @@ def moves_table(pos: Position, res: SolveResult) -> Table:
 
 def stats_line(res: SolveResult) -> str:
     """Nodes, table hit rate and time."""
-    return _("nodes {nodes:,} · table hit rate {rate:.1%} · time {ms:,.0f} ms").format(nodes=res.nodes, rate=res.hit_rate, ms=res.ms)
+    return _("nodes {nodes:,} · table hit rate {rate:.1%} · time {ms:,.0f} ms").format(
+        nodes=res.nodes, rate=res.hit_rate, ms=res.ms
+    )
 
 
 def print_solve(
@@ -257,13 +270,17 @@ def print_solve(
         if time_limit is not None:
             limits.append(f"--time {time_limit:g}")
         why = _(" or ").join(limits) or _("a limit")
-        console.print(Text(_("Search stopped at a limit ({why}) before it finished.").format(why=why), style="bold yellow"))
+        console.print(
+            Text(_("Search stopped at a limit ({why}) before it finished.").format(why=why), style="bold yellow")
+        )
         bounds = _("Bounds: [{lower}, {upper}] (the caller's net points)")
         console.print(Text(bounds.format(lower=signed(res.lower), upper=signed(res.upper))))
     if res.value is not None:
         console.print(
             Text(
-                _("Value: {value} (the caller's net points if everyone plays perfectly)").format(value=signed(res.value)),
+                _("Value: {value} (the caller's net points if everyone plays perfectly)").format(
+                    value=signed(res.value)
+                ),
                 style="bold",
             )
         )
@@ -331,7 +348,7 @@ def solve(
     if threads not in (1, 2):
         raise bad_usage("threads", _("must be 1 or 2, got {value}").format(value=threads))
     if threads != 1 and reference:
-        raise bad_usage("threads", _('the --reference search runs on one thread'))
+        raise bad_usage("threads", _("the --reference search runs on one thread"))
     check_scheduler(scheduler, jobs)
     if batch is not None:
         if not reference and scheduler is None:  # on a cluster, the workers warm up instead
@@ -339,9 +356,9 @@ def solve(
         run_solve_batch(batch, all_moves, max_nodes, time_limit, jobs, reference, threads, scheduler)
         return
     if scheduler is not None:
-        raise bad_usage("scheduler", _('--scheduler applies to --batch only'))
+        raise bad_usage("scheduler", _("--scheduler applies to --batch only"))
     if jobs != 1:
-        raise bad_usage("jobs", _('--jobs applies to --batch only'))
+        raise bad_usage("jobs", _("--jobs applies to --batch only"))
     assert position is not None
     pos = Position.parse(position)
     reference = choose_reference(pos, reference, threads)

@@ -131,7 +131,9 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
         pos = SUITS.find(ch)
         if pos >= 0:
             if pending:
-                raise NotationError(field, _("suit {suit} has no rank in {text}").format(suit=SUITS[suit], text=excerpt(text)))
+                raise NotationError(
+                    field, _("suit {suit} has no rank in {text}").format(suit=SUITS[suit], text=excerpt(text))
+                )
             suit, pending = pos, True
         elif ch in "123456789":
             if suit < 0:

@@ -43,7 +43,7 @@ def full_deal(seed: int, caller: int | None = None) -> Position:
     generator unless ``caller`` is given, so the three callers of one seed share its hands.
     """
     if caller is not None and caller not in (0, 1, 2):
-        raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller}').format(caller=caller))
+        raise NotationError("caller", _("a seat is 0, 1 or 2, got {caller}").format(caller=caller))
     pos, _caller = _deal_and_caller(random.Random(seed), caller)
     return pos
 
@@ -57,7 +57,9 @@ def random_endgame(seed: int, cards: int) -> Position:
     function of the seed alone.
     """
     if not 0 <= cards <= HAND_SIZE:
-        raise NotationError("cards", _('cards a hand must be 0-{size}, got {cards}').format(size=HAND_SIZE, cards=cards))
+        raise NotationError(
+            "cards", _("cards a hand must be 0-{size}, got {cards}").format(size=HAND_SIZE, cards=cards)
+        )
     rng = random.Random(seed)
     for _attempt in range(MAX_ATTEMPTS):
         pos, _caller = _deal_and_caller(rng, None)
@@ -68,4 +70,9 @@ def random_endgame(seed: int, cards: int) -> Position:
             pos.push(rng.choice(moves))
         if not pos.trick and pos.hands[0].bit_count() == cards and (cards == 0 or not pos.is_over):
             return pos.copy()
-    raise NotationError("seed", _('no deal of seed {seed} reached {cards} cards a hand in {attempts} attempts').format(seed=seed, cards=cards, attempts=MAX_ATTEMPTS))
+    raise NotationError(
+        "seed",
+        _("no deal of seed {seed} reached {cards} cards a hand in {attempts} attempts").format(
+            seed=seed, cards=cards, attempts=MAX_ATTEMPTS
+        ),
+    )

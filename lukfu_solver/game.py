@@ -64,7 +64,7 @@ def dealt_hand(seed: int, seat: int) -> int:
     True
     """
     if seat not in (0, 1, 2):
-        raise NotationError("seat", _('a seat is 0, 1 or 2, got {seat}').format(seat=seat))
+        raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
     return deal_from_seed(seed)[seat]
 
 
@@ -100,7 +100,7 @@ class RandomPlayer:
         if view.caller is None:
             return "play" if rng.random() < 0.5 else "pass"
         if view.to_move != view.seat:
-            raise NotationError("view", _('seat {seat} is not to move').format(seat=view.seat))
+            raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
         best = view.best
         if best is None:
             return rng.choice(list(view.legal_moves()))
@@ -153,10 +153,10 @@ def play_deal(
     """
     check_seed(seed)
     if len(players) != 3:
-        raise NotationError("players", _('a table has three players, got {count}').format(count=len(players)))
+        raise NotationError("players", _("a table has three players, got {count}").format(count=len(players)))
     labels = [str(n) for n in names] if names is not None else [_name(p) for p in players]
     if len(labels) != 3:
-        raise NotationError("names", _('three names, got {count}').format(count=len(labels)))
+        raise NotationError("names", _("three names, got {count}").format(count=len(labels)))
     rng = random.Random(seed)
     passed_out: list[Hands] = []
     while True:
@@ -182,7 +182,9 @@ def play_deal(
             break
         passed_out.append(hands)
         if len(passed_out) >= MAX_PASSED_OUT:
-            raise NotationError("players", _('{count} deals in a row were passed out (R3); giving up').format(count=MAX_PASSED_OUT))
+            raise NotationError(
+                "players", _("{count} deals in a row were passed out (R3); giving up").format(count=MAX_PASSED_OUT)
+            )
     caller = len(calls) - 1
     pos = Position.start(hands, caller)
     plays: list[Play] = []

@@ -109,7 +109,9 @@ def set_language(code: str | None) -> str:
     else:
         found = normalize(code)
         if found is None:
-            raise NotationError("lang", _('unknown language {code!r}: one of {choices}').format(code=code, choices=', '.join(LANGUAGES)))
+            raise NotationError(
+                "lang", _("unknown language {code!r}: one of {choices}").format(code=code, choices=", ".join(LANGUAGES))
+            )
         chosen = found
     _state["code"] = chosen
     _state["tr"] = translations(chosen)
@@ -249,7 +251,9 @@ def take_lang_option(args: list[str]) -> tuple[list[str], str | None]:
             break
         if arg == "--lang":
             if i + 1 >= len(args) or args[i + 1].startswith("--"):
-                raise NotationError("lang", _('--lang needs a value: one of {choices}').format(choices=', '.join(LANGUAGES)))
+                raise NotationError(
+                    "lang", _("--lang needs a value: one of {choices}").format(choices=", ".join(LANGUAGES))
+                )
             code = args[i + 1]
             i += 2
             continue

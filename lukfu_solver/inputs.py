@@ -80,9 +80,16 @@ def parse_int(text: str, field: str, low: int, high: int) -> int:
     """
     digits = text[1:] if text.startswith("-") else text
     if not digits or not _DIGITS.issuperset(digits):
-        raise NotationError(field, _('expected a whole number {range}, got {text}').format(range=_range(low, high), text=excerpt(text)))
+        raise NotationError(
+            field, _("expected a whole number {range}, got {text}").format(range=_range(low, high), text=excerpt(text))
+        )
     if len(digits) > MAX_DIGITS:
-        raise NotationError(field, _('a {count:,}-digit number is too long (the range is {low}-{high})').format(count=len(digits), low=low, high=high))
+        raise NotationError(
+            field,
+            _("a {count:,}-digit number is too long (the range is {low}-{high})").format(
+                count=len(digits), low=low, high=high
+            ),
+        )
     return check_int(int(text), field, low, high)
 
 
@@ -92,9 +99,14 @@ def check_int(value: Any, field: str, low: int, high: int) -> int:
     Used for numbers that arrive already converted: command-line options and JSON values.
     """
     if type(value) is not int:
-        raise NotationError(field, _('expected a whole number {range}, got {value}').format(range=_range(low, high), value=excerpt(value)))
+        raise NotationError(
+            field,
+            _("expected a whole number {range}, got {value}").format(range=_range(low, high), value=excerpt(value)),
+        )
     if not low <= value <= high:
-        raise NotationError(field, _('{value} is outside {low}-{high}').format(value=excerpt(value), low=low, high=high))
+        raise NotationError(
+            field, _("{value} is outside {low}-{high}").format(value=excerpt(value), low=low, high=high)
+        )
     return value
 
 
@@ -124,19 +136,25 @@ def check_text(text: str, field: str, max_len: int = MAX_TEXT, allow_space: bool
     any space other than U+0020, and U+0020 itself when ``allow_space`` is false.
     """
     if len(text) > max_len:
-        raise NotationError(field, _('{count:,} characters is too long (at most {max_len:,})').format(count=len(text), max_len=max_len))
+        raise NotationError(
+            field, _("{count:,} characters is too long (at most {max_len:,})").format(count=len(text), max_len=max_len)
+        )
     if text.isascii() and text.isprintable():
         if not allow_space and " " in text:
-            raise NotationError(field, _('a space at column {index} in {text}').format(index=text.index(' ') + 1, text=excerpt(text)))
+            raise NotationError(
+                field, _("a space at column {index} in {text}").format(index=text.index(" ") + 1, text=excerpt(text))
+            )
         return text
     for i, ch in enumerate(text, 1):
         if ch == " ":
             if not allow_space:
-                raise NotationError(field, _('a space at column {i} in {text}').format(i=i, text=excerpt(text)))
+                raise NotationError(field, _("a space at column {i} in {text}").format(i=i, text=excerpt(text)))
             continue
         if ch.isprintable():
             continue
-        raise NotationError(field, _('{ch} at column {i} in {text}').format(ch=describe_char(ch), i=i, text=excerpt(text)))
+        raise NotationError(
+            field, _("{ch} at column {i} in {text}").format(ch=describe_char(ch), i=i, text=excerpt(text))
+        )
     return text  # pragma: no cover - a non-printable text has a faulty character
 
 
@@ -167,10 +185,18 @@ def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
         text = text[:-2] if text.endswith("\r\n") else text[:-1]
     check_text(text, field, max_len)
     if text.startswith(" ") or text.endswith(" "):
-        raise NotationError(field, (_('a space at the start of {text}') if text.startswith(' ') else _('a space at the end of {text}')).format(text=excerpt(text)))
+        raise NotationError(
+            field,
+            (_("a space at the start of {text}") if text.startswith(" ") else _("a space at the end of {text}")).format(
+                text=excerpt(text)
+            ),
+        )
     if "  " in text:
         raise NotationError(
-            field, _('two spaces in a row at column {index} (fields are separated by single spaces)').format(index=text.index('  ') + 1)
+            field,
+            _("two spaces in a row at column {index} (fields are separated by single spaces)").format(
+                index=text.index("  ") + 1
+            ),
         )
     return text.split(" ") if text else []
 
@@ -178,7 +204,7 @@ def split_fields(text: str, field: str, max_len: int = MAX_TEXT) -> list[str]:
 def check_name(value: Any, field: str) -> str:
     """A player name: a string of 1 to :data:`MAX_NAME` printable characters (spaces allowed inside)."""
     if not isinstance(value, str) or not value:
-        raise NotationError(field, _('a name is a non-empty string, got {value}').format(value=excerpt(value)))
+        raise NotationError(field, _("a name is a non-empty string, got {value}").format(value=excerpt(value)))
     return check_text(value, field, MAX_NAME)
 
 
@@ -192,7 +218,12 @@ def decode_line(raw: bytes, field: str = "line") -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(field, _('an undecodable byte 0x{raw:02x} at byte {start} (not UTF-8)').format(raw=raw[e.start], start=e.start + 1)) from None
+        raise NotationError(
+            field,
+            _("an undecodable byte 0x{raw:02x} at byte {start} (not UTF-8)").format(
+                raw=raw[e.start], start=e.start + 1
+            ),
+        ) from None
 
 
 # ---------------------------------------------------------------- excerpts for messages
@@ -252,28 +283,33 @@ def json_depth(text: str, stop: int | None = None) -> int:
     return deepest
 
 
-def load_json(
-    data: str | bytes, field: str, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH
-) -> Any:
+def load_json(data: str | bytes, field: str, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Parse JSON text with limits: size, nesting depth (checked before parsing, so no
     RecursionError), numbers of at most :data:`MAX_DIGITS` digits (checked before conversion),
     no NaN/Infinity, no duplicate key, no lone surrogate in a string. Faults are a NotationError
     naming ``field`` (``not valid JSON (… at line L column C)`` for a syntax error).
     """
     if len(data) > max_bytes:
-        message = _("{count:,} bytes is too large (at most {most:,})") if isinstance(data, bytes) else _("{count:,} characters is too large (at most {most:,})")
+        message = (
+            _("{count:,} bytes is too large (at most {most:,})")
+            if isinstance(data, bytes)
+            else _("{count:,} characters is too large (at most {most:,})")
+        )
         raise NotationError(field, message.format(count=len(data), most=max_bytes))
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise NotationError(
-                field, _('an undecodable byte 0x{data:02x} at byte {start} (not UTF-8)').format(data=data[e.start], start=e.start + 1)
+                field,
+                _("an undecodable byte 0x{data:02x} at byte {start} (not UTF-8)").format(
+                    data=data[e.start], start=e.start + 1
+                ),
             ) from None
     else:
         text = data
     if json_depth(text, max_depth) > max_depth:
-        raise NotationError(field, _('nested more than {max_depth} deep').format(max_depth=max_depth))
+        raise NotationError(field, _("nested more than {max_depth} deep").format(max_depth=max_depth))
     try:
         value = json.loads(
             text,
@@ -283,9 +319,14 @@ def load_json(
             object_pairs_hook=lambda pairs: _json_object(pairs, field),
         )
     except json.JSONDecodeError as e:
-        raise NotationError(field, _('not valid JSON ({reason} at line {lineno} column {colno})').format(reason=e.msg, lineno=e.lineno, colno=e.colno)) from None
+        raise NotationError(
+            field,
+            _("not valid JSON ({reason} at line {lineno} column {colno})").format(
+                reason=e.msg, lineno=e.lineno, colno=e.colno
+            ),
+        ) from None
     except RecursionError:  # pragma: no cover - json_depth refuses deep text first
-        raise NotationError(field, _('nested more than {max_depth} deep').format(max_depth=max_depth)) from None
+        raise NotationError(field, _("nested more than {max_depth} deep").format(max_depth=max_depth)) from None
     _check_strings(value, field)
     return value
 
@@ -295,7 +336,9 @@ def _check_strings(value: Any, field: str) -> None:
     character and cannot be written back as UTF-8. The depth is already bounded."""
     if isinstance(value, str):
         if has_surrogates(value):
-            raise NotationError(field, _('a lone surrogate (not a character) in the string {value}').format(value=excerpt(value)))
+            raise NotationError(
+                field, _("a lone surrogate (not a character) in the string {value}").format(value=excerpt(value))
+            )
     elif isinstance(value, list):
         for item in value:
             _check_strings(item, field)
@@ -308,16 +351,21 @@ def _check_strings(value: Any, field: str) -> None:
 def _json_number(text: str, field: str, kind: type) -> Any:
     """A JSON number's text converted by ``kind`` once its length is known to be sane."""
     if len(text) > MAX_DIGITS + 10:
-        raise NotationError(field, _('a {count:,}-character number is too long (at most {most} digits)').format(count=len(text), most=MAX_DIGITS))
+        raise NotationError(
+            field,
+            _("a {count:,}-character number is too long (at most {most} digits)").format(
+                count=len(text), most=MAX_DIGITS
+            ),
+        )
     value = kind(text)
     if kind is float and not math.isfinite(value):
-        raise NotationError(field, _('the number {text} is too large').format(text=text))
+        raise NotationError(field, _("the number {text} is too large").format(text=text))
     return value
 
 
 def _json_constant(text: str, field: str) -> Any:
     """NaN and Infinity are not JSON: refuse them."""
-    raise NotationError(field, _('{text} is not a JSON value').format(text=text))
+    raise NotationError(field, _("{text} is not a JSON value").format(text=text))
 
 
 def _json_object(pairs: list[tuple[str, Any]], field: str) -> dict[str, Any]:
@@ -325,7 +373,7 @@ def _json_object(pairs: list[tuple[str, Any]], field: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise NotationError(field, _('key {key} given twice').format(key=excerpt(key)))
+            raise NotationError(field, _("key {key} given twice").format(key=excerpt(key)))
         out[key] = value
     return out
 
@@ -338,13 +386,16 @@ def read_bounded(path: str | os.PathLike[str], max_bytes: int, field: str = "fil
         with p.open("rb") as f:
             data = f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise NotationError(field, _('{path}: no such file').format(path=p)) from None
+        raise NotationError(field, _("{path}: no such file").format(path=p)) from None
     except IsADirectoryError:
-        raise NotationError(field, _('{path}: is a directory').format(path=p)) from None
+        raise NotationError(field, _("{path}: is a directory").format(path=p)) from None
     except OSError as e:
-        raise NotationError(field, _('{path}: cannot read ({reason})').format(path=p, reason=e.strerror or e)) from None
+        raise NotationError(field, _("{path}: cannot read ({reason})").format(path=p, reason=e.strerror or e)) from None
     if len(data) > max_bytes:
-        raise NotationError(field, _('{path}: larger than {max_bytes:,} bytes, the limit for this file').format(path=p, max_bytes=max_bytes))
+        raise NotationError(
+            field,
+            _("{path}: larger than {max_bytes:,} bytes, the limit for this file").format(path=p, max_bytes=max_bytes),
+        )
     return data
 
 

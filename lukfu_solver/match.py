@@ -310,7 +310,9 @@ def parse_specs(text: str | Sequence[str]) -> tuple[str, str, str]:
     """Three player specs from ``A,B,C`` (checked: each must make a player)."""
     parts = [p.strip().lower() for p in (text.split(",") if isinstance(text, str) else text)]
     if len(parts) != 3 or not all(parts):
-        raise NotationError("players", i18n._("give three players separated by commas (A,B,C), got {text}").format(text=repr(text)))
+        raise NotationError(
+            "players", i18n._("give three players separated by commas (A,B,C), got {text}").format(text=repr(text))
+        )
     for p in parts:
         make_player(p, 0)
     return (parts[0], parts[1], parts[2])
@@ -390,4 +392,6 @@ def _check_records_directory(directory: Path, deals: int, seatings_a_deal: int) 
     if taken:
         d, k = min(taken)
         p = directory / f"deal{d:04d}-s{k}.json"
-        raise NotationError("records", i18n._("{path} already exists; refusing to overwrite it (use a new directory)").format(path=p))
+        raise NotationError(
+            "records", i18n._("{path} already exists; refusing to overwrite it (use a new directory)").format(path=p)
+        )

@@ -104,7 +104,9 @@ class Play(NamedTuple):
         if kind < 0:
             raise NotationError(
                 field,
-                _("{cards} is not a single, a set (3-4 of a rank) or a run (3+ in suit)").format(cards=format_cards(mask)),
+                _("{cards} is not a single, a set (3-4 of a rank) or a run (3+ in suit)").format(
+                    cards=format_cards(mask)
+                ),
             )
         return Play(kind, mask, mask.bit_count())
 

@@ -411,7 +411,9 @@ class Position:
     def push_checked(self, move: Play, field: str = "move") -> None:
         """Play ``move`` after checking it is legal; an illegal move raises :class:`NotationError`."""
         if not self.is_legal(move):
-            raise NotationError(field, _("{move} is not legal here ({why})").format(move=move, why=self.why_illegal(move)))
+            raise NotationError(
+                field, _("{move} is not legal here ({why})").format(move=move, why=self.why_illegal(move))
+            )
         self.push(move)
 
     def why_illegal(self, move: Play) -> str | None:
@@ -438,7 +440,9 @@ class Position:
             case "hidden":
                 return _("a discard must show its cards here")
             case "missing":
-                return _("seat {seat} does not hold {cards}").format(seat=s, cards=format_cards(move.cards & ~turn.hand))
+                return _("seat {seat} does not hold {cards}").format(
+                    seat=s, cards=format_cards(move.cards & ~turn.hand)
+                )
             case "lead-discard":
                 return _("a leader cannot discard")
             case "R7":
@@ -475,18 +479,21 @@ class Position:
         fields = split_fields(text, "position")
         if len(fields) != 6:
             raise NotationError(
-                "position", _('expected 6 fields (hands to-move caller fu face-up trick), got {count}').format(count=len(fields))
+                "position",
+                _("expected 6 fields (hands to-move caller fu face-up trick), got {count}").format(count=len(fields)),
             )
         hands_t, tm_t, caller_t, fu_t, up_t, trick_t = fields
         parts = hands_t.split("/")
         if len(parts) != 3:
-            raise NotationError("hands", _("expected three hands separated by '/', got {count}").format(count=len(parts)))
+            raise NotationError(
+                "hands", _("expected three hands separated by '/', got {count}").format(count=len(parts))
+            )
         hands = [parse_cards(p, f"hands: seat {i}") for i, p in enumerate(parts)]
         to_move = _parse_seat(tm_t, "to-move")
         caller = _parse_seat(caller_t, "caller")
         fu_parts = fu_t.split(",")
         if len(fu_parts) != 3 or not all(f.isascii() and f.isdigit() for f in fu_parts):
-            raise NotationError("fu", _('expected three numbers f0,f1,f2, got {fu}').format(fu=excerpt(fu_t)))
+            raise NotationError("fu", _("expected three numbers f0,f1,f2, got {fu}").format(fu=excerpt(fu_t)))
         fu = [parse_int(f, "fu", 0, HAND_SIZE) for f in fu_parts]
         faceup = parse_cards(up_t, "face-up")
         trick: list[Play] = []
@@ -505,23 +512,27 @@ class Position:
         for h in hands:
             dup = seen & h
             if dup:
-                raise NotationError("hands", _('card {cards} appears in two hands').format(cards=format_cards(dup)))
+                raise NotationError("hands", _("card {cards} appears in two hands").format(cards=format_cards(dup)))
             seen |= h
         dup = seen & self.faceup
         if dup:
-            raise NotationError("face-up", _('card {cards} is also in a hand').format(cards=format_cards(dup)))
+            raise NotationError("face-up", _("card {cards} is also in a hand").format(cards=format_cards(dup)))
         seen |= self.faceup
         if len(trick) > 2:
-            raise NotationError("trick", _('a trick in progress has at most 2 plays, got {count}').format(count=len(trick)))
+            raise NotationError(
+                "trick", _("a trick in progress has at most 2 plays, got {count}").format(count=len(trick))
+            )
         leader = (self.to_move - len(trick)) % 3
         for i, p in enumerate(trick):
             if p.kind == CLAIM:
-                raise NotationError(f"trick: play {i + 1}", _('a claim ends the deal; it is not a play in a trick'))
+                raise NotationError(f"trick: play {i + 1}", _("a claim ends the deal; it is not a play in a trick"))
             if p.hidden:
-                raise NotationError(f"trick: play {i + 1}", _('a discard in a position must show its cards'))
+                raise NotationError(f"trick: play {i + 1}", _("a discard in a position must show its cards"))
             dup = seen & p.cards
             if dup:
-                raise NotationError(f"trick: play {i + 1}", _('card {cards} is also named elsewhere').format(cards=format_cards(dup)))
+                raise NotationError(
+                    f"trick: play {i + 1}", _("card {cards} is also named elsewhere").format(cards=format_cards(dup))
+                )
             seen |= p.cards
         sizes = []
         for s in range(3):
@@ -530,30 +541,42 @@ class Position:
         if len(set(sizes)) != 1:
             raise NotationError(
                 "hands",
-                _('seats hold {s0}, {s1}, {s2} cards counting their plays in the trick; they must be equal').format(s0=sizes[0], s1=sizes[1], s2=sizes[2]),
+                _("seats hold {s0}, {s1}, {s2} cards counting their plays in the trick; they must be equal").format(
+                    s0=sizes[0], s1=sizes[1], s2=sizes[2]
+                ),
             )
         n = sizes[0]
         if n > HAND_SIZE:
-            raise NotationError("hands", _('{n} cards a seat; at most {size}').format(n=n, size=HAND_SIZE))
+            raise NotationError("hands", _("{n} cards a seat; at most {size}").format(n=n, size=HAND_SIZE))
         c = HAND_SIZE - n
         down = 36 - seen.bit_count()
         if not 0 <= down <= 2 * c:
             raise NotationError(
                 "face-up",
-                _('{down} cards are face down (named nowhere) but {played} cards a seat were played: at most {most} can be').format(down=down, played=c, most=2 * c),
+                _(
+                    "{down} cards are face down (named nowhere) but {played} cards a seat were played: at most {most} can be"
+                ).format(down=down, played=c, most=2 * c),
             )
         if sum(self.fu) != c:
             raise NotationError(
-                "fu", _('fu add up to {total} but {played} cards a seat were played in completed tricks').format(total=sum(self.fu), played=c)
+                "fu",
+                _("fu add up to {total} but {played} cards a seat were played in completed tricks").format(
+                    total=sum(self.fu), played=c
+                ),
             )
         if c == 0 and leader != 0:
             raise NotationError(
                 "to-move",
-                _('the first trick is led by seat 0 (R4), but to-move {to_move} with {count} plays makes seat {leader} the leader').format(to_move=self.to_move, count=len(trick), leader=leader),
+                _(
+                    "the first trick is led by seat 0 (R4), but to-move {to_move} with {count} plays makes seat {leader} the leader"
+                ).format(to_move=self.to_move, count=len(trick), leader=leader),
             )
         if c > 0 and self.fu[leader] < 1:
             raise NotationError(
-                "to-move", _('seat {leader} leads the trick but has won no fu, so it did not win the last trick').format(leader=leader)
+                "to-move",
+                _("seat {leader} leads the trick but has won no fu, so it did not win the last trick").format(
+                    leader=leader
+                ),
             )
         if n == 0:
             return  # the deal has ended (R15); __init__ set the outcome
@@ -570,7 +593,10 @@ class Position:
         for i, p in enumerate(trick):
             if not self.is_legal(p):
                 raise NotationError(
-                    f"trick: play {i + 1}", _('{play} by seat {to_move} is not legal ({reason})').format(play=p, to_move=self.to_move, reason=self.why_illegal(p))
+                    f"trick: play {i + 1}",
+                    _("{play} by seat {to_move} is not legal ({reason})").format(
+                        play=p, to_move=self.to_move, reason=self.why_illegal(p)
+                    ),
                 )
             self.push(p)
         self._stack.clear()
@@ -587,5 +613,5 @@ def _best_index(trick: Sequence[Play]) -> int:
 
 def _parse_seat(text: str, field: str) -> int:
     if text not in ("0", "1", "2"):
-        raise NotationError(field, _('a seat is 0, 1 or 2, got {text}').format(text=excerpt(text)))
+        raise NotationError(field, _("a seat is 0, 1 or 2, got {text}").format(text=excerpt(text)))
     return int(text)

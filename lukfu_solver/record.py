@@ -127,13 +127,16 @@ class GameRecord:
         A fault raises ``NotationError("record: <key>", …)`` (``"record"`` when not an object).
         """
         if not isinstance(data, dict):
-            raise NotationError("record", _('expected a JSON object, got {kind}').format(kind=type(data).__name__))
+            raise NotationError("record", _("expected a JSON object, got {kind}").format(kind=type(data).__name__))
         for key in data:
             if key not in _KEYS:
-                raise NotationError("record", _('unknown key {key} (keys: {choices})').format(key=excerpt(key), choices=', '.join(_KEYS)))
+                raise NotationError(
+                    "record",
+                    _("unknown key {key} (keys: {choices})").format(key=excerpt(key), choices=", ".join(_KEYS)),
+                )
         for key in _REQUIRED:
             if key not in data:
-                raise NotationError(f"record: {key}", _('missing'))
+                raise NotationError(f"record: {key}", _("missing"))
         version = FORMATS.get(data["format"]) if isinstance(data["format"], str) else None
         if version is None:
             raise NotationError(
@@ -146,38 +149,53 @@ class GameRecord:
         calls = tuple(_str_list(data["calls"], "record: calls", 3))
         for i, c in enumerate(calls, 1):
             if c not in ("play", "pass"):
-                raise NotationError("record: calls", _("call {i} is {c}; a call is 'play' or 'pass'").format(i=i, c=excerpt(c)))
+                raise NotationError(
+                    "record: calls", _("call {i} is {c}; a call is 'play' or 'pass'").format(i=i, c=excerpt(c))
+                )
         plays = []
         for i, text in enumerate(_str_list(data["plays"], "record: plays", MAX_PLAYS), 1):
             try:
                 p = Play.parse(text, "record: plays")
             except NotationError as e:
-                raise NotationError("record: plays", _('play {i}: {message}').format(i=i, message=e.message)) from None
+                raise NotationError("record: plays", _("play {i}: {message}").format(i=i, message=e.message)) from None
             if p.hidden:
-                raise NotationError("record: plays", _("play {i}: {play} hides its cards; a record shows every discard's").format(i=i, play=p))
+                raise NotationError(
+                    "record: plays",
+                    _("play {i}: {play} hides its cards; a record shows every discard's").format(i=i, play=p),
+                )
             plays.append(p)
         seed = data.get("seed")
         if seed is not None:
             if type(seed) is not int:
-                raise NotationError("record: seed", _('expected an integer or null, got {seed}').format(seed=excerpt(seed)))
+                raise NotationError(
+                    "record: seed", _("expected an integer or null, got {seed}").format(seed=excerpt(seed))
+                )
             check_int(seed, "record: seed", 0, MAX_SEED)
         players = data.get("players")
         if players is not None:
             players = _str_list(players, "record: players", 3)
             if len(players) != 3:
-                raise NotationError("record: players", _('expected 3 names (by seat), got {count}').format(count=len(players)))
+                raise NotationError(
+                    "record: players", _("expected 3 names (by seat), got {count}").format(count=len(players))
+                )
             for name in players:
                 check_name(name, "record: players")
         passed = data.get("passed_out", [])
         if not isinstance(passed, list):
-            raise NotationError("record: passed_out", _('expected a list, got {kind}').format(kind=type(passed).__name__))
+            raise NotationError(
+                "record: passed_out", _("expected a list, got {kind}").format(kind=type(passed).__name__)
+            )
         if len(passed) > MAX_PASSED_OUT:
-            raise NotationError("record: passed_out", _('{count:,} deals; at most {most} (R3)').format(count=len(passed), most=MAX_PASSED_OUT))
+            raise NotationError(
+                "record: passed_out",
+                _("{count:,} deals; at most {most} (R3)").format(count=len(passed), most=MAX_PASSED_OUT),
+            )
         passed_out = []
         for i, text in enumerate(passed, 1):
             if not isinstance(text, str):
                 raise NotationError(
-                    "record: passed_out", _('deal {i}: expected a string H0/H1/H2, got {text}').format(i=i, text=excerpt(text))
+                    "record: passed_out",
+                    _("deal {i}: expected a string H0/H1/H2, got {text}").format(i=i, text=excerpt(text)),
                 )
             passed_out.append(_hands(text.split("/", 3), "record: passed_out", _("deal {i}: ").format(i=i)))
         rec = cls(
@@ -193,7 +211,12 @@ class GameRecord:
         if "caller" in data:
             caller = data["caller"]
             if not (caller is None or _is_int(caller)) or caller != rec.caller:
-                raise NotationError("record: caller", _('is {caller} but the calls make it {caller2!r}').format(caller=excerpt(caller), caller2=rec.caller))
+                raise NotationError(
+                    "record: caller",
+                    _("is {caller} but the calls make it {caller2!r}").format(
+                        caller=excerpt(caller), caller2=rec.caller
+                    ),
+                )
         return rec
 
     def dumps(self) -> str:
@@ -241,24 +264,42 @@ class GameRecord:
         trick = 1
         for n, p in enumerate(self.plays, 1):
             if pos.is_over:
-                raise NotationError("plays", _('play {n}: the deal ended at play {n2} ({outcome})').format(n=n, n2=n - 1, outcome=describe(pos.outcome)))
+                raise NotationError(
+                    "plays",
+                    _("play {n}: the deal ended at play {n2} ({outcome})").format(
+                        n=n, n2=n - 1, outcome=describe(pos.outcome)
+                    ),
+                )
             where = f"play {n} (trick {trick}, seat {pos.to_move})"
             if p.hidden:
-                raise NotationError("plays", _("{where}: {play} hides its cards; a record shows every discard's").format(where=where, play=p))
+                raise NotationError(
+                    "plays",
+                    _("{where}: {play} hides its cards; a record shows every discard's").format(where=where, play=p),
+                )
             if not pos.is_legal(p):
-                raise NotationError("plays", _('{where}: {play} is not legal ({reason})').format(where=where, play=p, reason=pos.why_illegal(p)))
+                raise NotationError(
+                    "plays",
+                    _("{where}: {play} is not legal ({reason})").format(where=where, play=p, reason=pos.why_illegal(p)),
+                )
             pos.push(p)
             if not pos.trick and p.kind != CLAIM:
                 trick += 1
             out.append(pos.copy())
         if self.outcome is None:
             if pos.is_over:
-                raise NotationError("result", _('null, but the deal ended: {outcome}').format(outcome=describe(pos.outcome)))
+                raise NotationError(
+                    "result", _("null, but the deal ended: {outcome}").format(outcome=describe(pos.outcome))
+                )
         elif not pos.is_over:
-            raise NotationError("result", _('recorded, but the deal has not ended after {count} plays').format(count=len(self.plays)))
+            raise NotationError(
+                "result", _("recorded, but the deal has not ended after {count} plays").format(count=len(self.plays))
+            )
         elif tuple(self.outcome) != tuple(pos.outcome):  # type: ignore[arg-type]
             raise NotationError(
-                "result", _('the record says {outcome} but the plays give {outcome2}').format(outcome=describe(self.outcome), outcome2=describe(pos.outcome))
+                "result",
+                _("the record says {outcome} but the plays give {outcome2}").format(
+                    outcome=describe(self.outcome), outcome2=describe(pos.outcome)
+                ),
             )
         return out
 
@@ -269,7 +310,7 @@ class GameRecord:
         does not show a claim: asking for the plays up to and including one is an error.
         """
         if seat not in (0, 1, 2):
-            raise NotationError("seat", _('a seat is 0, 1 or 2, got {seat!r}').format(seat=seat))
+            raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat!r}").format(seat=seat))
         caller = self.caller
         if caller is None:
             if plays:
@@ -280,7 +321,7 @@ class GameRecord:
             if seq and seq[-1].kind == CLAIM:
                 seq = seq[:-1]
         elif not 0 <= plays <= len(seq):
-            raise NotationError("plays", _('{plays} is outside 0-{count}').format(plays=plays, count=len(seq)))
+            raise NotationError("plays", _("{plays} is outside 0-{count}").format(plays=plays, count=len(seq)))
         else:
             seq = seq[:plays]
         return SeatView.from_deal(seat, self.hands[seat], caller, seq)
@@ -319,12 +360,20 @@ def check_deal(hands: Hands, field: str, prefix: str = "") -> None:
     seen = 0
     for s, h in enumerate(hands):
         if h.bit_count() != HAND_SIZE:
-            raise NotationError(field, _('{prefix}seat {s} has {count} cards; each is dealt {size} (R2)').format(prefix=prefix, s=s, count=h.bit_count(), size=HAND_SIZE))
+            raise NotationError(
+                field,
+                _("{prefix}seat {s} has {count} cards; each is dealt {size} (R2)").format(
+                    prefix=prefix, s=s, count=h.bit_count(), size=HAND_SIZE
+                ),
+            )
         if seen & h:
-            raise NotationError(field, _('{prefix}{cards} is dealt twice (seat {s})').format(prefix=prefix, cards=format_cards(seen & h), s=s))
+            raise NotationError(
+                field,
+                _("{prefix}{cards} is dealt twice (seat {s})").format(prefix=prefix, cards=format_cards(seen & h), s=s),
+            )
         seen |= h
     if seen != ALL_CARDS:  # pragma: no cover - 36 distinct cards of 36 always cover the deck
-        raise NotationError(field, _('{prefix}not every card is dealt (R2)').format(prefix=prefix))
+        raise NotationError(field, _("{prefix}not every card is dealt (R2)").format(prefix=prefix))
 
 
 def check_calls(calls: tuple[str, ...]) -> int | None:
@@ -335,13 +384,16 @@ def check_calls(calls: tuple[str, ...]) -> int | None:
         if c == "play":
             if i + 1 < len(calls):
                 raise NotationError(
-                    "calls", _("call {i} comes after seat {i2} called 'play'; calling stops there (R3)").format(i=i + 2, i2=i)
+                    "calls",
+                    _("call {i} comes after seat {i2} called 'play'; calling stops there (R3)").format(i=i + 2, i2=i),
                 )
             return i
     if len(calls) >= 3:
         raise NotationError(
             "calls",
-            _("all three seats passed, so the deal was passed out and dealt again (R3); its hands belong in passed_out of the next deal's record"),
+            _(
+                "all three seats passed, so the deal was passed out and dealt again (R3); its hands belong in passed_out of the next deal's record"
+            ),
         )
     return None
 
@@ -359,21 +411,28 @@ def describe(outcome: Outcome | None) -> str:
 def _str_list(value: Any, field: str, most: int) -> list[str]:
     """``value`` checked to be a list of at most ``most`` strings."""
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise NotationError(field, _('expected a list of strings, got {value}').format(value=excerpt(value)))
+        raise NotationError(field, _("expected a list of strings, got {value}").format(value=excerpt(value)))
     if len(value) > most:
-        raise NotationError(field, _('{count:,} items; at most {most}').format(count=len(value), most=most))
+        raise NotationError(field, _("{count:,} items; at most {most}").format(count=len(value), most=most))
     return value
 
 
 def _hands(value: Any, field: str, prefix: str = "") -> Hands:
     if not isinstance(value, list) or len(value) != 3 or not all(isinstance(x, str) for x in value):
-        raise NotationError(field, _('{prefix}expected three card lists (seats 0, 1, 2), got {value}').format(prefix=prefix, value=excerpt(value)))
+        raise NotationError(
+            field,
+            _("{prefix}expected three card lists (seats 0, 1, 2), got {value}").format(
+                prefix=prefix, value=excerpt(value)
+            ),
+        )
     out = []
     for s, text in enumerate(value):
         try:
             out.append(parse_cards(text, field))
         except NotationError as e:
-            raise NotationError(field, _('{prefix}seat {s}: {message}').format(prefix=prefix, s=s, message=e.message)) from None
+            raise NotationError(
+                field, _("{prefix}seat {s}: {message}").format(prefix=prefix, s=s, message=e.message)
+            ) from None
     return (out[0], out[1], out[2])
 
 
@@ -387,14 +446,28 @@ def _outcome(value: Any) -> Outcome | None:
         return None
     f = "record: result"
     if not isinstance(value, dict) or set(value) != {"winner", "total", "how", "points"}:
-        raise NotationError(f, _('expected null or an object with winner, total, how and points, got {value}').format(value=excerpt(value)))
+        raise NotationError(
+            f,
+            _("expected null or an object with winner, total, how and points, got {value}").format(
+                value=excerpt(value)
+            ),
+        )
     winner, total, how, points = value["winner"], value["total"], value["how"], value["points"]
     if not isinstance(how, str) or how not in _HOWS:
-        raise NotationError(f, _('how is {how}; it is one of {choices}').format(how=excerpt(how), choices=', '.join(_HOWS)))
+        raise NotationError(
+            f, _("how is {how}; it is one of {choices}").format(how=excerpt(how), choices=", ".join(_HOWS))
+        )
     if (winner is None) != (how == "void") or (winner is not None and not (_is_int(winner) and 0 <= winner <= 2)):
-        raise NotationError(f, _('winner {winner} with how {how!r}: a seat 0-2, null exactly when void').format(winner=excerpt(winner), how=how))
+        raise NotationError(
+            f,
+            _("winner {winner} with how {how!r}: a seat 0-2, null exactly when void").format(
+                winner=excerpt(winner), how=how
+            ),
+        )
     if not _is_int(total) or total < 0:
-        raise NotationError(f, _('total {total} is not a whole number >= 0').format(total=excerpt(total)))
+        raise NotationError(f, _("total {total} is not a whole number >= 0").format(total=excerpt(total)))
     if not isinstance(points, list) or len(points) != 3 or not all(_is_int(x) for x in points):
-        raise NotationError(f, _('points {points} are not three whole numbers (seats 0, 1, 2)').format(points=excerpt(points)))
+        raise NotationError(
+            f, _("points {points} are not three whole numbers (seats 0, 1, 2)").format(points=excerpt(points))
+        )
     return Outcome(winner, total, how, (points[0], points[1], points[2]))

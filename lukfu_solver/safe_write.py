@@ -55,16 +55,22 @@ def _inspect(path: Path, shown: str, field: str, overwrite: bool, hint: str) -> 
     except FileNotFoundError:
         return None
     except OSError as e:
-        raise NotationError(field, _('{shown}: cannot check it ({reason})').format(shown=shown, reason=e.strerror or e)) from None
+        raise NotationError(
+            field, _("{shown}: cannot check it ({reason})").format(shown=shown, reason=e.strerror or e)
+        ) from None
     mode = st.st_mode
     if stat.S_ISLNK(mode):
-        raise NotationError(field, _('{shown} is a symbolic link; refusing to write through it').format(shown=shown))
+        raise NotationError(field, _("{shown} is a symbolic link; refusing to write through it").format(shown=shown))
     if stat.S_ISDIR(mode):
-        raise NotationError(field, _('{shown} is a directory').format(shown=shown))
+        raise NotationError(field, _("{shown} is a directory").format(shown=shown))
     if not stat.S_ISREG(mode):
-        raise NotationError(field, _('{shown} is a special file (a device, FIFO or socket); refusing to replace it').format(shown=shown))
+        raise NotationError(
+            field, _("{shown} is a special file (a device, FIFO or socket); refusing to replace it").format(shown=shown)
+        )
     if not overwrite:
-        raise NotationError(field, _('{shown} already exists; {hint}').format(shown=shown, hint=hint or _('refusing to overwrite it')))
+        raise NotationError(
+            field, _("{shown} already exists; {hint}").format(shown=shown, hint=hint or _("refusing to overwrite it"))
+        )
     return st
 
 
@@ -72,14 +78,16 @@ def _directory(path: Path, shown: str, field: str) -> Path:
     """The directory the target goes in, checked to exist."""
     parent = path.parent
     if not parent.is_dir():
-        message = _("{shown}: the directory {parent} is not a directory") if parent.exists() else _("{shown}: the directory {parent} does not exist")
+        message = (
+            _("{shown}: the directory {parent} is not a directory")
+            if parent.exists()
+            else _("{shown}: the directory {parent} does not exist")
+        )
         raise NotationError(field, message.format(shown=shown, parent=parent))
     return parent
 
 
-def check_target(
-    path: str | os.PathLike[str], overwrite: bool = False, field: str = "file", hint: str = ""
-) -> Path:
+def check_target(path: str | os.PathLike[str], overwrite: bool = False, field: str = "file", hint: str = "") -> Path:
     """Check now that :func:`write_atomic` could write ``path``: the checks of the final write, and
     a probe file created and removed in its directory (so a read-only or missing directory fails
     before the work, not after it). Returns the path."""
@@ -90,7 +98,12 @@ def check_target(
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".probe", dir=parent)
     except OSError as e:
-        raise NotationError(field, _('{shown}: cannot write in {parent} ({reason})').format(shown=shown, parent=parent, reason=e.strerror or e)) from None
+        raise NotationError(
+            field,
+            _("{shown}: cannot write in {parent} ({reason})").format(
+                shown=shown, parent=parent, reason=e.strerror or e
+            ),
+        ) from None
     os.close(fd)
     os.unlink(probe)
     return p
@@ -119,11 +132,19 @@ def write_atomic(
     try:
         payload = data.encode("utf-8") if isinstance(data, str) else data
     except UnicodeEncodeError as e:  # a lone surrogate: such text is no UTF-8 and is never written
-        raise NotationError(field, _('{shown}: the text holds U+{code:04X}, not a character').format(shown=shown, code=ord(data[e.start]))) from None
+        raise NotationError(
+            field,
+            _("{shown}: the text holds U+{code:04X}, not a character").format(shown=shown, code=ord(data[e.start])),
+        ) from None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
     except OSError as e:
-        raise NotationError(field, _('{shown}: cannot write in {parent} ({reason})').format(shown=shown, parent=parent, reason=e.strerror or e)) from None
+        raise NotationError(
+            field,
+            _("{shown}: cannot write in {parent} ({reason})").format(
+                shown=shown, parent=parent, reason=e.strerror or e
+            ),
+        ) from None
     try:
         try:
             with os.fdopen(fd, "wb") as f:
@@ -131,7 +152,9 @@ def write_atomic(
                 f.flush()
                 os.fsync(f.fileno())
         except OSError as e:
-            raise NotationError(field, _('{shown}: cannot write ({reason})').format(shown=shown, reason=e.strerror or e)) from None
+            raise NotationError(
+                field, _("{shown}: cannot write ({reason})").format(shown=shown, reason=e.strerror or e)
+            ) from None
         st = _inspect(p, shown, field, overwrite, hint)  # again: it may have changed while we worked
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
         if st is None:
@@ -139,7 +162,9 @@ def write_atomic(
         else:
             os.replace(tmp, p)
     except OSError as e:
-        raise NotationError(field, _('{shown}: cannot write ({reason})').format(shown=shown, reason=e.strerror or e)) from None
+        raise NotationError(
+            field, _("{shown}: cannot write ({reason})").format(shown=shown, reason=e.strerror or e)
+        ) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -37,7 +37,6 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-
 @pytest.fixture(autouse=True)
 def _english_after_each_test() -> Iterator[None]:
     """Every test starts and ends in English: a command run with ``--lang`` inside the test

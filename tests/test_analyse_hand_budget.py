@@ -35,7 +35,9 @@ class Recorder:
     def clock(self) -> float:
         return self.now
 
-    def first_leads(self, hand: int, samples: int, seed: int, jobs: int, limits: Any, progress: Any, budget: Any) -> str:
+    def first_leads(
+        self, hand: int, samples: int, seed: int, jobs: int, limits: Any, progress: Any, budget: Any
+    ) -> str:
         self.order.append("leads")
         self.lead_budget = budget
         self.now += self.table_seconds

@@ -198,7 +198,11 @@ def test_one_solver_factory() -> None:
         if (LIB / "search") in p.parents:
             continue
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("FastSolver", "Solver"):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("FastSolver", "Solver")
+            ):
                 built.append(f"{p.relative_to(ROOT)}:{node.lineno}")
     assert not built, f"solvers built outside search.make_solver: {built}"
 
@@ -247,6 +251,8 @@ def test_every_package_is_installed() -> None:
     """Every folder of Python files in the library is listed in pyproject.toml's packages, so a
     regular (non-editable) install, as CI's, ships the whole house."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    listed = set(re.findall(r'"(lukfu_solver[\w.]*|lukfu_cli[\w.]*)"', text.split("packages = [", 1)[1].split("]", 1)[0]))
+    listed = set(
+        re.findall(r'"(lukfu_solver[\w.]*|lukfu_cli[\w.]*)"', text.split("packages = [", 1)[1].split("]", 1)[0])
+    )
     folders = {_module(p.parent / "__init__.py") for p in _sources(LIB) + _sources(CLI)}
     assert folders <= listed, f"packages missing from pyproject.toml: {sorted(folders - listed)}"

@@ -372,7 +372,9 @@ def write(path: Path, text: str | bytes) -> Path:
 
 
 @pytest.mark.parametrize(
-    "command", [["replay"], ["puzzle", "show"], ["puzzle", "check"], ["puzzle", "solve"], ["puzzle", "play"]], ids=" ".join
+    "command",
+    [["replay"], ["puzzle", "show"], ["puzzle", "check"], ["puzzle", "solve"], ["puzzle", "play"]],
+    ids=" ".join,
 )
 @pytest.mark.parametrize(
     "content,needle",
@@ -450,7 +452,8 @@ def test_a_bad_batch_line_never_aborts_the_batch(command: list[str], scratch: Pa
 
 
 @pytest.mark.parametrize(
-    "args", [["play", "--seed", "1", "--seat", "0", "--opponents", "random"], ["puzzle", "play", str(PUZZLES)]],
+    "args",
+    [["play", "--seed", "1", "--seat", "0", "--opponents", "random"], ["puzzle", "play", str(PUZZLES)]],
     ids=lambda a: " ".join(a[:2]),
 )
 def test_interactive_commands_take_bad_bytes_as_bad_answers(args: list[str], scratch: Path) -> None:
@@ -501,7 +504,20 @@ def test_puzzle_generate_refuses_special_outputs_at_once(special: str, scratch: 
 def test_puzzle_generate_keeps_the_users_tmp_file(scratch: Path) -> None:
     write(scratch / "out.json.tmp", "precious")
     result = invoke(
-        ["puzzle", "generate", "--count", "1", "--seed", "3", "--min-cards", "3", "--max-cards", "3", "--out", "out.json"]
+        [
+            "puzzle",
+            "generate",
+            "--count",
+            "1",
+            "--seed",
+            "3",
+            "--min-cards",
+            "3",
+            "--max-cards",
+            "3",
+            "--out",
+            "out.json",
+        ]
     )
     assert result.exit_code == 0, (result.stderr, result.exception)
     assert (scratch / "out.json.tmp").read_text() == "precious"
@@ -566,7 +582,18 @@ def test_match_records_refuse_a_special_directory(scratch: Path) -> None:
 
 def test_sigterm_to_a_parallel_match_prints_no_tracebacks(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lukfu_cli", "match", "--players", "rule,random,random", "--deals", "2000", "--jobs", "2"],
+        [
+            sys.executable,
+            "-m",
+            "lukfu_cli",
+            "match",
+            "--players",
+            "rule,random,random",
+            "--deals",
+            "2000",
+            "--jobs",
+            "2",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,

@@ -356,9 +356,7 @@ def test_json_keys_and_notation_stay_english() -> None:
 @pytest.mark.parametrize("lang", cat.TRANSLATED)
 def test_errors_in_each_language(lang: str) -> None:
     """A bad move at the table and a bad --lang: one line, exit 2, translated (the field stays)."""
-    result = runner.invoke(
-        app, ["apply", START, "C6", "--lang", lang]
-    )
+    result = runner.invoke(app, ["apply", START, "C6", "--lang", lang])
     english = runner.invoke(app, ["apply", START, "C6"])
     assert result.exit_code == english.exit_code == 2
     lines = result.stderr.strip().splitlines()

@@ -54,7 +54,9 @@ def _help_texts(cmd: Any) -> list[str]:
 
 
 def _render(path: tuple[str, ...], lang: str) -> str:
-    result = runner.invoke(app, [*path, "--help", "--lang", lang], env={"COLUMNS": str(WIDTH), "TERMINAL_WIDTH": str(WIDTH)})
+    result = runner.invoke(
+        app, [*path, "--help", "--lang", lang], env={"COLUMNS": str(WIDTH), "TERMINAL_WIDTH": str(WIDTH)}
+    )
     assert result.exit_code == 0, (path, lang, result.output, result.exception)
     return result.stdout
 
@@ -263,7 +265,10 @@ def test_puzzle_summaries_in_russian_with_plural_forms() -> None:
         assert note.startswith("создано 2 задачи (всего 2 из 5")
         assert "1 — лёгкая" in note and "21 раздача за 3.2 с" in note
     english = generate_summary(2, 5, 100, {"easy": 1, "medium": 1, "hard": 0}, 21, 3.25)
-    assert english == "generated 2 puzzles (only 2 of 5: --max-deals 100 reached): 1 easy, 1 medium, 0 hard; 21 deals in 3.2 s"
+    assert (
+        english
+        == "generated 2 puzzles (only 2 of 5: --max-deals 100 reached): 1 easy, 1 medium, 0 hard; 21 deals in 3.2 s"
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -285,7 +290,10 @@ def test_sample_note_in_each_language() -> None:
     english = sample_note(2, stats, 1500.0)
     assert english == "2 deals drawn by rejection sampling (22 consistent deals, acceptance 50.0%), 1,500 deals/s"
     with using_language("ru"):
-        assert sample_note(2, stats, None) == "2 раздачи вытянуты отбраковочной выборкой (22 подходящие раздачи, принято 50.0%)"
+        assert (
+            sample_note(2, stats, None)
+            == "2 раздачи вытянуты отбраковочной выборкой (22 подходящие раздачи, принято 50.0%)"
+        )
     for lang in ("hi", "es"):
         with using_language(lang):
             text = sample_note(1, {"count": None, "acceptance": None, "method": "exact"}, None)

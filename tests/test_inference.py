@@ -104,7 +104,10 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                 continue
             plays = list(rec.plays)
             for skip in (None, 0, 1, 2):
-                got = [model.log_decision(d) for d in decisions(model.policy, rec.hands, rec.caller, plays, skip, model.order, model.candidates)]
+                got = [
+                    model.log_decision(d)
+                    for d in decisions(model.policy, rec.hands, rec.caller, plays, skip, model.order, model.candidates)
+                ]
                 want = []
                 for i, p in enumerate(plays):
                     s = SeatView.from_deal(0, rec.hands[0], rec.caller, plays[:i]).to_move
@@ -115,7 +118,9 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                     facts = Facts(*ctx_from_view(view))
                     kind = "lead" if not view.trick else ("discard" if legal[-1].kind == 3 else "follow")
                     if model.candidates is not None:
-                        cs = model.candidates(facts, [] if kind == "discard" else legal, p.size if kind == "discard" else 0)
+                        cs = model.candidates(
+                            facts, [] if kind == "discard" else legal, p.size if kind == "discard" else 0
+                        )
                         d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs)
                     elif kind == "discard":
                         ranked = list(model.order(facts))  # type: ignore[misc]

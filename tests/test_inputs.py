@@ -177,7 +177,7 @@ def test_load_json_agrees_with_json_within_the_limits(value: object) -> None:
     assert load_json(text.encode(), "record") == json.loads(text)
 
 
-@given(st.integers(min_value=1, max_value=200_000), st.sampled_from(["[", "{\"a\":", "[{\"b\":"]))
+@given(st.integers(min_value=1, max_value=200_000), st.sampled_from(["[", '{"a":', '[{"b":']))
 def test_any_nesting_is_refused_cleanly(depth: int, opener: str) -> None:
     text = opener * depth
     if json_depth(text) <= MAX_JSON_DEPTH:

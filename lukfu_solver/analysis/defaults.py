@@ -111,7 +111,9 @@ def parse_hand(text: str, seat: int | None) -> tuple[CardSet, int]:
     """A dealt hand of 12 cards and its seat (the seat is required)."""
     hand = parse_cards(text, "hand")
     if hand.bit_count() != HAND_SIZE:
-        raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=HAND_SIZE, n=hand.bit_count()))
+        raise NotationError(
+            "hand", _("a dealt hand has {size} cards, got {n}").format(size=HAND_SIZE, n=hand.bit_count())
+        )
     if seat is None:
         raise NotationError("seat", _("a HAND needs --seat 0, 1 or 2 (0 is the Master, who decides first)"))
     if seat not in (0, 1, 2):

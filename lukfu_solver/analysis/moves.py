@@ -170,4 +170,3 @@ def analyse(
     stats = sampler.stats()
     p = best_p(estimates)
     return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)
-

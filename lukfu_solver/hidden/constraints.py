@@ -322,7 +322,7 @@ def derive(view: SeatView) -> Problem:
     places.sort(key=lambda p: (p.seat, p.trick))
     hidden = view.unseen
     if sum(p.size for p in places) != hidden.bit_count():  # pragma: no cover - validate() rules it out
-        raise NotationError("view", _('the hidden cards do not fill the hidden places'))
+        raise NotationError("view", _("the hidden cards do not fill the hidden places"))
     return Problem(view, hidden, tuple(places), tuple(constraints))
 
 

@@ -209,7 +209,9 @@ def decisions(
                 legal = len(moves)
             else:
                 moves = list(beating_plays(hand, trick[best_i], best_i == 0))
-                kind, legal = (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
+                kind, legal = (
+                    (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
+                )
             if legal > 1:
                 yield _decision(pos, s, kind, legal, moves, p, own[s], proved_out, policy, order, candidates)
         if p.kind == DISCARD:

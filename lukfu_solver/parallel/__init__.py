@@ -96,13 +96,17 @@ def parse_scheduler(text: str) -> SchedulerSpec:
     if text == "local" or text.startswith("local:"):
         count = text.partition(":")[2] or str(os.cpu_count() or 1)
         if not count.isdigit():
-            raise NotationError("scheduler", _('local:N needs a whole number of workers, got {count!r}').format(count=count))
+            raise NotationError(
+                "scheduler", _("local:N needs a whole number of workers, got {count!r}").format(count=count)
+            )
         if int(count) < 1:
-            raise NotationError("scheduler", _('local:N needs N of at least 1 worker, got {count}').format(count=count))
+            raise NotationError("scheduler", _("local:N needs N of at least 1 worker, got {count}").format(count=count))
         return SchedulerSpec(local_workers=int(count))
     match = _ADDRESS.fullmatch(text)
     if match is None or not 0 < int(match.group(3)) < 65536:
-        raise NotationError("scheduler", _('expected local[:N] or an address tcp://HOST:PORT, got {text!r}').format(text=text))
+        raise NotationError(
+            "scheduler", _("expected local[:N] or an address tcp://HOST:PORT, got {text!r}").format(text=text)
+        )
     return SchedulerSpec(address=text if match.group(1) else f"tcp://{text}")
 
 

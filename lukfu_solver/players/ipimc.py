@@ -76,7 +76,14 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     p = {**FITTED, **overrides}
     eps = tuple(p["eps"])
     return OpponentModel(
-        rule_policy, hand_strength, p["slope"], p["threshold"], eps, None, 0.0, pimc_candidates(level)  # type: ignore[arg-type]
+        rule_policy,
+        hand_strength,
+        p["slope"],
+        p["threshold"],
+        eps,
+        None,
+        0.0,
+        pimc_candidates(level),  # type: ignore[arg-type]
     )
 
 

@@ -150,7 +150,7 @@ class PimcPlayer:
         **overrides: int,
     ) -> None:
         if level not in LEVELS:
-            raise NotationError("level", _('a pimc level is 1-5, got {level}').format(level=level))
+            raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
         self.level = level
         self.params = LEVELS[level]._replace(**overrides)
         self.seed = seed
@@ -192,7 +192,7 @@ class PimcPlayer:
         """Evaluate the choices of the seat to move (it must be the view's seat): the call, or
         every candidate move. The same view and seed give the same analysis."""
         if view.to_move != view.seat:
-            raise NotationError("view", _('seat {seat} is not to move').format(seat=view.seat))
+            raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
         t0 = time.perf_counter()
         rng = random.Random(f"pimc|{self.seed}|{view}")
         a = self._analyse_call(view, rng) if view.caller is None else self._analyse_play(view, rng)

@@ -61,7 +61,9 @@ def make_player(spec: str, seed: int = 0) -> Player:
         try:
             t = float(arg)
         except ValueError:
-            raise NotationError("player", i18n._("rule:T needs a number T (the call threshold), got {arg}").format(arg=repr(arg))) from None
+            raise NotationError(
+                "player", i18n._("rule:T needs a number T (the call threshold), got {arg}").format(arg=repr(arg))
+            ) from None
         if not 0 <= t <= 20:
             raise NotationError("player", i18n._("rule call threshold {t:g} outside 0-20").format(t=t))
         return RulePlayer(t)
@@ -76,7 +78,9 @@ def make_player(spec: str, seed: int = 0) -> Player:
         try:
             c = float(cal)
         except ValueError:
-            raise NotationError("player", i18n._("pimc:L:C needs a number C (the call calibration), got {cal}").format(cal=repr(cal))) from None
+            raise NotationError(
+                "player", i18n._("pimc:L:C needs a number C (the call calibration), got {cal}").format(cal=repr(cal))
+            ) from None
         if not -10 <= c <= 10:
             raise NotationError("player", i18n._("pimc call calibration {c:g} outside -10..10").format(c=c))
         return PimcPlayer(int(level), seed, calibration=c)
@@ -89,7 +93,9 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
             raise NotationError("player", i18n._("ipimc:L:P needs a pool P of 1-4, got {pool}").format(pool=repr(pool)))
         return IpimcPlayer(int(level), seed, pool=int(pool or 1))
-    raise NotationError("player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP))
+    raise NotationError(
+        "player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP)
+    )
 
 
 def player_factory(spec: str) -> Callable[[int], Player]:

@@ -49,7 +49,6 @@ class Ctx(NamedTuple):
     best_i: int
 
 
-
 def ctx_from_view(view: SeatView) -> Ctx:
     """The rule facts of a view whose seat is to move in the play phase.
 
@@ -100,7 +99,6 @@ DEFAULT_CALL_THRESHOLD = 6.0
 """The rule player calls when its hand strength reaches this. Measured (1,000 deals × 3 seatings,
 rule:T against two of the opponent): against random the margin rises to T = 6–6.5 (+1.28) and
 falls beyond; against rule:5 T = 5–6.5 are level; 6 is the best of both."""
-
 
 
 def _combo_cards(hand: CardSet) -> tuple[CardSet, CardSet]:
@@ -316,5 +314,3 @@ def rule_playout(pos: Position) -> int:
     while p.outcome is None:
         p.push(rule_move(ctx_from_position(p)))
     return p.outcome.points[p.caller]
-
-

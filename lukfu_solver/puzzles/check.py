@@ -49,9 +49,15 @@ def check(puzzle: Puzzle, solver: str | ExactSolver = "compiled", max_nodes: int
     if not an.ok:
         failures.append(str(an.failure))
     if puzzle.side != an.side:
-        failures.append(_("side is {side!r}, but the goal {goal} makes it {found!r}").format(side=puzzle.side, goal=puzzle.goal, found=an.side))
+        failures.append(
+            _("side is {side!r}, but the goal {goal} makes it {found!r}").format(
+                side=puzzle.side, goal=puzzle.goal, found=an.side
+            )
+        )
     if an.value is not None and puzzle.value != an.value:
-        failures.append(_("value is {value:+d} in the file, {found:+d} by the solver").format(value=puzzle.value, found=an.value))
+        failures.append(
+            _("value is {value:+d} in the file, {found:+d} by the solver").format(value=puzzle.value, found=an.value)
+        )
     if an.first_moves:
         found = {str(m): v for m, v in an.first_moves.items()}
         if puzzle.first_moves and puzzle.first_moves != found:
@@ -59,11 +65,19 @@ def check(puzzle: Puzzle, solver: str | ExactSolver = "compiled", max_nodes: int
             failures.append(_("first-move values differ from the solver's for {moves}").format(moves=", ".join(diff)))
     if an.ok and an.rating is not None:
         if puzzle.rating and puzzle.rating != an.rating.to_dict():
-            failures.append(_("rating {rating} differs from the recomputed {found}").format(rating=puzzle.rating, found=an.rating.to_dict()))
+            failures.append(
+                _("rating {rating} differs from the recomputed {found}").format(
+                    rating=puzzle.rating, found=an.rating.to_dict()
+                )
+            )
         if puzzle.difficulty and puzzle.difficulty != an.rating.tier:
-            failures.append(_("difficulty is {tier!r}, recomputed {found!r}").format(tier=puzzle.difficulty, found=an.rating.tier))
+            failures.append(
+                _("difficulty is {tier!r}, recomputed {found!r}").format(tier=puzzle.difficulty, found=an.rating.tier)
+            )
         if sorted(puzzle.themes) != sorted(an.themes):
-            failures.append(_("themes {themes} differ from the detected {found}").format(themes=puzzle.themes, found=an.themes))
+            failures.append(
+                _("themes {themes} differ from the detected {found}").format(themes=puzzle.themes, found=an.themes)
+            )
     return CheckResult(puzzle, failures, an)
 
 

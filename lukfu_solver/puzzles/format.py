@@ -49,7 +49,9 @@ def check_puzzle_size(pos: Position, where: str) -> None:
     if pos.cards_per_hand() > MAX_PUZZLE_CARDS:
         raise NotationError(
             where,
-            _('{count} cards a hand; a puzzle has at most {most} (its check solves every move exactly: use lukfu solve for bigger positions)').format(count=pos.cards_per_hand(), most=MAX_PUZZLE_CARDS),
+            _(
+                "{count} cards a hand; a puzzle has at most {most} (its check solves every move exactly: use lukfu solve for bigger positions)"
+            ).format(count=pos.cards_per_hand(), most=MAX_PUZZLE_CARDS),
         )
 
 
@@ -122,7 +124,7 @@ class Puzzle:
     def from_dict(cls, d: Any, where: str = "puzzle") -> Puzzle:
         """A puzzle from its JSON object; a missing or mistyped field raises NotationError."""
         if not isinstance(d, dict):
-            raise NotationError(where, _('a puzzle must be a JSON object'))
+            raise NotationError(where, _("a puzzle must be a JSON object"))
         pid = d.get("id")
         if not isinstance(pid, str) or not pid:
             raise NotationError(where, _("missing 'id' (a non-empty string)"))
@@ -130,17 +132,20 @@ class Puzzle:
         here = f"puzzle {pid}"
         for key in d:
             if key not in PUZZLE_KEYS:
-                raise NotationError(here, _('unknown key {key} (keys: {choices})').format(key=excerpt(key), choices=', '.join(PUZZLE_KEYS)))
+                raise NotationError(
+                    here,
+                    _("unknown key {key} (keys: {choices})").format(key=excerpt(key), choices=", ".join(PUZZLE_KEYS)),
+                )
 
         def need(key: str, types: type | tuple[type, ...], optional: bool = False) -> Any:
             """The value of ``key`` checked for its type (None when optional and absent)."""
             if key not in d:
                 if optional:
                     return None
-                raise NotationError(here, _('missing {key!r}').format(key=key))
+                raise NotationError(here, _("missing {key!r}").format(key=key))
             v = d[key]
             if not isinstance(v, types) or isinstance(v, bool):
-                raise NotationError(here, _('{key!r} has the wrong type').format(key=key))
+                raise NotationError(here, _("{key!r} has the wrong type").format(key=key))
             return v
 
         position = need("position", str)
@@ -151,10 +156,16 @@ class Puzzle:
         check_puzzle_size(pos, f"{here}: position")
         goal = need("goal", str)
         if goal not in GOALS:
-            raise NotationError(here, _('goal must be one of {choices}, got {goal}').format(choices=', '.join(GOALS), goal=excerpt(goal)))
+            raise NotationError(
+                here,
+                _("goal must be one of {choices}, got {goal}").format(choices=", ".join(GOALS), goal=excerpt(goal)),
+            )
         side = need("side", str, optional=True) or solving_side(goal, pos)
         if side not in SIDES:
-            raise NotationError(here, _('side must be one of {choices}, got {side}').format(choices=', '.join(SIDES), side=excerpt(side)))
+            raise NotationError(
+                here,
+                _("side must be one of {choices}, got {side}").format(choices=", ".join(SIDES), side=excerpt(side)),
+            )
         solution = need("solution", list)
         if not all(isinstance(t, str) for t in solution):
             raise NotationError(here, _("'solution' must be a list of moves (strings)"))
@@ -180,7 +191,9 @@ class Puzzle:
             themes=[str(t) for t in themes],
             seed=need("seed", int, optional=True),
             source=need("source", dict, optional=True),
-            title=check_text(title, f"{here}: title", MAX_TITLE) if (title := need("title", str, optional=True)) else title,
+            title=check_text(title, f"{here}: title", MAX_TITLE)
+            if (title := need("title", str, optional=True))
+            else title,
             nodes=verification.get("nodes") if isinstance(verification.get("nodes"), int) else None,
             solver=verification.get("solver") if isinstance(verification.get("solver"), str) else None,
         )
@@ -237,24 +250,39 @@ def loads(text: str | bytes, name: str = "puzzle file") -> list[Puzzle]:
     if isinstance(doc, dict) and "puzzles" in doc:
         for key in doc:
             if key not in COLLECTION_KEYS:
-                raise NotationError(name, _('unknown key {key} (keys: {choices})').format(key=excerpt(key), choices=', '.join(COLLECTION_KEYS)))
+                raise NotationError(
+                    name,
+                    _("unknown key {key} (keys: {choices})").format(
+                        key=excerpt(key), choices=", ".join(COLLECTION_KEYS)
+                    ),
+                )
         if doc.get("format", FORMAT) != FORMAT:
-            raise NotationError(name, _('format is {format}, expected {expected!r}').format(format=excerpt(doc.get('format')), expected=FORMAT))
+            raise NotationError(
+                name,
+                _("format is {format}, expected {expected!r}").format(
+                    format=excerpt(doc.get("format")), expected=FORMAT
+                ),
+            )
         version = doc.get("version", FORMAT_VERSION)
         if version != FORMAT_VERSION:
-            raise NotationError(name, _('version {version} is not supported (expected {expected})').format(version=excerpt(version), expected=FORMAT_VERSION))
+            raise NotationError(
+                name,
+                _("version {version} is not supported (expected {expected})").format(
+                    version=excerpt(version), expected=FORMAT_VERSION
+                ),
+            )
         items = doc["puzzles"]
     elif isinstance(doc, dict):
         items = [doc]
     else:
         items = doc
     if not isinstance(items, list):
-        raise NotationError(name, _('expected a puzzle collection, a list of puzzles or one puzzle'))
+        raise NotationError(name, _("expected a puzzle collection, a list of puzzles or one puzzle"))
     puzzles = [Puzzle.from_dict(d, f"{name}: puzzle {i + 1}") for i, d in enumerate(items)]
     seen: set[str] = set()
     for p in puzzles:
         if p.id in seen:
-            raise NotationError(name, _('puzzle id {id} appears twice').format(id=excerpt(p.id)))
+            raise NotationError(name, _("puzzle id {id} appears twice").format(id=excerpt(p.id)))
         seen.add(p.id)
     return puzzles
 
@@ -279,7 +307,7 @@ def load_source(path: str | Path) -> list[Puzzle]:
     p = Path(path)
     puzzles = load_dir(p) if p.is_dir() else load(p)
     if not puzzles:
-        raise NotationError("file", _('{path}: no puzzles').format(path=path))
+        raise NotationError("file", _("{path}: no puzzles").format(path=path))
     return puzzles
 
 
@@ -289,7 +317,9 @@ def select(puzzles: list[Puzzle], pid: str | None) -> list[Puzzle]:
         return puzzles
     chosen = [p for p in puzzles if p.id == pid]
     if not chosen:
-        raise NotationError("id", _('no puzzle {pid!r} in the file ({count} puzzles)').format(pid=pid, count=len(puzzles)))
+        raise NotationError(
+            "id", _("no puzzle {pid!r} in the file ({count} puzzles)").format(pid=pid, count=len(puzzles))
+        )
     return chosen
 
 

@@ -46,17 +46,32 @@ class GenOptions:
         """NotationError for options that make no sense."""
         if not 3 <= self.min_cards <= self.max_cards <= 7:
             raise NotationError(
-                "cards", _('need 3 <= min-cards <= max-cards <= 7, got {min_cards} and {max_cards}').format(min_cards=self.min_cards, max_cards=self.max_cards)
+                "cards",
+                _("need 3 <= min-cards <= max-cards <= 7, got {min_cards} and {max_cards}").format(
+                    min_cards=self.min_cards, max_cards=self.max_cards
+                ),
             )
         if self.difficulty is not None and self.difficulty not in TIERS:
-            raise NotationError("difficulty", _('expected one of {choices}, got {difficulty!r}').format(choices=', '.join(TIERS), difficulty=self.difficulty))
+            raise NotationError(
+                "difficulty",
+                _("expected one of {choices}, got {difficulty!r}").format(
+                    choices=", ".join(TIERS), difficulty=self.difficulty
+                ),
+            )
         if self.theme is not None and self.theme not in THEMES:
-            raise NotationError("theme", _('expected one of {choices}, got {theme!r}').format(choices=', '.join(repr(t) for t in THEMES), theme=self.theme))
+            raise NotationError(
+                "theme",
+                _("expected one of {choices}, got {theme!r}").format(
+                    choices=", ".join(repr(t) for t in THEMES), theme=self.theme
+                ),
+            )
         if self.goal is not None and self.goal not in GOALS:
-            raise NotationError("goal", _('expected one of {choices}, got {goal!r}').format(choices=', '.join(GOALS), goal=self.goal))
+            raise NotationError(
+                "goal", _("expected one of {choices}, got {goal!r}").format(choices=", ".join(GOALS), goal=self.goal)
+            )
         if self.build is not None and self.max_cards < 5:
             raise NotationError(
-                "cards", _('puzzles on run versus set are built with 5 or more cards a hand: --max-cards 5+')
+                "cards", _("puzzles on run versus set are built with 5 or more cards a hand: --max-cards 5+")
             )
 
     @property
@@ -130,7 +145,7 @@ def guided_walk(seed: int, cards: int, ctx: SolveContext, build: str | None = No
     if build == RUN_SET:
         pos = plant_run_and_set(pos, random.Random(seed ^ 0xB11D))
     elif build is not None:
-        raise NotationError("source", _('unknown build {build!r} (known: {known})').format(build=build, known=RUN_SET))
+        raise NotationError("source", _("unknown build {build!r} (known: {known})").format(build=build, known=RUN_SET))
     rng = random.Random(seed)
     ply = 0
     while not pos.is_over:
@@ -154,7 +169,9 @@ def replay_source(source: dict[str, Any], solver: str = "compiled") -> Position:
     for ply, pos in guided_walk(source["seed"], source["cards"], ctx, source.get("build")):
         if ply == source["ply"]:
             return pos
-    raise NotationError("source", _('the deal of seed {seed} ends before ply {ply}').format(seed=source['seed'], ply=source['ply']))
+    raise NotationError(
+        "source", _("the deal of seed {seed} ends before ply {ply}").format(seed=source["seed"], ply=source["ply"])
+    )
 
 
 def puzzles_from_seed(seed: int, opts: GenOptions, solver: str = "compiled") -> Iterator[Puzzle]:

@@ -44,7 +44,9 @@ class PuzzleError(Exception):
 def check_goal(goal: str) -> str:
     """``goal`` if it is one of :data:`GOALS`, else a NotationError naming the field."""
     if goal not in GOALS:
-        raise NotationError("goal", _('expected one of {choices}, got {goal!r}').format(choices=', '.join(GOALS), goal=goal))
+        raise NotationError(
+            "goal", _("expected one of {choices}, got {goal!r}").format(choices=", ".join(GOALS), goal=goal)
+        )
     return goal
 
 
@@ -77,17 +79,29 @@ def question(goal: str, pos: Position) -> str:
         words = _("Seat {c} (the caller) to play and win.") if play else _("Seat {c} (the caller) to lead and win.")
     elif goal == "stop":
         words = (
-            _("Seats {a} and {b} (the non-callers) to play, seat {first} first: stop the caller (seat {c}) winning any points.")
+            _(
+                "Seats {a} and {b} (the non-callers) to play, seat {first} first: stop the caller (seat {c}) winning any points."
+            )
             if play
-            else _("Seats {a} and {b} (the non-callers) to lead, seat {first} first: stop the caller (seat {c}) winning any points.")
+            else _(
+                "Seats {a} and {b} (the non-callers) to lead, seat {first} first: stop the caller (seat {c}) winning any points."
+            )
         )
     elif pos.to_move == c:
-        words = _("Seat {c} (the caller) to play: win the most points.") if play else _("Seat {c} (the caller) to lead: win the most points.")
+        words = (
+            _("Seat {c} (the caller) to play: win the most points.")
+            if play
+            else _("Seat {c} (the caller) to lead: win the most points.")
+        )
     else:
         words = (
-            _("Seats {a} and {b} (the non-callers) to play, seat {first} first: win the most points against the caller (seat {c}).")
+            _(
+                "Seats {a} and {b} (the non-callers) to play, seat {first} first: win the most points against the caller (seat {c})."
+            )
             if play
-            else _("Seats {a} and {b} (the non-callers) to lead, seat {first} first: win the most points against the caller (seat {c}).")
+            else _(
+                "Seats {a} and {b} (the non-callers) to lead, seat {first} first: win the most points against the caller (seat {c})."
+            )
         )
     return words.format(c=c, a=others[0], b=others[1], first=pos.to_move)
 
@@ -136,7 +150,7 @@ def pick_goal(pos: Position, solver: ExactSolver) -> str:
     """The goal to ask of a bare position: win (caller to move) or stop (a non-caller), unless
     the solving side wins anyway and only the most points can be unique."""
     if pos.is_over:
-        raise NotationError("position", _('the deal has ended: no puzzle'))
+        raise NotationError("position", _("the deal has ended: no puzzle"))
     res = solver.solve(pos, all_moves=True)
     vals = list(res.moves.values())
     if pos.to_move == pos.caller:

@@ -69,7 +69,7 @@ class SolveContext:
         self.nodes += res.nodes
         if not res.complete or res.value is None:
             limit = f"its limit of {self.max_nodes:,} nodes" if self.max_nodes else "a limit"
-            raise PuzzleError(_('the search stopped at {limit} before it finished').format(limit=limit))
+            raise PuzzleError(_("the search stopped at {limit} before it finished").format(limit=limit))
         out = (res.value, dict(res.moves))
         self.cache[k] = out
         return out
@@ -124,26 +124,36 @@ def _walk(ctx: SolveContext, an: Analysis, line: Sequence[Play] | None) -> None:
     caller = root.caller
     solver_is_caller = an.side == "caller"
     if root.is_over:
-        raise PuzzleError(_('the deal has ended'))
+        raise PuzzleError(_("the deal has ended"))
     if goal == "win" and root.to_move != caller:
-        raise PuzzleError(_('goal win: the caller (seat {caller}) must be to move, not seat {to_move}').format(caller=caller, to_move=root.to_move))
+        raise PuzzleError(
+            _("goal win: the caller (seat {caller}) must be to move, not seat {to_move}").format(
+                caller=caller, to_move=root.to_move
+            )
+        )
     if goal == "stop" and root.to_move == caller:
-        raise PuzzleError(_('goal stop: a non-caller must be to move, not the caller (seat {caller})').format(caller=caller))
+        raise PuzzleError(
+            _("goal stop: a non-caller must be to move, not the caller (seat {caller})").format(caller=caller)
+        )
     if root.can_claim():
-        raise PuzzleError(_('a claim is available at once (seat {to_move})').format(to_move=root.to_move))
+        raise PuzzleError(_("a claim is available at once (seat {to_move})").format(to_move=root.to_move))
     legal = _canonical(root.legal_moves())
     if len(legal) < 2:
-        raise PuzzleError(_('the side to move has only one legal move'))
+        raise PuzzleError(_("the side to move has only one legal move"))
     value, moves = ctx.values(root)
     an.value = value
     an.first_moves = {m: moves[m] for m in legal}
     if goal == "most":
         if solver_is_caller and value <= 0:
-            raise PuzzleError(_('goal most: the caller does not win (value {value:+d})').format(value=value))
+            raise PuzzleError(_("goal most: the caller does not win (value {value:+d})").format(value=value))
         if not solver_is_caller and value >= 0:
-            raise PuzzleError(_('goal most: the non-callers do not win (value {value:+d})').format(value=value))
+            raise PuzzleError(_("goal most: the non-callers do not win (value {value:+d})").format(value=value))
     if not keeps_goal(goal, value, value):
-        raise PuzzleError(_('the goal cannot be reached: the value is {value:+d}, the goal needs {goal_text}').format(value=value, goal_text=goal_text(goal)))
+        raise PuzzleError(
+            _("the goal cannot be reached: the value is {value:+d}, the goal needs {goal_text}").format(
+                value=value, goal_text=goal_text(goal)
+            )
+        )
     p = root.copy()
     i = 0
     while not p.is_over:
@@ -154,7 +164,11 @@ def _walk(ctx: SolveContext, an: Analysis, line: Sequence[Play] | None) -> None:
         legal = _canonical(p.legal_moves())
         if given is not None and given not in legal:
             why = p.why_illegal(given) if given.kind != DISCARD or given.cards else "hidden discard"
-            raise PuzzleError(_('step {i}: {given} is not legal for seat {seat} ({why})').format(i=i + 1, given=given, seat=seat, why=why))
+            raise PuzzleError(
+                _("step {i}: {given} is not legal for seat {seat} ({why})").format(
+                    i=i + 1, given=given, seat=seat, why=why
+                )
+            )
         solving = (seat == caller) == solver_is_caller
         if solving and len(legal) == 1:
             an.steps.append(Step(legal[0], seat, FORCED))
@@ -163,21 +177,29 @@ def _walk(ctx: SolveContext, an: Analysis, line: Sequence[Play] | None) -> None:
             keepers = [m for m in legal if keeps_goal(goal, vals[m], value)]
             if given is None:
                 if not keepers:  # cannot happen: the defence's best replies keep the value
-                    raise PuzzleError(_('step {i}: no move keeps the goal').format(i=i + 1))
+                    raise PuzzleError(_("step {i}: no move keeps the goal").format(i=i + 1))
                 if len(keepers) > 1 and i == 0:
-                    raise PuzzleError(_('{count} first moves keep the goal: {choices}').format(count=len(keepers), choices=', '.join(str(m) for m in keepers)))
+                    raise PuzzleError(
+                        _("{count} first moves keep the goal: {choices}").format(
+                            count=len(keepers), choices=", ".join(str(m) for m in keepers)
+                        )
+                    )
                 if len(keepers) > 1:
                     break  # the goal is secured in more than one way: the line ends
                 move = keepers[0]
             else:
                 if not keeps_goal(goal, vals[given], value):
                     raise PuzzleError(
-                        _('step {i}: {given} (seat {seat}) does not keep the goal (value {vals:+d}; needs {goal_text})').format(i=i + 1, given=given, seat=seat, vals=vals[given], goal_text=goal_text(goal))
+                        _(
+                            "step {i}: {given} (seat {seat}) does not keep the goal (value {vals:+d}; needs {goal_text})"
+                        ).format(i=i + 1, given=given, seat=seat, vals=vals[given], goal_text=goal_text(goal))
                     )
                 if len(keepers) > 1:
                     others = ", ".join(str(m) for m in keepers if m != given)
                     raise PuzzleError(
-                        _('step {i}: {count} moves keep the goal for seat {seat}: {given} and {others}').format(i=i + 1, count=len(keepers), seat=seat, given=given, others=others)
+                        _("step {i}: {count} moves keep the goal for seat {seat}: {given} and {others}").format(
+                            i=i + 1, count=len(keepers), seat=seat, given=given, others=others
+                        )
                     )
                 move = given
             an.steps.append(Step(move, seat, SOLVE, values=dict(vals), greedy=greedy_scores(p, legal)))
@@ -194,24 +216,32 @@ def _walk(ctx: SolveContext, an: Analysis, line: Sequence[Play] | None) -> None:
                 else:
                     if given not in tied:
                         raise PuzzleError(
-                            _('step {i}: defence {given} (seat {seat}) is not a best reply (value {vals:+d}, best {best:+d})').format(i=i + 1, given=given, seat=seat, vals=vals[given], best=best)
+                            _(
+                                "step {i}: defence {given} (seat {seat}) is not a best reply (value {vals:+d}, best {best:+d})"
+                            ).format(i=i + 1, given=given, seat=seat, vals=vals[given], best=best)
                         )
                     move = given
             an.steps.append(Step(move, seat, DEFEND))
         p.push(an.steps[-1].move)
         i += 1
     if line is not None and i < len(line):
-        raise PuzzleError(_('step {i}: {line} comes after the end of the deal').format(i=i + 1, line=line[i]))
+        raise PuzzleError(_("step {i}: {line} comes after the end of the deal").format(i=i + 1, line=line[i]))
     if line is None:
         while an.steps and an.steps[-1].role != SOLVE:
             an.steps.pop()
     elif an.steps and an.steps[-1].role != SOLVE:
-        raise PuzzleError(_('the line must end with a decision of the solving side'))
+        raise PuzzleError(_("the line must end with a decision of the solving side"))
     if not an.steps or an.steps[0].role != SOLVE:
-        raise PuzzleError(_('the first move is not a decision'))
+        raise PuzzleError(_("the first move is not a decision"))
     n = len(an.decisions)
     if n < MIN_DECISIONS:
-        raise PuzzleError(ngettext('only {n} decision of the solving side (at least {least})', 'only {n} decisions of the solving side (at least {least})', n).format(n=n, least=MIN_DECISIONS))
+        raise PuzzleError(
+            ngettext(
+                "only {n} decision of the solving side (at least {least})",
+                "only {n} decisions of the solving side (at least {least})",
+                n,
+            ).format(n=n, least=MIN_DECISIONS)
+        )
 
 
 def _strongest(pos: Position, tied: list[Play], defence_max: bool) -> Play:

@@ -341,4 +341,3 @@ def _maximal_runs(m9: int) -> list[int]:
         if stretch.bit_count() >= 3:
             out.append(stretch)
     return out
-

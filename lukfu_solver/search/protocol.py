@@ -37,7 +37,11 @@ class ExactSolver(Protocol):
     nodes: int
 
     def solve(
-        self, pos: Position, all_moves: bool = False, max_nodes: int | None = None, time_limit: float | None = None,
+        self,
+        pos: Position,
+        all_moves: bool = False,
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
         guess: int | None = None,
     ) -> SolveResult:
         """The value of ``pos`` (or the bounds proved when ``max_nodes`` or ``time_limit`` stop it),

@@ -47,4 +47,3 @@ class SolveResult:
     def hit_rate(self) -> float:
         """Share of table probes that found an entry."""
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
-
