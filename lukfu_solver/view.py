@@ -93,9 +93,7 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
         raise NotationError("history", _("empty (write '-' before the first lead)"))
     parts = s.split("/")
     if len(parts) > MAX_TRICKS:
-        raise NotationError(
-            "history", _("at most {most} tricks, got {count}").format(most=MAX_TRICKS, count=len(parts))
-        )
+        raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(parts)))
     tricks = []
     for t, part in enumerate(parts, 1):
         plays = []
@@ -103,9 +101,7 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
             try:
                 plays.append(Play.parse(pt, "history"))
             except NotationError as e:
-                raise NotationError(
-                    "history", _("trick {t}, play {i}: {message}").format(t=t, i=i, message=e.message)
-                ) from None
+                raise NotationError("history", _('trick {t}, play {i}: {message}').format(t=t, i=i, message=e.message)) from None
         tricks.append(tuple(plays))
     result = tuple(tricks)
     check_history(result, reveal, caller)
@@ -132,90 +128,59 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
     With ``reveal``, discards must show their cards.
     """
     if len(tricks) > MAX_TRICKS:
-        raise NotationError(
-            "history", _("at most {most} tricks, got {count}").format(most=MAX_TRICKS, count=len(tricks))
-        )
+        raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(tricks)))
     seen = 0
     left = HAND_SIZE  # cards each seat holds when the trick starts
     leader = 0
     for t, trick in enumerate(tricks, 1):
         if not trick or len(trick) > 3:
-            raise NotationError(
-                "history", _("trick {t}: a trick has 1 to 3 plays, got {count}").format(t=t, count=len(trick))
-            )
+            raise NotationError("history", _('trick {t}: a trick has 1 to 3 plays, got {count}').format(t=t, count=len(trick)))
         if t < len(tricks) and len(trick) < 3:
             raise NotationError(
-                "history",
-                _("trick {t}: only the last trick may be incomplete, but it has {count} plays").format(
-                    t=t, count=len(trick)
-                ),
+                "history", _('trick {t}: only the last trick may be incomplete, but it has {count} plays').format(t=t, count=len(trick))
             )
         if left == 0:
-            raise NotationError(
-                "history", _("trick {t}: the hands ran out after trick {t2} (R15)").format(t=t, t2=t - 1)
-            )
+            raise NotationError("history", _('trick {t}: the hands ran out after trick {t2} (R15)').format(t=t, t2=t - 1))
         best_i = 0
         for i, p in enumerate(trick):
             where = f"trick {t}, play {i + 1}"
             if p.kind == CLAIM:
-                raise NotationError(
-                    "history", _("{where}: a view has no claim (a claim ends the deal)").format(where=where)
-                )
+                raise NotationError("history", _('{where}: a view has no claim (a claim ends the deal)').format(where=where))
             if p.kind == DISCARD and (p.cards.bit_count() != p.size if p.cards else not p.size):
-                raise NotationError("history", _("{where}: a malformed discard {play}").format(where=where, play=p))
+                raise NotationError("history", _('{where}: a malformed discard {play}').format(where=where, play=p))
             if reveal and p.hidden:
                 raise NotationError(
-                    "history",
-                    _("{where}: the discard {play} hides its cards; every discard must show them here").format(
-                        where=where, play=p
-                    ),
+                    "history", _('{where}: the discard {play} hides its cards; every discard must show them here').format(where=where, play=p)
                 )
             seat = (leader + i) % 3
             if i == 0:
                 if p.kind == DISCARD:
                     raise NotationError(
-                        "history",
-                        _("{where}: a trick is led with a single, set or run, not a discard {play}").format(
-                            where=where, play=p
-                        ),
+                        "history", _('{where}: a trick is led with a single, set or run, not a discard {play}').format(where=where, play=p)
                     )
                 if p.size > left:
                     raise NotationError(
-                        "history",
-                        _("{where}: a {size}-card lead {play}, but each seat holds only {left} cards").format(
-                            where=where, size=p.size, play=p, left=left
-                        ),
+                        "history", _('{where}: a {size}-card lead {play}, but each seat holds only {left} cards').format(where=where, size=p.size, play=p, left=left)
                     )
                 if caller is not None and caller != 0 and seat == 0 and p.size >= 4:
                     raise NotationError(
                         "history",
-                        _(
-                            "{where}: seat 0 passed and may not lead {play}, a four-card set or a run of four or more (R6)"
-                        ).format(where=where, play=p),
+                        _('{where}: seat 0 passed and may not lead {play}, a four-card set or a run of four or more (R6)').format(where=where, play=p),
                     )
             else:
                 if p.size != trick[0].size:
                     raise NotationError(
-                        "history",
-                        _("{where}: {play} has {size} cards but the lead {trick} has {size2}").format(
-                            where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size
-                        ),
+                        "history", _('{where}: {play} has {size} cards but the lead {trick} has {size2}').format(where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size)
                     )
                 if p.kind != DISCARD:
                     best = trick[best_i]
                     if not beats(p, best, best_i == 0):
-                        raise NotationError(
-                            "history",
-                            _("{where}: {play} does not beat {best} (R8)").format(where=where, play=p, best=best),
-                        )
+                        raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=best))
                     best_i = i
             dup = seen & p.cards
             if dup:
                 raise NotationError(
-                    "history",
-                    _("{where}: {cards} is already played in {trick}").format(
-                        where=where, cards=format_cards(dup), trick=_find(tricks, dup)
-                    ),
+                    "history", _('{where}: {cards} is already played in {trick}').format(where=where, cards=format_cards(dup), trick=_find(tricks, dup))
                 )
             seen |= p.cards
         if len(trick) == 3:
@@ -241,18 +206,12 @@ def parse_calls(text: str) -> tuple[str, ...]:
     for i, c in enumerate(calls, 1):
         if c == "play":
             raise NotationError(
-                "history",
-                _("call {i} is 'play', so seat {i2} is the caller: write its seat as the caller, not '-'").format(
-                    i=i, i2=i - 1
-                ),
+                "history", _("call {i} is 'play', so seat {i2} is the caller: write its seat as the caller, not '-'").format(i=i, i2=i - 1)
             )
         if c != "pass":
-            raise NotationError(
-                "history",
-                _("call {i} is {c}; before the caller is known every call is 'pass'").format(i=i, c=excerpt(c)),
-            )
+            raise NotationError("history", _("call {i} is {c}; before the caller is known every call is 'pass'").format(i=i, c=excerpt(c)))
     if len(calls) > 2:
-        raise NotationError("history", _("three passes: the deal is passed out and dealt again (R3)"))
+        raise NotationError("history", _('three passes: the deal is passed out and dealt again (R3)'))
     return calls
 
 
@@ -302,9 +261,7 @@ class SeatView:
         """
         fields = split_fields(text, "view")
         if len(fields) != 4:
-            raise NotationError(
-                "view", _("expected 4 fields (seat hand caller history), got {count}").format(count=len(fields))
-            )
+            raise NotationError("view", _('expected 4 fields (seat hand caller history), got {count}').format(count=len(fields)))
         seat = _parse_seat(fields[0], "seat")
         hand = parse_cards(fields[1], "hand")
         if fields[2] == "-":
@@ -336,9 +293,7 @@ class SeatView:
         hand = dealt
         for n, p in enumerate(plays, 1):
             if p.kind == CLAIM:
-                raise NotationError(
-                    "plays", _("play {n} is a claim: the deal is over and a view does not show it").format(n=n)
-                )
+                raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
             s = (leader + len(cur)) % 3
             if s == seat:
                 hand &= ~p.cards
@@ -555,11 +510,7 @@ class SeatView:
             return _("in the calling phase the answer is play or pass (R3)")
         turn = self.turn()
         if turn is None:
-            return (
-                _("the deal has ended")
-                if self.is_over
-                else _("it is seat {seat}'s turn, not yours").format(seat=self.to_move)
-            )
+            return _("the deal has ended") if self.is_over else _("it is seat {seat}'s turn, not yours").format(seat=self.to_move)
         return reason(turn, move, self._words)
 
     def _words(self, fault: Fault, turn: Turn, move: Play) -> str:
@@ -569,9 +520,7 @@ class SeatView:
                 return _("a claim is made only when you are about to lead (R14)")
             case "claim-short":
                 old = self.old_cards().bit_count()
-                return _("you have {fu} fu and {old} Old cards: fewer than 6 together (R14)").format(
-                    fu=turn.fu, old=old
-                )
+                return _("you have {fu} fu and {old} Old cards: fewer than 6 together (R14)").format(fu=turn.fu, old=old)
             case "hidden":
                 return _("name the cards you discard (xC2M4)")
             case "missing":
@@ -594,12 +543,8 @@ class SeatView:
         if fault == "must-beat":
             return _("you hold {beat}, which beats {best}: you must beat (R9)").format(beat=beat, best=best)
         if beat:  # the fault "beat"
-            return _("{move} does not beat {best} (R8); you hold {beat}, which does").format(
-                move=move, best=best, beat=beat
-            )
-        return _("{move} does not beat {best} (R8); you cannot beat it, so discard face down").format(
-            move=move, best=best
-        )
+            return _("{move} does not beat {best} (R8); you hold {beat}, which does").format(move=move, best=best, beat=beat)
+        return _("{move} does not beat {best} (R8); you cannot beat it, so discard face down").format(move=move, best=best)
 
     def parse_move(self, text: str, field: str = "move") -> Play:
         """The move ``text`` names for the viewer, read as a player types it, and checked.
@@ -623,9 +568,7 @@ class SeatView:
             try:  # a follower who cannot beat may type just the cards of the discard
                 cards = parse_cards(text, field)
             except NotationError:
-                raise InvalidMoveError(
-                    field, _("{text} is not a move: {why}").format(text=excerpt(text), why=err.message)
-                ) from None
+                raise InvalidMoveError(field, _("{text} is not a move: {why}").format(text=excerpt(text), why=err.message)) from None
             if not self.trick:
                 raise
             move = Play(DISCARD, cards, cards.bit_count())
@@ -647,26 +590,19 @@ class SeatView:
         Fields: ``seat``, ``hand``, ``caller`` and ``history`` (with the trick and play at fault).
         """
         if self.seat not in (0, 1, 2):
-            raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat!r}").format(seat=self.seat))
+            raise NotationError("seat", _('a seat is 0, 1 or 2, got {seat!r}').format(seat=self.seat))
         if not 0 <= self.hand <= ALL_CARDS:
-            raise NotationError("hand", _("not a card set"))
+            raise NotationError("hand", _('not a card set'))
         if self.caller is None:
             if self.tricks:
-                raise NotationError("history", _("no trick is played before the caller is known (R3)"))
+                raise NotationError("history", _('no trick is played before the caller is known (R3)'))
             if len(self.calls) > 2 or any(c != "pass" for c in self.calls):
-                raise NotationError(
-                    "history", _("calls {choices}: at most two, all 'pass' (R3)").format(choices=",".join(self.calls))
-                )
+                raise NotationError("history", _("calls {choices}: at most two, all 'pass' (R3)").format(choices=','.join(self.calls)))
             if self.hand.bit_count() != HAND_SIZE:
-                raise NotationError(
-                    "hand",
-                    _("{count} cards; a hand holds {size} before the play").format(
-                        count=self.hand.bit_count(), size=HAND_SIZE
-                    ),
-                )
+                raise NotationError("hand", _('{count} cards; a hand holds {size} before the play').format(count=self.hand.bit_count(), size=HAND_SIZE))
             return
         if self.caller not in (0, 1, 2):
-            raise NotationError("caller", _("a seat is 0, 1 or 2, got {caller!r}").format(caller=self.caller))
+            raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller!r}').format(caller=self.caller))
         if self.calls:
             raise NotationError("history", _("calls are kept only in the calling phase (caller '-')"))
         check_history(self.tricks, reveal=False, caller=self.caller)
@@ -690,31 +626,21 @@ class SeatView:
                 if p.kind == DISCARD:
                     if s == seat and p.hidden:
                         raise NotationError(
-                            "history",
-                            _("{where}: {play} is seat {seat}'s own discard; it must show its cards (xC2)").format(
-                                where=where, play=p, seat=seat
-                            ),
+                            "history", _("{where}: {play} is seat {seat}'s own discard; it must show its cards (xC2)").format(where=where, play=p, seat=seat)
                         )
                     if s != seat and p.cards:
                         raise NotationError(
                             "history",
-                            _(
-                                "{where}: the discard {play} of seat {s} is hidden from seat {seat}; write it as x{size}"
-                            ).format(where=where, play=p, s=s, seat=seat, size=p.size),
+                            _('{where}: the discard {play} of seat {s} is hidden from seat {seat}; write it as x{size}').format(where=where, play=p, s=s, seat=seat, size=p.size),
                         )
                 dup = p.cards & self.hand
                 if dup:
-                    raise NotationError(
-                        "history",
-                        _("{where}: {cards} is also in the hand").format(where=where, cards=format_cards(dup)),
-                    )
+                    raise NotationError("history", _('{where}: {cards} is also in the hand').format(where=where, cards=format_cards(dup)))
         n = HAND_SIZE - f.played[seat]
         if self.hand.bit_count() != n:
             raise NotationError(
                 "hand",
-                _("seat {seat} holds {count} cards but has played {played}, so it holds {n}").format(
-                    seat=seat, count=self.hand.bit_count(), played=f.played[seat], n=n
-                ),
+                _('seat {seat} holds {count} cards but has played {played}, so it holds {n}').format(seat=seat, count=self.hand.bit_count(), played=f.played[seat], n=n),
             )
         # suffix unions: face-up cards by seat from trick t on; own cards from trick t on
         count = len(tricks)
@@ -744,9 +670,7 @@ class SeatView:
                         if not p.cards & allowed:
                             raise NotationError(
                                 "history",
-                                _(
-                                    "{where}: seat {seat} may not lead {play}: a non-caller leads a non-Old single of its highest suit holding one, here {cards} (R7)"
-                                ).format(where=where, seat=seat, play=p, cards=format_cards(allowed)),
+                                _('{where}: seat {seat} may not lead {play}: a non-caller leads a non-Old single of its highest suit holding one, here {cards} (R7)').format(where=where, seat=seat, play=p, cards=format_cards(allowed)),
                             )
                     elif s != caller:
                         shown = p.cards | up_by[s][t + 1]
@@ -799,21 +723,17 @@ def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: Card
         y &= -y
         raise NotationError(
             "history",
-            _(
-                "{where}: seat {s}, a non-caller, led {lead} but held the non-Old {cards} (shown later) of a higher suit (R7)"
-            ).format(where=where, s=s, lead=lead, cards=format_cards(y)),
+            _('{where}: seat {s}, a non-caller, led {lead} but held the non-Old {cards} (shown later) of a higher suit (R7)').format(where=where, s=s, lead=lead, cards=format_cards(y)),
         )
     if old_cards(shown, faceup) & lead.cards:
         y = not_old & -not_old
         raise NotationError(
             "history",
-            _(
-                "{where}: seat {s}, a non-caller, led the Old {lead} but held the non-Old {cards} (shown later) (R7)"
-            ).format(where=where, s=s, lead=lead, cards=format_cards(y)),
+            _('{where}: seat {s}, a non-caller, led the Old {lead} but held the non-Old {cards} (shown later) (R7)').format(where=where, s=s, lead=lead, cards=format_cards(y)),
         )
 
 
 def _parse_seat(text: str, field: str) -> int:
     if text not in ("0", "1", "2"):
-        raise NotationError(field, _("a seat is 0, 1 or 2, got {text}").format(text=excerpt(text)))
+        raise NotationError(field, _('a seat is 0, 1 or 2, got {text}').format(text=excerpt(text)))
     return int(text)
