@@ -18,12 +18,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import iter_cards, old_cards
 from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, weigh
 from ..plays import Play
 from ..view import SeatView
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcPlayer, candidate_moves
-from .rule import Ctx, hand_strength, keep_values, rule_move
+from .rule import Ctx, discard_order, hand_strength, rule_move, seat_keep_values
 
 RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
 """The rule model's parameters (the earlier opponent model, the rule player softened:
@@ -53,10 +52,7 @@ def rule_policy(facts: Facts) -> Play:
 def keep_order(facts: Facts) -> list[int]:
     """The deciding seat's cards, least worth keeping first: the order of the rule player's
     discard (its keep values, as when it follows)."""
-    s = facts.seat
-    old = old_cards(facts.hand, facts.seen_up)
-    values = keep_values(facts.hand, old, facts.out[(s + 1) % 3] | facts.out[(s + 2) % 3])
-    return sorted(iter_cards(facts.hand), key=lambda c: (values[c], c % 9, c))
+    return discard_order(facts.hand, seat_keep_values(Ctx(*facts)))
 
 
 def pimc_candidates(level: int = MODEL_LEVEL) -> Candidates:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from .. import i18n
 from ..analysis.advice import policy_calls
-from ..cards import format_cards, iter_cards, old_cards
+from ..cards import format_cards
 from ..errors import NotationError
 from ..hidden.inference import Weights
 from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, evaluate
@@ -26,7 +26,7 @@ from ..hidden.quick import make_sampler
 from ..i18n import _
 from ..plays import CLAIM, DISCARD, Play
 from ..view import HAND_SIZE, SeatView
-from .rule import Ctx, _cost, ctx_from_view, keep_values, rule_move, rule_playout
+from .rule import Ctx, _cost, ctx_from_view, discard_order, rule_move, rule_playout, seat_keep_values
 
 # ================================================================ PIMC
 
@@ -97,10 +97,9 @@ def candidate_moves(ctx: Ctx, limit: int, legal: Sequence[Play] = (), discard: i
     function of the seat's own facts, so the opponent model (``players.ipimc``) can rebuild the
     candidates of another seat's decision."""
     first = rule_move(ctx)
-    old = old_cards(ctx.hand, ctx.seen_up)
-    values = keep_values(ctx.hand, old, ctx.out[(ctx.seat + 1) % 3] | ctx.out[(ctx.seat + 2) % 3])
+    values = seat_keep_values(ctx)
     if discard:
-        cheap = sorted(iter_cards(ctx.hand), key=lambda c: (values[c], c % 9, c))[: discard + 2]
+        cheap = discard_order(ctx.hand, values)[: discard + 2]
         combos = sorted(combinations(cheap, discard), key=lambda cs: (sum(values[c] for c in cs), cs))
         moves = [Play(DISCARD, sum(1 << c for c in cs), discard) for cs in combos]
         limit = max(2, limit // 2)

@@ -171,9 +171,22 @@ def _cost(cards: CardSet, values: dict[int, int]) -> int:
     return sum(values[c] for c in iter_cards(cards))
 
 
+def seat_keep_values(ctx: Ctx) -> dict[int, int]:
+    """:func:`keep_values` of the hand of the seat deciding: its Old cards by what it has seen,
+    against the cards the other two seats may hold."""
+    s = ctx.seat
+    return keep_values(ctx.hand, old_cards(ctx.hand, ctx.seen_up), ctx.out[(s + 1) % 3] | ctx.out[(s + 2) % 3])
+
+
+def discard_order(hand: CardSet, values: dict[int, int]) -> list[int]:
+    """The cards of ``hand``, least worth keeping first (by ``values``, then low ranks): the
+    order the rule player discards in."""
+    return sorted(iter_cards(hand), key=lambda c: (values[c], c % 9, c))
+
+
 def _pick_discard(hand: CardSet, size: int, values: dict[int, int]) -> Play:
     """The ``size`` cards least worth keeping, face down (R9)."""
-    order = sorted(iter_cards(hand), key=lambda c: (values[c], c % 9, c))
+    order = discard_order(hand, values)
     return Play(DISCARD, sum(1 << c for c in order[:size]), size)
 
 
