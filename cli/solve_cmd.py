@@ -189,23 +189,6 @@ def run_solve_batch(
     """Solve every line of ``path`` and print one JSON object a line, in input order: here, on
     ``jobs`` processes, or on the Dask cluster ``scheduler`` names (the same lines)."""
     lines = read_lines(path)
-    if scheduler is not None:
-        total = count_lines(path)
-        with on_cluster(scheduler, "solving", total, warm=not reference) as cluster:
-            work = functools.partial(
-                solve_line,
-                all_moves=all_moves,
-                max_nodes=max_nodes,
-                time_limit=time_limit,
-                reference=reference,
-                threads=threads,
-            )
-            done = 0
-            for obj in ordered_map(work, lines, scheduler=cluster, cost=line_cost, total=total):
-                emit_json(obj)
-                done += 1
-        return done
-    total = count_lines(path) if sys.stderr.isatty() else None
     work = functools.partial(
         solve_line,
         all_moves=all_moves,
@@ -214,6 +197,15 @@ def run_solve_batch(
         reference=reference,
         threads=threads,
     )
+    if scheduler is not None:
+        total = count_lines(path)
+        with on_cluster(scheduler, "solving", total, warm=not reference) as cluster:
+            done = 0
+            for obj in ordered_map(work, lines, scheduler=cluster, cost=line_cost, total=total):
+                emit_json(obj)
+                done += 1
+        return done
+    total = count_lines(path) if sys.stderr.isatty() else None
     done = 0
     for obj in with_progress(ordered_map(work, lines, jobs), total, _("solving")):
         emit_json(obj)

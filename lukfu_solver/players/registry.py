@@ -71,7 +71,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if not arg:
             return PimcPlayer(DEFAULT_LEVEL, seed)
         level, _, cal = arg.partition(":")
-        if not (level.isascii() and level.isdigit()) or int(level) not in LEVELS:
+        if not _is_level(level):
             raise NotationError("player", i18n._("pimc:L needs a level 1-5, got {level}").format(level=repr(level)))
         if not cal:
             return PimcPlayer(int(level), seed)
@@ -88,7 +88,7 @@ def make_player(spec: str, seed: int = 0) -> Player:
         if not arg:
             return IpimcPlayer(DEFAULT_LEVEL, seed)
         level, _, pool = arg.partition(":")
-        if not (level.isascii() and level.isdigit()) or int(level) not in LEVELS:
+        if not _is_level(level):
             raise NotationError("player", i18n._("ipimc:L needs a level 1-5, got {level}").format(level=repr(level)))
         if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
             raise NotationError("player", i18n._("ipimc:L:P needs a pool P of 1-4, got {pool}").format(pool=repr(pool)))
@@ -102,3 +102,8 @@ def player_factory(spec: str) -> Callable[[int], Player]:
     """A checked spec as a function of the seed (the spec is validated now)."""
     make_player(spec, 0)
     return lambda seed: make_player(spec, seed)
+
+
+def _is_level(text: str) -> bool:
+    """Whether ``text`` names a PIMC level (the L of ``pimc:L`` and ``ipimc:L``)."""
+    return text.isascii() and text.isdigit() and int(text) in LEVELS
