@@ -107,9 +107,9 @@ def test_a_stopped_solve_counts_the_prior_clamped_to_its_bounds() -> None:
     over = time.time() - 1.0  # the budget is spent before this solve starts
     evaluator = Evaluator(SolveLimits(16_000_000))
     assert evaluator.value(pos, solver, deadline=over) == SampleValue((lo + hi) / 2, False, 0, True)
-    assert evaluator.value(pos, solver, deadline=over, cut_value=100.0).value == hi
-    assert evaluator.value(pos, solver, deadline=over, cut_value=-100.0).value == lo
-    assert evaluator.value(pos, solver, deadline=over, cut_value=lo + 0.5).value == lo + 0.5
+    assert evaluator.value(pos, solver, deadline=over, cut_value=lambda p: 100.0).value == hi
+    assert evaluator.value(pos, solver, deadline=over, cut_value=lambda p: -100.0).value == lo
+    assert evaluator.value(pos, solver, deadline=over, cut_value=lambda p: lo + 0.5).value == lo + 0.5
     budget = Budget(0.3)
     high = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda pos: 100.0)
     low = call_values(SLOW, 0, 4, 0, evaluator, policy_calls, budget=budget, prior=lambda pos: -100.0)

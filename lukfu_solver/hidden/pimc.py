@@ -185,13 +185,13 @@ class Evaluator:
         solver: ExactSolver | None,
         guess: int | None = None,
         deadline: float | None = None,
-        cut_value: float | Callable[[Position], float] | None = None,
+        cut_value: Callable[[Position], float] | None = None,
     ) -> SampleValue:
         """The caller's value of ``pos`` (M1); ``solver`` None: the fallback alone. ``guess`` is
         a warm start for the solver's first test (the value never depends on it); ``deadline``
         (``time.time()`` seconds) is the answer's time budget: a solve it stops is marked ``cut``
-        and counts ``cut_value`` clamped to its proven bounds (None: their midpoint; a function
-        of the position, e.g. the deal's rule playout: called only then)."""
+        and counts ``cut_value(pos)`` clamped to its proven bounds (None: their midpoint; e.g. the
+        deal's rule playout, called only then)."""
         if pos.outcome is not None:
             return SampleValue(float(pos.outcome.points[pos.caller]), True, 0)
         if solver is None:
@@ -203,7 +203,7 @@ class Evaluator:
             left = deadline - time.time()
             if left <= 0:
                 lo, hi = solver.bounds(pos)
-                within = (lo + hi) / 2 if cut_value is None else min(max(_at(cut_value, pos), lo), hi)
+                within = (lo + hi) / 2 if cut_value is None else min(max(cut_value(pos), lo), hi)
                 return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
@@ -213,7 +213,7 @@ class Evaluator:
             return SampleValue(float(r.value), True, r.nodes)
         cut = by_budget and r.stopped == "time"
         if cut and cut_value is not None:
-            return SampleValue(float(min(max(_at(cut_value, pos), r.lower), r.upper)), False, r.nodes, True)
+            return SampleValue(float(min(max(cut_value(pos), r.lower), r.upper)), False, r.nodes, True)
         if self.fallback is not None:
             return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
         return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
@@ -232,11 +232,6 @@ class Evaluator:
             out.append(self.value(pos, solver, deadline=deadline))
             pos.pop()
         return out
-
-
-def _at(value: float | Callable[[Position], float], pos: Position) -> float:
-    """A cut solve's value: ``value`` itself, or ``value(pos)`` when it is a function of the position."""
-    return float(value(pos)) if callable(value) else float(value)
 
 
 def sample_task(
