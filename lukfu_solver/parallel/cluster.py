@@ -59,6 +59,9 @@ MAX_TASK_ITEMS = 16
 """Items a task at most when the map chooses (a batch of known size: about 4 tasks a thread)."""
 STREAM_TASK_ITEMS = 4
 """Items a task when the size of the input is unknown (standard input, an endless generator)."""
+LOCAL_LOG_LEVEL = logging.ERROR
+"""The least Dask log level printed while a LocalCluster this module started runs, and after
+it closed (its INFO and WARNING lines are about its own start and stop)."""
 POLL_SECONDS = 0.5
 """How often a wait for the next result reports progress."""
 NO_WORKER_SECONDS = 60.0
@@ -217,11 +220,38 @@ def start_local(workers: int) -> LocalCluster:
             # the scheduler serves HTTP (health, metrics) even without a dashboard, by default on
             # port 8787: any free port of 127.0.0.1 instead, so that two runs never collide
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            silence_logs=logging.ERROR,
+            silence_logs=LOCAL_LOG_LEVEL,
         )
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
+
+
+class _LogFloor(logging.Filter):
+    """Drops the log records below :attr:`level`: put on Dask's terminal handlers, where a
+    LocalCluster's close cannot undo it as it undoes a handler's level."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.level = logging.NOTSET
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno >= self.level
+
+
+_LOG_FLOOR = _LogFloor()
+
+
+def _silence_dask_log(level: int = logging.CRITICAL + 1) -> None:
+    """Print, for the rest of the process, only Dask log records of ``level`` or above to a
+    terminal (on the handlers its configuration puts on the ``distributed`` logger, to which all
+    its loggers report; the default prints none; a floor is never lowered). A LocalCluster
+    silences them only while it runs and puts their level back as it closes, while its reports
+    of the connections closed by that very close (with tracebacks) are still to come."""
+    _LOG_FLOOR.level = max(_LOG_FLOOR.level, level)
+    for handler in logging.getLogger("distributed").handlers:
+        if isinstance(handler, logging.StreamHandler) and _LOG_FLOOR not in handler.filters:
+            handler.addFilter(_LOG_FLOOR)
 
 
 class _Tally:
@@ -323,11 +353,15 @@ class Cluster:
         if self.local is not None:
             self.local.close()
             self.local = None
+            _silence_dask_log(LOCAL_LOG_LEVEL)
 
     def abort(self) -> None:
         """Stop at once (after Ctrl-C or an error): a LocalCluster's workers are terminated
         rather than left to finish the task they are running (a solve cannot be interrupted, and
-        a graceful close waits 4 s for it); a remote cluster's pending work was cancelled."""
+        a graceful close waits 4 s for it); a remote cluster's pending work was cancelled.
+        Dask's own log stays silent from here on: the connections it loses are the abort's doing,
+        and its reports of them (with tracebacks) would reach the user's terminal."""
+        _silence_dask_log()
         if self.local is not None:
             for nanny in list(self.local.workers.values()):
                 pid = getattr(nanny, "pid", None)
