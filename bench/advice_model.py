@@ -17,7 +17,10 @@ on ``model.features``. The error is measured on held-out hands against PIMC: the
 ``bench/results/advise-reference.json`` (the 30 bench hands, many samples each), as the RMSE of
 play, of pass and of their difference, with the reference's own sampling variance taken out (the
 error the prior's weight needs: ``model_error``); pass over the seat 0 and 1 hands, since at seat 2
-it is 0 by the rules. Written to ``lukfu_solver/data/advice_model.json``.
+it is 0 by the rules. Beside it, one sampled deal's typical variance around its hand's mean, from
+the training rows (a label's squared residual is that variance plus the model's squared error):
+what the advice shrinks a few samples' variance towards. Written to
+``lukfu_solver/data/advice_model.json``.
 
 Run: ``python bench/advice_model.py generate [--deals N]`` (appends to
 ``bench/results/advice-model-data.jsonl``, resumable), then ``python bench/advice_model.py fit``.
@@ -126,6 +129,16 @@ def fit() -> None:
         agree += (p > q) == (r["play"] > r["pass"])
     rmse = {k: round(model_error(v, ref_var[k]), 3) for k, v in errs.items()}
     raw = {k: round(float(np.sqrt(np.mean(np.square(v)))), 3) for k, v in errs.items()}
+    # one deal's variance around its hand's mean, from the training deals (other hands than the bench's):
+    # a label's squared residual is that variance plus the model's squared error
+    seat2 = x[:, FEATURES.index("seat2")] == 1
+    res_play = np.array(play) - x @ np.array(w_play)
+    res_pass = (np.array(pass_) - x @ np.array(w_pass))[~seat2]
+    res_gap = (np.array(play) - np.array(pass_)) - x @ (np.array(w_play) - np.array(w_pass))
+    sample_var = {
+        k: round(max(float(np.mean(np.square(r))) - rmse[k] ** 2, 1.0), 2)
+        for k, r in (("play", res_play), ("pass", res_pass), ("gap", res_gap))
+    }
     model = {
         "features": list(FEATURES),
         "play": w_play,
@@ -135,6 +148,12 @@ def fit() -> None:
             **raw,
             "what": "RMSE against the reference's means, before its own sampling variance is taken out; pass over "
             "the seat 0 and 1 hands only (at seat 2 pass is 0 by the rules)",
+        },
+        "sample_var": {
+            **sample_var,
+            "what": "one sampled deal's variance around its hand's mean: the training rows' mean squared residual "
+            "less the error above squared (pass over the seat 0 and 1 rows); the typical variance a few samples' "
+            "variance is shrunk towards when they refine the model's answer",
         },
         "trained_on": {"rows": len(xs), "data": str(DATA.relative_to(ROOT)), "ridge": RIDGE, "first_deal": TRAIN_FIRST},
         "recipe": "bench/advice_model.py (module docstring)",
