@@ -15,7 +15,12 @@ Data recipe (every input a pure function of its seed, so the data can be rebuilt
 The fit: ridge least squares (numpy, already installed with numba) of the play and pass labels
 on ``model.features``. The error is measured on held-out hands against PIMC: the records of
 ``bench/results/advise-reference.json`` (the 30 bench hands, many samples each), as the RMSE of
-play, of pass and of their difference. Written to ``lukfu_solver/data/advice_model.json``.
+play, of pass and of their difference, with the reference's own sampling variance taken out (the
+error the prior's weight needs: ``model_error``); pass over the seat 0 and 1 hands, since at seat 2
+it is 0 by the rules. Beside it, one sampled deal's typical variance around its hand's mean, from
+the training rows (a label's squared residual is that variance plus the model's squared error):
+what the advice shrinks a few samples' variance towards. Written to
+``lukfu_solver/data/advice_model.json``.
 
 Run: ``python bench/advice_model.py generate [--deals N]`` (appends to
 ``bench/results/advice-model-data.jsonl``, resumable), then ``python bench/advice_model.py fit``.
@@ -84,6 +89,15 @@ def rows() -> tuple[list[list[float]], list[float], list[float]]:
     return xs, play, pass_
 
 
+def model_error(errors: list[float], ref_var: list[float]) -> float:
+    """The model's error as a prior's standard deviation: the RMSE of ``errors`` (model minus the
+    reference's mean) with the reference's own sampling variance (``ref_var``, its squared standard
+    errors) taken out, since the mean squared error against a sampled reference is the model's
+    squared error plus the reference's variance; never below a tenth of the RMSE."""
+    mse = sum(e * e for e in errors) / len(errors)
+    return max(mse - sum(ref_var) / len(ref_var), 0.01 * mse) ** 0.5
+
+
 def fit() -> None:
     """Ridge fit, held-out error against the PIMC reference, the model file."""
     import numpy as np
@@ -99,21 +113,48 @@ def fit() -> None:
     w_play, w_pass = solve(play), solve(pass_)
     ref = json.loads(REFERENCE.read_text())["records"]
     errs: dict[str, list[float]] = {"play": [], "pass": [], "gap": []}
+    ref_var: dict[str, list[float]] = {"play": [], "pass": [], "gap": []}
     agree = 0
     for r in ref:
         f = features(hand_facts(parse_cards(r["hand"])), r["seat"])
         p = float(np.dot(w_play, f))
         q = 0.0 if r["seat"] == 2 else float(np.dot(w_pass, f))
         errs["play"].append(p - r["play"])
-        errs["pass"].append(q - r["pass"])
+        ref_var["play"].append(r["play_se"] ** 2)
+        if r["seat"] != 2:  # at seat 2 pass is 0 by the rules, not by the model: no error to measure
+            errs["pass"].append(q - r["pass"])
+            ref_var["pass"].append(r["pass_se"] ** 2)
         errs["gap"].append((p - q) - (r["play"] - r["pass"]))
+        ref_var["gap"].append(r["gap_se"] ** 2)
         agree += (p > q) == (r["play"] > r["pass"])
-    rmse = {k: round(float(np.sqrt(np.mean(np.square(v)))), 3) for k, v in errs.items()}
+    rmse = {k: round(model_error(v, ref_var[k]), 3) for k, v in errs.items()}
+    raw = {k: round(float(np.sqrt(np.mean(np.square(v)))), 3) for k, v in errs.items()}
+    # one deal's variance around its hand's mean, from the training deals (other hands than the bench's):
+    # a label's squared residual is that variance plus the model's squared error
+    seat2 = x[:, FEATURES.index("seat2")] == 1
+    res_play = np.array(play) - x @ np.array(w_play)
+    res_pass = (np.array(pass_) - x @ np.array(w_pass))[~seat2]
+    res_gap = (np.array(play) - np.array(pass_)) - x @ (np.array(w_play) - np.array(w_pass))
+    sample_var = {
+        k: round(max(float(np.mean(np.square(r))) - rmse[k] ** 2, 1.0), 2)
+        for k, r in (("play", res_play), ("pass", res_pass), ("gap", res_gap))
+    }
     model = {
         "features": list(FEATURES),
         "play": w_play,
         "pass": w_pass,
         "error": {**rmse, "hands": len(ref), "agree": int(agree)},
+        "error_measured": {
+            **raw,
+            "what": "RMSE against the reference's means, before its own sampling variance is taken out; pass over "
+            "the seat 0 and 1 hands only (at seat 2 pass is 0 by the rules)",
+        },
+        "sample_var": {
+            **sample_var,
+            "what": "one sampled deal's variance around its hand's mean: the training rows' mean squared residual "
+            "less the error above squared (pass over the seat 0 and 1 rows); the typical variance a few samples' "
+            "variance is shrunk towards when they refine the model's answer",
+        },
         "trained_on": {"rows": len(xs), "data": str(DATA.relative_to(ROOT)), "ridge": RIDGE, "first_deal": TRAIN_FIRST},
         "recipe": "bench/advice_model.py (module docstring)",
     }

@@ -169,7 +169,7 @@ def test_with_a_prior_the_test_is_on_the_refined_gap() -> None:
 
 
 def test_the_anytime_recommendation_follows_the_estimates_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
-    plays, passes = [-4.0, 2.0, 2.0], [0.0, 0.0, 0.0]
+    plays, passes = [-4.0, 2.0, 2.0], [2.0, 0.0, 0.0]
     samples = [CallSample(p, q, True, 1, 0, 1) for p, q in zip(plays, passes, strict=True)]
     valuation = CallValuation(estimate("play", plays, plays, 0), estimate("pass", passes, passes, 0), 0.5, samples)
     monkeypatch.setattr(advice, "call_values", lambda *args, **kwargs: valuation)
@@ -177,6 +177,7 @@ def test_the_anytime_recommendation_follows_the_estimates_it_shows(monkeypatch: 
     m = adv.model
     assert m is not None and adv.basis == "model + exact PIMC"
     # the premise: refined on its own, the paired gap would say play on these samples
-    assert refine(m.play - m.pass_, m.gap_error, [p - q for p, q in zip(plays, passes, strict=True)])[0] > 0
+    diffs = [p - q for p, q in zip(plays, passes, strict=True)]
+    assert refine(m.play - m.pass_, m.gap_error, diffs, typical=m.gap_var)[0] > 0
     assert adv.play.mean < adv.pass_.mean
     assert adv.recommendation == "pass" and adv.p_play_better < 0.5

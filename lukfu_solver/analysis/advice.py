@@ -173,7 +173,9 @@ def advise(
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
     warm = model_guess if guess and model is not None else None
     if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
-        budget = dataclasses.replace(budget, prior=(model.play - model.pass_, model.gap_error))
+        budget = dataclasses.replace(
+            budget, prior=(model.play - model.pass_, model.gap_error), typical_var=model.gap_var
+        )
     prior = stopped_value if budget is not None else None
     valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior)
     results = valuation.samples
@@ -183,15 +185,18 @@ def advise(
     basis = "exact PIMC" if valuation.exact else "bounded PIMC"
     if model is not None and budget is not None:  # anytime: the model's answer, refined by the samples
         plays, passes = [r.play for r in results], [r.pass_ for r in results]
-        pm, pse = refine(model.play, model.play_error, plays)
+        pm, pse = refine(model.play, model.play_error, plays, typical=model.play_var)
         play_e = dataclasses.replace(play_e, mean=pm, stderr=pse)
-        if seat != 2:
-            qm, qse = refine(model.pass_, model.pass_error, passes)
+        if seat != 2:  # pass's own typical variance: a few samples of it are worth what they are
+            qm, qse = refine(model.pass_, model.pass_error, passes, typical=model.pass_var)
             pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
         # the gap is the shown estimates' difference (so the recommendation never contradicts them; the
         # pass prior is the model's sharpest part), its error the paired gap's, refined by its own prior
         _gap, gap_se = refine(
-            model.play - model.pass_, model.gap_error, [p - q for p, q in zip(plays, passes, strict=True)]
+            model.play - model.pass_,
+            model.gap_error,
+            [p - q for p, q in zip(plays, passes, strict=True)],
+            typical=model.gap_var,
         )
         gap_m = play_e.mean - pass_e.mean
         p_play = p_positive(gap_m, gap_se)

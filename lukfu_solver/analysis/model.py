@@ -98,6 +98,12 @@ class ModelAnswer:
     gap_error: float
     hands: int
     """Held-out hands the errors were measured on."""
+    play_var: float = 12.0
+    pass_var: float = 12.0
+    gap_var: float = 12.0
+    """One sampled deal's typical variance of play, pass and the gap around a hand's mean (the
+    training deals' squared residuals less the model's squared error; 12 in a file without
+    them): what a few samples' variance is shrunk towards when they refine the model's answer."""
 
     @property
     def recommendation(self) -> str:
@@ -126,4 +132,15 @@ def predict(facts: HandFacts, seat: int) -> ModelAnswer | None:
     play = sum(w * v for w, v in zip(model["play"], x, strict=True))
     pass_ = 0.0 if seat == 2 else sum(w * v for w, v in zip(model["pass"], x, strict=True))
     err = model["error"]
-    return ModelAnswer(play, pass_, err["play"], 0.0 if seat == 2 else err["pass"], err["gap"], err["hands"])
+    var = model.get("sample_var", {})
+    return ModelAnswer(
+        play,
+        pass_,
+        err["play"],
+        0.0 if seat == 2 else err["pass"],
+        err["gap"],
+        err["hands"],
+        var.get("play", 12.0),
+        var.get("pass", 12.0),
+        var.get("gap", 12.0),
+    )

@@ -108,11 +108,15 @@ TYPICAL_VAR = 12.0
 variance towards it, so that two equal values do not look certain."""
 
 
-def refine(prior: float, prior_error: float, values: Sequence[float], weight: float = 2.0) -> tuple[float, float]:
+def refine(
+    prior: float, prior_error: float, values: Sequence[float], weight: float = 2.0, typical: float = TYPICAL_VAR
+) -> tuple[float, float]:
     """A prior answer (``prior`` ± ``prior_error``, e.g. the learned model's) refined by the
     samples ``values``: the precision-weighted mean of the prior and the sample mean (a normal
-    posterior), and its standard error. The samples' variance is shrunk towards
-    :data:`TYPICAL_VAR` with ``weight`` pseudo-samples. No samples: the prior; many: the samples.
+    posterior), and its standard error. The samples' variance is shrunk towards ``typical`` (one
+    sample's variance for such values: :data:`TYPICAL_VAR`, or the learned model's per branch,
+    measured on its training deals) with ``weight`` pseudo-samples. No samples: the prior; many:
+    the samples.
 
     >>> refine(-4.0, 2.0, [])
     (-4.0, 2.0)
@@ -124,7 +128,7 @@ def refine(prior: float, prior_error: float, values: Sequence[float], weight: fl
         return (prior, prior_error) if n == 0 else mean_stderr(values)
     m = sum(values) / n
     ss = sum((v - m) ** 2 for v in values)
-    var = (ss + weight * TYPICAL_VAR) / (n - 1 + weight)
+    var = (ss + weight * typical) / (n - 1 + weight)
     precision = 1 / prior_error**2 + n / var
     return (prior / prior_error**2 + m * n / var) / precision, math.sqrt(1 / precision)
 
@@ -445,13 +449,15 @@ class Budget:
 
     With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
     refined gap (:func:`refine`), the answer's own; without one the standard error counts a
-    variance of at least ``min_var`` (a few equal values must not look certain)."""
+    variance of at least ``min_var`` (a few equal values must not look certain). ``typical_var``
+    is the gap's typical variance a sample that :func:`refine` shrinks towards."""
 
     seconds: float | None = None
     z: float | None = None
     min_samples: int = 8
     min_var: float = 1.0
     prior: tuple[float, float] | None = None
+    typical_var: float = TYPICAL_VAR
 
     def decided(self, diffs: Sequence[float]) -> bool:
         """The sequential test on the paired differences so far."""
@@ -459,7 +465,7 @@ class Budget:
         if self.z is None or n < max(1 if self.prior else 2, self.min_samples):
             return False
         if self.prior is not None:
-            m, se = refine(self.prior[0], self.prior[1], diffs)
+            m, se = refine(self.prior[0], self.prior[1], diffs, typical=self.typical_var)
             return abs(m) > self.z * se
         m = sum(diffs) / n
         var = max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var)
