@@ -191,7 +191,9 @@ def strength(
     pool: int = 1,
     checkpoint: Path | None = None,
     share: float | None = None,
-) -> dict[str, Any]:
+    arms: tuple[str, ...] = ("ipimc", "control"),
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
     beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
     place. ipimc draws exactly the samples pimc draws at the same decision (common random
@@ -203,17 +205,24 @@ def strength(
     in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart
     (its control games serve any ipimc spec of the same level and seed). ``share``: ipimc's
     effective sample size floor as a share of the samples instead of ``ESS_SHARE`` (one process
-    only: it is set on the player class)."""
+    only: it is set on the player class), as are the other ``options`` of ``IpimcPlayer``
+    (``evidence``, ``weigh_call``). ``arms``: the arms to play (only ``control``: the control
+    games into the checkpoint, for a later run; nothing is reported then)."""
     t0 = time.perf_counter()
     last = [0.0]
-    if share is not None:
+    options = {**({"share": share} if share is not None else {}), **(options or {})}
+    if options:
         if jobs != 1:
-            raise SystemExit("--share needs --jobs 1")
-        IpimcPlayer.__init__.__kwdefaults__["share"] = share  # type: ignore[index]
+            raise SystemExit("--share, --evidence and --weigh-call need --jobs 1")
+        IpimcPlayer.__init__.__kwdefaults__.update(options)  # type: ignore[union-attr]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
     pm_spec = f"pimc:{level}"
     specs = (ip_spec, pm_spec, pm_spec)
-    label = [ip_spec + (f"@share={share:g}" if share is not None else ""), pm_spec, pm_spec]
+    label = [
+        ip_spec + "".join(f"@{k}={v:g}" if k == "share" else f"@{k}={v}" for k, v in options.items()),
+        pm_spec,
+        pm_spec,
+    ]
     control = (pm_spec, pm_spec, pm_spec)
     seats = seatings(specs)
     done: dict[tuple[int, int, str], dict[str, Any]] = {}
@@ -230,9 +239,9 @@ def strength(
         for d, ds in enumerate(iter_deal_seeds(seed, deals))
         for k, s in enumerate(seats)
         for arm, sp in (("ipimc", specs), ("control", control))
-        if (d, k, arm) not in done
+        if arm in arms and (d, k, arm) not in done
     ]
-    total = 2 * deals * len(seats)
+    total = len(arms) * deals * len(seats)
     out = checkpoint.open("a", encoding="utf-8") if checkpoint is not None else None
     try:
         for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
@@ -243,6 +252,8 @@ def strength(
                 "k": task.seating_index,
                 "arm": arm,
                 "points": g.points[0],
+                "called": g.called[0],
+                "calls": list(g.record.calls),
                 "plays": [list(p) for p in g.record.plays],
                 "seconds": {str(place): s for place, s in g.seconds.items()},
             }
@@ -257,6 +268,8 @@ def strength(
     finally:
         if out is not None:
             out.close()
+    if "ipimc" not in arms:
+        return None
     rot = range(len(seats))
     treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
     paired = [
@@ -264,6 +277,7 @@ def strength(
         for d in range(deals)
     ]
     changed = sum(done[(d, k, "ipimc")]["plays"] != done[(d, k, "control")]["plays"] for d in range(deals) for k in rot)
+    where = first_differences([(done[(d, k, "ipimc")], done[(d, k, "control")]) for d in range(deals) for k in rot])
     mean, lo, hi = interval(treated)
     pm_, plo, phi = interval(paired)
     rows = [done[(d, k, "ipimc")] for d in range(deals) for k in rot]
@@ -286,6 +300,7 @@ def strength(
         "paired_excludes_zero": plo > 0 or phi < 0,
         "games_changed": changed,
         "deals_nonzero": sum(1 for d in paired if d),
+        "first_difference": where,
         "decision_seconds": {
             "ipimc": ip_s,
             "pimc": pm_s,
@@ -298,6 +313,40 @@ def strength(
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def first_differences(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Where the games that differ from their controls first differ, and what it was worth: for
+    each kind of ipimc's first different decision (``call`` when a call differed; else by the
+    play it made: ``lead``, ``follow``, ``discard``, ``claim``) and for each trick of it, the
+    games and their points minus the control's (sum and mean)."""
+    kinds = {0: "lead", 1: "lead", 2: "lead", 3: "discard", 4: "claim"}  # a follow is told by its place
+    by_kind: dict[str, list[float]] = {}
+    by_trick: dict[str, list[float]] = {}
+    for ip, ct in pairs:
+        if ip["plays"] == ct["plays"] and ip.get("calls") == ct.get("calls"):
+            continue
+        diff = ip["points"] - ct["points"]
+        if ip.get("calls") is not None and ct.get("calls") is not None and ip["calls"] != ct["calls"]:
+            by_kind.setdefault("call", []).append(diff)
+            continue
+        pairs_ = zip(ip["plays"], ct["plays"], strict=False)
+        i = next((j for j, (a, b) in enumerate(pairs_) if a != b), min(len(ip["plays"]), len(ct["plays"])))
+        if i >= len(ip["plays"]):
+            continue
+        kind = kinds[ip["plays"][i][0]]
+        if kind == "lead" and i % 3:
+            kind = "follow"
+        by_kind.setdefault(kind, []).append(diff)
+        by_trick.setdefault(str(i // 3 + 1), []).append(diff)
+
+    def table(groups: dict[str, list[float]]) -> dict[str, Any]:
+        return {
+            k: {"games": len(v), "points_sum": round(sum(v), 2), "mean": round(statistics.fmean(v), 4)}
+            for k, v in sorted(groups.items())
+        }
+
+    return {"by_kind": table(by_kind), "by_trick": table(by_trick)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -316,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
     )
     parser.add_argument("--share", type=float, default=None, help="ipimc's floor share (default ESS_SHARE; jobs 1)")
+    parser.add_argument("--evidence", default=None, help="ipimc's play-phase evidence: plays, calls, none (jobs 1)")
+    parser.add_argument("--weigh-call", default=None, choices=("yes", "no"), help="ipimc weighs its call (jobs 1)")
+    parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
     parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
     parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
@@ -361,10 +413,20 @@ def main(argv: list[str] | None = None) -> int:
         data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
         console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share)
+        options: dict[str, Any] = {}
+        if args.evidence is not None:
+            options["evidence"] = args.evidence
+        if args.weigh_call is not None:
+            options["weigh_call"] = args.weigh_call == "yes"
+        arms = tuple(a for a in ("ipimc", "control") if a in args.arms.split(","))
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share, arms, options)
+        if st is None:
+            print("control games played (nothing to report)", file=sys.stderr)
+            return 0
         key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
         key += f"_share{args.share:g}" if args.share is not None else ""
-        data[key] = {"seed": args.seed, "share": args.share, **st}
+        key += "".join(f"_{k}_{v}" for k, v in options.items())
+        data[key] = {"seed": args.seed, "share": args.share, **options, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)
