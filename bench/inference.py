@@ -9,10 +9,16 @@
    true seat (counts smoothed by half a sample), weighted against uniform: the mean
    log-likelihood gain per hidden card (nats), with the effective sample sizes; and the
    held-out log-likelihood per play decision by kind (candidate model, rule model, uniform);
+   ``--acc-models`` chooses among the candidate model, the rule model and the calls alone (the
+   shipped player's play-phase weights);
 3. **strength and cost**: ``ipimc:L`` (``ipimc:L:P`` with ``--pool``) against two ``pimc:L``,
    ``--deals`` deals × 3 rotations, every game beside its control (``pimc:L`` in ipimc's place,
    the same seeds: common random numbers); the paired difference a deal and the unpaired
-   points, each with a t-based 95 % interval, and the time of every decision;
+   points, each with a t-based 95 % interval, the time of every decision, and where the games
+   that differ first differ (the kind of ipimc's decision and the trick) with the points it
+   made them worth; ``--evidence`` and ``--weigh-call`` set ipimc's options, ``--arms control``
+   plays only the control games into the checkpoint (a later run with ``--arms ipimc``, then
+   one with both arms to report, reuses them);
 4. **tune** (only with ``--parts tune``): the candidate model's share off the candidates by
    accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
    the advice model) by held-out log-likelihood of the calls.
@@ -38,7 +44,7 @@ from common import base_parser, make_console, ratio, save_json, summary  # bench
 from lukfu_solver.analysis.advice import hand_facts
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet
-from lukfu_solver.hidden.inference import fit, fit_call, record_rows, sigmoid, weigh
+from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, sigmoid, temper, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
@@ -53,8 +59,10 @@ def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:
     return [g.record for g in m.games]
 
 
-def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> dict[str, Any]:
-    """The mean log-likelihood gain per hidden card of the weighted samples over uniform."""
+def accuracy(records: list[Any], samples: int, seed: int, model: Any = None, evidence: str = "plays") -> dict[str, Any]:
+    """The mean log-likelihood gain per hidden card of the weighted samples over uniform; the
+    weights by the other seats' calls and plays (``evidence`` ``plays``) or their calls alone
+    (``calls``: the shipped ipimc player's play phase)."""
     model = model or opponent_model()
     gains: list[float] = []
     ess: list[float] = []
@@ -72,7 +80,10 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> 
             for seat in range(3):
                 view = rec.view(seat, 3 * tricks)
                 deals = make_sampler(view, seed * 1_000_003 + k * 31 + seat * 7 + tricks, exact=True).samples(samples)
-                w = weigh(model, view, deals)
+                if evidence == "calls":
+                    w = temper([call_terms(model, d.dealt(), view.caller, view.seat) for d in deals])
+                else:
+                    w = weigh(model, view, deals)
                 views += 1
                 ess.append(w.ess)
                 raw.append(w.raw_ess)
@@ -368,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evidence", default=None, help="ipimc's play-phase evidence: plays, calls, none (jobs 1)")
     parser.add_argument("--weigh-call", default=None, choices=("yes", "no"), help="ipimc weighs its call (jobs 1)")
     parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
+    parser.add_argument(
+        "--acc-models", default="candidates,rule,calls", help="accuracy of: candidates, rule, calls (the calls alone)"
+    )
+    parser.add_argument("--key", default=None, help="the results key of the strength part (default by the options)")
     parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
     parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
@@ -405,13 +420,20 @@ def main(argv: list[str] | None = None) -> int:
         data["tune"] = tune(recs, fit_recs, args.level, args.acc_samples, args.tune_seed)
         data["call_models"] = {"seed": args.tune_seed, **call_models(recs, fit_recs)}
         console.print(f"tune: {data['tune']}")
+    acc_models = set(args.acc_models.split(","))
     if "accuracy" not in skip:
         recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
-        acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
-        data["accuracy"] = {"seed": args.acc_seed, **acc}
-        data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
-        data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
-        console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
+        if "candidates" in acc_models:
+            acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
+            data["accuracy"] = {"seed": args.acc_seed, **acc}
+            data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
+            console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
+        if "rule" in acc_models:
+            data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
+        if "calls" in acc_models:
+            acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level), "calls")
+            data["accuracy_calls_only"] = {"seed": args.acc_seed, **acc}
+            console.print(f"accuracy, the calls alone: {acc}")
     if "strength" not in skip:
         options: dict[str, Any] = {}
         if args.evidence is not None:
@@ -426,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
         key += f"_share{args.share:g}" if args.share is not None else ""
         key += "".join(f"_{k}_{v}" for k, v in options.items())
+        key = args.key or key
         data[key] = {"seed": args.seed, "share": args.share, **options, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)

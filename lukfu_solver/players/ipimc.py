@@ -1,15 +1,21 @@
 """The inference player ``ipimc``: the PIMC player with its sampled deals weighted by what the
 other seats did (``hidden.inference``, ``docs/inference.md``).
 
-Everything but the weights is the ``pimc`` player's: the same levels, candidates, samples,
-node budgets and call decision (a call sees no other seat's play yet, and the PIMC call
-valuation already values passing by the later seats' policy). In the play phase each sampled
-deal is weighted by the likelihood of the other seats' calls and plays under the opponent
-model (the ``pimc`` player's own candidate moves, rebuilt from each seat's facts, fitted on
-self-play records of that player at the level of this one), tempered so the effective sample
-size stays at a floor; the moves are valued by the weighted means. The deals are exactly the
-ones ``pimc`` draws at the same decision with the same seed (common random numbers): the two
-differ only where the weights change a choice.
+Everything but the weights is the ``pimc`` player's: the same levels, candidates, samples and
+node budgets. The weights are likelihoods under the opponent model (the call curve fitted on
+self-play records of the ``pimc`` player, and its own candidate moves, rebuilt from each seat's
+facts), tempered so the effective sample size stays at a floor. As shipped:
+
+- **the call** of seat 1 or 2 is valued on pimc's own call samples, each weighted by the
+  likelihood that the earlier seats passed with the hands it gives them (a seat that passed
+  seldom held a strong hand); the Master's call is pimc's;
+- **the play phase** weighs the samples by the other seats' calls (``evidence="calls"``); the
+  weights by their plays too (``evidence="plays"``, the candidate model) are kept as an option:
+  on 12 samples their likelihoods are so sharp that the weighted estimates rest on a few deals,
+  and that measured no gain (``docs/inference.md``).
+
+The deals are exactly the ones ``pimc`` draws at the same decision with the same seed (common
+random numbers): the two differ only where the weights change a choice.
 """
 
 from __future__ import annotations
