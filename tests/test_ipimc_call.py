@@ -11,6 +11,7 @@ import random
 import pytest
 
 from lukfu_solver.analysis.advice import policy_calls
+from lukfu_solver.analysis.hint import hint
 from lukfu_solver.cards import ALL_CARDS
 from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.inference import call_terms, temper
@@ -112,3 +113,16 @@ def test_the_play_evidence_calls_and_none() -> None:
         assert c.moves == b.moves and c.weights is None
     with pytest.raises(ValueError):
         IpimcPlayer(1, evidence="everything")
+
+
+def test_the_inferring_hint_weighs_the_plays() -> None:
+    """``hint(..., infer=True)`` in the play phase is ipimc's analysis with the evidence of the
+    plays (the weights differ from the calls-only weights of the shipped player's)."""
+    differ = 0
+    for view in play_views():
+        h = hint(view, 1, 5, infer=True)
+        assert h.decision is not None
+        a = IpimcPlayer(1, seed=5, evidence="plays").analyse(view)
+        assert h.decision.moves == a.moves and h.decision.weights == a.weights
+        differ += a.weights != IpimcPlayer(1, seed=5).analyse(view).weights
+    assert differ
