@@ -449,7 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
     if (skip or parts) and args.out.exists():  # a partial run updates the parts it ran
         old = json.loads(args.out.read_text(encoding="utf-8"))
-        old["environment_of_earlier_parts"] = old.pop("environment", None)
+        earlier = old.pop("environments_of_earlier_parts", [])
+        earlier += [e for e in (old.pop("environment_of_earlier_parts", None), old.pop("environment", None)) if e]
+        old["environments_of_earlier_parts"] = earlier  # every earlier run's, oldest first
         data = {**old, **data}
     if "fit" not in skip:
         t0 = time.perf_counter()
