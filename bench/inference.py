@@ -9,10 +9,16 @@
    true seat (counts smoothed by half a sample), weighted against uniform: the mean
    log-likelihood gain per hidden card (nats), with the effective sample sizes; and the
    held-out log-likelihood per play decision by kind (candidate model, rule model, uniform);
+   ``--acc-models`` chooses among the candidate model, the rule model and the calls alone (the
+   shipped player's play-phase weights);
 3. **strength and cost**: ``ipimc:L`` (``ipimc:L:P`` with ``--pool``) against two ``pimc:L``,
    ``--deals`` deals × 3 rotations, every game beside its control (``pimc:L`` in ipimc's place,
    the same seeds: common random numbers); the paired difference a deal and the unpaired
-   points, each with a t-based 95 % interval, and the time of every decision;
+   points, each with a t-based 95 % interval, the time of every decision, and where the games
+   that differ first differ (the kind of ipimc's decision and the trick) with the points it
+   made them worth; ``--evidence`` and ``--weigh-call`` set ipimc's options, ``--arms control``
+   plays only the control games into the checkpoint (a later run with ``--arms ipimc``, then
+   one with both arms to report, reuses them);
 4. **tune** (only with ``--parts tune``): the candidate model's share off the candidates by
    accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
    the advice model) by held-out log-likelihood of the calls.
@@ -38,11 +44,19 @@ from common import base_parser, make_console, ratio, save_json, summary  # bench
 from lukfu_solver.analysis.advice import hand_facts
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet
-from lukfu_solver.hidden.inference import fit, fit_call, record_rows, sigmoid, weigh
+from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, sigmoid, temper, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.ipimc import (
+    IpimcPlayer,
+    call_deals,
+    keep_order,
+    opponent_model,
+    pimc_candidates,
+    rule_model,
+    rule_policy,
+)
 from lukfu_solver.players.rule import hand_strength
 
 
@@ -53,8 +67,10 @@ def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:
     return [g.record for g in m.games]
 
 
-def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> dict[str, Any]:
-    """The mean log-likelihood gain per hidden card of the weighted samples over uniform."""
+def accuracy(records: list[Any], samples: int, seed: int, model: Any = None, evidence: str = "plays") -> dict[str, Any]:
+    """The mean log-likelihood gain per hidden card of the weighted samples over uniform; the
+    weights by the other seats' calls and plays (``evidence`` ``plays``) or their calls alone
+    (``calls``: the shipped ipimc player's play phase)."""
     model = model or opponent_model()
     gains: list[float] = []
     ess: list[float] = []
@@ -72,7 +88,10 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> 
             for seat in range(3):
                 view = rec.view(seat, 3 * tricks)
                 deals = make_sampler(view, seed * 1_000_003 + k * 31 + seat * 7 + tricks, exact=True).samples(samples)
-                w = weigh(model, view, deals)
+                if evidence == "calls":
+                    w = temper([call_terms(model, d.dealt(), view.caller, view.seat) for d in deals])
+                else:
+                    w = weigh(model, view, deals)
                 views += 1
                 ess.append(w.ess)
                 raw.append(w.raw_ess)
@@ -105,6 +124,50 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None) -> 
         "raw_ess": summary(raw, 2),
         "tempered_views": tempered,
         "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def call_accuracy(records: list[Any], samples: int, seed: int, model: Any) -> dict[str, Any]:
+    """The accuracy of the weighted call (the shipped ipimc player's): at every call of seat 1 or 2
+    after the earlier seats passed (passed-out deals too), ``samples`` deals as pimc's call
+    valuation draws them, weighted by the likelihood of the earlier passes; for every card not
+    in the seat's hand, the log-probability the samples give its true seat, weighted against
+    uniform (counts smoothed by half a sample), as in :func:`accuracy`."""
+    gains: list[float] = []
+    ess: list[float] = []
+    by_seat: dict[int, list[float]] = {}
+    calls = 0
+    for k, rec in enumerate(records):
+        deals = [(h, 3) for h in rec.passed_out] + [(rec.hands, len(rec.calls))]
+        for j, (hands, made) in enumerate(deals):
+            for seat in range(1, made):
+                drawn = call_deals(hands[seat], seat, samples, seed * 1_000_003 + k * 31 + j * 7 + seat)
+                w = temper([call_terms(model, d, seat, seat) for d in drawn])
+                calls += 1
+                ess.append(w.ess)
+                total = sum(w.weights)
+                for c in range(36):
+                    if hands[seat] >> c & 1:
+                        continue
+                    true = next(s for s in range(3) if hands[s] >> c & 1)
+                    hits = [1.0 if d[true] >> c & 1 else 0.0 for d in drawn]
+                    pu = (sum(hits) + 0.5) / (len(hits) + 1)
+                    pw = (sum(x * y for x, y in zip(hits, w.weights, strict=True)) / total * len(hits) + 0.5) / (
+                        len(hits) + 1
+                    )
+                    g = math.log(pw) - math.log(pu)
+                    gains.append(g)
+                    by_seat.setdefault(seat, []).append(g)
+    m, lo, hi = interval(gains)
+    return {
+        "records": len(records),
+        "calls": calls,
+        "hidden_cards": len(gains),
+        "samples_per_call": samples,
+        "mean_gain_nats_per_card": round(m, 5),
+        "ci95_cards": [round(lo, 5), round(hi, 5)],
+        "by_seat": {str(s): round(statistics.fmean(v), 5) for s, v in sorted(by_seat.items())},
+        "ess": summary(ess, 2),
     }
 
 
@@ -191,7 +254,9 @@ def strength(
     pool: int = 1,
     checkpoint: Path | None = None,
     share: float | None = None,
-) -> dict[str, Any]:
+    arms: tuple[str, ...] = ("ipimc", "control"),
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
     beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
     place. ipimc draws exactly the samples pimc draws at the same decision (common random
@@ -203,17 +268,24 @@ def strength(
     in its place. ``checkpoint``: a JSON-lines file of the games played, read back on a restart
     (its control games serve any ipimc spec of the same level and seed). ``share``: ipimc's
     effective sample size floor as a share of the samples instead of ``ESS_SHARE`` (one process
-    only: it is set on the player class)."""
+    only: it is set on the player class), as are the other ``options`` of ``IpimcPlayer``
+    (``evidence``, ``weigh_call``). ``arms``: the arms to play (only ``control``: the control
+    games into the checkpoint, for a later run; nothing is reported then)."""
     t0 = time.perf_counter()
     last = [0.0]
-    if share is not None:
+    options = {**({"share": share} if share is not None else {}), **(options or {})}
+    if options:
         if jobs != 1:
-            raise SystemExit("--share needs --jobs 1")
-        IpimcPlayer.__init__.__kwdefaults__["share"] = share  # type: ignore[index]
+            raise SystemExit("--share, --evidence and --weigh-call need --jobs 1")
+        IpimcPlayer.__init__.__kwdefaults__.update(options)  # type: ignore[union-attr]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
     pm_spec = f"pimc:{level}"
     specs = (ip_spec, pm_spec, pm_spec)
-    label = [ip_spec + (f"@share={share:g}" if share is not None else ""), pm_spec, pm_spec]
+    label = [
+        ip_spec + "".join(f"@{k}={v:g}" if k == "share" else f"@{k}={v}" for k, v in options.items()),
+        pm_spec,
+        pm_spec,
+    ]
     control = (pm_spec, pm_spec, pm_spec)
     seats = seatings(specs)
     done: dict[tuple[int, int, str], dict[str, Any]] = {}
@@ -230,9 +302,9 @@ def strength(
         for d, ds in enumerate(iter_deal_seeds(seed, deals))
         for k, s in enumerate(seats)
         for arm, sp in (("ipimc", specs), ("control", control))
-        if (d, k, arm) not in done
+        if arm in arms and (d, k, arm) not in done
     ]
-    total = 2 * deals * len(seats)
+    total = len(arms) * deals * len(seats)
     out = checkpoint.open("a", encoding="utf-8") if checkpoint is not None else None
     try:
         for (arm, task), g in zip(tasks, ordered_map(play_game, [t for _, t in tasks], jobs, chunksize=1), strict=True):
@@ -243,6 +315,8 @@ def strength(
                 "k": task.seating_index,
                 "arm": arm,
                 "points": g.points[0],
+                "called": g.called[0],
+                "calls": list(g.record.calls),
                 "plays": [list(p) for p in g.record.plays],
                 "seconds": {str(place): s for place, s in g.seconds.items()},
             }
@@ -257,6 +331,8 @@ def strength(
     finally:
         if out is not None:
             out.close()
+    if "ipimc" not in arms:
+        return None
     rot = range(len(seats))
     treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
     paired = [
@@ -264,6 +340,7 @@ def strength(
         for d in range(deals)
     ]
     changed = sum(done[(d, k, "ipimc")]["plays"] != done[(d, k, "control")]["plays"] for d in range(deals) for k in rot)
+    where = first_differences([(done[(d, k, "ipimc")], done[(d, k, "control")]) for d in range(deals) for k in rot])
     mean, lo, hi = interval(treated)
     pm_, plo, phi = interval(paired)
     rows = [done[(d, k, "ipimc")] for d in range(deals) for k in rot]
@@ -286,6 +363,7 @@ def strength(
         "paired_excludes_zero": plo > 0 or phi < 0,
         "games_changed": changed,
         "deals_nonzero": sum(1 for d in paired if d),
+        "first_difference": where,
         "decision_seconds": {
             "ipimc": ip_s,
             "pimc": pm_s,
@@ -298,6 +376,40 @@ def strength(
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def first_differences(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:
+    """Where the games that differ from their controls first differ, and what it was worth: for
+    each kind of ipimc's first different decision (``call`` when a call differed; else by the
+    play it made: ``lead``, ``follow``, ``discard``, ``claim``) and for each trick of it, the
+    games and their points minus the control's (sum and mean)."""
+    kinds = {0: "lead", 1: "lead", 2: "lead", 3: "discard", 4: "claim"}  # a follow is told by its place
+    by_kind: dict[str, list[float]] = {}
+    by_trick: dict[str, list[float]] = {}
+    for ip, ct in pairs:
+        if ip["plays"] == ct["plays"] and ip.get("calls") == ct.get("calls"):
+            continue
+        diff = ip["points"] - ct["points"]
+        if ip.get("calls") is not None and ct.get("calls") is not None and ip["calls"] != ct["calls"]:
+            by_kind.setdefault("call", []).append(diff)
+            continue
+        pairs_ = zip(ip["plays"], ct["plays"], strict=False)
+        i = next((j for j, (a, b) in enumerate(pairs_) if a != b), min(len(ip["plays"]), len(ct["plays"])))
+        if i >= len(ip["plays"]):
+            continue
+        kind = kinds[ip["plays"][i][0]]
+        if kind == "lead" and i % 3:
+            kind = "follow"
+        by_kind.setdefault(kind, []).append(diff)
+        by_trick.setdefault(str(i // 3 + 1), []).append(diff)
+
+    def table(groups: dict[str, list[float]]) -> dict[str, Any]:
+        return {
+            k: {"games": len(v), "points_sum": round(sum(v), 2), "mean": round(statistics.fmean(v), 4)}
+            for k, v in sorted(groups.items())
+        }
+
+    return {"by_kind": table(by_kind), "by_trick": table(by_trick)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -316,6 +428,13 @@ def main(argv: list[str] | None = None) -> int:
         "--checkpoint", type=Path, default=None, help="JSON-lines file of the strength games (resumable)"
     )
     parser.add_argument("--share", type=float, default=None, help="ipimc's floor share (default ESS_SHARE; jobs 1)")
+    parser.add_argument("--evidence", default=None, help="ipimc's play-phase evidence: plays, calls, none (jobs 1)")
+    parser.add_argument("--weigh-call", default=None, choices=("yes", "no"), help="ipimc weighs its call (jobs 1)")
+    parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
+    parser.add_argument(
+        "--acc-models", default="candidates,rule,calls", help="accuracy of: candidates, rule, calls (the calls alone)"
+    )
+    parser.add_argument("--key", default=None, help="the results key of the strength part (default by the options)")
     parser.add_argument("--parts", default="", help="optional parts to run as well: tune")
     parser.add_argument("--tune-seed", type=int, default=1902, help="match seed of the tuning records")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: fit, accuracy, strength")
@@ -330,7 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     data: dict[str, Any] = {"bench": "inference", "quick": args.quick, "level": args.level, "jobs": args.jobs}
     if (skip or parts) and args.out.exists():  # a partial run updates the parts it ran
         old = json.loads(args.out.read_text(encoding="utf-8"))
-        old["environment_of_earlier_parts"] = old.pop("environment", None)
+        earlier = old.pop("environments_of_earlier_parts", [])
+        earlier += [e for e in (old.pop("environment_of_earlier_parts", None), old.pop("environment", None)) if e]
+        old["environments_of_earlier_parts"] = earlier  # every earlier run's, oldest first
         data = {**old, **data}
     if "fit" not in skip:
         t0 = time.perf_counter()
@@ -353,18 +474,39 @@ def main(argv: list[str] | None = None) -> int:
         data["tune"] = tune(recs, fit_recs, args.level, args.acc_samples, args.tune_seed)
         data["call_models"] = {"seed": args.tune_seed, **call_models(recs, fit_recs)}
         console.print(f"tune: {data['tune']}")
+    acc_models = set(args.acc_models.split(","))
     if "accuracy" not in skip:
         recs = selfplay(args.level, acc_deals, args.acc_seed, args.jobs)
-        acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
-        data["accuracy"] = {"seed": args.acc_seed, **acc}
-        data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
-        data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
-        console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
+        if "candidates" in acc_models:
+            acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
+            data["accuracy"] = {"seed": args.acc_seed, **acc}
+            data["held_out_log_likelihood"] = {"seed": args.acc_seed, **held_out(recs, args.level)}
+            console.print(f"accuracy: {acc} {data['held_out_log_likelihood']}")
+        if "rule" in acc_models:
+            data["accuracy_rule_model"] = accuracy(recs, args.acc_samples, args.acc_seed, rule_model())
+        if "calls" in acc_models:
+            acc = accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level), "calls")
+            data["accuracy_calls_only"] = {"seed": args.acc_seed, **acc}
+            console.print(f"accuracy, the calls alone: {acc}")
+            acc = call_accuracy(recs, args.acc_samples, args.acc_seed, opponent_model(args.level))
+            data["accuracy_weighted_call"] = {"seed": args.acc_seed, **acc}
+            console.print(f"accuracy of the weighted call: {acc}")
     if "strength" not in skip:
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share)
+        options: dict[str, Any] = {}
+        if args.evidence is not None:
+            options["evidence"] = args.evidence
+        if args.weigh_call is not None:
+            options["weigh_call"] = args.weigh_call == "yes"
+        arms = tuple(a for a in ("ipimc", "control") if a in args.arms.split(","))
+        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share, arms, options)
+        if st is None:
+            print("control games played (nothing to report)", file=sys.stderr)
+            return 0
         key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
         key += f"_share{args.share:g}" if args.share is not None else ""
-        data[key] = {"seed": args.seed, "share": args.share, **st}
+        key += "".join(f"_{k}_{v}" for k, v in options.items())
+        key = args.key or key
+        data[key] = {"seed": args.seed, "share": args.share, **options, **st}
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)

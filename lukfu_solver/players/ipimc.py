@@ -1,15 +1,21 @@
 """The inference player ``ipimc``: the PIMC player with its sampled deals weighted by what the
 other seats did (``hidden.inference``, ``docs/inference.md``).
 
-Everything but the weights is the ``pimc`` player's: the same levels, candidates, samples,
-node budgets and call decision (a call sees no other seat's play yet, and the PIMC call
-valuation already values passing by the later seats' policy). In the play phase each sampled
-deal is weighted by the likelihood of the other seats' calls and plays under the opponent
-model (the ``pimc`` player's own candidate moves, rebuilt from each seat's facts, fitted on
-self-play records of that player at the level of this one), tempered so the effective sample
-size stays at a floor; the moves are valued by the weighted means. The deals are exactly the
-ones ``pimc`` draws at the same decision with the same seed (common random numbers): the two
-differ only where the weights change a choice.
+Everything but the weights is the ``pimc`` player's: the same levels, candidates, samples and
+node budgets. The weights are likelihoods under the opponent model (the call curve fitted on
+self-play records of the ``pimc`` player, and its own candidate moves, rebuilt from each seat's
+facts), tempered so the effective sample size stays at a floor. As shipped:
+
+- **the call** of seat 1 or 2 is valued on pimc's own call samples, each weighted by the
+  likelihood that the earlier seats passed with the hands it gives them (a seat that passed
+  seldom held a strong hand); the Master's call is pimc's;
+- **the play phase** weighs the samples by the other seats' calls (``evidence="calls"``); the
+  weights by their plays too (``evidence="plays"``, the candidate model) are kept as an option:
+  on 12 samples their likelihoods are so sharp that the weighted estimates rest on a few deals,
+  and that measured no gain (``docs/inference.md``).
+
+The deals are exactly the ones ``pimc`` draws at the same decision with the same seed (common
+random numbers): the two differ only where the weights change a choice.
 """
 
 from __future__ import annotations
@@ -18,10 +24,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, weigh
+from ..analysis.advice import policy_calls
+from ..cards import CardSet
+from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, call_terms, temper, weigh
+from ..hidden.pimc import call_values, deal_others, estimate
 from ..plays import Play
-from ..view import SeatView
-from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcPlayer, candidate_moves
+from ..view import HAND_SIZE, SeatView
+from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
 from .rule import Ctx, discard_order, hand_strength, rule_move, seat_keep_values
 
 RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
@@ -91,6 +100,19 @@ def rule_model(**overrides: Any) -> OpponentModel:
     return OpponentModel(rule_policy, hand_strength, p["slope"], p["threshold"], eps, keep_order, p["lam"])  # type: ignore[arg-type]
 
 
+EVIDENCE = ("plays", "calls", "none")
+"""What weighs the play phase's samples: the other seats' calls and plays (``plays``), their
+calls only (``calls``), nothing (``none``: the play phase is pimc's)."""
+
+
+def call_deals(hand: CardSet, seat: int, samples: int, seed: int) -> list[list[CardSet]]:
+    """The deals ``hidden.pimc.call_values`` draws for ``samples`` samples from ``seed``, in its
+    order (a master generator gives each sample its seed, the sample deals the others' hands)."""
+    master = random.Random(seed)
+    seeds = [master.getrandbits(64) for _ in range(samples)]
+    return [deal_others(hand, seat, random.Random(s)) for s in seeds]
+
+
 class IpimcPlayer(PimcPlayer):
     """PIMC over importance-weighted deals (see the module notes); ``share`` is the effective
     sample size floor as a share of the samples.
@@ -108,6 +130,8 @@ class IpimcPlayer(PimcPlayer):
         model: OpponentModel | None = None,
         share: float = ESS_SHARE,
         pool: int = 1,
+        evidence: str = "calls",
+        weigh_call: bool = True,
         name: str | None = None,
         calibration: float = CALL_CALIBRATION,
         **overrides: int,
@@ -119,6 +143,35 @@ class IpimcPlayer(PimcPlayer):
         self.model = model or opponent_model(level)
         self.share = share
         self.pool = pool
+        if evidence not in EVIDENCE:
+            raise ValueError(f"evidence {evidence!r} is not one of {EVIDENCE}")
+        self.evidence = evidence
+        self.weigh_call = weigh_call
+
+    def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
+        """pimc's call valuation on the same samples, weighted by the earlier seats' passes."""
+        if not self.weigh_call or view.seat == 0:
+            return super()._analyse_call(view, rng)
+        n = self.params.call_samples
+        seed = rng.getrandbits(64)
+        v = call_values(view.hand, view.seat, n, seed, self._evaluator(2 * n, HAND_SIZE), policy_calls)
+        deals = call_deals(view.hand, view.seat, len(v.samples), seed)
+        w = temper([call_terms(self.model, d, view.seat, view.seat) for d in deals], self.share)
+        plays, passes = [r.play for r in v.samples], [r.pass_ for r in v.samples]
+        play = estimate("play", plays, plays, v.play.incomplete, w.weights)
+        pass_ = estimate("pass", passes, [-2 * x for x in passes], 0, w.weights)
+        a = self._call_choice(play, pass_, n, v.nodes)
+        a.weights = w
+        return a
+
+    def weigh(self, view: SeatView, deals: Sequence[Any]) -> Weights | None:
+        """The deals' weights by the :attr:`evidence` (None: uniform)."""
+        if self.evidence == "none":
+            return None
+        if self.evidence == "calls":
+            assert view.caller is not None
+            return temper([call_terms(self.model, d.dealt(), view.caller, view.seat) for d in deals], self.share)
+        return weigh(self.model, view, deals, self.share)
 
     def draw(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights | None]:
         """The deals weighted by the opponent model's likelihood of the other seats' actions (or,
@@ -126,9 +179,11 @@ class IpimcPlayer(PimcPlayer):
         n = self.params.samples
         if self.pool == 1:
             deals = sampler.samples(n)
-            return deals, weigh(self.model, view, deals, self.share)
+            return deals, self.weigh(view, deals)
         pool = sampler.samples(self.pool * n)
-        w = weigh(self.model, view, pool, self.share)
+        w = self.weigh(view, pool)
+        if w is None:
+            return pool[:n], None
         step = sum(w.weights) / n
         u = rng.random() * step
         picked: list[Any] = []

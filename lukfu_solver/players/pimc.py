@@ -96,14 +96,17 @@ def candidate_moves(ctx: Ctx, limit: int, legal: Sequence[Play] = (), discard: i
     rule player's choice first, at most ``limit`` (half of it, at least 2, for a discard). A
     function of the seat's own facts, so the opponent model (``players.ipimc``) can rebuild the
     candidates of another seat's decision."""
-    first = rule_move(ctx)
     values = seat_keep_values(ctx)
     if discard:
-        cheap = discard_order(ctx.hand, values)[: discard + 2]
+        order = discard_order(ctx.hand, values)
+        # the rule player's discard (rule_move's when nothing beats: the same keep values and order)
+        first = Play(DISCARD, sum(1 << c for c in order[:discard]), discard)
+        cheap = order[: discard + 2]
         combos = sorted(combinations(cheap, discard), key=lambda cs: (sum(values[c] for c in cs), cs))
         moves = [Play(DISCARD, sum(1 << c for c in cs), discard) for cs in combos]
         limit = max(2, limit // 2)
     else:
+        first = rule_move(ctx)
         moves = sorted(legal, key=lambda p: (p.kind != CLAIM, -p.size, _cost(p.cards, values), p.cards))
     chosen = [first] + [m for m in moves if m != first]
     return chosen[:limit]
@@ -210,13 +213,18 @@ class PimcPlayer:
         n = self.params.call_samples
         evaluator = self._evaluator(2 * n, HAND_SIZE)
         v = call_values(view.hand, view.seat, n, rng.getrandbits(64), evaluator, policy_calls)
-        play = dataclasses.replace(v.play, mean=v.play.mean + self.calibration)
-        moves = [play, v.pass_] if play.mean > v.pass_.mean + self.call_margin else [v.pass_, play]
+        return self._call_choice(v.play, v.pass_, n, v.nodes)
+
+    def _call_choice(self, play: ChoiceEstimate, pass_: ChoiceEstimate, n: int, nodes: int) -> Analysis:
+        """The call decision from the valued *play* and *pass*: *play* when its value plus the
+        calibration is above *pass* plus the margin."""
+        calibrated = dataclasses.replace(play, mean=play.mean + self.calibration)
+        moves = [calibrated, pass_] if calibrated.mean > pass_.mean + self.call_margin else [pass_, calibrated]
         note = (
-            f"calling is valued as this seat's result as caller (PIMC {v.play.mean:+.2f}, calibrated "
-            f"{self.calibration:+g}) against passing ({v.pass_.mean:+.2f}: the later seats' calling policy)"
+            f"calling is valued as this seat's result as caller (PIMC {play.mean:+.2f}, calibrated "
+            f"{self.calibration:+g}) against passing ({pass_.mean:+.2f}: the later seats' calling policy)"
         )
-        return Analysis("call", moves, n, v.nodes, notes=[note])
+        return Analysis("call", moves, n, nodes, notes=[note])
 
     def candidates(self, view: SeatView) -> list[Play]:
         """The moves PIMC evaluates, the rule player's choice first (see the class notes)."""
