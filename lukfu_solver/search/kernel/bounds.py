@@ -340,11 +340,21 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
     passed_master = s == 0 and caller != 0
     cashed = 0
     drain = 0
-    for r in range(1, 10):  # sets nobody can beat
-        m = hand & T[O_RANK + r]
+    # the ranks of three or four cards, as a 9-bit mask (bit r - 1: rank r), from the four suits'
+    # masks: at least three of a, b, c, d hold the rank; sets are cashed by rank, each on its own
+    # cards, so visiting only those ranks finds what the loop over all nine did
+    a = hand & SUIT9
+    b = (hand >> 9) & SUIT9
+    c = (hand >> 18) & SUIT9
+    d = (hand >> 27) & SUIT9
+    sets = (a & b & (c | d)) | (c & d & (a | b))
+    if passed_master:
+        sets &= ~(a & b & c & d)  # R6: no four-card set
+    while sets:
+        low = sets & -sets
+        sets ^= low
+        m = hand & T[O_RANK + bit_length(low)]
         k = popcount(m)
-        if k < 3 or (k == 4 and passed_master):
-            continue
         play = enc(SET, m, k)
         if not can_beat(T, o1, play, True) and not can_beat(T, o2, play, True):
             cashed += popcount(m & ~old)
@@ -353,13 +363,12 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
     for suit in range(4):  # runs nobody can beat: the longest in each stretch of the suit
         shift = 9 * suit
         m9 = (hand >> shift) & SUIT9
+        starts = m9 & (m9 >> 1) & (m9 >> 2)  # the lowest ranks of three in a row
+        m9 = starts | (starts << 1) | (starts << 2)  # the cards in stretches of three or more
         while m9:  # search.bounds._maximal_runs, lowest stretch first
-            stretch = m9 & -m9
-            while m9 & (stretch << 1) & ~stretch:
-                stretch |= (stretch << 1) & m9
-            m9 &= ~stretch
-            if popcount(stretch) < 3:
-                continue
+            low = m9 & -m9
+            stretch = m9 & ~(m9 + low)  # the lowest stretch: its bits up to the first gap
+            m9 ^= stretch
             run = stretch
             while passed_master and popcount(run) > 3:
                 run &= run - 1  # R6 allows three: keep the top three
