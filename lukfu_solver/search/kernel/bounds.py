@@ -4,7 +4,7 @@ trick, the sure claim of the next leader).
 
 The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
 ``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
-single-trick bounds 2.1 times cheaper on the playout rows of ``bench/kernel.py``); the playout's
+single-trick bounds about 2.8 times cheaper on the playout rows of ``bench/kernel.py``); the playout's
 own steps are not, which would multiply the compile time."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
