@@ -402,6 +402,8 @@ def canonical_hands(pos: Position) -> tuple[list[int], int]:
     play of one position is a line of the other with x for x', of equal value. The cards are
     taken in order of their bit (suit by suit, low ranks first), each slid when it can on what
     the cards before it left, so the result is a function of the position and equivalent to it.
+    In each case whole runs then slide as blocks (:func:`_slide_runs`), and singles and runs
+    again while a run moved.
     """
     hands = list(pos.hands)
     live = hands[0] | hands[1] | hands[2]
