@@ -402,6 +402,8 @@ def canonical_hands(pos: Position) -> tuple[list[int], int]:
     play of one position is a line of the other with x for x', of equal value. The cards are
     taken in order of their bit (suit by suit, low ranks first), each slid when it can on what
     the cards before it left, so the result is a function of the position and equivalent to it.
+    In each case whole runs then slide as blocks (:func:`_slide_runs`), and singles and runs
+    again while a run moved.
     """
     hands = list(pos.hands)
     live = hands[0] | hands[1] | hands[2]
@@ -409,7 +411,13 @@ def canonical_hands(pos: Position) -> tuple[list[int], int]:
     blocked = _blocked(live, down)
     gone = ALL_CARDS & ~live & ~pos.trick_cards
     if blocked:
-        gone = _slide(hands, gone, blocked)
+        while True:  # singles, then runs, again while a run moved (it may free a single's way down)
+            gone = _slide(hands, gone, blocked)
+            after = _slide_runs(hands, gone, blocked)
+            if after == gone:
+                break
+            gone = after
+            blocked = _blocked(hands[0] | hands[1] | hands[2], down)
         live = hands[0] | hands[1] | hands[2]
         blocked = _blocked(live, down)
     cdown = 0
@@ -419,8 +427,14 @@ def canonical_hands(pos: Position) -> tuple[list[int], int]:
         below = (blocked >> shift) & SUIT_MASK9
         above = ((gone >> shift) & SUIT_MASK9) & ~((1 << below.bit_length()) - 1)
         cdown |= (above & -above) << shift
-    _slide(hands, gone & ~cdown, live & ~blocked)
-    return hands, cdown
+    over = gone & ~cdown
+    while True:
+        over = _slide(hands, over, live & ~blocked)
+        after = _slide_runs(hands, over, live & ~blocked)
+        if after == over:
+            return hands, cdown
+        over = after
+        live = hands[0] | hands[1] | hands[2]
 
 
 def _slide(hands: list[int], over: int, movable: int) -> int:
@@ -446,6 +460,66 @@ def _slide(hands: list[int], over: int, movable: int) -> int:
             continue
         hands[s] = hand ^ x ^ low
         over ^= x ^ low
+
+
+def _in_no_set(hand: int, cards: int) -> bool:
+    """Whether no card of ``cards`` is in a set (three or more of its rank) of ``hand``."""
+    while cards:
+        x = cards & -cards
+        cards ^= x
+        if (hand & RANK_MASK[(x.bit_length() - 1) % 9 + 1]).bit_count() >= 3:
+            return False
+    return True
+
+
+def _slide_runs(hands: list[int], over: int, movable: int) -> int:
+    """Slide every maximal run (three or more consecutive cards of a suit in one hand, all in
+    ``movable``) down over the cards of ``over`` below it as one block (:func:`canonical_hands`),
+    in place; returns ``over`` as the slides leave it.
+
+    The block keeps its length and its order against every live card (only cards of ``over``
+    lie between its places), and it stays a maximal run: its new bottom is never just above a
+    card of its hand, nor the place of C1 or T1. Its cards are in no set of the hand in either
+    place. The gone cards it passes take the places it left, in the same order."""
+    for s in range(3):
+        for shift in (0, 9, 18, 27):
+            m9 = (hands[s] >> shift) & SUIT_MASK9
+            r = 0
+            while r < 9:
+                if not m9 >> r & 1:
+                    r += 1
+                    continue
+                top = r
+                while top + 1 < 9 and m9 >> (top + 1) & 1:
+                    top += 1
+                lo, length = r, top - r + 1
+                r = top + 1
+                block = ((1 << length) - 1) << (lo + shift)
+                if length < 3 or block & ~movable:
+                    continue
+                b = lo
+                while b > 0 and (over >> (b - 1 + shift)) & 1:
+                    b -= 1
+                hand = hands[s]
+                while b < lo:
+                    new = ((1 << length) - 1) << (b + shift)
+                    moved = hand ^ block ^ new
+                    below_ok = b == 0 or not (moved >> (b - 1 + shift)) & 1
+                    if (
+                        below_ok
+                        and not new & UNBEATABLE_LEAD
+                        and _in_no_set(hand, block)
+                        and _in_no_set(moved, new)
+                    ):
+                        break
+                    b += 1
+                if b == lo:
+                    continue
+                new = ((1 << length) - 1) << (b + shift)
+                hands[s] = hand ^ block ^ new
+                over ^= block ^ new
+                m9 = (hands[s] >> shift) & SUIT_MASK9
+    return over
 
 
 KILLER_SCORE = -(5 * 10**7)

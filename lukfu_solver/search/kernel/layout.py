@@ -95,6 +95,7 @@ SINGLE, SET, RUN, DISCARD, CLAIM = 0, 1, 2, 3, 4
 ALL = (1 << 36) - 1
 CARD_MASK = ALL
 RANK1 = 0x201 | (0x201 << 18)  # the rank-1 cards of every suit (search.reference.RANK1)
+RUN_STARTS = 0x7F * (1 | (1 << 9) | (1 << 18) | (1 << 27))  # ranks 1-7 of every suit: where a run can start
 SUIT_TOPS_BELOW_RANK1 = RANK1 >> 1  # the rank-9 places of suits 0-2: no card slides down past them
 CLAIM_MOVE = CLAIM << 36
 INF = 100

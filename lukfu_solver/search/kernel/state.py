@@ -70,6 +70,86 @@ def slide(T, h0, h1, h2, over, movable, key):
         over ^= d
 
 
+@njit(cache=True, inline="always")
+def in_no_set(T, hand, cards):
+    """search.reference._in_no_set: no card of cards is in a set (three or more of its rank) of hand."""
+    while cards:
+        x = cards & -cards
+        cards ^= x
+        if popcount(hand & T[O_RANK + (bit_length(x) - 1) % 9 + 1]) >= 3:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def slide_runs(T, h0, h1, h2, over, movable, key):
+    """search.reference._slide_runs on the hands h0..h2, the key's hand terms updated as runs
+    move; returns (h0, h1, h2, over, key). Inlined, a quick test only: no hand has a run whose
+    bottom lies just above a card of ``over`` (about 97% of the keys), so nothing moves;
+    otherwise :func:`slide_runs_all`."""
+    cand = 0
+    for h in (h0, h1, h2):
+        starts = h & (h >> 1) & (h >> 2) & RUN_STARTS
+        runs = starts | (starts << 1) | (starts << 2)
+        cand |= runs & ~((h << 1) & ~RANK1) & (over << 1) & ~RANK1 & movable
+    if cand == 0:
+        return h0, h1, h2, over, key
+    return slide_runs_all(T, h0, h1, h2, over, movable, key)
+
+
+@njit(cache=True)
+def slide_runs_all(T, h0, h1, h2, over, movable, key):
+    """The run slides of :func:`slide_runs` once some run may move, in the reference's order."""
+    for s in range(3):
+        hand = h0 if s == 0 else (h1 if s == 1 else h2)
+        for suit in range(4):
+            shift = 9 * suit
+            m9 = (hand >> shift) & SUIT9
+            r = 0
+            while r < 9:
+                if (m9 >> r) & 1 == 0:
+                    r += 1
+                    continue
+                top = r
+                while top + 1 < 9 and (m9 >> (top + 1)) & 1:
+                    top += 1
+                lo = r
+                length = top - r + 1
+                r = top + 1
+                block = ((1 << length) - 1) << (lo + shift)
+                if length < 3 or (block & ~movable) != 0:
+                    continue
+                b = lo
+                while b > 0 and (over >> (b - 1 + shift)) & 1:
+                    b -= 1
+                while b < lo:
+                    new = ((1 << length) - 1) << (b + shift)
+                    moved = hand ^ block ^ new
+                    below_ok = b == 0 or (moved >> (b - 1 + shift)) & 1 == 0
+                    if (
+                        below_ok
+                        and (new & UNBEATABLE_LEAD) == 0
+                        and in_no_set(T, hand, block)
+                        and in_no_set(T, moved, new)
+                    ):
+                        break
+                    b += 1
+                if b == lo:
+                    continue
+                d = block ^ (((1 << length) - 1) << (b + shift))
+                key ^= T[O_ZH + s * 2048 + suit * 512 + (d >> shift)]  # XOR-linear in the mask
+                hand ^= d
+                over ^= d
+                m9 = (hand >> shift) & SUIT9
+        if s == 0:
+            h0 = hand
+        elif s == 1:
+            h1 = hand
+        else:
+            h2 = hand
+    return h0, h1, h2, over, key
+
+
 @njit(cache=True)
 def tt_key(T, st, p):
     """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
@@ -86,7 +166,13 @@ def tt_key(T, st, p):
     key = st[p, F_KEY]
     blocked = blocked_by(T, live, down)
     if blocked:
-        h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
+        while True:  # singles, then runs, again while a run moved (reference.canonical_hands)
+            h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
+            h0, h1, h2, after, key = slide_runs(T, h0, h1, h2, gone, blocked, key)
+            if after == gone:
+                break
+            gone = after
+            blocked = blocked_by(T, h0 | h1 | h2, down)
         live = h0 | h1 | h2
         blocked = blocked_by(T, live, down)
     cdown = 0  # the canonical split
@@ -96,7 +182,14 @@ def tt_key(T, st, p):
         below = (blocked >> shift) & SUIT9
         above = ((gone >> shift) & SUIT9) & ~((1 << bit_length(below)) - 1)
         cdown |= (above & -above) << shift
-    h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone & ~cdown, live & ~blocked, key)
+    over = gone & ~cdown
+    while True:
+        h0, h1, h2, over, key = slide(T, h0, h1, h2, over, live & ~blocked, key)
+        h0, h1, h2, after, key = slide_runs(T, h0, h1, h2, over, live & ~blocked, key)
+        if after == over:
+            break
+        over = after
+        live = h0 | h1 | h2
     return key ^ zmask(T, O_ZF, up ^ blocked_by(T, h0 | h1 | h2, cdown))
 
 
