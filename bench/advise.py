@@ -709,10 +709,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep and args.out.exists():
         old = json.loads(args.out.read_text(encoding="utf-8"))
         rerun = parts | ({"side_by_side"} if "advise" in parts and "baseline" in old else set())
-        data.update({k: v for k, v in old.items() if k not in rerun and k not in ("bench", "ran", "goals")})
-        data["ran"]["kept_from_earlier_run"] = sorted(
-            k for k in old if k not in rerun and k not in ("bench", "ran", "goals")
-        )
+        fresh = ("bench", "ran", "goals", "environment")  # this run's own, never kept
+        data.update({k: v for k, v in old.items() if k not in rerun and k not in fresh})
+        data["ran"]["kept_from_earlier_run"] = sorted(k for k in old if k not in rerun and k not in fresh)
+        data["ran"]["earlier_environment"] = old.get("environment")
         data["ran"]["earlier_run"] = old.get("ran")  # what the kept parts came from (a chain of runs)
     t0 = time.perf_counter()
     if "sampler" in parts:
