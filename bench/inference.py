@@ -103,11 +103,7 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None, evi
                         continue
                     true = next(s for s in range(3) if rec.hands[s] >> c & 1)
                     hits = [1.0 if h[true] >> c & 1 else 0.0 for h in dealt]
-                    pu = (sum(hits) + 0.5) / (len(hits) + 1)
-                    pw = (sum(x * y for x, y in zip(hits, w.weights, strict=True)) / total * len(hits) + 0.5) / (
-                        len(hits) + 1
-                    )
-                    g = math.log(pw) - math.log(pu)
+                    g = card_gain(hits, w.weights, total)
                     gains.append(g)
                     by_trick.setdefault(tricks, []).append(g)
     m, lo, hi = interval(gains)
@@ -125,6 +121,14 @@ def accuracy(records: list[Any], samples: int, seed: int, model: Any = None, evi
         "tempered_views": tempered,
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def card_gain(hits: list[float], weights: list[float], total: float) -> float:
+    """The log-probability gain, weighted against uniform, that samples give a card's true seat:
+    ``hits`` says which samples put it there; counts smoothed by half a sample."""
+    pu = (sum(hits) + 0.5) / (len(hits) + 1)
+    pw = (sum(x * y for x, y in zip(hits, weights, strict=True)) / total * len(hits) + 0.5) / (len(hits) + 1)
+    return math.log(pw) - math.log(pu)
 
 
 def call_accuracy(records: list[Any], samples: int, seed: int, model: Any) -> dict[str, Any]:
@@ -151,11 +155,7 @@ def call_accuracy(records: list[Any], samples: int, seed: int, model: Any) -> di
                         continue
                     true = next(s for s in range(3) if hands[s] >> c & 1)
                     hits = [1.0 if d[true] >> c & 1 else 0.0 for d in drawn]
-                    pu = (sum(hits) + 0.5) / (len(hits) + 1)
-                    pw = (sum(x * y for x, y in zip(hits, w.weights, strict=True)) / total * len(hits) + 0.5) / (
-                        len(hits) + 1
-                    )
-                    g = math.log(pw) - math.log(pu)
+                    g = card_gain(hits, w.weights, total)
                     gains.append(g)
                     by_seat.setdefault(seat, []).append(g)
     m, lo, hi = interval(gains)
