@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -35,6 +38,35 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+_INSTALLED_COPY = "import lukfu_solver; print(lukfu_solver.__file__)"
+_COMPILE = "from lukfu_solver.search.warmup import prepare_kernel; prepare_kernel()"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernel_compiled_once() -> None:
+    """Compile the numba kernel once, before the first test, for both copies the tests run: the
+    one this process imports (the source tree) and the installed one that ``lukfu`` subprocesses
+    import (from a non-editable install they differ, and each has its own cache).
+
+    Without this, the first tests to start ``lukfu`` (often with worker pools) compiled the
+    installed copy in several processes at once, which on a loaded 2-core machine took minutes and
+    ran into the tests' hang guards. The two compiles run side by side, one per core.
+    """
+    from lukfu_solver.search.warmup import prepare_kernel
+
+    with tempfile.TemporaryDirectory() as elsewhere:  # not the source tree, so the installed copy
+        where = subprocess.run([sys.executable, "-c", _INSTALLED_COPY], cwd=elsewhere, capture_output=True, text=True)
+        import lukfu_solver
+
+        other = where.returncode == 0 and os.path.realpath(where.stdout.strip()) != os.path.realpath(
+            lukfu_solver.__file__
+        )
+        proc = subprocess.Popen([sys.executable, "-c", _COMPILE], cwd=elsewhere) if other else None
+        prepare_kernel()
+        if proc is not None:
+            proc.wait()
 
 
 @pytest.fixture(autouse=True)
