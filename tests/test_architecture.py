@@ -11,6 +11,7 @@ grows past the size a reader can hold.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
 from pathlib import Path
 
@@ -249,10 +250,28 @@ def test_the_contract_itself_can_fail(tmp_path: Path) -> None:
 
 def test_every_package_is_installed() -> None:
     """Every folder of Python files in the library is listed in pyproject.toml's packages, so a
-    regular (non-editable) install, as CI's, ships the whole house."""
+    regular (non-editable) install ships the whole house (CI installs editable, which would not notice)."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = set(
         re.findall(r'"(lukfu_solver[\w.]*|lukfu_cli[\w.]*)"', text.split("packages = [", 1)[1].split("]", 1)[0])
     )
     folders = {_module(p.parent / "__init__.py") for p in _sources(LIB) + _sources(CLI)}
     assert folders <= listed, f"packages missing from pyproject.toml: {sorted(folders - listed)}"
+
+
+def test_every_data_file_is_installed() -> None:
+    """Every file of the library that is not Python (rules, model, catalogues) matches one of
+    pyproject.toml's package-data patterns, so a regular install ships it; CI's editable install
+    reads the source tree and would not notice a file left out."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    block = text.split("[tool.setuptools.package-data]", 1)[1].split("[", 2)
+    patterns = re.findall(r'"([^"]+)"', block[1].split("]", 1)[0])
+    assert patterns, "no package-data patterns found"
+    data = [
+        p.relative_to(LIB).as_posix()
+        for p in LIB.rglob("*")
+        if p.is_file() and p.suffix not in {".py", ".pyc"} and "__pycache__" not in p.parts
+    ]
+    assert data, "the library has no data files: the walk is wrong"
+    missing = [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)]
+    assert not missing, f"data files missing from pyproject.toml's package-data: {missing}"
