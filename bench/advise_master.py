@@ -30,7 +30,14 @@ of ``bench/results/advise-reference.json`` (96 deals a hand from seed 1000003; h
   hands, one typical variance 12 for every branch). Reported: agreement with the reference's
   sign, samples drawn, and the expected misses over the clear hands (gap > 2 SE).
 
-Run: ``python bench/advise_master.py [--parts strata,allocate] [--split-samples 6] [--draws 400]``.
+Also **twophase** (the cheap covariate of two-phase sampling on every reference deal: a
+node-limited solve's bounds at ``CHEAP_LIMITS``, their midpoint or the rule playout clamped to
+them, against the exact values: ``Var(exact - cheap) / Var(exact)`` and the cost in nodes),
+**prior** (the prior's weights in a held-out simulation on the training deals: :func:`run_prior`)
+and **agreement** (the Master's answers at the defaults with and without two phases, in turn).
+
+Run: ``python bench/advise_master.py [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
+[--draws 400]``.
 Result: ``bench/results/advise-master.json``.
 """
 
@@ -40,6 +47,7 @@ import dataclasses
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -62,6 +70,7 @@ PILOT = 2
 MIN_SHARE = 0.05
 """The least share of samples whose pass branch is solved."""
 OVERHEAD_NODES = 3000
+KEPT = ("strata", "allocate", "twophase", "prior", "agreement", "environment_twophase")
 """A sample's cost besides its solves (dealing, the policy, a fresh solver), in nodes."""
 
 
@@ -433,8 +442,11 @@ def run_twophase(limits: Sequence[int], hands: Sequence[int] | None) -> dict[str
             for branch, ex, ch in (
                 ("play", r["sample_play"], cp),
                 ("pass", r["sample_pass"], cq),
-                ("gap", [p - q for p, q in zip(r["sample_play"], r["sample_pass"], strict=True)],
-                 [p - q for p, q in zip(cp, cq, strict=True)]),
+                (
+                    "gap",
+                    [p - q for p, q in zip(r["sample_play"], r["sample_pass"], strict=True)],
+                    [p - q for p, q in zip(cp, cq, strict=True)],
+                ),
             ):
                 ve = _var(ex)
                 d = [x - y for x, y in zip(ex, ch, strict=True)]
@@ -454,7 +466,9 @@ def run_twophase(limits: Sequence[int], hands: Sequence[int] | None) -> dict[str
             if lim != "static":
                 nodes = sum(e["play"][lim]["nodes"] + (e["pass"][lim]["nodes"] if "pass" in e else 0) for e in evals)
                 entry["cheap_nodes_a_sample"] = round(nodes / len(evals))
-                entry["cost_ratio_nodes"] = round((nodes / len(evals) + OVERHEAD_NODES) / (exact_nodes + OVERHEAD_NODES), 4)
+                entry["cost_ratio_nodes"] = round(
+                    (nodes / len(evals) + OVERHEAD_NODES) / (exact_nodes + OVERHEAD_NODES), 4
+                )
                 entry["cheap_cpu_s_a_sample"] = round(
                     sum(e["play"][lim]["cpu_s"] + (e["pass"][lim]["cpu_s"] if "pass" in e else 0) for e in evals)
                     / len(evals),
@@ -466,8 +480,11 @@ def run_twophase(limits: Sequence[int], hands: Sequence[int] | None) -> dict[str
             row[name] = entry
         rows.append(row)
         best = min((k for k in row if k.startswith(("mid_", "clamp_"))), key=lambda k: row[k]["gap"]["ratio"] or 9)
-        print(f"hand {r['hand_index']} seat {seat}: cheap {cpu:.1f} s; best gap ratio {best} "
-              f"{row[best]['gap']}", file=sys.stderr, flush=True)
+        print(
+            f"hand {r['hand_index']} seat {seat}: cheap {cpu:.1f} s; best gap ratio {best} {row[best]['gap']}",
+            file=sys.stderr,
+            flush=True,
+        )
     return {
         "limits": list(limits),
         "what": "per reference deal a cheap covariate of each branch (mid: the proven bounds' midpoint of a "
@@ -527,9 +544,17 @@ def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
             pool[s] = [((a - mp) * fp, (b - mq) * fq) for a, b in pool[s]]
         for i in test:
             s = seat[i]
-            now = ModelAnswer(float(x[i] @ wp), 0.0 if s == 2 else float(x[i] @ wq), any_model.play_error,
-                              0.0 if s == 2 else any_model.pass_error, any_model.gap_error, 30,
-                              any_model.play_var, any_model.pass_var, any_model.gap_var)
+            now = ModelAnswer(
+                float(x[i] @ wp),
+                0.0 if s == 2 else float(x[i] @ wq),
+                any_model.play_error,
+                0.0 if s == 2 else any_model.pass_error,
+                any_model.gap_error,
+                30,
+                any_model.play_var,
+                any_model.pass_var,
+                any_model.gap_var,
+            )
             old = before(now)
             if s == 2:
                 old = dataclasses.replace(old, pass_error=0.0)
@@ -547,7 +572,7 @@ def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
                         qm = 0.0 if s == 2 else refine(m.pass_, m.pass_error, qs, typical=m.pass_var)[0]
                         acc = out.setdefault(f"seat{s}_n{n}_{name}", [0.0, 0.0])
                         if clear:
-                            acc[0] += ((pm - qm > 0) != (gap > 0))
+                            acc[0] += (pm - qm > 0) != (gap > 0)
                             acc[1] += 1
     return {
         "what": "held-out simulation on the training deals of bench/advice_model.py (5-fold by deal: the model "
@@ -562,6 +587,69 @@ def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------- the Master's answers, two phases or one
+
+
+def run_agreement(seeds: Sequence[int]) -> dict[str, Any]:
+    """The Master's anytime answers at the defaults with two-phase sampling and without it, one
+    after the other on each hand and seed (the same load), against the exact reference's sign."""
+    from lukfu_solver.analysis.advice import advise
+    from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
+
+    rows = []
+    tally: dict[str, list[float]] = {}
+    for r in reference_records():
+        if r["seat"] != 0:
+            continue
+        hand, _ = bench_hand(r["hand_index"])
+        clear = abs(r["gap"]) > 2 * r["gap_se"]
+        for seed in seeds:
+            for kind in ("two_phase", "one_phase"):
+                n, budget = advice_budget(None, None, 0)
+                limits = make_limits(None, None, ADVICE_MAX_NODES)
+                cpu = time.process_time()
+                adv = advise(hand, 0, n, seed, 1, limits, budget=budget, two_phase=kind == "two_phase")
+                cpu = time.process_time() - cpu
+                gap = adv.play.mean - adv.pass_.mean
+                agree = (gap > 0) == (r["gap"] > 0)
+                row = {
+                    "hand_index": r["hand_index"],
+                    "seed": seed,
+                    "kind": kind,
+                    "ref_gap": r["gap"],
+                    "clear": clear,
+                    "gap": round(gap, 3),
+                    "gap_se": round(adv.gap_stderr, 3),
+                    "agree": agree,
+                    "exact_deals": adv.samples,
+                    "cheap_deals": adv.cheap_deals,
+                    "cpu_s": round(cpu, 2),
+                    "seconds": round(adv.seconds, 2),
+                }
+                rows.append(row)
+                acc = tally.setdefault(kind, [0.0, 0.0, 0.0])
+                if clear:
+                    acc[0] += agree
+                    acc[1] += 1
+                    acc[2] += _p_wrong(gap, adv.gap_stderr)
+                print(row, file=sys.stderr, flush=True)
+    return {
+        "seeds": list(seeds),
+        "what": "the Master's answers (seat-0 bench hands) at the defaults, with and without two-phase sampling, "
+        "in turn on each hand and seed; agree: the recommendation's sign against the exact reference's gap, over "
+        "the clear hands (gap > 2 SE)",
+        "agree_on_clear": {k: f"{v[0]:.0f} of {v[1]:.0f}" for k, v in tally.items()},
+        "misses_expected_by_own_error": {k: round(v[2], 2) for k, v in tally.items()},
+        "exact_deals_median": {k: statistics.median(x["exact_deals"] for x in rows if x["kind"] == k) for k in tally},
+        "records": rows,
+    }
+
+
+def _p_wrong(gap: float, se: float) -> float:
+    """The answer's own chance of the wrong sign (normal)."""
+    return 0.5 * (1 - math.erf(abs(gap) / se / math.sqrt(2))) if se > 0 else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise-master.json")
     parser.add_argument("--parts", default="strata,allocate", help="parts to run (comma-separated)")
@@ -573,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
     data: dict[str, Any] = {"bench": "advise-master", "ran": {"parts": sorted(parts)}}
     if args.out.exists():  # keep the parts not run this time
         old = json.loads(args.out.read_text(encoding="utf-8"))
-        data.update({k: v for k, v in old.items() if k in ("strata", "allocate", "twophase", "prior") and k not in parts})
+        data.update({k: v for k, v in old.items() if k in KEPT and k not in parts})
     if "strata" in parts:
         data["strata"] = run_strata()
         print(json.dumps(data["strata"]["between_share_adjusted_by_seat"]))
@@ -584,6 +672,9 @@ def main(argv: list[str] | None = None) -> int:
         only = None if args.hands is None else [int(x) for x in args.hands.split(",")]
         data["twophase"] = run_twophase(CHEAP_LIMITS, only)
         print(json.dumps(data["twophase"]["pooled_by_seat"]))
+    if "agreement" in parts:
+        data["agreement"] = run_agreement((2, 3))
+        print(json.dumps(data["agreement"]["agree_on_clear"]))
     if "prior" in parts:
         data["prior"] = run_prior(args.draws, (2, 4, 8, 16))
         print(json.dumps(data["prior"]["miss_rate_on_clear_hands"]))

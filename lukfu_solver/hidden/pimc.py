@@ -774,8 +774,8 @@ def call_values(
             if deadline is not None and len(results) < samples:
                 now = time.time()
                 kind = two_phase is None or two_phase.exact_deal(len(results))
-                alike = [d for d, x in zip(took, results, strict=True) if x.solved == kind] or took
-                if now >= deadline or (jobs == 1 and now + sum(alike) / len(alike) > deadline):
+                alike = [d for d, x in zip(took, results, strict=True) if x.solved == kind]  # none: a cheap one
+                if now >= deadline or (jobs == 1 and alike and now + sum(alike) / len(alike) > deadline):
                     stopped = "time"
                     break
     finally:
