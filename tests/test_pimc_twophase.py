@@ -104,3 +104,24 @@ def test_the_master_anytime_answer_samples_in_two_phases_and_fixed_work_does_not
     tp = advise(HAND, 1, 6, 5, limits=SolveLimits(max_nodes=20_000), two_phase=SMALL)
     assert tp.two_phase is SMALL and tp.samples == 3 and tp.cheap_deals == 3
     assert sum(tp.outcomes.values()) == 3
+
+
+def test_a_slow_exact_deal_does_not_keep_the_cheap_deals_from_starting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one process a deal starts while the deals of its kind so far say it ends in time: after
+    an exact deal of 4 s in a 5.5 s budget the three cheap deals (0.05 s each) still run, the next
+    exact deal does not."""
+    from lukfu_solver.hidden import pimc
+
+    clock = [1000.0]
+    monkeypatch.setattr(pimc.time, "time", lambda: clock[0])
+
+    def fake_sample(args: tuple[object, ...]) -> pimc.CallSample:
+        exact = bool(args[9])
+        clock[0] += 4.0 if exact else 0.05
+        return pimc.CallSample(2.0, 0.0, True, int(exact), 0, 1, cheap=(1.0, 0.0), solved=exact)
+
+    monkeypatch.setattr(pimc, "call_sample", fake_sample)
+    val = call_values(HAND, 1, 16, 5, EVALUATOR, policy_calls, budget=Budget(5.5), two_phase=TwoPhase(every=4))
+    assert [s.solved for s in val.samples] == [True, False, False, False] and val.stopped == "time"
+    plain = call_values(HAND, 1, 16, 5, EVALUATOR, policy_calls, budget=Budget(5.5), two_phase=TwoPhase(every=1))
+    assert len(plain.samples) == 1  # every deal exact: the next one would end after the budget
