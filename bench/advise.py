@@ -119,6 +119,7 @@ def advice_record(i: int, adv: Advice) -> dict[str, Any]:
         "p_play_better": round(adv.p_play_better, 6),
         "gap_z": round(gap_z(adv), 3),
         "samples": adv.samples,
+        "cheap_deals": adv.cheap_deals,
         "stopped": adv.stopped,
         "basis": adv.basis,
         "cut": adv.cut,

@@ -30,7 +30,14 @@ of ``bench/results/advise-reference.json`` (96 deals a hand from seed 1000003; h
   hands, one typical variance 12 for every branch). Reported: agreement with the reference's
   sign, samples drawn, and the expected misses over the clear hands (gap > 2 SE).
 
-Run: ``python bench/advise_master.py [--parts strata,allocate] [--split-samples 6] [--draws 400]``.
+Also **twophase** (the cheap covariate of two-phase sampling on every reference deal: a
+node-limited solve's bounds at ``CHEAP_LIMITS``, their midpoint or the rule playout clamped to
+them, against the exact values: ``Var(exact - cheap) / Var(exact)`` and the cost in nodes),
+**prior** (the prior's weights in a held-out simulation on the training deals: :func:`run_prior`)
+and **agreement** (the Master's answers at the defaults with and without two phases, in turn).
+
+Run: ``python bench/advise_master.py [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
+[--draws 400]``.
 Result: ``bench/results/advise-master.json``.
 """
 
@@ -40,6 +47,7 @@ import dataclasses
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -62,6 +70,7 @@ PILOT = 2
 MIN_SHARE = 0.05
 """The least share of samples whose pass branch is solved."""
 OVERHEAD_NODES = 3000
+KEPT = ("strata", "allocate", "twophase", "prior", "agreement", "environment_twophase")
 """A sample's cost besides its solves (dealing, the policy, a fresh solver), in nodes."""
 
 
@@ -368,20 +377,307 @@ def run_allocate(split_samples: int, draws: int) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------- two-phase sampling
+
+
+CHEAP_LIMITS = (500, 2000, 10000, 40000)
+"""Node limits of the cheap per-deal covariate: a node-limited solve's proven bounds."""
+
+
+def cheap_values(pos: Position, limits: Sequence[int]) -> dict[str, Any]:
+    """The cheap covariates of one branch's solve: for each node limit the proven bounds and nodes
+    (a fresh solver each), the static bounds and the rule playout (every hand seen)."""
+    from lukfu_solver.players.rule import rule_playout
+    from lukfu_solver.search import make_solver
+
+    solver = make_solver("compiled")
+    out: dict[str, Any] = {"static": list(solver.bounds(pos)), "playout": float(rule_playout(pos))}
+    for k in limits:
+        solver = make_solver("compiled")
+        cpu = time.process_time()
+        r = solver.solve(pos, max_nodes=k)
+        out[str(k)] = {"lo": r.lower, "hi": r.upper, "nodes": r.nodes, "cpu_s": time.process_time() - cpu}
+    return out
+
+
+def covariate(c: dict[str, Any], kind: str, limit: str) -> float:
+    """One covariate of a branch's cheap values: ``mid`` (the bounds' midpoint) or ``clamp`` (the rule
+    playout clamped to the bounds); ``limit`` a node limit or ``static`` (the bounds known without search)."""
+    lo, hi = c["static"] if limit == "static" else (c[limit]["lo"], c[limit]["hi"])
+    return (lo + hi) / 2 if kind == "mid" else min(max(c["playout"], lo), hi)
+
+
+def _cov(a: Sequence[float], b: Sequence[float]) -> float:
+    n = len(a)
+    ma, mb = sum(a) / n, sum(b) / n
+    return sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True)) / (n - 1)
+
+
+def run_twophase(limits: Sequence[int], hands: Sequence[int] | None) -> dict[str, Any]:
+    """The cheap covariate of every reference deal, against its exact values (module docstring)."""
+    keys = [("static", "mid"), ("static", "clamp")] + [(str(k), m) for k in limits for m in ("mid", "clamp")]
+    rows = []
+    pooled: dict[str, dict[str, list[float]]] = {}
+    for r in reference_records():
+        if hands is not None and r["hand_index"] not in hands:
+            continue
+        seat = r["seat"]
+        cpu0 = time.process_time()
+        evals: list[dict[str, Any]] = []
+        for hs in deals(r):
+            later = later_caller(hs, seat)
+            e: dict[str, Any] = {"play": cheap_values(Position.start(hs, seat), limits)}
+            if later is not None:
+                e["pass"] = cheap_values(Position.start(hs, later), limits)
+            evals.append(e)
+        cpu = time.process_time() - cpu0
+        row: dict[str, Any] = {"hand_index": r["hand_index"], "seat": seat, "cpu_s_cheap_all": round(cpu, 2)}
+        exact_nodes = sum(r["sample_nodes"]) / len(r["sample_nodes"])
+        row["exact_nodes_a_sample"] = round(exact_nodes)
+        for lim, kind in keys:
+            name = f"{kind}_{lim}"
+            cp = [covariate(e["play"], kind, lim) for e in evals]
+            cq = [(-covariate(e["pass"], kind, lim) / 2 if "pass" in e else 0.0) for e in evals]
+            entry: dict[str, Any] = {}
+            for branch, ex, ch in (
+                ("play", r["sample_play"], cp),
+                ("pass", r["sample_pass"], cq),
+                (
+                    "gap",
+                    [p - q for p, q in zip(r["sample_play"], r["sample_pass"], strict=True)],
+                    [p - q for p, q in zip(cp, cq, strict=True)],
+                ),
+            ):
+                ve = _var(ex)
+                d = [x - y for x, y in zip(ex, ch, strict=True)]
+                vd, vc = _var(d), _var(ch)
+                corr = _cov(ex, ch) / math.sqrt(ve * vc) if ve > 0 and vc > 0 else None
+                entry[branch] = {
+                    "var_exact": round(ve, 3),
+                    "var_diff": round(vd, 3),
+                    "ratio": round(vd / ve, 3) if ve > 0 else None,
+                    "corr": None if corr is None else round(corr, 3),
+                    "ratio_best_b": None if corr is None else round(1 - corr * corr, 3),
+                }
+                acc = pooled.setdefault(str(seat), {}).setdefault(f"{name}_{branch}", [0.0, 0.0, 0.0])
+                acc[0] += vd
+                acc[1] += ve
+                acc[2] += ve * (1 - corr * corr) if corr is not None else ve
+            if lim != "static":
+                nodes = sum(e["play"][lim]["nodes"] + (e["pass"][lim]["nodes"] if "pass" in e else 0) for e in evals)
+                entry["cheap_nodes_a_sample"] = round(nodes / len(evals))
+                entry["cost_ratio_nodes"] = round(
+                    (nodes / len(evals) + OVERHEAD_NODES) / (exact_nodes + OVERHEAD_NODES), 4
+                )
+                entry["cheap_cpu_s_a_sample"] = round(
+                    sum(e["play"][lim]["cpu_s"] + (e["pass"][lim]["cpu_s"] if "pass" in e else 0) for e in evals)
+                    / len(evals),
+                    5,
+                )
+                acc = pooled[str(seat)].setdefault(f"{name}_cost", [0.0, 0.0, 0.0])
+                acc[0] += nodes / len(evals) + OVERHEAD_NODES
+                acc[1] += exact_nodes + OVERHEAD_NODES
+            row[name] = entry
+        rows.append(row)
+        best = min((k for k in row if k.startswith(("mid_", "clamp_"))), key=lambda k: row[k]["gap"]["ratio"] or 9)
+        print(
+            f"hand {r['hand_index']} seat {seat}: cheap {cpu:.1f} s; best gap ratio {best} {row[best]['gap']}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return {
+        "limits": list(limits),
+        "what": "per reference deal a cheap covariate of each branch (mid: the proven bounds' midpoint of a "
+        "node-limited solve, fresh solver; clamp: the deal's rule playout clamped to those bounds; static: the "
+        "bounds known without search), against the exact values: ratio = Var(exact - cheap) / Var(exact) within "
+        "the hand (b = 1, nothing fitted), corr = their correlation; cost_ratio_nodes = (cheap nodes + "
+        f"{OVERHEAD_NODES}) / (exact nodes + {OVERHEAD_NODES}) a sample, both branches",
+        "pooled_by_seat": {
+            seat: {k: round(v[0] / v[1], 4) if v[1] else None for k, v in sorted(d.items())}
+            for seat, d in sorted(pooled.items())
+        },
+        "pooled_by_seat_best_b": {
+            seat: {k: round(v[2] / v[1], 4) for k, v in sorted(d.items()) if v[1] and not k.endswith("_cost")}
+            for seat, d in sorted(pooled.items())
+        },
+        "records": rows,
+    }
+
+
+# ---------------------------------------------------------------- the prior's weights
+
+
+def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
+    """The prior's weights, per branch (the model file's) against the shrink-to-12 ones before
+    (:func:`before`), simulated on the training deals of ``bench/advice_model.py``, held out by
+    5-fold cross-validation over the deals (the bench hands are not used; module docstring)."""
+    import numpy as np
+    from advice_model import RIDGE, rows
+
+    xs, play, pas = rows()
+    x, yp, yq = np.array(xs), np.array(play), np.array(pas)
+    seat = [int(np.argmax(r[1:4])) for r in xs]
+    deal = [i // 3 for i in range(len(xs))]
+    folds = 5
+    any_model = predict(hand_facts(bench_hand(0)[0]), 0)
+    assert any_model is not None
+    rng = random.Random(11)
+    nrng = np.random.default_rng(11)
+    out: dict[str, dict[str, list[float]]] = {}
+    for f in range(folds):
+        train = [i for i in range(len(xs)) if deal[i] % folds != f]
+        test = [i for i in range(len(xs)) if deal[i] % folds == f]
+        reg = RIDGE * np.eye(x.shape[1])
+        reg[0, 0] = 0.0
+        xt = x[train]
+        wp = np.linalg.solve(xt.T @ xt + reg, xt.T @ yp[train])
+        wq = np.linalg.solve(xt.T @ xt + reg, xt.T @ yq[train])
+        pool: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+        for i in train:
+            pool[seat[i]].append((float(yp[i] - x[i] @ wp), 0.0 if seat[i] == 2 else float(yq[i] - x[i] @ wq)))
+        for s in range(3):  # centred, and scaled so that a draw's variance is the file's sample_var
+            ps, qs = [a for a, _ in pool[s]], [b for _, b in pool[s]]
+            mp, mq = sum(ps) / len(ps), sum(qs) / len(qs)
+            vp, vq = _var(ps), _var(qs) if s != 2 else 1.0
+            fp = math.sqrt(any_model.play_var / vp)
+            fq = math.sqrt(any_model.pass_var / vq) if s != 2 else 0.0
+            pool[s] = [((a - mp) * fp, (b - mq) * fq) for a, b in pool[s]]
+        for i in test:
+            s = seat[i]
+            now = ModelAnswer(
+                float(x[i] @ wp),
+                0.0 if s == 2 else float(x[i] @ wq),
+                any_model.play_error,
+                0.0 if s == 2 else any_model.pass_error,
+                any_model.gap_error,
+                30,
+                any_model.play_var,
+                any_model.pass_var,
+                any_model.gap_var,
+            )
+            old = before(now)
+            if s == 2:
+                old = dataclasses.replace(old, pass_error=0.0)
+            for _ in range(draws):
+                mu_p = now.play + float(nrng.normal(0, now.play_error))
+                mu_q = 0.0 if s == 2 else now.pass_ + float(nrng.normal(0, now.pass_error))
+                gap = mu_p - mu_q
+                clear = abs(gap) > 2 * math.sqrt(now.gap_var / 96)
+                for n in counts:
+                    draw = [rng.choice(pool[s]) for _ in range(n)]
+                    ps = [mu_p + a for a, _ in draw]
+                    qs = [mu_q + b for _, b in draw]
+                    for name, m in (("per_branch", now), ("before", old)):
+                        pm, _ = refine(m.play, m.play_error, ps, typical=m.play_var)
+                        qm = 0.0 if s == 2 else refine(m.pass_, m.pass_error, qs, typical=m.pass_var)[0]
+                        acc = out.setdefault(f"seat{s}_n{n}_{name}", [0.0, 0.0])
+                        if clear:
+                            acc[0] += (pm - qm > 0) != (gap > 0)
+                            acc[1] += 1
+    return {
+        "what": "held-out simulation on the training deals of bench/advice_model.py (5-fold by deal: the model "
+        "refitted on 4 folds gives the prior of the fifth's hands): a hand's true play and pass means are the "
+        "prior plus the model's own error (normal), its sampled deals add the training folds' residual pairs of "
+        "the seat (bootstrap, centred, scaled to the file's sample_var); n samples refined with the per-branch "
+        "weights (the model file's) or those before (pass error 0.521, one typical variance 12); miss rate: "
+        "the recommendation against the true gap's sign over the clear hands (|gap| > 2 SE of 96 samples)",
+        "draws_a_hand": draws,
+        "miss_rate_on_clear_hands": {k: round(v[0] / v[1], 4) for k, v in sorted(out.items())},
+        "clear_draws": {k: int(v[1]) for k, v in sorted(out.items())},
+    }
+
+
+# ---------------------------------------------------------------- the Master's answers, two phases or one
+
+
+def run_agreement(seeds: Sequence[int]) -> dict[str, Any]:
+    """The Master's anytime answers at the defaults with two-phase sampling and without it, one
+    after the other on each hand and seed (the same load), against the exact reference's sign."""
+    from lukfu_solver.analysis.advice import advise
+    from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
+
+    rows = []
+    tally: dict[str, list[float]] = {}
+    for r in reference_records():
+        if r["seat"] != 0:
+            continue
+        hand, _ = bench_hand(r["hand_index"])
+        clear = abs(r["gap"]) > 2 * r["gap_se"]
+        for seed in seeds:
+            for kind in ("two_phase", "one_phase"):
+                n, budget = advice_budget(None, None, 0)
+                limits = make_limits(None, None, ADVICE_MAX_NODES)
+                cpu = time.process_time()
+                adv = advise(hand, 0, n, seed, 1, limits, budget=budget, two_phase=kind == "two_phase")
+                cpu = time.process_time() - cpu
+                gap = adv.play.mean - adv.pass_.mean
+                agree = (gap > 0) == (r["gap"] > 0)
+                row = {
+                    "hand_index": r["hand_index"],
+                    "seed": seed,
+                    "kind": kind,
+                    "ref_gap": r["gap"],
+                    "clear": clear,
+                    "gap": round(gap, 3),
+                    "gap_se": round(adv.gap_stderr, 3),
+                    "agree": agree,
+                    "exact_deals": adv.samples,
+                    "cheap_deals": adv.cheap_deals,
+                    "cpu_s": round(cpu, 2),
+                    "seconds": round(adv.seconds, 2),
+                }
+                rows.append(row)
+                acc = tally.setdefault(kind, [0.0, 0.0, 0.0])
+                if clear:
+                    acc[0] += agree
+                    acc[1] += 1
+                    acc[2] += _p_wrong(gap, adv.gap_stderr)
+                print(row, file=sys.stderr, flush=True)
+    return {
+        "seeds": list(seeds),
+        "what": "the Master's answers (seat-0 bench hands) at the defaults, with and without two-phase sampling, "
+        "in turn on each hand and seed; agree: the recommendation's sign against the exact reference's gap, over "
+        "the clear hands (gap > 2 SE)",
+        "agree_on_clear": {k: f"{v[0]:.0f} of {v[1]:.0f}" for k, v in tally.items()},
+        "misses_expected_by_own_error": {k: round(v[2], 2) for k, v in tally.items()},
+        "exact_deals_median": {k: statistics.median(x["exact_deals"] for x in rows if x["kind"] == k) for k in tally},
+        "records": rows,
+    }
+
+
+def _p_wrong(gap: float, se: float) -> float:
+    """The answer's own chance of the wrong sign (normal)."""
+    return 0.5 * (1 - math.erf(abs(gap) / se / math.sqrt(2))) if se > 0 else 0.0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise-master.json")
     parser.add_argument("--parts", default="strata,allocate", help="parts to run (comma-separated)")
     parser.add_argument("--split-samples", type=int, default=6, help="two-solve deals a Master hand solved (6)")
     parser.add_argument("--draws", type=int, default=400, help="simulated answers a hand and budget (400)")
+    parser.add_argument("--hands", default=None, help="comma-separated hand indices of the twophase part (all)")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
     data: dict[str, Any] = {"bench": "advise-master", "ran": {"parts": sorted(parts)}}
+    if args.out.exists():  # keep the parts not run this time
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        data.update({k: v for k, v in old.items() if k in KEPT and k not in parts})
     if "strata" in parts:
         data["strata"] = run_strata()
         print(json.dumps(data["strata"]["between_share_adjusted_by_seat"]))
     if "allocate" in parts:
         data["allocate"] = run_allocate(args.split_samples, args.draws)
         print(json.dumps(data["allocate"]["expected_misses_on_clear_master_hands"]))
+    if "twophase" in parts:
+        only = None if args.hands is None else [int(x) for x in args.hands.split(",")]
+        data["twophase"] = run_twophase(CHEAP_LIMITS, only)
+        print(json.dumps(data["twophase"]["pooled_by_seat"]))
+    if "agreement" in parts:
+        data["agreement"] = run_agreement((2, 3))
+        print(json.dumps(data["agreement"]["agree_on_clear"]))
+    if "prior" in parts:
+        data["prior"] = run_prior(args.draws, (2, 4, 8, 16))
+        print(json.dumps(data["prior"]["miss_rate_on_clear_hands"]))
     print(f"saved {save_json(data, args.out)}")
     return 0
 

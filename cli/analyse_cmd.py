@@ -222,6 +222,9 @@ def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, A
         "incomplete": adv.incomplete,
         "limits": limits_data(limits),
         "seconds": round(adv.seconds, 3),
+        "two_phase": None
+        if adv.two_phase is None
+        else {"cheap_deals": adv.cheap_deals, "cheap_nodes": adv.two_phase.cheap_nodes, "every": adv.two_phase.every},
     }
     if evidence:
         data["evidence"] = evidence_data(adv)

@@ -185,6 +185,14 @@ def basis_text(adv: Advice) -> Text:
     else:
         line = _("Basis: {deals}, each solved with every card in view ({words}; {why}{cut})")
     line = line.format(deals=deals, words=words, why=why, cut=cut)
+    if adv.two_phase is not None and adv.samples:
+        line += "; " + ngettext(
+            "two-phase sampling: {n} more sampled deal valued by solves stopped after {nodes:,} positions, "
+            "corrected by the deals solved exactly (exact PIMC on average)",
+            "two-phase sampling: {n} more sampled deals valued by solves stopped after {nodes:,} positions, "
+            "corrected by the deals solved exactly (exact PIMC on average)",
+            adv.cheap_deals,
+        ).format(n=adv.cheap_deals, nodes=adv.two_phase.cheap_nodes)
     if adv.pimc is not None:
         play, pass_ = adv.pimc
         line += _("; the sampled deals alone: play {play} ± {play_se:.2f}, pass {pass_} ± {pass_se:.2f}").format(

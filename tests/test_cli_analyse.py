@@ -77,6 +77,7 @@ ADVICE_KEYS = {
     "incomplete",
     "limits",
     "seconds",
+    "two_phase",
 }
 FACT_KEYS = {"old", "sets", "runs", "sure_fu", "call_score"}
 

@@ -32,13 +32,17 @@ from ..hidden.pimc import (
     ChoiceEstimate,
     Evaluator,
     SolveLimits,
+    TwoPhase,
     call_values,
+    combine,
     estimate,
     p_positive,
     refine,
+    two_phase_estimate,
 )
 from ..i18n import _
 from ..position import Position
+from .defaults import advice_two_phase
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
 
@@ -136,6 +140,12 @@ class Advice:
     """The share of samples in which calling loses points."""
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
+    two_phase: TwoPhase | None = None
+    """Two-phase sampling (``hidden.pimc.TwoPhase``): ``samples`` counts the deals solved exactly,
+    :attr:`cheap_deals` those valued by the cheap solves alone; the estimates are exact PIMC in
+    expectation (``hidden.pimc.double_sample``). None: every sampled deal solved."""
+    cheap_deals: int = 0
+    """Deals valued by their cheap, node-limited solves alone (two-phase sampling)."""
     budget_stopped: int = 0
     """Solves the time budget's end stopped, their samples kept (each counts the rule playout of
     its deal, every hand seen, clamped to the bounds it proved: on the bench's stopped reference
@@ -155,6 +165,7 @@ def advise(
     *,
     budget: Budget | None = None,
     guess: bool = False,
+    two_phase: TwoPhase | bool = True,
 ) -> Advice:
     """Expected points of play and of pass for a 12-card ``hand`` at ``seat`` (0 = the Master
     decides first; 1 = the Master passed; 2 = both passed), and a recommendation; ``solver`` is
@@ -163,12 +174,15 @@ def advise(
     ``budget`` (``hidden.pimc.Budget``) stops sampling before ``samples`` when the sequential
     test decides (with the model, on the refined gap the answer reports) or the seconds run out
     (None: exactly ``samples``, reproducible to the byte);
-    ``guess`` warm-starts every solve at the learned model's value of the caller's hand."""
+    ``guess`` warm-starts every solve at the learned model's value of the caller's hand;
+    ``two_phase`` samples in two phases (a ``hidden.pimc.TwoPhase``; True: the default,
+    ``defaults.advice_two_phase``, the Master's anytime answer only; False: never)."""
     if hand.bit_count() != 12:
         raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))
     if seat not in (0, 1, 2):
         raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
     t0 = time.perf_counter()
+    two_phase = advice_two_phase(budget, seat) if two_phase is True else (two_phase or None)
     model = predict(hand_facts(hand), seat)
     evaluator = Evaluator(limits or SolveLimits(), kind=solver)
     warm = model_guess if guess and model is not None else None
@@ -177,13 +191,30 @@ def advise(
             budget, prior=(model.play - model.pass_, model.gap_error), typical_var=model.gap_var
         )
     prior = stopped_value if budget is not None else None
-    valuation = call_values(hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior)
-    results = valuation.samples
+    valuation = call_values(
+        hand, seat, samples, seed, evaluator, policy_calls, jobs, progress, budget, warm, prior, two_phase
+    )
+    results = [r for r in valuation.samples if r.solved]
     facts = hand_facts(hand)
     play_e, pass_e, p_play = valuation.play, valuation.pass_, valuation.p_play_better
     gap_m, gap_se = valuation.gap
     basis = "exact PIMC" if valuation.exact else "bounded PIMC"
-    if model is not None and budget is not None:  # anytime: the model's answer, refined by the samples
+    if model is not None and budget is not None and valuation.two_phase is not None and results:  # two phases
+        share, every = valuation.two_phase.diff_share, valuation.samples
+
+        def joined(prior: float, error: float, of: Callable[[float, float], float], var: float) -> tuple[float, float]:
+            return combine(prior, error, *two_phase_estimate(every, of, var, share))
+
+        pm, pse = joined(model.play, model.play_error, lambda p, q: p, model.play_var)
+        play_e = dataclasses.replace(play_e, mean=pm, stderr=pse)
+        if seat != 2:
+            qm, qse = joined(model.pass_, model.pass_error, lambda p, q: q, model.pass_var)
+            pass_e = dataclasses.replace(pass_e, mean=qm, stderr=qse)
+        gap_se = joined(model.play - model.pass_, model.gap_error, lambda p, q: p - q, model.gap_var)[1]
+        gap_m = play_e.mean - pass_e.mean
+        p_play = p_positive(gap_m, gap_se)
+        basis = f"model + {basis}"
+    elif model is not None and budget is not None:  # anytime: the model's answer, refined by the samples
         plays, passes = [r.play for r in results], [r.pass_ for r in results]
         pm, pse = refine(model.play, model.play_error, plays, typical=model.play_var)
         play_e = dataclasses.replace(play_e, mean=pm, stderr=pse)
@@ -233,8 +264,10 @@ def advise(
         requested=samples,
         cut=valuation.cut,
         budget_stopped=valuation.budget_stopped,
+        two_phase=two_phase,
+        cheap_deals=valuation.cheap_only,
         model=model,
-        reasons=card_reasons(facts, seat, rec, valuation),
+        reasons=card_reasons(facts, seat, rec, dataclasses.replace(valuation, samples=results)),
         outcomes=dict(sorted(outcomes.items())),
         p_caller_loses=valuation.p_caller_loses,
         gap_stderr=gap_se,

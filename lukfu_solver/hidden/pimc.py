@@ -23,6 +23,7 @@ were seen. This module holds every part that ``analysis.analyse``, ``analysis.ad
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -138,6 +139,62 @@ def p_positive(mean: float, stderr: float) -> float:
     if stderr <= 0:
         return 1.0 if mean > 0 else (0.5 if mean == 0 else 0.0)
     return 0.5 * (1 + math.erf(mean / stderr / math.sqrt(2)))
+
+
+def combine(prior: float, prior_error: float, mean: float, stderr: float) -> tuple[float, float]:
+    """A prior (``prior`` ± ``prior_error``) and an estimate (``mean`` ± ``stderr``) joined as a normal
+    posterior: the precision-weighted mean and its standard error (prior error 0: the estimate).
+
+    >>> combine(0.0, 1.0, 2.0, 1.0)
+    (1.0, 0.7071067811865476)
+    """
+    if prior_error <= 0:
+        return mean, stderr
+    if stderr <= 0:
+        return mean, 0.0
+    precision = 1 / prior_error**2 + 1 / stderr**2
+    return (prior / prior_error**2 + mean / stderr**2) / precision, math.sqrt(1 / precision)
+
+
+def double_sample(
+    cheap: Sequence[float],
+    exact: Sequence[float | None],
+    typical: float | None = None,
+    diff_share: float = 0.5,
+    weight: float = 2.0,
+) -> tuple[float, float]:
+    """Two-phase (double) sampling: each deal's ``cheap`` value, and the ``exact`` one (None: not
+    solved) of a subset fixed in advance. ``mean(cheap) + mean(exact - cheap over the subset)`` is
+    unbiased for the exact values' mean (exact PIMC in expectation), of variance ``Var(e) / N +
+    Var(d) (1 / n - 1 / N)`` (``d = e - c``, the ``n`` exact deals nested in the ``N``), estimated
+    as ``(v_c + 2 cov(c, d)) / N + v_d / n``. With a ``typical`` variance of an exact value, ``v_d``
+    is shrunk towards ``diff_share`` of it and ``v_c`` towards the rest (``weight`` pseudo-samples,
+    as :func:`refine` does). Every exact value given, no ``typical``: the plain mean.
+
+    >>> double_sample([1.0, 3.0, 5.0, 7.0], [2.0, None, 6.0, None])
+    (5.0, 1.2909944487358056)
+    """
+    big_n = len(cheap)
+    pairs = [(c, e - c) for c, e in zip(cheap, exact, strict=True) if e is not None]
+    n = len(pairs)
+    if n == 0:
+        raise ValueError("two-phase sampling needs at least one exact value")
+    mc = sum(cheap) / big_n
+    md = sum(d for _, d in pairs) / n
+    ss_c = sum((c - mc) ** 2 for c in cheap)
+    ss_d = sum((d - md) ** 2 for _, d in pairs)
+    mcs = sum(c for c, _ in pairs) / n
+    cov = sum((c - mcs) * (d - md) for c, d in pairs) / (n - 1) if n > 1 else 0.0
+    if typical is None:
+        v_c = ss_c / (big_n - 1) if big_n > 1 else 0.0
+        v_d = ss_d / (n - 1) if n > 1 else 0.0
+    else:
+        v_c = (ss_c + weight * (1 - diff_share) * typical) / (big_n - 1 + weight)
+        v_d = (ss_d + weight * diff_share * typical) / (n - 1 + weight)
+    if n == big_n and typical is None:  # every deal solved exactly: the plain mean and its error
+        return mean_stderr([c + d for c, d in pairs])
+    var = max(v_c + 2 * cov, 0.0) / big_n + v_d / n
+    return mc + md, math.sqrt(var)
 
 
 # ---------------------------------------------------------------- per-sample evaluation
@@ -429,6 +486,32 @@ class CallSample(NamedTuple):
     starts depends only on the samples before it, so leaving it out biases nothing)."""
     budget_solves: int = 0
     """Its solves that the budget's end stopped (bounded, counted in ``incomplete`` too)."""
+    cheap: tuple[float, float] | None = None
+    """Two-phase sampling (:class:`TwoPhase`): play and pass by the cheap solves (None: none)."""
+    solved: bool = True
+    """In the exact phase (``play``/``pass_`` exact PIMC values); False: they are the cheap ones."""
+    cheap_nodes: int = 0
+    """Nodes of its cheap solves (in ``nodes`` too)."""
+    cheap_stopped: int = 0
+    """Its cheap solves stopped at their node limit (by design; one that finishes is exact)."""
+
+
+@dataclass(frozen=True)
+class TwoPhase:
+    """Two-phase (double) sampling of the call valuation: every deal gets a **cheap** value, each
+    branch solved within ``cheap_nodes`` (the midpoint of its proven bounds; exact if it finishes),
+    and one deal in ``every`` (deals 0, ``every``, ... in the seed's order, fixed in advance) is
+    solved exactly too. :func:`double_sample` makes it exact PIMC in expectation whatever the cheap
+    values are, with less variance when they follow the exact ones (``bench/advise_master.py``);
+    ``diff_share`` is the typical share of an exact value's variance left in exact - cheap."""
+
+    cheap_nodes: int = 40_000
+    every: int = 4
+    diff_share: float = 0.5
+
+    def exact_deal(self, i: int) -> bool:
+        """Whether deal ``i`` (in the seed's order) is in the exact phase."""
+        return i % self.every == 0
 
 
 @dataclass(frozen=True)
@@ -459,11 +542,19 @@ class Budget:
     prior: tuple[float, float] | None = None
     typical_var: float = TYPICAL_VAR
 
-    def decided(self, diffs: Sequence[float]) -> bool:
-        """The sequential test on the paired differences so far."""
+    def decided(self, diffs: Sequence[float], two_phase: tuple[float, float] | None = None) -> bool:
+        """The sequential test on the paired differences so far (two-phase sampling: the exact deals',
+        whose count ``min_samples`` counts, and ``two_phase`` their estimate, mean and error)."""
         n = len(diffs)
         if self.z is None or n < max(1 if self.prior else 2, self.min_samples):
             return False
+        if two_phase is not None:
+            m, se = two_phase
+            if self.prior is not None:
+                m, se = combine(self.prior[0], self.prior[1], m, se)
+            else:
+                se = max(se, math.sqrt(self.min_var / n))
+            return abs(m) > self.z * se
         if self.prior is not None:
             m, se = refine(self.prior[0], self.prior[1], diffs, typical=self.typical_var)
             return abs(m) > self.z * se
@@ -488,6 +579,18 @@ class CallValuation:
     cut: int = 0
     seconds: float = 0.0
     requested: int = 0
+    two_phase: TwoPhase | None = None
+    """Two-phase sampling: ``samples`` are all the deals (:func:`double_sample`); None: all solved."""
+
+    @property
+    def exact_samples(self) -> int:
+        """Deals of the exact phase (all of them without two-phase sampling)."""
+        return sum(s.solved for s in self.samples)
+
+    @property
+    def cheap_only(self) -> int:
+        """Deals valued by their cheap solves alone (two-phase sampling; 0 without)."""
+        return sum(not s.solved for s in self.samples)
 
     @property
     def solves(self) -> int:
@@ -517,14 +620,28 @@ class CallValuation:
 
     @property
     def gap(self) -> tuple[float, float]:
-        """The paired play - pass difference: mean and standard error."""
+        """The paired play - pass difference: mean and standard error (two-phase: :func:`double_sample`'s)."""
+        if self.two_phase is not None and self.samples:
+            return two_phase_estimate(self.samples, lambda p, q: p - q)
         return mean_stderr([s.play - s.pass_ for s in self.samples])
 
     @property
     def p_caller_loses(self) -> float:
-        """The share of samples in which calling loses points (play below 0)."""
-        n = len(self.samples)
-        return sum(s.play < 0 for s in self.samples) / n if n else 0.0
+        """The share of the exact phase's samples in which calling loses points (play below 0)."""
+        solved = [s for s in self.samples if s.solved]
+        return sum(s.play < 0 for s in solved) / len(solved) if solved else 0.0
+
+
+def two_phase_estimate(
+    samples: Sequence[CallSample],
+    of: Callable[[float, float], float],
+    typical: float | None = None,
+    diff_share: float = 0.5,
+) -> tuple[float, float]:
+    """:func:`double_sample` of ``of(play, pass)`` over the samples (no cheap values: the exact ones)."""
+    cheap = [of(*s.cheap) if s.cheap is not None else of(s.play, s.pass_) for s in samples]
+    exact = [of(s.play, s.pass_) if s.solved else None for s in samples]
+    return double_sample(cheap, exact, typical, diff_share)
 
 
 def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
@@ -547,33 +664,60 @@ playout of the deal, every hand seen): what a solve the time budget stops counts
 bounds it proved (called only then)."""
 
 
-def call_sample(
-    args: tuple[CardSet, int, int, Evaluator, Callable[[CardSet], bool], float | None, Guess | None, Prior | None],
-) -> CallSample:
+def call_sample(args: tuple[object, ...]) -> CallSample:
     """One sampled deal (from its own seed): *play* solved with this seat as caller; *pass*: 0 at
     seat 2 (a redeal), else the first later seat whose hand the ``policy`` calls is the caller
     (a fresh solver a solve), nobody: a redeal, 0. ``deadline`` (``time.time()``) is the
     answer's budget; ``guess`` warm-starts each solve; a solve the budget stops counts ``prior``'s
-    value of its position clamped to its proven bounds (None: their midpoint)."""
-    hand, seat, sample_seed, evaluator, policy, deadline, guess, prior = args
+    value of its position clamped to its proven bounds (None: their midpoint). A :class:`TwoPhase`
+    and whether the deal is in its exact phase (two more items): each branch is solved within the
+    cheap node limit first, then exactly in the exact phase unless the cheap solve finished."""
+    hand, seat, sample_seed, evaluator, policy, deadline, guess, prior = args[:8]  # type: ignore[misc]
+    two_phase: TwoPhase | None = args[8] if len(args) > 8 else None  # type: ignore[assignment]
+    in_exact = bool(args[9]) if len(args) > 9 else True
     if deadline is not None and time.time() >= deadline:
         return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = deal_others(hand, seat, random.Random(sample_seed))
-    g = guess(hand, seat) if guess else None
     p = prior if deadline is not None else None
-    play = evaluator.value(Position.start(hands, seat), evaluator.solver(), g, deadline, p)
-    solves, incomplete, nodes, cut, by_budget = 1, int(not play.exact), play.nodes, play.cut, int(play.cut)
-    pass_pts = 0.0
+    cheap_ev = None if two_phase is None else Evaluator(SolveLimits(two_phase.cheap_nodes), kind=evaluator.kind)
+    branches = [seat]
     if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
         if caller is not None:
-            g = guess(hands[caller], caller) if guess else None
-            v = evaluator.value(Position.start(hands, caller), evaluator.solver(), g, deadline, p)
-            solves, incomplete, nodes = solves + 1, incomplete + (not v.exact), nodes + v.nodes
-            cut, by_budget = cut or v.cut, by_budget + v.cut
-            pass_pts = -v.value / 2
+            branches.append(caller)
+    values: list[float] = []
+    cheap_values: list[float] = []
+    solves = incomplete = nodes = by_budget = cheap_nodes = cheap_stopped = 0
+    cut = False
+    for who in branches:
+        pos = Position.start(hands, who)
+        known: SampleValue | None = None
+        if cheap_ev is not None:
+            c = cheap_ev.value(pos, cheap_ev.solver(), deadline=deadline)
+            cheap_values.append(c.value)
+            cheap_nodes += c.nodes
+            cheap_stopped += not c.exact
+            known = c if c.exact else None
+            if not in_exact:
+                continue
+        if known is None:
+            g = guess(hands[who], who) if guess else None
+            known = evaluator.value(pos, evaluator.solver(), g, deadline, p)
+            solves += 1
+            nodes += known.nodes
+            incomplete += not known.exact
+            cut = cut or known.cut
+            by_budget += known.cut
+        values.append(known.value)
     earlier_pass = not any(policy(hands[s]) for s in range(seat))
-    return CallSample(play.value, pass_pts, earlier_pass, solves, incomplete, nodes, cut, budget_solves=by_budget)
+
+    def points(vals: list[float]) -> tuple[float, float]:
+        return vals[0], (-vals[1] / 2 if len(vals) > 1 else 0.0)
+
+    cheap = None if cheap_ev is None else points(cheap_values)
+    play, pass_pts = points(values) if values else cheap  # type: ignore[misc]
+    out = (play, pass_pts, earlier_pass, solves, incomplete, nodes + cheap_nodes, cut, False, by_budget)
+    return CallSample(*out, cheap, in_exact, cheap_nodes, cheap_stopped)
 
 
 def call_values(
@@ -588,6 +732,7 @@ def call_values(
     budget: Budget | None = None,
     guess: Guess | None = None,
     prior: Prior | None = None,
+    two_phase: TwoPhase | None = None,
 ) -> CallValuation:
     """*Play* vs *pass* of the dealt ``hand`` at ``seat`` on up to ``samples`` deals drawn from
     ``seed`` (each sample its own seed, so any ``jobs`` gives the same result); see
@@ -595,15 +740,19 @@ def call_values(
     (the same prefix of samples for any ``jobs``) or when its seconds run out (then the result
     depends on the machine's speed). Every sample that began within the budget is kept (a solve
     the budget's end stops counts ``prior``'s value clamped to its proven bounds, or their
-    midpoint: ``Budget``); in this process
-    (``jobs`` 1) a sample begins only while the mean duration of the samples so far says it
-    ends within the budget. ``progress(done, samples)`` follows every sample."""
+    midpoint: ``Budget``); in one process a sample begins only while the mean duration of the
+    samples of its kind so far says it ends in time. ``progress(done, samples)`` follows each. ``two_phase``
+    (:class:`TwoPhase`): ``samples`` counts every deal, the estimates :func:`double_sample`'s."""
     t0 = time.time()
     budget = budget or Budget()
     deadline = t0 + budget.seconds if budget.seconds is not None else None
     master = random.Random(seed)
-    tasks = [(hand, seat, master.getrandbits(64), evaluator, policy, deadline, guess, prior) for _ in range(samples)]
+    seeds = [master.getrandbits(64) for _ in range(samples)]
+    tasks: list[tuple[object, ...]] = [(hand, seat, x, evaluator, policy, deadline, guess, prior) for x in seeds]
+    if two_phase is not None:
+        tasks = [t + (two_phase, two_phase.exact_deal(i)) for i, t in enumerate(tasks)]
     results: list[CallSample] = []
+    took: list[float] = []  # each sample's wall time (one process: the next one's forecast, by kind)
     stopped = "samples"
     stream = ordered_map(call_sample, tasks, jobs)
     try:
@@ -612,24 +761,39 @@ def call_values(
                 stopped = "time"
                 break
             results.append(r)
+            took.append(time.time() - t0 - sum(took))
             if progress:
                 progress(len(results), samples)
-            if budget.decided([x.play - x.pass_ for x in results]):
+            tp = None
+            if two_phase is not None and budget.z is not None:
+                typical = budget.typical_var if budget.prior is not None else None
+                tp = two_phase_estimate(results, lambda p, q: p - q, typical, two_phase.diff_share)
+            if budget.decided([x.play - x.pass_ for x in results if x.solved], tp):
                 stopped = "decided"
                 break
             if deadline is not None and len(results) < samples:
                 now = time.time()
-                if now >= deadline or (jobs == 1 and now + (now - t0) / len(results) > deadline):
+                kind = two_phase is None or two_phase.exact_deal(len(results))
+                alike = [d for d, x in zip(took, results, strict=True) if x.solved == kind]  # none: a cheap one
+                if now >= deadline or (jobs == 1 and alike and now + sum(alike) / len(alike) > deadline):
                     stopped = "time"
                     break
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
             close()
-    plays = [r.play for r in results]
-    passes = [r.pass_ for r in results]
+    solved = [r for r in results if r.solved]
+    plays = [r.play for r in solved]
+    passes = [r.pass_ for r in solved]
     play = estimate("play", plays, plays, sum(r.incomplete for r in results))
     pass_ = estimate("pass", passes, [-2 * p for p in passes], 0)
-    n = len(results)
+    n = len(solved)
     p_play = p_better(plays, passes) if n > 1 else (0.5 if n == 0 else (1.0 if play.mean > pass_.mean else 0.0))
-    return CallValuation(play, pass_, p_play, results, stopped, 0, time.time() - t0, samples)
+    if two_phase is not None and solved:  # the two-phase estimates: exact PIMC in expectation
+        pm, pse = two_phase_estimate(results, lambda p, q: p)
+        qm, qse = two_phase_estimate(results, lambda p, q: q)
+        play = dataclasses.replace(play, mean=pm, stderr=pse)
+        pass_ = dataclasses.replace(pass_, mean=qm, stderr=qse)
+        gm, gse = two_phase_estimate(results, lambda p, q: p - q)
+        p_play = p_positive(gm, gse) if n > 1 else (1.0 if gm > 0 else (0.5 if gm == 0 else 0.0))
+    return CallValuation(play, pass_, p_play, results, stopped, 0, time.time() - t0, samples, two_phase)
