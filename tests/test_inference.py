@@ -121,7 +121,8 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                         cs = model.candidates(
                             facts, [] if kind == "discard" else legal, p.size if kind == "discard" else 0
                         )
-                        d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs)
+                        rank = cs.index(p) if p in cs else -1
+                        d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs, rank)
                     elif kind == "discard":
                         ranked = list(model.order(facts))  # type: ignore[misc]
                         places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
