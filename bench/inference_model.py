@@ -15,7 +15,8 @@ records, its held-out log-likelihood, and the likelihood's temperature calibrate
    uniform (counts smoothed by half a sample), over all samples of a view and over groups of the
    level's samples (the player's setting, ``--group``), with the effective sample sizes;
 4. **report**: the chosen model and temperature (the best 12-sample accuracy on the calibrating
-   records) against the earlier one (:data:`EARLIER`) on the held-out records, with intervals.
+   records, of the candidate and rank models: the family the player's model of ``pimc`` belongs
+   to) against the earlier one (:data:`EARLIER`) and the rule model at its best temperature on the held-out records, with intervals.
 
 Run: ``python bench/inference_model.py [--level 2] [--cache DIR]``; results
 ``bench/results/inference-model.json`` (or ``--out``). ``--cache`` keeps the self-play records
@@ -46,7 +47,8 @@ from lukfu_solver.hidden.inference import (
 )
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import interval, run_match
-from lukfu_solver.players.ipimc import opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.pimc import PimcPlayer
 from lukfu_solver.players.rule import hand_strength
 from lukfu_solver.record import GameRecord
 
@@ -149,6 +151,74 @@ def gains(rows: Sequence[ViewRows], logs: Callable[[ViewRows], list[float]], tem
     }
 
 
+def resampled_gains(
+    rows: Sequence[ViewRows], logs: Callable[[ViewRows], list[float]], temperature: float, group: int, pool: int
+) -> dict:
+    """The accuracy of sampling-importance-resampling: for each pool of ``pool * group`` samples
+    of a view, weights ``L ** temperature`` (floored as the player floors them), ``group``
+    samples drawn from the pool by weight (systematic resampling, a fixed offset per pool), each
+    counting 1; the gain against the pool's first ``group`` samples, the ones ``pimc`` values."""
+    g: list[float] = []
+    distinct: list[float] = []
+    size = pool * group
+    for v, r in enumerate(rows):
+        ls = logs(r)
+        for a in range(0, len(ls) - size + 1, size):
+            w = temper(ls[a : a + size], ESS_SHARE, temperature)
+            step = sum(w.weights) / group
+            u, acc, picked = step * ((v * 0.618034 + a * 0.414214) % 1.0), 0.0, []
+            for i, x in enumerate(w.weights):
+                acc += x
+                while u < acc and len(picked) < group:
+                    picked.append(a + i)
+                    u += step
+            picked += [a + size - 1] * (group - len(picked))
+            distinct.append(len(set(picked)))
+            for hits in r.hits:
+                k_res = sum(hits[i] for i in picked)
+                k_uni = sum(hits[a : a + group])
+                g.append(math.log((k_res + 0.5) / (group + 1)) - math.log((k_uni + 0.5) / (group + 1)))
+    m, lo, hi = interval(g)
+    return {
+        "gain": round(m, 5),
+        "ci95": [round(lo, 5), round(hi, 5)],
+        "cards": len(g),
+        "distinct": summary(distinct, 2),
+    }
+
+
+def decision_cost(recs: Sequence[GameRecord], level: int, pools: Sequence[int], views: int) -> dict[str, Any]:
+    """The decision time of ``ipimc:L`` (the plays' evidence, each pool) beside ``pimc:L`` in one
+    process, on the views of up to ``views`` play decisions with a choice of ``recs`` (every
+    fourth play of seat 0, alternating the order of the players so neither warms the other's
+    caches): the medians, p95s and their ratios."""
+    players = {"pimc": PimcPlayer(level)} | {
+        f"ipimc_pool{p}": IpimcPlayer(level, pool=p, evidence="plays") for p in pools
+    }
+    times: dict[str, list[float]] = {k: [] for k in players}
+    n = 0
+    for rec in recs:
+        if rec.caller is None:
+            continue
+        for i in range(0, len([p for p in rec.plays if p.kind != 4]), 4):
+            view = rec.view(0, i)
+            if view.to_move != 0 or len(list(view.legal_moves())) < 2 or n >= views:
+                continue
+            n += 1
+            order = list(players.items())
+            for name, player in order if n % 2 else order[::-1]:
+                t0 = time.perf_counter()
+                player.analyse(view)
+                times[name].append(time.perf_counter() - t0)
+    out: dict[str, Any] = {"decisions": n, **{k: summary(v, 4) for k, v in times.items()}}
+    base = out["pimc"]
+    for k in players:
+        if k != "pimc":
+            out[k]["median_ratio"] = round(out[k]["median"] / base["median"], 3)
+            out[k]["p95_ratio"] = round(out[k]["p95"] / base["p95"], 3)
+    return out
+
+
 def held_out(recs: Sequence[GameRecord], models: dict[str, OpponentModel]) -> dict[str, Any]:
     """The mean log-likelihood per play decision of ``recs`` (nats) by kind under each model and
     uniform choice among the legal moves."""
@@ -177,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--acc-seed", type=int, default=1903, help="match seed of the held-out records")
     parser.add_argument("--samples", type=int, default=192, help="samples a view (192: 16 groups of 12)")
     parser.add_argument("--group", type=int, default=12, help="the player's samples a decision (12 at level 2)")
+    parser.add_argument("--cost-views", type=int, default=60, help="views timed for the decision cost (60; 0: none)")
     parser.add_argument("--cache", type=Path, default=None, help="directory keeping the self-play records")
     args = parser.parse_args(argv)
     q = args.quick
@@ -222,12 +293,34 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {name} T={t:g}: all {row['all']['gain']:+.5f}, groups {row[f'groups_of_{args.group}']['gain']:+.5f}"
             )
     data["calibration"] = {"seed": args.cal_seed, "views": len(cal), "samples": args.samples, "table": table}
-    best = max(table, key=lambda k: table[k][f"groups_of_{args.group}"]["gain"])
+    resample: dict[str, Any] = {}
+    for name in ("ranks", "rule"):
+        for pool in (2, 4):
+            for t in (0.1, 0.2, 0.3, 0.5, 1.0):
+                r = resampled_gains(
+                    cal,
+                    lambda r, n=name: [a + b for a, b in zip(r.calls, r.plays[n], strict=True)],
+                    t,
+                    args.group,
+                    pool,
+                )
+                resample[f"{name}@{t:g}/pool{pool}"] = r
+                console.print(f"  resampled {name} T={t:g} pool {pool}: {r['gain']:+.5f} {r['ci95']}")
+    data["calibration"]["resampled"] = resample
+
+    def best_of(family: str) -> str:
+        keys = [k for k in table if k.split("@")[0] == family]
+        return max(keys, key=lambda k: table[k][f"groups_of_{args.group}"]["gain"])
+
+    # the player's model of pimc opponents is of the candidate family (the rule model is reported beside)
+    best = max((best_of("candidates"), best_of("ranks")), key=lambda k: table[k][f"groups_of_{args.group}"]["gain"])
     data["calibration"]["best"] = best
     acc = view_rows(acc_recs, args.samples, args.acc_seed, models)
     name, t = best.split("@")
     report = {}
-    for label, n, temp in (("earlier", "earlier", 1.0), ("best", name, float(t)), ("best_at_1", name, 1.0)):
+    rule_t = float(best_of("rule").split("@")[1])
+    rows = (("earlier", "earlier", 1.0), ("best", name, float(t)), ("best_at_1", name, 1.0), ("rule", "rule", rule_t))
+    for label, n, temp in rows:
         report[label] = {
             "model": n,
             "temperature": temp,
@@ -237,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
             },
         }
     data["held_out_accuracy"] = {"seed": args.acc_seed, "views": len(acc), "samples": args.samples, **report}
+    if args.cost_views:
+        data["decision_cost"] = {"seed": args.acc_seed, **decision_cost(acc_recs, args.level, (1, 2), args.cost_views)}
+        console.print(f"cost: {data['decision_cost']}")
     data["seconds"] = round(time.perf_counter() - t0, 1)
     console.print(f"held-out accuracy: {report}")
     path = save_json(data, args.out)

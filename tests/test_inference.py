@@ -188,8 +188,8 @@ def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
     assert [d.matched for d in ds] == [d.matched for d in rules]
     for d in ds:
         e = model.eps[("lead", "follow", "discard").index(d.kind)]
-        inside = [d._replace(matched=i == 0, in_cands=True) for i in range(d.cands)]
-        outside = [d._replace(matched=False, in_cands=False)] * (d.legal - d.cands)
+        inside = [d._replace(matched=i == 0, in_cands=True, rank=i) for i in range(d.cands)]
+        outside = [d._replace(matched=False, in_cands=False, rank=-1)] * (d.legal - d.cands)
         assert sum(math.exp(model.log_decision(x)) for x in inside + outside) == pytest.approx(1.0)
         assert e > 0
 

@@ -9,9 +9,20 @@ import random
 
 import pytest
 
-from lukfu_solver.hidden.inference import Decision, OpponentModel, fit_ranks, rank_p, temper
+from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.hidden.inference import (
+    ESS_SHARE,
+    Decision,
+    OpponentModel,
+    fit_ranks,
+    log_likelihood,
+    rank_p,
+    temper,
+)
 from lukfu_solver.hidden.pimc import effective_samples
-from lukfu_solver.players.ipimc import opponent_model
+from lukfu_solver.hidden.quick import make_sampler
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model
+from lukfu_solver.players.rule import RulePlayer
 
 
 def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:
@@ -68,3 +79,28 @@ def test_the_shipped_model_carries_its_temperature_and_ranks() -> None:
     assert data["temperature"] == m.temperature
     if m.ranks is not None:
         assert data["play_model"] == "ranks" and all(q[0] == 1.0 for q in m.ranks)
+
+
+def test_the_player_weighs_the_plays_at_the_models_temperature_and_resamples_by_them() -> None:
+    """``ipimc`` with the plays' evidence: its weights are the model's log-likelihoods of the
+    deals pimc draws, powered by the model's temperature and floored; with a pool, the deals it
+    values are drawn from the pool (systematic resampling by those weights), the same for the
+    same seed."""
+    rec = next(r for s in range(40) for r in [play_deal([RulePlayer(), RandomPlayer(s), RulePlayer()], s)] if r.caller)
+    seen = 0
+    for n in (4, 10):
+        view = rec.view(rec.replay()[n].to_move, n)
+        ip = IpimcPlayer(1, seed=3, evidence="plays")
+        assert ip.model.temperature == opponent_model(1).temperature < 1
+        deals = make_sampler(view, 11).samples(ip.params.samples)
+        want = temper([log_likelihood(ip.model, view, d) for d in deals], ESS_SHARE, ip.model.temperature)
+        assert ip.weigh(view, deals) == want
+        pooled = IpimcPlayer(1, seed=3, evidence="plays", pool=2)
+        picked, w = pooled.draw(view, make_sampler(view, 11), random.Random(5))
+        pool = make_sampler(view, 11).samples(2 * ip.params.samples)
+        assert w is not None and len(w.weights) == len(pool) and len(picked) == ip.params.samples
+        assert all(any(p.dealt() == d.dealt() for d in pool) for p in picked)
+        again, _ = pooled.draw(view, make_sampler(view, 11), random.Random(5))
+        assert [d.dealt() for d in again] == [d.dealt() for d in picked]
+        seen += 1
+    assert seen == 2
