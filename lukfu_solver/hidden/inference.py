@@ -12,7 +12,8 @@ other seats' observed actions are in it, under a documented opponent model (``do
   own candidate moves at the decision (for the ``pimc`` player, the moves it values: the only
   ones it plays), the first its policy's choice; a move has probability
   ``(1 - eps - off) [first] + eps [candidate] / candidates + off / legal``, one ``eps`` a play
-  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates;
+  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates; or,
+  the rank model (``OpponentModel.ranks``), a weight for each place among the candidates;
 - **plays, the rule model** (the earlier one, kept for comparison): leads and beating plays the
   mixture ``(1 - eps) [a = rule] + eps / legal``; discards (R9) a softmax over the rule player's
   own order of the cards least worth keeping: the cards at places ``j1 … jk`` of that order have
@@ -26,8 +27,9 @@ candidates and the hand strength are given to the model by its builder
 (``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
 fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
 (``bench/inference.py``). The viewer's own actions are the same in every sample and are left
-out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta`` up to 1
-that keeps the effective sample size at a floor) so a few deals never carry the answer; the
+out. The weights are the likelihoods to the model's ``temperature`` (calibrated by accuracy on
+held-out records), tempered further (``w = L ** beta``, the largest ``beta`` up to it that keeps
+the effective sample size at a floor) so a few deals never carry the answer; the
 estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 >>> sigmoid(0.0)
