@@ -26,6 +26,7 @@ Run: ``python bench/inference_model.py [--level 2] [--cache DIR]``; results
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import statistics
 import sys
@@ -187,14 +188,18 @@ def resampled_gains(
     }
 
 
-def decision_cost(recs: Sequence[GameRecord], level: int, pools: Sequence[int], views: int) -> dict[str, Any]:
-    """The decision time of ``ipimc:L`` (the plays' evidence, each pool) beside ``pimc:L`` in one
-    process, on the views of up to ``views`` play decisions with a choice of ``recs`` (every
-    fourth play of seat 0, alternating the order of the players so neither warms the other's
-    caches): the medians, p95s and their ratios."""
-    players = {"pimc": PimcPlayer(level)} | {
-        f"ipimc_pool{p}": IpimcPlayer(level, pool=p, evidence="plays") for p in pools
-    }
+def decision_cost(
+    recs: Sequence[GameRecord], level: int, pools: Sequence[int], views: int, rule_pools: Sequence[int] = ()
+) -> dict[str, Any]:
+    """The decision time of ``ipimc:L`` (the plays' evidence, each pool; with ``rule_pools`` the
+    rule model's too) beside ``pimc:L`` in one process, on the views of up to ``views`` play
+    decisions with a choice of ``recs`` (every fourth play of seat 0, alternating the order of the
+    players so neither warms the other's caches): the medians, p95s and their ratios."""
+    players = (
+        {"pimc": PimcPlayer(level)}
+        | {f"ipimc_pool{p}": IpimcPlayer(level, pool=p, evidence="plays") for p in pools}
+        | {f"ipimc_rule_pool{p}": IpimcPlayer(level, pool=p, evidence="plays", model=rule_model()) for p in rule_pools}
+    )
     times: dict[str, list[float]] = {k: [] for k in players}
     n = 0
     for rec in recs:
@@ -249,7 +254,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--group", type=int, default=12, help="the player's samples a decision (12 at level 2)")
     parser.add_argument("--cost-views", type=int, default=60, help="views timed for the decision cost (60; 0: none)")
     parser.add_argument("--cache", type=Path, default=None, help="directory keeping the self-play records")
+    parser.add_argument("--only-cost", action="store_true", help="only the decision cost (pools 1, 2, 4), into --out")
     args = parser.parse_args(argv)
+    if args.only_cost:  # the held-out records, the cost of the pools the calibration scored
+        old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+        old.pop("environment", None)
+        recs = records(args.level, 2 if args.quick else 20, args.acc_seed, args.cache)
+        cost = decision_cost(recs, args.level, (1, 2, 4), args.cost_views, (4,))
+        old["decision_cost_pools"] = {"seed": args.acc_seed, **cost}
+        print(f"cost: {cost}", file=sys.stderr)
+        print(f"saved {save_json(old, args.out)}", file=sys.stderr)
+        return 0
     q = args.quick
     fit_deals = args.fit_deals if args.fit_deals is not None else (6 if q else 300)
     cal_deals = args.cal_deals if args.cal_deals is not None else (3 if q else 40)
