@@ -256,6 +256,7 @@ def strength(
     share: float | None = None,
     arms: tuple[str, ...] = ("ipimc", "control"),
     options: dict[str, Any] | None = None,
+    part: tuple[int, int] = (0, 1),
 ) -> dict[str, Any] | None:
     """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
     beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
@@ -269,15 +270,19 @@ def strength(
     (its control games serve any ipimc spec of the same level and seed). ``share``: ipimc's
     effective sample size floor as a share of the samples instead of ``ESS_SHARE`` (one process
     only: it is set on the player class), as are the other ``options`` of ``IpimcPlayer``
-    (``evidence``, ``weigh_call``). ``arms``: the arms to play (only ``control``: the control
-    games into the checkpoint, for a later run; nothing is reported then)."""
+    (``evidence``, ``weigh_call``, ``model``: ``"rule"`` for the rule model). ``arms``: the arms
+    to play (only ``control``: the control games into the checkpoint, for a later run; nothing is
+    reported then). ``part`` ``(k, n)``:
+    play only the deals whose index is ``k`` modulo ``n`` (several processes filling one
+    checkpoint; the report needs every game, so only ``(0, 1)`` reports)."""
     t0 = time.perf_counter()
     last = [0.0]
     options = {**({"share": share} if share is not None else {}), **(options or {})}
     if options:
         if jobs != 1:
-            raise SystemExit("--share, --evidence and --weigh-call need --jobs 1")
-        IpimcPlayer.__init__.__kwdefaults__.update(options)  # type: ignore[union-attr]
+            raise SystemExit("--share, --evidence, --weigh-call and --model need --jobs 1")
+        player_options = {**options, **({"model": rule_model()} if options.get("model") == "rule" else {})}
+        IpimcPlayer.__init__.__kwdefaults__.update(player_options)  # type: ignore[union-attr]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
     pm_spec = f"pimc:{level}"
     specs = (ip_spec, pm_spec, pm_spec)
@@ -302,7 +307,7 @@ def strength(
         for d, ds in enumerate(iter_deal_seeds(seed, deals))
         for k, s in enumerate(seats)
         for arm, sp in (("ipimc", specs), ("control", control))
-        if arm in arms and (d, k, arm) not in done
+        if arm in arms and (d, k, arm) not in done and d % part[1] == part[0]
     ]
     total = len(arms) * deals * len(seats)
     out = checkpoint.open("a", encoding="utf-8") if checkpoint is not None else None
@@ -331,7 +336,7 @@ def strength(
     finally:
         if out is not None:
             out.close()
-    if "ipimc" not in arms:
+    if "ipimc" not in arms or part != (0, 1):
         return None
     rot = range(len(seats))
     treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
@@ -431,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evidence", default=None, help="ipimc's play-phase evidence: plays, calls, none (jobs 1)")
     parser.add_argument("--weigh-call", default=None, choices=("yes", "no"), help="ipimc weighs its call (jobs 1)")
     parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
+    parser.add_argument("--model", default=None, choices=("rule",), help="ipimc's play model: the rule model (jobs 1)")
+    parser.add_argument("--part", default="0/1", help="K/N: play only the deals K modulo N into the checkpoint")
     parser.add_argument(
         "--acc-models", default="candidates,rule,calls", help="accuracy of: candidates, rule, calls (the calls alone)"
     )
@@ -497,10 +504,15 @@ def main(argv: list[str] | None = None) -> int:
             options["evidence"] = args.evidence
         if args.weigh_call is not None:
             options["weigh_call"] = args.weigh_call == "yes"
+        if args.model is not None:
+            options["model"] = args.model
         arms = tuple(a for a in ("ipimc", "control") if a in args.arms.split(","))
-        st = strength(args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share, arms, options)
+        k, n = (int(x) for x in args.part.split("/"))
+        st = strength(
+            args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share, arms, options, (k, n)
+        )
         if st is None:
-            print("control games played (nothing to report)", file=sys.stderr)
+            print("games played into the checkpoint (nothing to report)", file=sys.stderr)
             return 0
         key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
         key += f"_share{args.share:g}" if args.share is not None else ""

@@ -121,7 +121,8 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                         cs = model.candidates(
                             facts, [] if kind == "discard" else legal, p.size if kind == "discard" else 0
                         )
-                        d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs)
+                        rank = cs.index(p) if p in cs else -1
+                        d = Decision(s, kind, cs[0] == p, len(legal), (), view.hand.bit_count(), len(cs), p in cs, rank)
                     elif kind == "discard":
                         ranked = list(model.order(facts))  # type: ignore[misc]
                         places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
@@ -187,8 +188,8 @@ def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
     assert [d.matched for d in ds] == [d.matched for d in rules]
     for d in ds:
         e = model.eps[("lead", "follow", "discard").index(d.kind)]
-        inside = [d._replace(matched=i == 0, in_cands=True) for i in range(d.cands)]
-        outside = [d._replace(matched=False, in_cands=False)] * (d.legal - d.cands)
+        inside = [d._replace(matched=i == 0, in_cands=True, rank=i) for i in range(d.cands)]
+        outside = [d._replace(matched=False, in_cands=False, rank=-1)] * (d.legal - d.cands)
         assert sum(math.exp(model.log_decision(x)) for x in inside + outside) == pytest.approx(1.0)
         assert e > 0
 

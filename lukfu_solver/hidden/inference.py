@@ -12,7 +12,8 @@ other seats' observed actions are in it, under a documented opponent model (``do
   own candidate moves at the decision (for the ``pimc`` player, the moves it values: the only
   ones it plays), the first its policy's choice; a move has probability
   ``(1 - eps - off) [first] + eps [candidate] / candidates + off / legal``, one ``eps`` a play
-  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates;
+  kind (lead, follow, discard), ``off`` a small fixed share for moves off the candidates; or,
+  the rank model (``OpponentModel.ranks``), a weight for each place among the candidates;
 - **plays, the rule model** (the earlier one, kept for comparison): leads and beating plays the
   mixture ``(1 - eps) [a = rule] + eps / legal``; discards (R9) a softmax over the rule player's
   own order of the cards least worth keeping: the cards at places ``j1 … jk`` of that order have
@@ -26,8 +27,9 @@ candidates and the hand strength are given to the model by its builder
 (``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
 fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
 (``bench/inference.py``). The viewer's own actions are the same in every sample and are left
-out. The weights are the likelihoods, tempered (``w = L ** beta``, the largest ``beta`` up to 1
-that keeps the effective sample size at a floor) so a few deals never carry the answer; the
+out. The weights are the likelihoods to the model's ``temperature`` (calibrated by accuracy on
+held-out records), tempered further (``w = L ** beta``, the largest ``beta`` up to it that keeps
+the effective sample size at a floor) so a few deals never carry the answer; the
 estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 >>> sigmoid(0.0)
@@ -86,6 +88,8 @@ class Decision(NamedTuple):
     hand: int = 0
     cands: int = 0
     in_cands: bool = False
+    rank: int = -1
+    """With candidates, the move's place among them (0 the policy's choice; -1 off them)."""
 
 
 Candidates = Callable[[Facts, Sequence[Play], int], Sequence[Play]]
@@ -142,6 +146,13 @@ class OpponentModel:
     (``off`` :data:`OFF_CANDIDATES`), and ``policy``/``order``/``lam`` are not used."""
     off: float = OFF_CANDIDATES
     """The candidate mixture's share of moves off the candidates."""
+    ranks: tuple[tuple[float, ...], ...] | None = None
+    """With candidates, the rank model instead of ``eps``: for each play kind, a weight for each
+    place among the candidates (0 the policy's choice); a move at place ``r`` of ``n`` candidates
+    has probability ``(1 - off) q[r] / (q[0] + … + q[n-1]) + off / legal``."""
+    temperature: float = 1.0
+    """The exponent of the likelihood in the weights (``w = L ** temperature``), calibrated by
+    accuracy on held-out records: below 1 it keeps more samples' worth than the raw likelihood."""
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
@@ -155,6 +166,8 @@ class OpponentModel:
     def log_decision(self, d: Decision) -> float:
         """The log-probability of one observed play decision."""
         e = self.eps[KINDS.index(d.kind)]
+        if d.cands and self.ranks is not None:
+            return math.log(rank_p(d, self.ranks[KINDS.index(d.kind)], self.off))
         if d.cands:
             return math.log(candidate_p(d, e, self.off))
         if d.places:
@@ -165,7 +178,11 @@ class OpponentModel:
         """The parameters as JSON data."""
         eps = dict(zip(KINDS, self.eps, strict=True))
         if self.candidates is not None:
-            kind = {"play_model": "candidates", "off_candidates": self.off}
+            kind: dict[str, Any] = {"play_model": "candidates", "off_candidates": self.off}
+            if self.ranks is not None:
+                kind = {"play_model": "ranks", "off_candidates": self.off}
+                kind["ranks"] = {k: [round(x, 4) for x in q] for k, q in zip(KINDS, self.ranks, strict=True)}
+            kind["temperature"] = self.temperature
             return {"slope": self.slope, "threshold": self.threshold, "eps": eps, **kind}
         return {"slope": self.slope, "threshold": self.threshold, "eps": eps, "lam": self.lam}
 
@@ -174,6 +191,15 @@ def candidate_p(d: Decision, e: float, off: float = OFF_CANDIDATES) -> float:
     """The candidate mixture's probability of decision ``d`` with share ``e`` spread over the
     candidates and ``off`` over every legal move (see :class:`OpponentModel`)."""
     return (1 - e - off) * d.matched + e * d.in_cands / d.cands + off / d.legal
+
+
+def rank_p(d: Decision, q: Sequence[float], off: float = OFF_CANDIDATES) -> float:
+    """The rank model's probability of decision ``d`` with place weights ``q`` (see
+    :class:`OpponentModel`): the move's place among the seat's candidates, and ``off`` spread
+    over every legal move."""
+    n = min(d.cands, len(q))
+    inside = q[d.rank] / sum(q[:n]) if 0 <= d.rank < n else 0.0
+    return (1 - off) * inside + off / d.legal
 
 
 # ---------------------------------------------------------------- replaying a deal
@@ -247,7 +273,8 @@ def _decision(
     facts = Facts(s, hand, pos.caller, tuple(pos.fu), pos.faceup, pos.faceup | up, out, shown, pos.best_i)  # type: ignore[arg-type]
     if candidates is not None:
         cs = candidates(facts, moves, p.size if kind == DISCARD_KIND else 0)
-        return Decision(s, kind, cs[0] == p, legal, (), hand.bit_count(), len(cs), p in cs)
+        rank = cs.index(p) if p in cs else -1
+        return Decision(s, kind, cs[0] == p, legal, (), hand.bit_count(), len(cs), rank >= 0, rank)
     if kind == DISCARD_KIND and order is not None:
         ranked = order(facts)
         places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
@@ -279,18 +306,20 @@ def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
 class Weights(NamedTuple):
     """Importance weights of sampled deals (mean 1): ``ess`` their effective sample size,
     ``raw_ess`` that of the untempered likelihoods, ``beta`` the tempering (1: none; 0: uniform),
-    ``floor`` the effective sample size the tempering keeps."""
+    ``floor`` the effective sample size the tempering keeps, ``temperature`` the exponent asked
+    (the model's: ``beta`` is below it only when the floor bound)."""
 
     weights: tuple[float, ...]
     ess: float
     raw_ess: float
     beta: float
     floor: float
+    temperature: float = 1.0
 
     @property
     def tempered(self) -> bool:
-        """The likelihoods were tempered to keep the effective sample size at the floor."""
-        return self.beta < 1.0
+        """The likelihoods were tempered below the model's temperature to keep the floor."""
+        return self.beta < self.temperature
 
     def to_json(self) -> dict[str, Any]:
         """The weights' summary as JSON data (not the weights themselves)."""
@@ -301,6 +330,7 @@ class Weights(NamedTuple):
             "beta": round(self.beta, 4),
             "floor": round(self.floor, 3),
             "tempered": self.tempered,
+            **({"temperature": self.temperature} if self.temperature != 1.0 else {}),
         }
 
 
@@ -311,10 +341,11 @@ def _powered(logs: Sequence[float], beta: float) -> list[float]:
     return [x * scale for x in w]
 
 
-def temper(logs: Sequence[float], share: float = ESS_SHARE) -> Weights:
-    """Weights from log-likelihoods: the likelihoods themselves when their effective sample size
-    is at least ``share`` of the samples (at least 1), else ``L ** beta`` with the largest
-    ``beta`` (bisection, 40 steps) that keeps it there. All equal: every weight exactly 1.
+def temper(logs: Sequence[float], share: float = ESS_SHARE, temperature: float = 1.0) -> Weights:
+    """Weights from log-likelihoods: ``L ** temperature`` (the likelihoods themselves at 1) when
+    their effective sample size is at least ``share`` of the samples (at least 1), else
+    ``L ** beta`` with the largest ``beta`` below ``temperature`` (bisection, 40 steps) that keeps
+    it there. All equal: every weight exactly 1; ``raw_ess`` is that of ``L ** temperature``.
 
     >>> temper([0.0, 0.0]).weights
     (1.0, 1.0)
@@ -324,12 +355,12 @@ def temper(logs: Sequence[float], share: float = ESS_SHARE) -> Weights:
     n = len(logs)
     floor = max(1.0, share * n)
     if n == 0 or max(logs) == min(logs):
-        return Weights((1.0,) * n, float(n), float(n), 1.0, floor)
-    full = _powered(logs, 1.0)
+        return Weights((1.0,) * n, float(n), float(n), temperature, floor, temperature)
+    full = _powered(logs, temperature)
     raw = effective_samples(full)
     if raw >= floor:
-        return Weights(tuple(full), raw, raw, 1.0, floor)
-    lo, hi = 0.0, 1.0
+        return Weights(tuple(full), raw, raw, temperature, floor, temperature)
+    lo, hi = 0.0, temperature
     for _ in range(40):
         mid = (lo + hi) / 2
         if effective_samples(_powered(logs, mid)) >= floor:
@@ -337,12 +368,12 @@ def temper(logs: Sequence[float], share: float = ESS_SHARE) -> Weights:
         else:
             hi = mid
     w = _powered(logs, lo) if lo > 0 else [1.0] * n
-    return Weights(tuple(w), effective_samples(w), raw, lo, floor)
+    return Weights(tuple(w), effective_samples(w), raw, lo, floor, temperature)
 
 
 def weigh(model: OpponentModel, view: SeatView, deals: Sequence[Any], share: float = ESS_SHARE) -> Weights:
     """The tempered importance weights of ``deals`` (consistent with ``view``) by the model."""
-    return temper([log_likelihood(model, view, d) for d in deals], share)
+    return temper([log_likelihood(model, view, d) for d in deals], share, model.temperature)
 
 
 # ---------------------------------------------------------------- fitting the model
@@ -405,6 +436,28 @@ def fit_call(rows: Sequence[tuple[float, bool]]) -> tuple[float, float]:
     return (b, -a / b) if b else (0.0, 0.0)
 
 
+def fit_ranks(rows: Sequence[Decision], places: int) -> tuple[float, ...]:
+    """The maximum-likelihood place weights of the rank model (see :class:`OpponentModel`) for
+    decisions among at most ``places`` candidates, each choosing one of its first ``cands``:
+    the truncated categorical's minorise-maximise steps (``q[r]`` = the choices of place ``r`` over
+    the sum of ``1 / Q`` of the decisions that offered it), moves off the candidates left out,
+    half a choice added to every place so an unseen one keeps a little weight."""
+    rows = [r for r in rows if 0 <= r.rank < places]
+    counts = [0.5 + sum(1 for r in rows if r.rank == j) for j in range(places)]
+    q = [1.0] * places
+    for _ in range(200):
+        z = [0.0] * places
+        for r in rows:
+            n = min(r.cands, places)
+            inv = 1 / sum(q[:n])
+            for j in range(n):
+                z[j] += inv
+        q = [c / max(x, 1e-12) for c, x in zip(counts, z, strict=True)]
+        top = q[0]
+        q = [x / top for x in q]
+    return tuple(q)
+
+
 def fit_lam(rows: Sequence[Decision]) -> float:
     """The maximum-likelihood ``lam`` of the discard softmax (0-8)."""
     if not rows:
@@ -439,15 +492,21 @@ def fit(
     order: Callable[[Facts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
     off: float = OFF_CANDIDATES,
+    ranks: bool = False,
 ) -> tuple[OpponentModel, dict[str, Any]]:
     """The opponent model fitted by maximum likelihood on game records, and what it rests on
     (decisions by kind, the share matching the policy, the mean number of legal choices, with
-    candidates the share among them and their mean number)."""
+    candidates the share among them and their mean number); with ``ranks`` (and candidates)
+    the rank model's place weights too (:func:`fit_ranks`)."""
     calls, plays = record_rows(records, policy, strength, order, candidates)
     slope, threshold = fit_call(calls)
     eps = tuple(fit_eps([d for d in plays if d.kind == k], off) for k in KINDS)
     lam = fit_lam([d for d in plays if d.places])
-    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam, candidates, off)  # type: ignore[arg-type]
+    q = None
+    if ranks and candidates is not None:
+        by = [[d for d in plays if d.kind == k] for k in KINDS]
+        q = tuple(fit_ranks(rows, max((d.cands for d in rows), default=1)) for rows in by)
+    model = OpponentModel(policy, strength, slope, threshold, eps, order, lam, candidates, off, q)  # type: ignore[arg-type]
     info: dict[str, Any] = {"calls": len(calls), "called": sum(y for _, y in calls)}
     for k in KINDS:
         rows = [d for d in plays if d.kind == k]

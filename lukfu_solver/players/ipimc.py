@@ -44,13 +44,25 @@ accuracy on 8 tuning deals (match seed 1902: 0.027 nats a hidden card against 0.
 and the accuracy is reported on other deals (``docs/inference.md``)."""
 MODEL_LEVEL = 2
 """The level of the ``pimc`` player the shipped model was fitted on."""
-FITTED: dict[str, Any] = {"slope": 0.944, "threshold": 5.402, "eps": (0.886, 0.492, 0.417)}
-"""The opponent model's parameters: the candidate mixture over the level-2 ``pimc`` player's
-own candidates (``players.pimc.candidate_moves``), fitted by maximum likelihood on 60 self-play
-deals of that player, match seed 1901 (``python bench/inference.py``, ``fit`` in
-``bench/results/inference.json``): the call curve, and for each play kind the share ``eps``
-spread evenly over the candidates (the rest on the first, the rule player's choice, but for
-the fixed share off the candidates, ``hidden.inference.OFF_CANDIDATES``)."""
+FITTED: dict[str, Any] = {
+    "slope": 0.79,
+    "threshold": 5.268,
+    "eps": (0.86, 0.446, 0.444),
+    "ranks": (
+        (1.0, 0.7726, 0.5533, 0.4735, 0.472, 0.4183, 0.3905, 0.2431),
+        (1.0, 0.3063, 0.1237, 0.1144, 0.1393),
+        (1.0, 0.2502, 0.1398, 0.1888),
+    ),
+    "temperature": 0.05,
+}
+"""The opponent model's parameters: the rank model over the level-2 ``pimc`` player's own
+candidates (``players.pimc.candidate_moves``), fitted by maximum likelihood on 300 self-play
+deals of that player, match seed 1911 (``python bench/inference_model.py``, ``fitted`` in
+``bench/results/inference-model.json``): the call curve, and for each play kind (lead, follow,
+discard) a weight for each place among the candidates (0 the rule player's choice); ``eps``,
+the one-share candidate mixture's, is kept beside them. The ``temperature`` (the likelihood's
+exponent in the weights) is the one with the best accuracy over groups of 12 samples (level 2's)
+on 40 other deals (match seed 1912), ``calibration`` in the same file."""
 
 
 def rule_policy(facts: Facts) -> Play:
@@ -80,6 +92,7 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     mixture over the moves of ``pimc`` at ``level`` (:data:`FITTED`)."""
     p = {**FITTED, **overrides}
     eps = tuple(p["eps"])
+    ranks = p.get("ranks")
     return OpponentModel(
         rule_policy,
         hand_strength,
@@ -89,6 +102,8 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
         None,
         0.0,
         pimc_candidates(level),  # type: ignore[arg-type]
+        ranks=None if ranks is None else tuple(tuple(q) for q in ranks),
+        temperature=p.get("temperature", 1.0),
     )
 
 
@@ -97,7 +112,16 @@ def rule_model(**overrides: Any) -> OpponentModel:
     comparison in ``bench/inference.py``)."""
     p = {**RULE_FITTED, **overrides}
     eps = tuple(p["eps"])
-    return OpponentModel(rule_policy, hand_strength, p["slope"], p["threshold"], eps, keep_order, p["lam"])  # type: ignore[arg-type]
+    return OpponentModel(
+        rule_policy,
+        hand_strength,
+        p["slope"],
+        p["threshold"],
+        eps,  # type: ignore[arg-type]
+        keep_order,
+        p["lam"],
+        temperature=p.get("temperature", 1.0),
+    )
 
 
 EVIDENCE = ("plays", "calls", "none")
