@@ -4,7 +4,8 @@
 (:func:`reach`, R15-R17) and from what the seat certain to lead next can force by cashing
 plays nobody can beat (:func:`sure_claim`, :func:`trick_claim`); inside a trick led with a single
 it plays the trick out over every choice that matters, and with one card a hand it values the
-last trick exactly. The search cuts off wherever these bounds answer its question (see
+last trick exactly. At the lead of a non-caller that holds no set and no run it looks one trick
+ahead (:func:`_r7_lead_bounds`): R7 leaves it only a few singles. The search cuts off wherever these bounds answer its question (see
 ``docs/search.md``, "Bounds").
 
 >>> from lukfu_solver.position import Position
@@ -26,7 +27,9 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     when the next leader is certain, what it can force by cashing plays nobody can beat: a claim
     (R14), or the other side drained below six (:func:`_lead_bound`).
 
-    A side that can no longer reach six (see :func:`reach`) can at best make the deal void.
+    A side that can no longer reach six (see :func:`reach`) can at best make the deal void. At a
+    non-caller's lead with no set and no run, the R7 one-trick bound (:func:`_r7_lead_bounds`)
+    tightens both sides.
     """
     if pos.outcome is not None:
         v = pos.outcome.points[pos.caller]

@@ -1,6 +1,6 @@
 """The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
 :mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
-trick, the sure claim of the next leader).
+trick, the sure claim of the next leader, the R7 one-trick bound).
 
 The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
 ``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
