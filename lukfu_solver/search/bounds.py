@@ -4,7 +4,8 @@
 (:func:`reach`, R15-R17) and from what the seat certain to lead next can force by cashing
 plays nobody can beat (:func:`sure_claim`, :func:`trick_claim`); inside a trick led with a single
 it plays the trick out over every choice that matters, and with one card a hand it values the
-last trick exactly. The search cuts off wherever these bounds answer its question (see
+last trick exactly. At the lead of a non-caller that holds no set and no run it looks one trick
+ahead (:func:`_r7_lead_bounds`): R7 leaves it only a few singles. The search cuts off wherever these bounds answer its question (see
 ``docs/search.md``, "Bounds").
 
 >>> from lukfu_solver.position import Position
@@ -15,7 +16,7 @@ last trick exactly. The search cuts off wherever these bounds answer its questio
 from __future__ import annotations
 
 from ..cards import RANK_MASK, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
-from ..plays import RUN, SET, SINGLE, Play
+from ..plays import CLAIM, RUN, SET, SINGLE, Play
 from ..position import Position
 from ..rules import can_beat, end_outcome, payments
 from .result import INF
@@ -26,7 +27,9 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     when the next leader is certain, what it can force by cashing plays nobody can beat: a claim
     (R14), or the other side drained below six (:func:`_lead_bound`).
 
-    A side that can no longer reach six (see :func:`reach`) can at best make the deal void.
+    A side that can no longer reach six (see :func:`reach`) can at best make the deal void. At a
+    non-caller's lead with no set and no run, the R7 one-trick bound (:func:`_r7_lead_bounds`)
+    tightens both sides.
     """
     if pos.outcome is not None:
         v = pos.outcome.points[pos.caller]
@@ -46,7 +49,42 @@ def value_bounds(pos: Position) -> tuple[int, int]:
             lower = max(lower, max(bounds))
         else:
             upper = min(upper, min(bounds))
+    if not pos.trick and w != caller and not _has_set_or_run(pos.hands[w]):
+        lo1, hi1 = _r7_lead_bounds(pos)
+        lower, upper = max(lower, lo1), min(upper, hi1)
     return lower, upper
+
+
+def _has_set_or_run(hand: int) -> bool:
+    """Whether ``hand`` holds a set (three cards of a rank) or a run (three in a row of a suit)."""
+    a, b, c, d = ((hand >> (9 * s)) & SUIT_MASK9 for s in range(4))
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return True
+    return any(m & (m >> 1) & (m >> 2) for m in (a, b, c, d))
+
+
+def _r7_lead_bounds(pos: Position) -> tuple[int, int]:
+    """The R7 one-trick bound (issue 13): at the lead of a non-caller holding no set and no run,
+    its only moves are the singles R7 allows and, when it may, the claim; the value is the least
+    of their values, so the least of the children's bounds bounds it on both sides. A claim's
+    value is exact; a single's child is a trick led with a single, bounded by
+    :func:`_single_trick_bounds` (the trick played out, each way it can end bounded at the next
+    lead). This sees the lead R7 forces on a seat that must hand the trick to the caller."""
+    caller = pos.caller
+    lo, hi = INF, INF
+    for m in list(pos.legal_moves()):
+        if m.kind == CLAIM:
+            s = pos.to_move
+            v = payments(s, pos.fu[s] + pos.old_cards(s).bit_count(), caller)[caller]
+            lo, hi = min(lo, v), min(hi, v)
+            continue
+        pos.push(m)
+        try:
+            clo, chi = _single_trick_bounds(pos)
+        finally:
+            pos.pop()
+        lo, hi = min(lo, clo), min(hi, chi)
+    return lo, hi
 
 
 def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:

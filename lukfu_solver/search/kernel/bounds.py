@@ -1,6 +1,6 @@
 """The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
 :mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
-trick, the sure claim of the next leader).
+trick, the sure claim of the next leader, the R7 one-trick bound).
 
 The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
 ``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
@@ -140,7 +140,64 @@ def value_bounds(T, st, p):
             lower = b
     elif b < upper:
         upper = b
+    if nt == 0 and w != caller and not has_set_or_run(st[p, F_H0 + w]):
+        lo1, hi1 = r7_lead_bounds(T, st, p, w)
+        if lo1 > lower:
+            lower = lo1
+        if hi1 < upper:
+            upper = hi1
     return lower, upper
+
+
+@njit(cache=True, inline="always")
+def has_set_or_run(hand):
+    """search.bounds._has_set_or_run: three cards of a rank, or three in a row of a suit."""
+    a = hand & SUIT9
+    b = (hand >> 9) & SUIT9
+    c = (hand >> 18) & SUIT9
+    d = (hand >> 27) & SUIT9
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return True
+    return (
+        (a & (a >> 1) & (a >> 2)) | (b & (b >> 1) & (b >> 2)) | (c & (c >> 1) & (c >> 2)) | (d & (d >> 1) & (d >> 2))
+    ) != 0
+
+
+@njit(cache=True)
+def r7_lead_bounds(T, st, p, w):
+    """search.bounds._r7_lead_bounds at the lead of non-caller w in row p, holding no set and no
+    run: the least of the claim's value (when it may claim, R14) and of the single-trick bounds
+    after each single R7 lets it lead (non-Old cards of its highest suit holding one; any card
+    when all are Old). Each lead is written to row p + 1 (the search's next row, free while row p
+    is being evaluated), without its key, which the single-trick bounds never read."""
+    caller = st[p, F_CALLER]
+    hand = st[p, F_H0 + w]
+    old = old_cards(T, hand, st[p, F_FACEUP])
+    lo = INF
+    hi = INF
+    t = st[p, F_FU0 + w] + popcount(old)
+    if t >= 6:
+        lo = hi = payment_to_caller(w, t, caller)
+    nonold = hand & ~old
+    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+    q = p + 1
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    st[q, F_NTRICK] = 1
+    st[q, F_LEADER] = w
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = (w + 1) % 3
+    while singles:
+        c = singles & -singles
+        singles ^= c
+        st[q, F_H0 + w] = hand & ~c
+        st[q, F_TR0] = enc(SINGLE, c, 1)
+        l1, h1 = single_trick_bounds(T, st, q)
+        if l1 < lo:
+            lo = l1
+        if h1 < hi:
+            hi = h1
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
