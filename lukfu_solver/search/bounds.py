@@ -4,7 +4,9 @@
 (:func:`reach`, R15-R17) and from what the seat certain to lead next can force by cashing
 plays nobody can beat (:func:`sure_claim`, :func:`trick_claim`); inside a trick led with a single
 it plays the trick out over every choice that matters, and with one card a hand it values the
-last trick exactly. The search cuts off wherever these bounds answer its question (see
+last trick exactly. At the lead of a non-caller that holds no set and no run it looks one trick
+ahead (:func:`_r7_lead_bounds`, and at the playout's ends :func:`_r7_ahead_bounds`): R7 leaves it
+only a few singles. The search cuts off wherever these bounds answer its question (see
 ``docs/search.md``, "Bounds").
 
 >>> from lukfu_solver.position import Position
@@ -15,10 +17,15 @@ last trick exactly. The search cuts off wherever these bounds answer its questio
 from __future__ import annotations
 
 from ..cards import RANK_MASK, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
-from ..plays import RUN, SET, SINGLE, Play
+from ..plays import CLAIM, RUN, SET, SINGLE, Play
 from ..position import Position
 from ..rules import can_beat, end_outcome, payments
 from .result import INF
+
+# Issue 13: the R7 one-trick bound at a non-caller's lead itself (fifth round) and the R7 look-ahead
+# at the single-trick playout's ends (sixth round); the kernel has the same two switches.
+R7_AT_LEAD = True
+R7_AHEAD = True
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
@@ -26,7 +33,9 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     when the next leader is certain, what it can force by cashing plays nobody can beat: a claim
     (R14), or the other side drained below six (:func:`_lead_bound`).
 
-    A side that can no longer reach six (see :func:`reach`) can at best make the deal void.
+    A side that can no longer reach six (see :func:`reach`) can at best make the deal void. At a
+    non-caller's lead with no set and no run, the R7 one-trick bound (:func:`_r7_lead_bounds`)
+    tightens both sides.
     """
     if pos.outcome is not None:
         v = pos.outcome.points[pos.caller]
@@ -46,7 +55,42 @@ def value_bounds(pos: Position) -> tuple[int, int]:
             lower = max(lower, max(bounds))
         else:
             upper = min(upper, min(bounds))
+    if R7_AT_LEAD and not pos.trick and w != caller and not _has_set_or_run(pos.hands[w]):
+        lo1, hi1 = _r7_lead_bounds(pos)
+        lower, upper = max(lower, lo1), min(upper, hi1)
     return lower, upper
+
+
+def _has_set_or_run(hand: int) -> bool:
+    """Whether ``hand`` holds a set (three cards of a rank) or a run (three in a row of a suit)."""
+    a, b, c, d = ((hand >> (9 * s)) & SUIT_MASK9 for s in range(4))
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return True
+    return any(m & (m >> 1) & (m >> 2) for m in (a, b, c, d))
+
+
+def _r7_lead_bounds(pos: Position) -> tuple[int, int]:
+    """The R7 one-trick bound (issue 13): at the lead of a non-caller holding no set and no run,
+    its only moves are the singles R7 allows and, when it may, the claim; the value is the least
+    of their values, so the least of the children's bounds bounds it on both sides. A claim's
+    value is exact; a single's child is a trick led with a single, bounded by
+    :func:`_single_trick_bounds` (the trick played out, each way it can end bounded at the next
+    lead). This sees the lead R7 forces on a seat that must hand the trick to the caller."""
+    caller = pos.caller
+    lo, hi = INF, INF
+    for m in list(pos.legal_moves()):
+        if m.kind == CLAIM:
+            s = pos.to_move
+            v = payments(s, pos.fu[s] + pos.old_cards(s).bit_count(), caller)[caller]
+            lo, hi = min(lo, v), min(hi, v)
+            continue
+        pos.push(m)
+        try:
+            clo, chi = _single_trick_bounds(pos)
+        finally:
+            pos.pop()
+        lo, hi = min(lo, clo), min(hi, chi)
+    return lo, hi
 
 
 def _next_leader(pos: Position) -> tuple[int, list[tuple[int, int, int]]]:
@@ -90,8 +134,13 @@ def _lead_bound(pos: Position, w: int, hand: int, fu: int, up: int, most: list[i
     non-caller. Either it claims; or, having cashed everything it can, it has drained as many
     cards from each other hand (followers who cannot beat discard as many as were led), which
     lowers what the other side can still reach (:func:`reach`) by as much."""
-    caller = pos.caller
-    t, drain = _sure_claim(w, hand, fu, pos.hands[(w + 1) % 3], pos.hands[(w + 2) % 3], up, caller)
+    return _claim_or_drain(pos.caller, w, hand, fu, pos.hands[(w + 1) % 3], pos.hands[(w + 2) % 3], up, most)
+
+
+def _claim_or_drain(caller: int, w: int, hand: int, fu: int, o1: int, o2: int, up: int, most: list[int]) -> int:
+    """:func:`_lead_bound` against the other hands ``o1`` and ``o2`` (or any hands holding them:
+    more cards for the others only make fewer plays sure, so the bound stays a guarantee)."""
+    t, drain = _sure_claim(w, hand, fu, o1, o2, up, caller)
     best_c, best_nc = _reach_split(most, caller)
     if w == caller:
         r = best_nc - drain
@@ -140,7 +189,15 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
         most = [a + left for a in after]
         lo, hi = _reach_bounds(most, caller)
         b = _lead_bound(pos, w, rem[w], after[w], up, most)
-        return (max(lo, b), hi) if w == caller else (lo, min(hi, b))
+        if w == caller:
+            return max(lo, b), hi
+        hi = min(hi, b)
+        if R7_AHEAD and left >= 3 and lo < hi and not _has_set_or_run(rem[w]):
+            # the seats still to play that discarded keep their whole hand here: one card unknown
+            unsure = sum(1 << s for s in rest if rem[s] == hands[s])
+            alo, ahi = _r7_ahead_bounds(caller, w, rem, after, up, left, unsure)
+            lo, hi = max(lo, alo), min(hi, ahi)
+        return lo, hi
 
     def choose(seat: int, options: list[tuple[int, int]]) -> tuple[int, int]:
         if seat == caller:
@@ -164,6 +221,75 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
         return choose(s, options)
 
     return play(0, pos.best.cards, pos.best_seat, pos.best_i == 0, up0, list(hands))
+
+
+def _r7_ahead_bounds(
+    caller: int, w: int, hands: list[int], fu: list[int], up: int, left: int, unsure: int
+) -> tuple[int, int]:
+    """The R7 look-ahead (issue 13, sixth round): bounds at the lead of non-caller ``w`` holding no
+    set and no run, ``left`` (at least 3) cards a hand, found at the end of a single-trick playout.
+    Its moves are the claim (R14, when it may) and the singles R7 allows, so the least of their
+    bounds bounds the value: each single's trick is played out once more (:func:`_ahead_play`),
+    its ends bounded by the plain lead bound (one level, no recursion). This is the trick R7 forces
+    a non-caller to hand back, which the sure claim cannot see.
+
+    The seats in ``unsure`` (a bit mask) discarded in the trick before, which the playout does not
+    choose: each holds one card fewer than ``hands`` says, any of them. Their choices are taken
+    over everything some discard allows and joined on both sides (the least lower bound, the
+    greatest upper one), and a lead of theirs is bounded by what each side can reach only."""
+    hand = hands[w]
+    old = old_cards(hand, up)
+    lo = hi = INF
+    t = fu[w] + old.bit_count()
+    if t >= 6:
+        lo = hi = payments(w, t, caller)[caller]
+    nonold = hand & ~old
+    singles = nonold & SUIT_MASK[(nonold.bit_length() - 1) // 9] if nonold else hand
+    for c in _bits(singles):
+        clo, chi = _ahead_play(caller, w, 1, c, w, True, up | c, _with(hands, w, hand & ~c), fu, left - 1, unsure)
+        lo, hi = min(lo, clo), min(hi, chi)
+    return lo, hi
+
+
+def _ahead_play(
+    caller: int,
+    leader: int,
+    j: int,
+    best: int,
+    bs: int,
+    led: bool,
+    up: int,
+    rem: list[int],
+    fu: list[int],
+    left: int,
+    unsure: int,
+) -> tuple[int, int]:
+    """The look-ahead's trick led with a single by ``leader``, from its ``j``-th player on (the
+    best card ``best`` of seat ``bs``): :func:`_single_trick_bounds`' ``play`` with ``left`` (at
+    least 2) cards a seat after the trick, and the seats of ``unsure`` missing one unknown card."""
+    if j == 3:
+        after = [fu[k] + (1 if k == bs else 0) for k in range(3)]
+        most = [a + left for a in after]
+        lo, hi = _reach_bounds(most, caller)
+        if unsure >> bs & 1:
+            return lo, hi
+        b = _claim_or_drain(caller, bs, rem[bs], after[bs], rem[(bs + 1) % 3], rem[(bs + 2) % 3], up, most)
+        return (max(lo, b), hi) if bs == caller else (lo, min(hi, b))
+    s = (leader + j) % 3
+    h = rem[s]
+    higher = 0 if led and best & UNBEATABLE_LEAD else h & _above_in_suit(best)
+    if not higher:
+        return _ahead_play(caller, leader, j + 1, best, bs, led, up, rem, fu, left, unsure)
+    options = [
+        _ahead_play(caller, leader, j + 1, c, s, False, up | c, _with(rem, s, h & ~c), fu, left, unsure)
+        for c in _bits(higher)
+    ]
+    if not unsure >> s & 1:
+        pick = max if s == caller else min
+        return pick(o[0] for o in options), pick(o[1] for o in options)
+    if not higher & (higher - 1):  # its one higher card may be the one it discarded
+        options.append(_ahead_play(caller, leader, j + 1, best, bs, led, up, rem, fu, left, unsure))
+    return min(o[0] for o in options), max(o[1] for o in options)
 
 
 def _bits(mask: int) -> list[int]:

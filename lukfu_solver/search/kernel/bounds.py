@@ -1,6 +1,7 @@
 """The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
 :mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
-trick, the sure claim of the next leader).
+trick, the sure claim of the next leader, the R7 one-trick bound and the R7 look-ahead at the
+playout's ends).
 
 The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
 ``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
@@ -15,6 +16,11 @@ from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
+
+# search.bounds.R7_AT_LEAD and search.bounds.R7_AHEAD (compile-time constants: both searches must
+# be switched alike, or their node counts part)
+R7_AT_LEAD = True
+R7_AHEAD = True
 
 
 @njit(cache=True, inline="always")
@@ -140,7 +146,64 @@ def value_bounds(T, st, p):
             lower = b
     elif b < upper:
         upper = b
+    if R7_AT_LEAD and nt == 0 and w != caller and not has_set_or_run(st[p, F_H0 + w]):
+        lo1, hi1 = r7_lead_bounds(T, st, p, w)
+        if lo1 > lower:
+            lower = lo1
+        if hi1 < upper:
+            upper = hi1
     return lower, upper
+
+
+@njit(cache=True, inline="always")
+def has_set_or_run(hand):
+    """search.bounds._has_set_or_run: three cards of a rank, or three in a row of a suit."""
+    a = hand & SUIT9
+    b = (hand >> 9) & SUIT9
+    c = (hand >> 18) & SUIT9
+    d = (hand >> 27) & SUIT9
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return True
+    return (
+        (a & (a >> 1) & (a >> 2)) | (b & (b >> 1) & (b >> 2)) | (c & (c >> 1) & (c >> 2)) | (d & (d >> 1) & (d >> 2))
+    ) != 0
+
+
+@njit(cache=True)
+def r7_lead_bounds(T, st, p, w):
+    """search.bounds._r7_lead_bounds at the lead of non-caller w in row p, holding no set and no
+    run: the least of the claim's value (when it may claim, R14) and of the single-trick bounds
+    after each single R7 lets it lead (non-Old cards of its highest suit holding one; any card
+    when all are Old). Each lead is written to row p + 1 (the search's next row, free while row p
+    is being evaluated), without its key, which the single-trick bounds never read."""
+    caller = st[p, F_CALLER]
+    hand = st[p, F_H0 + w]
+    old = old_cards(T, hand, st[p, F_FACEUP])
+    lo = INF
+    hi = INF
+    t = st[p, F_FU0 + w] + popcount(old)
+    if t >= 6:
+        lo = hi = payment_to_caller(w, t, caller)
+    nonold = hand & ~old
+    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+    q = p + 1
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    st[q, F_NTRICK] = 1
+    st[q, F_LEADER] = w
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = (w + 1) % 3
+    while singles:
+        c = singles & -singles
+        singles ^= c
+        st[q, F_H0 + w] = hand & ~c
+        st[q, F_TR0] = enc(SINGLE, c, 1)
+        l1, h1 = single_trick_bounds(T, st, q)
+        if l1 < lo:
+            lo = l1
+        if h1 < hi:
+            hi = h1
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -211,7 +274,157 @@ def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
         v = last_trick_value(T, w, m0, m1, m2, f0, f1, f2, up, st[p, F_CALLER])
         return v, v
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
-    return trick_end_bounds(T, st, p, w, hand, up, left)
+    lo, hi = trick_end_bounds(T, st, p, w, hand, up, left)
+    if R7_AHEAD and left >= 3 and lo < hi and w != st[p, F_CALLER] and not has_set_or_run(hand):
+        alo, ahi = trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left)
+        if alo > lo:
+            lo = alo
+        if ahi < hi:
+            hi = ahi
+    return lo, hi
+
+
+@njit(cache=True)
+def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left):
+    """search.bounds._single_trick_bounds' ``ended`` calling _r7_ahead_bounds: non-caller w won the
+    trick of row p and leads next; m0..m2 the hands then. The seats still to play whose hand is
+    unchanged discarded an unknown card (the ``unsure`` mask)."""
+    nt = st[p, F_NTRICK]
+    leader = st[p, F_LEADER]
+    unsure = 0
+    for j in range(nt, 3):
+        s = (leader + j) % 3
+        if (m0 if s == 0 else (m1 if s == 1 else m2)) == st[p, F_H0 + s]:
+            unsure |= 1 << s
+    f0 = st[p, F_FU0] + (1 if w == 0 else 0)
+    f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
+    f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
+    return r7_ahead_bounds(T, st[p, F_CALLER], w, m0, m1, m2, f0, f1, f2, up, left, unsure)
+
+
+@njit(cache=True)
+def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """search.bounds._r7_ahead_bounds: non-caller w (no set, no run) to lead with hands m0..m2,
+    fu f0..f2 and left cards a hand: the least of the claim's value and of each R7 single's
+    trick played out (ahead_first, ahead_second)."""
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    old = old_cards(T, hand, up)
+    lo = INF
+    hi = INF
+    t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old)
+    if t >= 6:
+        lo = hi = payment_to_caller(w, t, caller)
+    nonold = hand & ~old
+    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+    while singles:
+        c = singles & -singles
+        singles ^= c
+        n0 = m0 & ~c if w == 0 else m0
+        n1 = m1 & ~c if w == 1 else m1
+        n2 = m2 & ~c if w == 2 else m2
+        l1, h1 = ahead_first(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure)
+        if l1 < lo:
+            lo = l1
+        if h1 < hi:
+            hi = h1
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def fold_unsure(mode, lo, hi, olo, ohi):
+    """One option joined to a choice: the caller's best (mode 0), a non-caller's (1), or, for a
+    seat missing an unknown card, the envelope of all (2)."""
+    if mode == 0:
+        return max(lo, olo), max(hi, ohi)
+    if mode == 1:
+        return min(lo, olo), min(hi, ohi)
+    return min(lo, olo), max(hi, ohi)
+
+
+@njit(cache=True)
+def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """search.bounds._ahead_play for the first follower of the look-ahead's trick, led with the
+    single c by leader (c already out of its hand and in up)."""
+    s = (leader + 1) % 3
+    h = m0 if s == 0 else (m1 if s == 1 else m2)
+    higher = 0 if (c & UNBEATABLE_LEAD) else h & above_in_suit(c)
+    if higher == 0:
+        return ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
+    mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
+    lo = INF if mode != 0 else -INF
+    hi = -INF if mode != 1 else INF
+    opts = higher
+    while opts:
+        b = opts & -opts
+        opts ^= b
+        n0 = m0 & ~b if s == 0 else m0
+        n1 = m1 & ~b if s == 1 else m1
+        n2 = m2 & ~b if s == 2 else m2
+        l1, h1 = ahead_second(T, caller, leader, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        lo, hi = fold_unsure(mode, lo, hi, l1, h1)
+    if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
+        l1, h1 = ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
+        lo, hi = fold_unsure(mode, lo, hi, l1, h1)
+    return lo, hi
+
+
+@njit(cache=True)
+def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """search.bounds._ahead_play for the last follower of the look-ahead's trick, the best card
+    being best (by seat bs, led or not); each way the trick ends is bounded by ahead_end."""
+    s = (leader + 2) % 3
+    h = m0 if s == 0 else (m1 if s == 1 else m2)
+    higher = 0 if (led and (best & UNBEATABLE_LEAD)) else h & above_in_suit(best)
+    if higher == 0:
+        return ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
+    mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
+    lo = INF if mode != 0 else -INF
+    hi = -INF if mode != 1 else INF
+    opts = higher
+    while opts:
+        b = opts & -opts
+        opts ^= b
+        n0 = m0 & ~b if s == 0 else m0
+        n1 = m1 & ~b if s == 1 else m1
+        n2 = m2 & ~b if s == 2 else m2
+        l1, h1 = ahead_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        lo, hi = fold_unsure(mode, lo, hi, l1, h1)
+    if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
+        l1, h1 = ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
+        lo, hi = fold_unsure(mode, lo, hi, l1, h1)
+    return lo, hi
+
+
+@njit(cache=True)
+def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """search.bounds._ahead_play's end: seat w won the look-ahead's trick; bounded by reach and,
+    unless w is missing an unknown card, by its lead bound against the hands m0..m2."""
+    a0 = f0 + (1 if w == 0 else 0)
+    a1 = f1 + (1 if w == 1 else 0)
+    a2 = f2 + (1 if w == 2 else 0)
+    r0 = a0 + left
+    r1 = a1 + left
+    r2 = a2 + left
+    lo, hi = reach_bounds(caller, r0, r1, r2)
+    if (unsure >> w) & 1:
+        return lo, hi
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
+    o2 = m0 if (w + 2) % 3 == 0 else (m1 if (w + 2) % 3 == 1 else m2)
+    fw = a0 if w == 0 else (a1 if w == 1 else a2)
+    t, drain = _sure_claim(T, w, hand, fw, o1, o2, up, caller)
+    best_c, best_nc = reach_split(caller, r0, r1, r2)
+    if w == caller:
+        r = best_nc - drain
+        b = 2 * (t - 5) if t >= 6 else -INF
+        v = -2 * (r - 5) if r >= 6 else 0
+        b = b if b > v else v
+        return (b if b > lo else lo), hi
+    r = best_c - drain
+    b = -2 * (t - 5) if t >= 6 else INF
+    v = 2 * (r - 5) if r >= 6 else 0
+    b = b if b < v else v
+    return lo, (b if b < hi else hi)
 
 
 @njit(cache=True, inline="always")
