@@ -13,7 +13,7 @@ from numba import njit
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
-from .ordering import hist_add, next_move, node_moves
+from .ordering import hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
@@ -133,7 +133,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                         fr[p, R_EHI] = ehi
                         # the moves only now: a node its table entry decides (about 4 in 10) needs none
                         tm = st[p, F_TM]
-                        n = node_moves(
+                        n = search_moves(
                             T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
                         )
                         ctr[C_EXPANDED] += 1
