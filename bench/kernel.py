@@ -10,12 +10,14 @@
   the compiled solver only, with a time limit per deal.
 - **keys** (``--keys``, alone): the kernel's ``tt_key`` and ``value_bounds`` called in a compiled
   loop over the positions of seeded random playouts of ``full_deal(0..59)`` (``random.Random(1)``, no claims),
-  ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key).
+  ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key);
+  with ``--parts`` also the moves with their sort keys, their generation alone, ``push``, a table
+  probe and a history lookup on the same positions (the other parts of a node's cost).
 
 For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
 may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
 
-Run: ``python bench/kernel.py [--quick] [--keys] [--time-limit S] [--out FILE]``.
+Run: ``python bench/kernel.py [--quick] [--keys [--parts]] [--time-limit S] [--out FILE]``.
 ``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
 ``bench/results/kernel.json``.
 """
@@ -182,6 +184,94 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
     return out
 
 
+def part_costs(runs: int = 5, passes: int = 30) -> dict[str, Any]:
+    """ns per call of the other parts of a node over the playout rows (best of runs): the moves
+    with their sort keys (``node_moves``, empty history), their generation alone, ``push`` of the
+    first legal move, a table probe that misses (full tables of 64 K, 1 M and 4 M slots) and a
+    history lookup. Each row is first copied to row 0 (the copy's cost is subtracted)."""
+    import numpy as np
+    from numba import njit
+
+    from lukfu_solver.search import kernel as K
+    from lukfu_solver.search.fast import tables
+    from lukfu_solver.search.kernel.ordering import hist_get
+    from lukfu_solver.search.kernel.table import tt_find
+
+    @njit
+    def loop_rows(T, st, st2, mv, mk, sc, hk, hv, first, what, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for i in range(st.shape[0]):
+                for f in range(K.NF):
+                    st2[0, f] = st[i, f]
+                if what == 1:
+                    acc += K.node_moves(T, st2, 0, mv, mk, sc, K.NO_MOVE, K.NO_MOVE, K.NO_MOVE, hk, hv, True)
+                elif what == 2:
+                    acc += K.legal_moves(T, st2, 0, mv, sc, mv[1])
+                elif what == 3:
+                    K.push(T, st2, 0, first[i])
+                    acc += st2[1, K.F_KEY]
+                else:
+                    acc += st2[0, 0]
+        return acc
+
+    @njit
+    def loop_find(tt, nbm, keys, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for i in range(keys.shape[0]):
+                acc += tt_find(tt, nbm, keys[i])
+        return acc
+
+    @njit
+    def loop_hist(hk, hv, keys, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for i in range(keys.shape[0]):
+                acc += hist_get(hk, hv, keys[i])
+        return acc
+
+    def best(fn: Any, args: tuple[Any, ...], count: int) -> float:
+        fn(*args, 1)
+        b = float("inf")
+        for _ in range(runs):
+            c0 = time.process_time()
+            fn(*args, passes)
+            b = min(b, time.process_time() - c0)
+        return b / (passes * count) * 1e9
+
+    T, st = tables(), playout_rows()
+    n = st.shape[0]
+    st2 = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
+    mv = np.zeros((K.MAX_PLY, K.MAX_MOVES), dtype=np.int64)
+    mk = np.zeros_like(mv)
+    sc = np.zeros(K.SC_SIZE, dtype=np.int64)
+    hk, hv = np.zeros(1 << 12, dtype=np.int64), np.zeros(1 << 12, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        st2[0] = st[i]
+        K.legal_moves(T, st2, 0, mv, sc, mv[1])
+        first[i] = mv[1, 0]
+    rng = np.random.default_rng(0)
+    out: dict[str, Any] = {"positions": int(n), "runs": runs, "passes": passes}
+    rows = (T, st, st2, mv, mk, sc, hk, hv, first)
+    copy = best(loop_rows, (*rows, 0), n)
+    out["row_copy_ns"] = round(copy, 1)
+    for what, name in ((1, "node_moves_ns"), (2, "legal_moves_ns"), (3, "push_ns")):
+        out[name] = round(best(loop_rows, (*rows, what), n) - copy, 1)
+    keys = rng.integers(-(1 << 62), 1 << 62, size=4096)
+    for slots in (1 << 16, 1 << 20, 1 << 22):
+        tt = np.zeros(2 * slots, dtype=np.int64)
+        tt[1::2] = rng.integers(1, 1 << 60, size=slots)  # every slot full: the probe misses
+        out[f"tt_find_miss_{slots}_slots_ns"] = round(best(loop_find, (tt, slots // 4 - 1, keys), 4096), 1)
+    hkeys = (rng.integers(0, 3, size=4096) << 36) | rng.integers(1, 1 << 36, size=4096)
+    ctr = np.zeros(K.NCTR, dtype=np.int64)
+    for k in hkeys[:1500].tolist():
+        K.hist_add(hk, hv, ctr, k, 5)
+    out["hist_get_ns"] = round(best(loop_hist, (hk, hv, hkeys), 4096), 1)
+    return out
+
+
 def print_results(data: dict[str, Any]) -> None:
     from rich import box
     from rich.table import Table
@@ -240,9 +330,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "kernel.json")
     parser.add_argument("--time-limit", type=float, default=60.0, help="time limit per position, s (60)")
     parser.add_argument("--keys", action="store_true", help="only the ns per call of tt_key and value_bounds")
+    parser.add_argument("--parts", action="store_true", help="with --keys: the ns per call of a node's other parts too")
     args = parser.parse_args(argv)
     if args.keys:
         costs = key_costs()
+        if args.parts:
+            costs.update(part_costs())
         print(costs)
         if args.out != parser.get_default("out"):
             print(f"saved {save_json({'bench': 'kernel-keys', 'keys': costs}, args.out)}")

@@ -22,7 +22,8 @@ driver's comparison then still runs on one thread).
 ``--only SEED:CALLER,...`` keeps only those positions of the sets (the worst case on two threads).
 ``--baseline``: beside every solve, the same position is solved by the solver of git
 ``fbfdd6f`` (the compiled ``FastSolver`` before issue 13, extracted from git by ``git archive``
-into a directory of the system's temporary directory, or ``--baseline-path``) in a subprocess,
+into a directory of the system's temporary directory, or ``--baseline-path``, which may also hold
+a later tree, e.g. a branch point, whose solver lives in ``search.fast``) in a subprocess,
 one position after the other, so that both see the same machine; values must agree, and the
 ratios baseline/solver of total nodes and total CPU time are printed and saved.
 Times are wall and CPU (``cpu_ms``, the process's CPU time: both threads with ``--threads 2``).
@@ -148,7 +149,10 @@ def measure_plain(case: Case, cap: int) -> dict[str, Any]:
 
 _BASELINE_WORKER = """
 import json, sys, time
-from lukfu_solver.fastsearch import FastSolver, compile_all
+try:
+    from lukfu_solver.fastsearch import FastSolver, compile_all
+except ImportError:  # a --baseline-path tree after the kernel moved into search/
+    from lukfu_solver.search.fast import FastSolver, compile_all
 from lukfu_solver.position import Position
 compile_all()
 print("ready", flush=True)

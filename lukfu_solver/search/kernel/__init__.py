@@ -47,10 +47,10 @@ thread, Ctrl-C), then resume.
 
 Speed notes (measured on the 2-core benchmark machine): passing numpy arrays between compiled
 functions costs an atomic reference count per array per call, so ``search`` first makes views
-without one (``raw1``/``raw2``); a table probe is a cache miss more often than not, so the
-bucket is prefetched as soon as the key is known and the node's moves are generated before the
-probe (the table's move is marked afterwards); a follower's discards are generated, reduced and
-scored in one pass (``discards_ordered``).
+without one (``raw1``/``raw2``); a node's moves are generated and scored only after its table
+probe, since about four probed nodes in ten are decided by their entry and need none (the table's
+move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
+discards are generated, reduced and scored in one pass (``discards_ordered``).
 """
 
 # ruff: noqa: E402 (numba's cache directory is set before the phases are imported and compiled)

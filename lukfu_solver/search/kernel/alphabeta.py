@@ -13,9 +13,9 @@ from numba import njit
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
-from .ordering import hist_add, mark_tt_move, next_move, node_moves
+from .ordering import hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
-from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
+from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
 @njit(cache=True)
@@ -42,7 +42,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     fr = raw2(fr)
     sc = raw1(sc)
     tt = raw1(tt)
-    tt_addr = tt.ctypes.data
     nbm = ctr[C_TTB] - 1
     hk = raw1(hk)
     hv = raw1(hv)
@@ -88,13 +87,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                     # the table's key only where the table is probed (search.reference.Solver._ab):
                     # a node the bounds decide never pays for the canonical form
                     key = tt_key(T, st, p)
-                    prefetch(tt_addr + tt_bucket(nbm, key) * 8)  # its cache line, while the moves are generated
-                    # the moves first (the table's move is marked afterwards): the work overlaps
-                    # the wait for the bucket's cache line, prefetched above
-                    tm = st[p, F_TM]
-                    n = node_moves(
-                        T, st, p, mv, mk, sc, NO_MOVE, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
-                    )
                     ctr[C_PROBES] += 1
                     slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
@@ -139,8 +131,11 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                         fr[p, R_HAD] = had
                         fr[p, R_ELO] = elo
                         fr[p, R_EHI] = ehi
-                        if ttm != NO_MOVE:
-                            mark_tt_move(mv, mk, p, n, ttm)
+                        # the moves only now: a node its table entry decides (about 4 in 10) needs none
+                        tm = st[p, F_TM]
+                        n = search_moves(
+                            T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
+                        )
                         ctr[C_EXPANDED] += 1
                         ctr[C_GENERATED] += n
                         m = next_move(mv, mk, p, 0, n)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import discard_ok, equivalence_classes, gen_beats, gen_moves, reduce_moves
 from .table import mix
@@ -102,14 +103,27 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
                 )
                 score = 1000000 - h + low + 20 * popcount(cards & old)
             elif n_played == 0:
-                wins = (not can_beat(T, n1, m, True)) and (not can_beat(T, n2, m, True))
+                if kind == SINGLE:  # can_beat of a single, for both hands at once, without the call
+                    wins = (cards & UNBEATABLE_LEAD) != 0 or ((n1 | n2) & above_in_suit(cards)) == 0
+                else:
+                    wins = (not can_beat(T, n1, m, True)) and (not can_beat(T, n2, m, True))
                 score = (-100000 if wins else 0) - h - 10 * m_size(m)
             elif n_played == 1:
-                wins = not can_beat(T, n1, m, False)
+                if kind == SINGLE:
+                    wins = (n1 & above_in_suit(cards)) == 0
+                else:
+                    wins = not can_beat(T, n1, m, False)
                 score = (-100000 if wins else 0) - h + rank_of_top(cards)
             else:
                 score = -h + rank_of_top(cards)
         mk[p, i] = (score << IDX_BITS) | i
+
+
+@njit(cache=True, inline="always")
+def above_in_suit(card):
+    """The cards of card's suit above it (a single is beaten by any of them, R8)."""
+    top = bit_length(card) - 1
+    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
 
 
 SELECT_FIRST = 6
@@ -253,6 +267,19 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
 def node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """The moves of row p (search.reductions.reduced_moves when ``reduce``, else every legal move) with
     the sort keys of Solver._ordered; returns the count. Discards take the one-pass route."""
+    return moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, True)
+
+
+@njit(cache=True)
+def search_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
+    """node_moves for the search: a lone move gets the key 0 (its index) without its score,
+    since one move has no order to find (the history is not read)."""
+    return moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, False)
+
+
+@njit(cache=True, inline="always")
+def moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, score_one):
+    """node_moves; ``score_one`` False: a lone move is not scored."""
     if st[p, F_NTRICK] > 0:
         best_i = st[p, F_BESTI]
         hand = st[p, F_H0 + st[p, F_TM]]
@@ -263,17 +290,11 @@ def node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
         n = gen_moves(T, st, p, mv, sc)
     if reduce:
         n = reduce_moves(T, st, p, mv, n, sc)
+    if n == 1 and not score_one:
+        mk[p, 0] = 0
+        return 1
     order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv)
     return n
-
-
-@njit(cache=True, inline="always")
-def mark_tt_move(mv, mk, p, n, ttm):
-    """Give the table's move the first place (Solver._ordered's score −10**9)."""
-    for i in range(n):
-        if mv[p, i] == ttm:
-            mk[p, i] = (-1000000000 << IDX_BITS) | i
-            return
 
 
 @njit(cache=True)
