@@ -85,7 +85,7 @@ def progress_callbacks(show: bool = True) -> Iterator[Callable[..., Callback | N
         yield factory
 
 
-COMPILING = N_("Compiling the solver once (about a minute)…")
+COMPILING = N_("Compiling the solver once (a few minutes)…")
 _kernel_prepared = False
 
 
