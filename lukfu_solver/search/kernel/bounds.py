@@ -207,13 +207,6 @@ def r7_lead_bounds(T, st, p, w):
 
 
 @njit(cache=True, inline="always")
-def above_in_suit(card):
-    """search.bounds._above_in_suit."""
-    top = bit_length(card) - 1
-    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
-
-
-@njit(cache=True, inline="always")
 def trick_end_bounds(T, st, p, w, hand, up, left):
     """search.bounds._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
     and holds hand, with up face up and left cards a seat."""

@@ -89,6 +89,14 @@ def bit_length(x):
     return 64 - _ctlz(x)
 
 
+@njit(cache=True, inline="always")
+def above_in_suit(card):
+    """The cards of card's suit above it, any of which beats it as a single (R8):
+    search.bounds._above_in_suit; the bounds and the move ordering share it."""
+    top = bit_length(card) - 1
+    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
+
+
 # ---------------------------------------------------------------- constants
 
 SINGLE, SET, RUN, DISCARD, CLAIM = 0, 1, 2, 3, 4

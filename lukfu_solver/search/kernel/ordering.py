@@ -119,13 +119,6 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
         mk[p, i] = (score << IDX_BITS) | i
 
 
-@njit(cache=True, inline="always")
-def above_in_suit(card):
-    """The cards of card's suit above it (a single is beaten by any of them, R8)."""
-    top = bit_length(card) - 1
-    return (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
-
-
 SELECT_FIRST = 6
 KILLER_SCORE = -50000000  # after the table's move and claims, before every other move
 KILLER2_SCORE = -40000000  # the ply's second killer, next
