@@ -8,7 +8,7 @@ Data recipe (every input a pure function of its seed, so the data can be rebuilt
   an unfinished solve counts the midpoint of its bounds and is flagged): seat ``s``'s *play*
   label is that value (M1); its *pass* label is minus half the value of the first later seat
   whose hand ``advice.policy_calls`` calls (M2), 0 when none does or at seat 2 (a redeal) — the
-  same valuation as ``hidden.pimc.call_sample``, on one deal;
+  same valuation as ``hidden.calls.call_sample``, on one deal;
 - one deal gives three (hand, seat) rows: a single sampled deal per hand is a noisy label, but
   a linear model fitted by least squares averages the noise over the rows.
 

@@ -80,8 +80,7 @@ from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import RandomPlayer, play_deal
 from lukfu_solver.hidden.constraints import derive
-from lukfu_solver.hidden.pimc import deal_others
-from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.hidden.sampling import Sampler, deal_others
 from lukfu_solver.players.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver

@@ -41,7 +41,9 @@ from lukfu_solver.analysis.advice import hand_facts, policy_calls
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
 from lukfu_solver.analysis.model import features
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, call_sample, deal_others
+from lukfu_solver.hidden.calls import CallTask, call_sample
+from lukfu_solver.hidden.pimc import Evaluator, SolveLimits
+from lukfu_solver.hidden.sampling import deal_others
 from lukfu_solver.players.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
@@ -198,7 +200,7 @@ def run_descend(samples: int) -> dict[str, Any]:
             row: dict[str, Any] = {"hand_index": i, "sample": k}
             values = []
             for name, ev in kinds.items():
-                r = call_sample((hand, seat, s, ev, policy_calls, None, None, None))
+                r = call_sample(CallTask(hand, seat, s, ev, policy_calls, None, None, None))
                 totals[name] += r.nodes
                 row[f"{name}_nodes"] = r.nodes
                 values.append((r.play, r.pass_, r.incomplete))

@@ -60,7 +60,8 @@ from lukfu_solver.analysis.advice import hand_facts, policy_calls
 from lukfu_solver.analysis.defaults import DECIDE_MIN, DECIDE_Z
 from lukfu_solver.analysis.model import ModelAnswer, features, predict
 from lukfu_solver.cards import SUIT_MASK9, CardSet, old_cards, parse_cards
-from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, deal_others, refine
+from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
+from lukfu_solver.hidden.sampling import deal_others
 from lukfu_solver.position import Position
 
 REFERENCE = RESULTS_DIR / "advise-reference.json"

@@ -2,7 +2,7 @@
 
 For each bench hand (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``, as in
 ``bench/advise.py``) this computes what ``advise`` computes with a fixed sample count and no
-time budget (``hidden.pimc.call_values``: *play* and *pass* on the same sampled deals, the later
+time budget (``hidden.calls.call_values``: *play* and *pass* on the same sampled deals, the later
 seats by the calling policy), with **no node or time limit on any solve**: every value is an
 exact solve, and the run stops with an error if one is not (``incomplete`` must be 0).
 
@@ -33,7 +33,8 @@ from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import deal_from_seed
-from lukfu_solver.hidden.pimc import CallValuation, Evaluator, call_values
+from lukfu_solver.hidden.calls import CallValuation, call_values
+from lukfu_solver.hidden.pimc import Evaluator
 
 FIRST_DEAL = 1000
 """Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)`` (as in bench/advise.py)."""

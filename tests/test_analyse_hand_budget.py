@@ -15,7 +15,7 @@ from lukfu_solver.analysis import hand as hand_mod
 from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import HAND_TIME, LEAD_TIME
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.hidden.pimc import Budget
+from lukfu_solver.hidden.calls import Budget
 
 MASTER = parse_cards("C346S8M567T12789")
 """Bench hand 12 (the Master's)."""

@@ -16,7 +16,8 @@ from lukfu_solver.analysis.defaults import ADVISE_TIME, advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.model import FEATURES, load_model, predict
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.hidden.pimc import Budget, Evaluator, SolveLimits, call_values, refine
+from lukfu_solver.hidden.calls import Budget, call_values
+from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
 from lukfu_solver.view import SeatView
 
 SMALL = SolveLimits(20_000)

@@ -14,8 +14,8 @@ from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.cards import ALL_CARDS
 from lukfu_solver.game import play_deal
+from lukfu_solver.hidden.calls import call_values
 from lukfu_solver.hidden.inference import call_terms, temper
-from lukfu_solver.hidden.pimc import call_values
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.players.ipimc import IpimcPlayer, call_deals
 from lukfu_solver.players.pimc import PimcPlayer

@@ -1,4 +1,4 @@
-"""The call valuation's time budget and sequential test (``hidden.pimc.Budget``, ``call_values``):
+"""The call valuation's time budget and sequential test (``hidden.calls.Budget``, ``call_values``):
 a sample that began within the budget is kept whatever its solve time (leaving out the one the
 budget stops would favour quick deals), a sample that would begin after it is left out, and
 with a prior the test is on the refined gap the answer reports."""
@@ -14,19 +14,10 @@ import pytest
 from lukfu_solver.analysis import advice
 from lukfu_solver.analysis.advice import advise, policy_calls
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.hidden import pimc
-from lukfu_solver.hidden.pimc import (
-    Budget,
-    CallSample,
-    CallValuation,
-    Evaluator,
-    SampleValue,
-    SolveLimits,
-    call_values,
-    deal_others,
-    estimate,
-    refine,
-)
+from lukfu_solver.hidden import calls
+from lukfu_solver.hidden.calls import Budget, CallSample, CallValuation, call_values
+from lukfu_solver.hidden.pimc import Evaluator, SampleValue, SolveLimits, estimate, refine
+from lukfu_solver.hidden.sampling import deal_others
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 
@@ -65,10 +56,10 @@ class TimedEvaluator(Evaluator):
         return SampleValue(4.0, True, 1)
 
 
-def timed_run(durations: list[float], seconds: float, monkeypatch: pytest.MonkeyPatch) -> pimc.CallValuation:
+def timed_run(durations: list[float], seconds: float, monkeypatch: pytest.MonkeyPatch) -> calls.CallValuation:
     """``call_values`` at seat 2 (one solve a sample) with fake solve durations and a fake clock."""
     clock = Clock()
-    monkeypatch.setattr(pimc.time, "time", clock)
+    monkeypatch.setattr(calls.time, "time", clock)
     evaluator = TimedEvaluator(clock=clock, durations=list(durations))
     return call_values(ANY, 2, len(durations), 0, evaluator, policy_calls, budget=Budget(seconds))
 
@@ -139,7 +130,7 @@ def test_the_advice_counts_the_deals_playout_for_a_stopped_solve(monkeypatch: py
     got: dict[str, object] = {}
     real = advice.call_values
 
-    def spy(*args: object, **kw: object) -> pimc.CallValuation:
+    def spy(*args: object, **kw: object) -> calls.CallValuation:
         got["prior"] = args[10] if len(args) > 10 else kw.get("prior")
         return real(*args, **kw)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""Two-phase (double) sampling of the call valuation (``hidden.pimc.TwoPhase``, ``double_sample``):
+"""Two-phase (double) sampling of the call valuation (``hidden.calls.TwoPhase``, ``hidden.pimc.double_sample``):
 the estimate is exact PIMC in expectation whatever the cheap values are, the deals of the exact
 phase get exactly the values plain sampling gives them, the work is fixed by the sample count
 (the same result for any ``--jobs``), and the advice uses it for the Master's anytime answer only."""
@@ -13,16 +13,8 @@ import pytest
 from lukfu_solver.analysis.advice import advise, policy_calls
 from lukfu_solver.analysis.defaults import MASTER_TWO_PHASE, advice_budget, advice_two_phase
 from lukfu_solver.game import deal_from_seed
-from lukfu_solver.hidden.pimc import (
-    Budget,
-    Evaluator,
-    SolveLimits,
-    TwoPhase,
-    call_values,
-    combine,
-    double_sample,
-    mean_stderr,
-)
+from lukfu_solver.hidden.calls import Budget, TwoPhase, call_values
+from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, combine, double_sample, mean_stderr
 
 HAND = deal_from_seed(1001)[1]
 """Bench hand 1 (seat 1): its deals under small node limits are quick to value."""
@@ -110,17 +102,17 @@ def test_a_slow_exact_deal_does_not_keep_the_cheap_deals_from_starting(monkeypat
     """In one process a deal starts while the deals of its kind so far say it ends in time: after
     an exact deal of 4 s in a 5.5 s budget the three cheap deals (0.05 s each) still run, the next
     exact deal does not."""
-    from lukfu_solver.hidden import pimc
+    from lukfu_solver.hidden import calls
 
     clock = [1000.0]
-    monkeypatch.setattr(pimc.time, "time", lambda: clock[0])
+    monkeypatch.setattr(calls.time, "time", lambda: clock[0])
 
-    def fake_sample(args: tuple[object, ...]) -> pimc.CallSample:
-        exact = bool(args[9])
+    def fake_sample(task: calls.CallTask) -> calls.CallSample:
+        exact = task.in_exact
         clock[0] += 4.0 if exact else 0.05
-        return pimc.CallSample(2.0, 0.0, True, int(exact), 0, 1, cheap=(1.0, 0.0), solved=exact)
+        return calls.CallSample(2.0, 0.0, True, int(exact), 0, 1, cheap=(1.0, 0.0), solved=exact)
 
-    monkeypatch.setattr(pimc, "call_sample", fake_sample)
+    monkeypatch.setattr(calls, "call_sample", fake_sample)
     val = call_values(HAND, 1, 16, 5, EVALUATOR, policy_calls, budget=Budget(5.5), two_phase=TwoPhase(every=4))
     assert [s.solved for s in val.samples] == [True, False, False, False] and val.stopped == "time"
     plain = call_values(HAND, 1, 16, 5, EVALUATOR, policy_calls, budget=Budget(5.5), two_phase=TwoPhase(every=1))

@@ -27,19 +27,8 @@ from dataclasses import dataclass, field
 
 from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
 from ..errors import NotationError
-from ..hidden.pimc import (
-    Budget,
-    ChoiceEstimate,
-    Evaluator,
-    SolveLimits,
-    TwoPhase,
-    call_values,
-    combine,
-    estimate,
-    p_positive,
-    refine,
-    two_phase_estimate,
-)
+from ..hidden.calls import Budget, TwoPhase, call_values, two_phase_estimate
+from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, combine, estimate, p_positive, refine
 from ..i18n import _
 from ..position import Position
 from .defaults import advice_two_phase
@@ -141,7 +130,7 @@ class Advice:
     gap_stderr: float = 0.0
     """The standard error of the paired play - pass difference."""
     two_phase: TwoPhase | None = None
-    """Two-phase sampling (``hidden.pimc.TwoPhase``): ``samples`` counts the deals solved exactly,
+    """Two-phase sampling (``hidden.calls.TwoPhase``): ``samples`` counts the deals solved exactly,
     :attr:`cheap_deals` those valued by the cheap solves alone; the estimates are exact PIMC in
     expectation (``hidden.pimc.double_sample``). None: every sampled deal solved."""
     cheap_deals: int = 0
@@ -150,7 +139,7 @@ class Advice:
     """Solves the time budget's end stopped, their samples kept (each counts the rule playout of
     its deal, every hand seen, clamped to the bounds it proved: on the bench's stopped reference
     solves nearer the exact value than the model's value of the hand or the bounds' midpoint,
-    ``docs/pimc.md``; counted in ``incomplete`` too; ``hidden.pimc.Budget``)."""
+    ``docs/pimc.md``; counted in ``incomplete`` too; ``hidden.calls.Budget``)."""
 
 
 def advise(
@@ -171,11 +160,11 @@ def advise(
     decides first; 1 = the Master passed; 2 = both passed), and a recommendation; ``solver`` is
     the solver kind (``search.make_solver``; the benchmark compares the reference).
 
-    ``budget`` (``hidden.pimc.Budget``) stops sampling before ``samples`` when the sequential
+    ``budget`` (``hidden.calls.Budget``) stops sampling before ``samples`` when the sequential
     test decides (with the model, on the refined gap the answer reports) or the seconds run out
     (None: exactly ``samples``, reproducible to the byte);
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand;
-    ``two_phase`` samples in two phases (a ``hidden.pimc.TwoPhase``; True: the default,
+    ``two_phase`` samples in two phases (a ``hidden.calls.TwoPhase``; True: the default,
     ``defaults.advice_two_phase``, the Master's anytime answer only; False: never)."""
     if hand.bit_count() != 12:
         raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))

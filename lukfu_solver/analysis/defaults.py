@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from ..cards import CardSet, parse_cards
 from ..errors import NotationError
-from ..hidden.pimc import Budget, SolveLimits, TwoPhase
+from ..hidden.calls import Budget, TwoPhase
+from ..hidden.pimc import SolveLimits
 from ..i18n import _
 from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int
 from ..view import HAND_SIZE
@@ -68,7 +69,7 @@ DECIDE_MIN = 8
 
 
 MASTER_TWO_PHASE = TwoPhase(cheap_nodes=40_000, every=4, diff_share=0.53)
-"""Two-phase sampling of the Master's anytime advice (``hidden.pimc.TwoPhase``): every deal valued
+"""Two-phase sampling of the Master's anytime advice (``hidden.calls.TwoPhase``): every deal valued
 by solves of at most 40,000 nodes (the midpoint of their proven bounds), one in 4 solved exactly
 too. On the exact reference's deals of the Master's hands the cheap values leave 0.53 of the
 play - pass variance (pooled; 0.31 on hand 9, above 1 on two hands) for 1.3 % of a sample's nodes

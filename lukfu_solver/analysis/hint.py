@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import NotationError
-from ..hidden.pimc import Budget
+from ..hidden.calls import Budget
 from ..i18n import _
 from ..players.ipimc import IpimcPlayer
 from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer

@@ -1,6 +1,6 @@
 """The learned first answer of call/pass advice: a small linear model of a dealt hand's features.
 
-PIMC (``hidden.pimc.call_values``) needs seconds; a player at a table wants an answer at once.
+PIMC (``hidden.calls.call_values``) needs seconds; a player at a table wants an answer at once.
 This model gives expected points of *play* and of *pass* from the hand alone, instantly, with the
 error it was measured to make on held-out hands against PIMC (``bench/advice_model.py`` trains
 it on solved deals and writes ``data/advice_model.json``: weights, the feature names, the data

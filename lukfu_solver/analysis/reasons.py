@@ -29,7 +29,7 @@ from ..plays import Play, classify
 from ..rules import beating_plays
 
 if TYPE_CHECKING:
-    from ..hidden.pimc import CallValuation
+    from ..hidden.calls import CallValuation
 
 
 class HandFacts(Protocol):

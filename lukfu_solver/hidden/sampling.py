@@ -546,3 +546,16 @@ class Sampler:
             "seconds": round(self.seconds, 4),
             "setup_seconds": round(self.setup_seconds, 4),
         }
+
+
+def deal_others(hand: CardSet, seat: int, rng: random.Random) -> list[CardSet]:
+    """The three hands of a uniform deal with ``hand`` at ``seat`` (R2): the exactly uniform sampler of
+    a view with nothing played, as the call decision sees it (every split of the unseen cards alike)."""
+    unseen = [c for c in range(36) if not hand >> c & 1]
+    rng.shuffle(unseen)
+    others = [sum(1 << c for c in unseen[:12]), sum(1 << c for c in unseen[12:])]
+    hands = [0, 0, 0]
+    hands[seat] = hand
+    hands[(seat + 1) % 3] = others[0]
+    hands[(seat + 2) % 3] = others[1]
+    return hands

@@ -26,8 +26,10 @@ from typing import Any
 
 from ..analysis.advice import policy_calls
 from ..cards import CardSet
+from ..hidden.calls import call_values
 from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, call_terms, temper, weigh
-from ..hidden.pimc import call_values, deal_others, estimate
+from ..hidden.pimc import estimate
+from ..hidden.sampling import deal_others
 from ..plays import Play
 from ..view import HAND_SIZE, SeatView
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
@@ -130,7 +132,7 @@ calls only (``calls``), nothing (``none``: the play phase is pimc's)."""
 
 
 def call_deals(hand: CardSet, seat: int, samples: int, seed: int) -> list[list[CardSet]]:
-    """The deals ``hidden.pimc.call_values`` draws for ``samples`` samples from ``seed``, in its
+    """The deals ``hidden.calls.call_values`` draws for ``samples`` samples from ``seed``, in its
     order (a master generator gives each sample its seed, the sample deals the others' hands)."""
     master = random.Random(seed)
     seeds = [master.getrandbits(64) for _ in range(samples)]

@@ -20,8 +20,9 @@ from .. import i18n
 from ..analysis.advice import policy_calls
 from ..cards import format_cards
 from ..errors import NotationError
+from ..hidden.calls import call_values
 from ..hidden.inference import Weights
-from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, call_values, evaluate
+from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, evaluate
 from ..hidden.quick import make_sampler
 from ..i18n import _
 from ..plays import CLAIM, DISCARD, Play
@@ -130,7 +131,7 @@ class PimcPlayer:
     beating plays by size and cheapness, cut at ``max_candidates``; for a discard, the cheapest
     few by the rule player's keep values. Ties go to the earlier candidate.
 
-    **Calling:** the core's call valuation (:func:`~lukfu_solver.hidden.pimc.call_values`, the
+    **Calling:** the core's call valuation (:func:`~lukfu_solver.hidden.calls.call_values`, the
     one ``advise`` uses) on ``call_samples`` deals, within this player's budget: *play* is this
     seat's value as the caller, *pass* the later seats' calling policy (``advice.policy_calls``),
     on the same deals. The seat calls when *play* plus ``calibration`` (default
