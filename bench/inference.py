@@ -378,9 +378,28 @@ def strength(
             "median_ratio_to_control": ratio(ip_s["median"], cp_s["median"], 3),
             "p95_ratio_to_control": ratio(ip_s["p95"], cp_s["p95"], 3),
             **({"note": "control games from an earlier run: the ratios to the control compare runs"} if reused else {}),
+            "by_decision": by_decision(rows),
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }
+
+
+def by_decision(rows: list[dict[str, Any]], least: int = 100) -> dict[str, Any]:
+    """The median decision time of ipimc and of the pimc players at its tables by the index of
+    the decision in a seat's game (0 its call), where each has at least ``least`` decisions: the
+    cost of the likelihood grows with the history it replays."""
+    ip: dict[int, list[float]] = {}
+    pm: dict[int, list[float]] = {}
+    for r in rows:
+        for place, times in r["seconds"].items():
+            for i, s in enumerate(times):
+                (ip if place == "0" else pm).setdefault(i, []).append(s)
+    out: dict[str, Any] = {}
+    for i in sorted(ip):
+        if len(ip[i]) >= least and len(pm.get(i, ())) >= least:
+            a, b = statistics.median(ip[i]), statistics.median(pm[i])
+            out[str(i)] = {"ipimc": round(a, 4), "pimc": round(b, 4), "ratio": ratio(a, b, 2), "n": len(ip[i])}
+    return out
 
 
 def first_differences(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, Any]:

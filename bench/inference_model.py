@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from common import base_parser, make_console, save_json, summary  # bench/ is on the path
+from common import base_parser, environment, make_console, save_json, summary  # bench/ is on the path
 
 from lukfu_solver.hidden.inference import (
     ESS_SHARE,
@@ -224,6 +224,28 @@ def decision_cost(
     return out
 
 
+RESAMPLED = (("rule", 1.0), ("rule", 0.3), ("ranks", 0.2), ("ranks", 0.05))
+"""The resampling settings scored on the held-out records: the rule model at its own likelihood
+(the best of the calibration's grid) and at 0.3, the shipped rank model at its best resampled
+temperature (0.2) and at its shipped one (0.05)."""
+
+
+def held_out_resampled(recs: Sequence[GameRecord], level: int, seed: int, samples: int, group: int) -> dict[str, Any]:
+    """The accuracy of resampling (:func:`resampled_gains`, pools of 2 and 4 groups) on held-out
+    records (``seed`` their sampler seeds, as in the report), for the settings of
+    :data:`RESAMPLED`, with the shipped models (the rule model's call curve for every setting's
+    calls)."""
+    models = {"rule": rule_model(), "ranks": opponent_model(level)}
+    rows = view_rows(recs, samples, seed, models)
+    out: dict[str, Any] = {"views": len(rows), "samples": samples}
+    for name, t in RESAMPLED:
+        for pool in (2, 4):
+            out[f"{name}@{t:g}/pool{pool}"] = resampled_gains(
+                rows, lambda r, n=name: [a + b for a, b in zip(r.calls, r.plays[n], strict=True)], t, group, pool
+            )
+    return out
+
+
 def held_out(recs: Sequence[GameRecord], models: dict[str, OpponentModel]) -> dict[str, Any]:
     """The mean log-likelihood per play decision of ``recs`` (nats) by kind under each model and
     uniform choice among the legal moves."""
@@ -255,7 +277,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cost-views", type=int, default=60, help="views timed for the decision cost (60; 0: none)")
     parser.add_argument("--cache", type=Path, default=None, help="directory keeping the self-play records")
     parser.add_argument("--only-cost", action="store_true", help="only the decision cost (pools 1, 2, 4), into --out")
+    parser.add_argument(
+        "--only-resampled", action="store_true", help="only the held-out accuracy of resampling, into --out"
+    )
     args = parser.parse_args(argv)
+    if args.only_resampled:
+        old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+        recs = records(args.level, 2 if args.quick else 20, args.acc_seed, args.cache)
+        old["held_out_resampled"] = {
+            "environment": environment(),
+            "seed": args.acc_seed,
+            **held_out_resampled(recs, args.level, args.acc_seed, args.samples, args.group),
+        }
+        print(f"held-out resampled: {old['held_out_resampled']}", file=sys.stderr)
+        print(f"saved {save_json(old, args.out)}", file=sys.stderr)
+        return 0
     if args.only_cost:  # the held-out records, the cost of the pools the calibration scored
         old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
         old.pop("environment", None)
