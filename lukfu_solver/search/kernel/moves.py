@@ -10,8 +10,6 @@ from numba import njit
 from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
-SPREAD9 = 1 | (1 << 9) | (1 << 18) | (1 << 27)  # times a 9-bit rank mask: those ranks in every suit
-
 
 @njit(cache=True)
 def gen_discards(hand, size, out, p, n, sc):
@@ -185,72 +183,66 @@ def gen_moves(T, st, p, out, sc):
 
 
 @njit(cache=True)
-def equivalence_classes(T, st, p, sc, discards):
+def equivalence_classes(T, st, p, sc):
     """search.reductions.equivalence_classes of row p: returns (skip, ndc), skip = every card of a single
-    class but its lowest; the ndc discard classes are stored in sc[32:] (only when ``discards``: the
-    moves are discards, else ndc is 0, since only a discard is ever tested against them).
-
-    Without loops over ranks: the cards in a set (three or more of a rank: at least three of the
-    four suits' rank masks) and in a run (three in a row start at ranks 1-7 of a suit) are two
-    masks, the cards below the highest face-down card of each suit one table load a suit, and the
-    classes walk only the free cards."""
+    class but its lowest; the ndc discard classes are stored in sc[32:]."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
-    a = hand & SUIT9
-    b = (hand >> 9) & SUIT9
-    c = (hand >> 18) & SUIT9
-    d = (hand >> 27) & SUIT9
-    sets9 = (a & b & (c | d)) | (c & d & (a | b))  # the ranks held in three suits or four
-    starts = hand & (hand >> 1) & (hand >> 2) & RUN_STARTS
-    busy = (hand & (sets9 * SPREAD9)) | starts | (starts << 1) | (starts << 2)
+    busy = 0
+    for r in range(1, 10):
+        m = hand & T[O_RANK + r]
+        if popcount(m) >= 3:
+            busy |= m
     up = st[p, F_FACEUP]
-    trick = trick_cards(st, p)
-    down = ALL & ~(st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2] | up | trick)
-    blocked_below = (
-        T[O_BELOW9 + (down & SUIT9)]
-        | (T[O_BELOW9 + ((down >> 9) & SUIT9)] << 9)
-        | (T[O_BELOW9 + ((down >> 18) & SUIT9)] << 18)
-        | (T[O_BELOW9 + ((down >> 27) & SUIT9)] << 27)
-    )
+    down = ALL & ~(st[p, F_H0] | st[p, F_H0 + 1] | st[p, F_H0 + 2] | up | trick_cards(st, p))
+    blocked_below = 0
+    for suit in range(4):
+        shift = 9 * suit
+        m9 = (hand >> shift) & SUIT9
+        base = O_RUNS + m9 * 32
+        for j in range(T[base]):
+            busy |= T[base + 1 + j] << shift
+        d9 = (down >> shift) & SUIT9
+        if d9:
+            blocked_below |= ((1 << (bit_length(d9) - 1)) - 1) << shift
     caller = s == st[p, F_CALLER]
     others = st[p, F_H0 + (s + 1) % 3] | st[p, F_H0 + (s + 2) % 3]
-    apart = others | trick
+    apart = others | trick_cards(st, p)
     free = hand & ~busy & ~UNBEATABLE_LEAD
     skip = 0
     ndc = 0  # discard classes, stored in sc[32:]
     for suit in range(4):
         shift = 9 * suit
         f = (free >> shift) & SUIT9
-        if f & (f - 1) == 0:  # fewer than two free cards
+        if popcount(f) < 2:
             continue
         apart9 = (apart >> shift) & SUIT9
         kept9 = ((down | hand) >> shift) & SUIT9
         blocked9 = (blocked_below >> shift) & SUIT9
         cls = 0
-        prev = 0  # the previous free card's bit (0: none yet)
-        rest = f
-        while rest:
-            x = rest & -rest
-            rest ^= x
-            between = (x - 1) & ~((prev << 1) - 1)  # the ranks strictly between the two free cards
-            if prev and between & apart9 == 0 and (between & kept9 == 0 or blocked9 & x):
-                cls |= x
+        prev = -1
+        for r in range(9):
+            if not (f >> r) & 1:
+                continue
+            between = ((1 << r) - 1) & ~((1 << (prev + 1)) - 1)
+            if prev >= 0 and between & apart9 == 0 and (between & kept9 == 0 or (blocked9 >> r) & 1):
+                cls |= 1 << r
             else:
-                if cls & (cls - 1):  # two or more
-                    cs = cls << shift
-                    skip |= cs & ~(cs & -cs)
-                    if discards and not caller and cs & blocked_below == cs:
-                        sc[32 + ndc] = cs
+                if popcount(cls) >= 2:
+                    c = cls << shift
+                    skip |= c & ~(c & -c)
+                    if not caller and c & blocked_below == c:
+                        sc[32 + ndc] = c
                         ndc += 1
-                cls = x
-            prev = x
-        if cls & (cls - 1):
-            cs = cls << shift
-            skip |= cs & ~(cs & -cs)
-            if discards and not caller and cs & blocked_below == cs:
-                sc[32 + ndc] = cs
+                cls = 1 << r
+            prev = r
+        if popcount(cls) >= 2:
+            c = cls << shift
+            skip |= c & ~(c & -c)
+            if not caller and c & blocked_below == c:
+                sc[32 + ndc] = c
                 ndc += 1
-        if discards and caller:
+        if caller:
             ndc = caller_chains(f, (others >> shift) & SUIT9, shift, sc, ndc)
     return skip, ndc
 
@@ -258,22 +250,21 @@ def equivalence_classes(T, st, p, sc, discards):
 @njit(cache=True, inline="always")
 def caller_chains(f9, others9, shift, sc, ndc):
     """search.reductions._caller_chains: the caller's discard classes of one suit into sc[32 + ndc:];
-    returns the new count (the free cards walked as bits)."""
+    returns the new count."""
     cls = 0
-    prev = 0
-    rest = f9
-    while rest:
-        x = rest & -rest
-        rest ^= x
-        if prev and (x - 1) & ~((prev << 1) - 1) & others9 == 0:
-            cls |= x
+    prev = -1
+    for r in range(9):
+        if not (f9 >> r) & 1:
+            continue
+        if prev >= 0 and (((1 << r) - 1) & ~((1 << (prev + 1)) - 1)) & others9 == 0:
+            cls |= 1 << r
         else:
-            if cls & (cls - 1):
+            if popcount(cls) >= 2:
                 sc[32 + ndc] = cls << shift
                 ndc += 1
-            cls = x
-        prev = x
-    if cls & (cls - 1):
+            cls = 1 << r
+        prev = r
+    if popcount(cls) >= 2:
         sc[32 + ndc] = cls << shift
         ndc += 1
     return ndc
@@ -296,7 +287,7 @@ def reduce_moves(T, st, p, out, n, sc):
     """search.reductions.reduced_moves: filter out[p, :n] in place (order kept); returns the new count."""
     if n < 2:
         return n
-    skip, ndc = equivalence_classes(T, st, p, sc, m_kind(out[p, n - 1]) == DISCARD)
+    skip, ndc = equivalence_classes(T, st, p, sc)
     if skip == 0 and ndc == 0:
         return n
     k = 0

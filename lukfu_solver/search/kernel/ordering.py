@@ -10,19 +10,12 @@ from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .moves import SPREAD9, discard_ok, equivalence_classes, gen_beats, gen_moves, reduce_moves
+from .moves import discard_ok, equivalence_classes, gen_beats, gen_moves, reduce_moves
 from .table import mix
 
 
 @njit(cache=True, inline="always")
 def _hslot(key, mask):
-    """The home slot of the stored key (seat << 36 | cards, + 1). A key of one card (or of none:
-    the claim) has its own slot, seat × 37 + the card's bit length, so that the keys looked up
-    most (singles and one-card discards) share a few cache lines at the table's start instead of
-    a line each anywhere in it; any other key goes where its mixed bits say."""
-    cards = (key - 1) & CARD_MASK
-    if cards & (cards - 1) == 0:
-        return (((key - 1) >> 36) * 37 + bit_length(cards)) & mask
     return mix(key) & mask
 
 
@@ -201,22 +194,22 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
     when Old), sc[64:70] the cost of the combination's first cards."""
     s = st[p, F_TM]
     hand = st[p, F_H0 + s]
+    ndc = 0
+    if reduce:
+        _, ndc = equivalence_classes(T, st, p, sc)
     old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
     nc = 0
-    for r in range(9):  # rank-major order: the cards of rank r + 1 are one bit a suit
-        col = (hand >> r) & SPREAD9
-        while col:
-            low = col & -col
-            col ^= low
-            b = low << r
-            sc[nc] = b
-            sc[48 + nc] = r + (20 if old & b else 0)
-            nc += 1
+    for r in range(9):
+        for su in range(4):
+            b = 1 << (su * 9 + r)
+            if hand & b:
+                sc[nc] = b
+                sc[48 + nc] = r + (20 if old & b else 0)
+                nc += 1
     if size > nc:
         return 0
-    ndc = 0
-    if reduce and nc > size:  # one discard (nc == size): nothing to reduce
-        _, ndc = equivalence_classes(T, st, p, sc, True)
+    if nc == size:  # one discard: nothing to reduce
+        ndc = 0
     seat_key = s << 36
     head = enc(DISCARD, 0, size)
     acc = 0
@@ -283,16 +276,13 @@ def moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, scor
     if st[p, F_NTRICK] > 0:
         best_i = st[p, F_BESTI]
         hand = st[p, F_H0 + st[p, F_TM]]
-        best = st[p, F_TR0 + best_i]
-        n = gen_beats(T, hand, best, best_i == 0, mv, p, 0)
+        n = gen_beats(T, hand, st[p, F_TR0 + best_i], best_i == 0, mv, p, 0)
         if n == 0:
             return discards_ordered(T, st, p, mv, mk, sc, m_size(st[p, F_TR0]), ttm, killer, killer2, hk, hv, reduce)
-        if reduce and m_kind(best) == SINGLE:  # the beats of a set or a run are sets or runs: none is reduced
-            n = reduce_moves(T, st, p, mv, n, sc)
     else:
         n = gen_moves(T, st, p, mv, sc)
-        if reduce:
-            n = reduce_moves(T, st, p, mv, n, sc)
+    if reduce:
+        n = reduce_moves(T, st, p, mv, n, sc)
     if n == 1 and not score_one:
         mk[p, 0] = 0
         return 1
