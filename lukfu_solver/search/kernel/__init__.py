@@ -3,8 +3,8 @@
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
 :class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
-run in a fresh environment compiles and caches them (about 10-15 s of CPU; see
-``fast.compile_all``), later runs load them in well under a second. The modules follow the
+run in a fresh environment compiles and caches them (about a minute of CPU, each function once:
+see ``_compile_once_each`` and ``fast.compile_all``), later runs load them in well under a second. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;

@@ -3,10 +3,12 @@
 trick, the sure claim of the next leader, the R7 one-trick bound and the R7 look-ahead at the
 playout's ends).
 
-The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
-``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
-single-trick bounds about 2.8 times cheaper on the playout rows of ``bench/kernel.py``); the playout's
-own steps are not, which would multiply the compile time."""
+The sure claim and the calls on the way to it from a trick's end (``trick_end_bounds``,
+``lead_bound``) are inlined into their callers (issue 13, fifth round: the single-trick bounds
+about 2.8 times cheaper on the playout rows of ``bench/kernel.py``), each at one call site: numba
+types every inlined copy anew, and four copies of ``trick_leaf`` in ``last_follower_bounds`` were
+most of the kernel's cold compile (seventh round). ``trick_leaf`` itself and the playout's own
+steps are ordinary calls (one compile each, no slower)."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -261,7 +263,7 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
     if left == 1:
