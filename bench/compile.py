@@ -119,6 +119,7 @@ def median_of(runs: list[dict[str, Any]], key: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Measure the cold compiles (this tree, then the baseline, ``--runs`` times), print and save them."""
     parser = base_parser(__doc__.splitlines()[0], "compile.json")
     parser.add_argument("--baseline-path", type=Path, default=None, help="a tree to compare with, measured alternately")
     parser.add_argument("--runs", type=int, default=1, help="cold compiles of each tree (1)")
