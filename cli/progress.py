@@ -85,7 +85,7 @@ def progress_callbacks(show: bool = True) -> Iterator[Callable[..., Callback | N
         yield factory
 
 
-COMPILING = N_("Compiling the solver once (a few minutes)…")
+COMPILING = N_("Compiling the solver once (about a minute)…")
 _kernel_prepared = False
 
 

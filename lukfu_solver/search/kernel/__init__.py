@@ -3,8 +3,8 @@
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
 :class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
-run in a fresh environment compiles and caches them (about 10-15 s of CPU; see
-``fast.compile_all``), later runs load them in well under a second. The modules follow the
+run in a fresh environment compiles and caches them (about a minute of CPU, each function once:
+see ``_compile_once_each`` and ``fast.compile_all``), later runs load them in well under a second. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
@@ -55,6 +55,8 @@ discards are generated, reduced and scored in one pass (``discards_ordered``).
 
 # ruff: noqa: E402 (numba's cache directory is set before the phases are imported and compiled)
 
+from collections.abc import Callable
+
 import numba
 
 from ..warmup import kernel_cache_dir
@@ -70,6 +72,35 @@ from .layout import _signed
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
 from .state import full_key, push, tt_key
 from .table import tt_grow, tt_lookup_move
+
+
+def _compile_once_each() -> None:
+    """Make every kernel function compile once per argument types, never per constant.
+
+    A numba function called from compiled code is compiled for the caller's argument types as
+    they are, literals included: ``f(x, True)`` and ``f(x, False)`` compile ``f`` twice, and so
+    does a variable typed as its first constant (``u = 0`` before a loop grows it) while the
+    caller's types are still being inferred, each copy with everything it calls linked into it.
+    Typing each call with the arguments' plain types instead gives one compile per function (the
+    same code: no kernel function needs a constant argument), which halves the cold compile."""
+    from numba.core import types
+    from numba.core.registry import CPUDispatcher
+
+    from . import alphabeta, bounds, layout, moves, ordering, state, table
+
+    def plain(template: Callable[..., object]) -> Callable[..., object]:
+        def get_call_template(args: tuple, kws: dict) -> object:
+            return template(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+        return get_call_template
+
+    for module in (alphabeta, bounds, layout, moves, ordering, state, table):
+        for fn in vars(module).values():
+            if isinstance(fn, CPUDispatcher) and fn.__module__ == module.__name__:
+                fn.get_call_template = plain(fn.get_call_template)
+
+
+_compile_once_each()
 
 __all__ = [
     "_signed",

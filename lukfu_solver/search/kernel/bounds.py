@@ -3,10 +3,12 @@
 trick, the sure claim of the next leader, the R7 one-trick bound and the R7 look-ahead at the
 playout's ends).
 
-The sure claim and the calls on the way to it from a trick's end (``trick_leaf``,
-``trick_end_bounds``, ``lead_bound``) are inlined into their callers (issue 13, fifth round: the
-single-trick bounds about 2.8 times cheaper on the playout rows of ``bench/kernel.py``); the playout's
-own steps are not, which would multiply the compile time."""
+The sure claim and the calls on the way to it from a trick's end (``trick_end_bounds``,
+``lead_bound``) are inlined into their callers (issue 13, fifth round: the single-trick bounds
+about 2.8 times cheaper on the playout rows of ``bench/kernel.py``), each at one call site: numba
+types every inlined copy anew, and four copies of ``trick_leaf`` in ``last_follower_bounds`` were
+most of the kernel's cold compile (seventh round). ``trick_leaf`` itself and the playout's own
+steps are ordinary calls (one compile each, no slower)."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -130,17 +132,21 @@ def value_bounds(T, st, p):
     lower, upper = reach_bounds(caller, r0, r1, r2)
     # search.bounds._next_leader and search.bounds._lead_bound (tricks led with a single returned above, so a
     # trick here is a set or a run: its winner is certain only when nobody can beat)
+    # one call of the inlined lead_bound for both cases (each inlined copy costs compile time)
     if nt == 0:
         w = st[p, F_TM]
-        b = lead_bound(T, st, p, w, st[p, F_H0 + w], st[p, F_FU0 + w], st[p, F_FACEUP], r0, r1, r2)
+        hand = st[p, F_H0 + w]
+        fu = st[p, F_FU0 + w]
+        up = st[p, F_FACEUP]
     elif certain:
         hand = st[p, F_H0 + w]
         if hand == 0:
             return lower, upper
+        fu = st[p, F_FU0 + w] + m_size(best)
         up = st[p, F_FACEUP] | trick_faceup(st, p)
-        b = lead_bound(T, st, p, w, hand, st[p, F_FU0 + w] + m_size(best), up, r0, r1, r2)
     else:
         return lower, upper
+    b = lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2)
     if w == caller:
         if b > lower:
             lower = b
@@ -257,7 +263,7 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
     if left == 1:
@@ -445,29 +451,31 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
         m2 = r1
     h2 = st[p, F_H0 + s2]
     higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h2 & above_in_suit(card)
-    if higher == 0 and left != 1:
-        return trick_leaf(T, st, p, bs, m0, m1, m2, up, left)
+    # one call of the inlined trick_leaf for every case (each inlined copy costs compile time):
+    # when s2 cannot beat and keeps its cards, one pass with the hands as they are, whose fold
+    # is that option's own bounds
+    alone = higher == 0 and left != 1
     maxi = s2 == caller
     lo = -INF if maxi else INF
     hi = -INF if maxi else INF
-    opts = higher if higher else h2  # beating cards, or (one card each left) the card kept
+    opts = 1 if alone else (higher if higher else h2)  # beating cards, or (one card each left) the card kept
     while opts:
         c = opts & -opts
         opts ^= c
-        if higher:
+        rem = h2
+        w = bs
+        u = up
+        if alone:
+            pass
+        elif higher:
             rem = h2 & ~c
             w = s2
             u = up | c
         else:
             rem = c
-            w = bs
-            u = up
-        if s2 == 0:
-            l2, h2b = trick_leaf(T, st, p, w, rem, m1, m2, u, left)
-        elif s2 == 1:
-            l2, h2b = trick_leaf(T, st, p, w, m0, rem, m2, u, left)
-        else:
-            l2, h2b = trick_leaf(T, st, p, w, m0, m1, rem, u, left)
+        l2, h2b = trick_leaf(
+            T, st, p, w, rem if s2 == 0 else m0, rem if s2 == 1 else m1, rem if s2 == 2 else m2, u, left
+        )
         lo, hi = fold_bounds(maxi, lo, hi, l2, h2b)
     return lo, hi
 
