@@ -7,7 +7,9 @@ sees what the sure claim cannot: a lead that a non-caller must beat and whose tr
 R7 look-ahead at the playout's ends, hands the lead back to the caller. Here the bound is checked
 against the plain alpha-beta reference of ``tests/oracle.py`` on every seeded endgame where it
 applies (it must never exclude the true value), shown to cut, shown to catch a deliberately
-unsound variant, and the compiled kernel must give the same bounds and node counts.
+unsound variant, and the compiled kernel's ``caller_lead_bound`` must give the same bounds. The
+switch ``CALLER_AHEAD`` is off in both searches (it cut nodes but cost more CPU than it saved,
+``docs/search.md``, "Bounds (seventh round)"), so the tests here switch the reference's on.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ def _without(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """The bounds without the caller's look-ahead."""
     with monkeypatch.context() as m:
         m.setattr(B, "CALLER_AHEAD", False)
+        return B.value_bounds(pos)
+
+
+def _with(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """The bounds with the caller's look-ahead switched on."""
+    with monkeypatch.context() as m:
+        m.setattr(B, "CALLER_AHEAD", True)
         return B.value_bounds(pos)
 
 
@@ -89,7 +98,7 @@ def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyP
         alone = B._caller_lead_bound(pos, hi0)
         assert str(pos) == text  # the bound leaves the position as it found it
         assert alone <= v, (text, v, alone)
-        lo, hi = B.value_bounds(pos)
+        lo, hi = _with(pos, monkeypatch)
         assert lo <= v <= hi, (text, v, lo, hi)
         assert lo == max(lo0, alone) and hi == hi0, text  # a lower bound only, never looser
         raised += lo > lo0
@@ -111,21 +120,25 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert wrong >= 20, wrong
 
 
-def test_kernel_bounds_equal_the_reference() -> None:
-    """The compiled ``value_bounds`` equals the reference's on every case and on every position
-    one move on (the look-ahead writes the search's next row: the row's own values must not change)."""
-    compiled = make_solver("compiled")
+def test_kernel_bound_equals_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled ``caller_lead_bound`` (called directly: the switch is a compile-time constant)
+    equals the reference's on every case, with and without an upper bound to stop at, and leaves
+    the position's own row as it found it (it writes the leads to the next row)."""
+    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.kernel import bounds as KB
+
+    solver = FastSolver(max_entries=1024)
     for pos in CASES:
-        assert compiled.bounds(pos) == B.value_bounds(pos), str(pos)
-        for m in list(pos.legal_moves()):
-            pos.push(m)
-            child = Position.parse(str(pos))
-            pos.pop()
-            assert compiled.bounds(child) == B.value_bounds(child), str(child)
+        hi0 = _without(pos, monkeypatch)[1]
+        load_row(solver.st, 0, pos)
+        row = solver.st[0].copy()
+        for upper in (hi0, B.INF):
+            assert KB.caller_lead_bound(solver.T, solver.st, 0, upper) == B._caller_lead_bound(pos, upper), str(pos)
+        assert (solver.st[0] == row).all(), str(pos)
 
 
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
-    """Both solvers give the oracle's value and the same node count on the cases."""
+    """Both solvers, as switched, give the oracle's value and the same node count on the cases."""
     compiled, reference = make_solver("compiled"), make_solver("reference")
     for pos in CASES[:80]:
         a, b = compiled.solve(pos), reference.solve(pos)

@@ -22,7 +22,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 R7_AT_LEAD = True
 R7_AHEAD = True
 # search.bounds.CALLER_AHEAD (issue 13, seventh round), the same rule
-CALLER_AHEAD = True
+CALLER_AHEAD = False
 
 
 @njit(cache=True, inline="always")
