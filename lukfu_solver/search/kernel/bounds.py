@@ -23,6 +23,8 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 # be switched alike, or their node counts part)
 R7_AT_LEAD = True
 R7_AHEAD = True
+# search.bounds.CALLER_AHEAD (issue 13, seventh round), the same rule
+CALLER_AHEAD = False
 
 
 @njit(cache=True, inline="always")
@@ -158,6 +160,10 @@ def value_bounds(T, st, p):
             lower = lo1
         if hi1 < upper:
             upper = hi1
+    if CALLER_AHEAD and nt == 0 and w == caller and lower < upper:
+        b = caller_lead_bound(T, st, p, upper)
+        if b > lower:
+            lower = b
     return lower, upper
 
 
@@ -627,3 +633,35 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
             drain += popcount(hand & old)
     total = fu + popcount(old) + cashed
     return (total if total >= 6 else 0), drain
+
+
+@njit(cache=True)
+def caller_lead_bound(T, st, p, upper):
+    """search.bounds._caller_lead_bound at the caller's lead in row p: the best single-trick lower
+    bound after each single it may lead that a non-caller can beat (-INF when none), stopping once
+    one reaches upper. Each lead is written to row p + 1, as r7_lead_bounds does."""
+    caller = st[p, F_CALLER]
+    hand = st[p, F_H0 + caller]
+    others = st[p, F_H0 + (caller + 1) % 3] | st[p, F_H0 + (caller + 2) % 3]
+    q = p + 1
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    st[q, F_NTRICK] = 1
+    st[q, F_LEADER] = caller
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = (caller + 1) % 3
+    lo = -INF
+    cards = hand
+    while cards:
+        c = cards & -cards
+        cards ^= c
+        if (c & UNBEATABLE_LEAD) or (others & above_in_suit(c)) == 0:
+            continue
+        st[q, F_H0 + caller] = hand & ~c
+        st[q, F_TR0] = enc(SINGLE, c, 1)
+        l1 = single_trick_bounds(T, st, q)[0]
+        if l1 > lo:
+            lo = l1
+            if lo >= upper:
+                break
+    return lo
