@@ -154,7 +154,9 @@ class IpimcPlayer(PimcPlayer):
     log-likelihoods updated by the other seats' actions since, and fresh draws top the pool up,
     so a decision replays the whole history only for the fresh deals. A decision's analysis then
     depends on the game's earlier decisions of this player object (deterministically: a game is
-    played by one player in order); a view that does not extend the last one starts afresh."""
+    played by one player in order); a view that does not extend the last one starts afresh.
+    Measured: few deals survive a decision (a median of 9 of 48), so the cost stays over twice
+    pimc's and the default is False (``docs/inference.md``, "The carried pool")."""
 
     def __init__(
         self,
