@@ -280,7 +280,7 @@ def strength(
     options = {**({"share": share} if share is not None else {}), **(options or {})}
     if options:
         if jobs != 1:
-            raise SystemExit("--share, --evidence, --weigh-call and --model need --jobs 1")
+            raise SystemExit("--share, --evidence, --weigh-call, --model and --carry need --jobs 1")
         player_options = {**options, **({"model": rule_model()} if options.get("model") == "rule" else {})}
         IpimcPlayer.__init__.__kwdefaults__.update(player_options)  # type: ignore[union-attr]
     ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
@@ -339,6 +339,13 @@ def strength(
     if "ipimc" not in arms or part != (0, 1):
         return None
     rot = range(len(seats))
+    if "control" not in arms:  # a timing run: ipimc's decision times beside the pimc players at its tables
+        rows = [done[(d, k, "ipimc")] for d in range(deals) for k in rot]
+        ip_s = summary([s for r in rows for s in r["seconds"].get("0", [])], 4)
+        pm_s = summary([s for r in rows for p in ("1", "2") for s in r["seconds"].get(p, [])], 4)
+        seconds = {"ipimc": ip_s, "pimc": pm_s, "median_ratio": ratio(ip_s["median"], pm_s["median"], 3)}
+        seconds |= {"p95_ratio": ratio(ip_s["p95"], pm_s["p95"], 3), "by_decision": by_decision(rows, 30)}
+        return {"specs": label, "deals": deals, "games": len(rows), "decision_seconds": seconds}
     treated = [statistics.fmean(done[(d, k, "ipimc")]["points"] for k in rot) for d in range(deals)]
     paired = [
         statistics.fmean(done[(d, k, "ipimc")]["points"] - done[(d, k, "control")]["points"] for k in rot)
@@ -455,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--evidence", default=None, help="ipimc's play-phase evidence: plays, calls, none (jobs 1)")
     parser.add_argument("--weigh-call", default=None, choices=("yes", "no"), help="ipimc weighs its call (jobs 1)")
     parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
+    parser.add_argument("--carry", default=None, choices=("yes", "no"), help="ipimc carries its pool (jobs 1)")
     parser.add_argument("--model", default=None, choices=("rule",), help="ipimc's play model: the rule model (jobs 1)")
     parser.add_argument("--part", default="0/1", help="K/N: play only the deals K modulo N into the checkpoint")
     parser.add_argument(
@@ -525,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
             options["weigh_call"] = args.weigh_call == "yes"
         if args.model is not None:
             options["model"] = args.model
+        if args.carry is not None:
+            options["carry"] = args.carry == "yes"
         arms = tuple(a for a in ("ipimc", "control") if a in args.arms.split(","))
         k, n = (int(x) for x in args.part.split("/"))
         st = strength(

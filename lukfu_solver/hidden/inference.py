@@ -221,33 +221,61 @@ def decisions(
     ``order``, a discard's decision carries its cards' places in it; with ``candidates``, every
     decision carries the candidates' count and whether the move was one (the policy and order
     are then not asked)."""
-    pos = Position.start(dealt, caller)  # the one move engine: hands, tricks, winners, fu
-    own = [0, 0, 0]  # each seat's own discards (only it knows their cards)
-    proved_out = [0, 0, 0]  # the cards each seat's discards against singles proved it lacks (R9)
-    for p in plays:
-        s, hand, trick, best_i, faceup = pos.to_move, pos.hands[pos.to_move], pos.trick, pos.best_i, pos.faceup
-        if s != skip:
-            moves: list[Play] = []
-            if not trick:
-                kind = LEAD
-                moves = list(lead_plays(hand, faceup, s == caller, s == 0 and caller != 0))
-                moves += [CLAIM_PLAY] if can_claim(pos.fu[s], hand, faceup) else []
-                legal = len(moves)
-            else:
-                moves = list(beating_plays(hand, trick[best_i], best_i == 0))
-                kind, legal = (
-                    (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
-                )
-            if legal > 1:
-                yield _decision(pos, s, kind, legal, moves, p, own[s], proved_out, policy, order, candidates)
-        if p.kind == DISCARD:
-            if discard_proves_none_higher(trick[best_i], trick):
-                top = trick[best_i].cards.bit_length() - 1
-                proved_out[s] |= (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
-            own[s] |= p.cards
-        pos.push(p)
-        if pos.is_over:
-            return
+    return Replay(policy, dealt, caller, skip, order, candidates).advance(plays)
+
+
+class Replay:
+    """A deal's replay that can be continued: :meth:`advance` pushes more plays and yields their
+    decisions (see :func:`decisions`, which is one replay run to the end). A seat's facts at a
+    decision depend only on the plays before it, so a replay advanced in steps yields exactly the
+    decisions of one run over all the plays (the carried pool, ``hidden.carry``, relies on it)."""
+
+    __slots__ = ("policy", "pos", "skip", "order", "candidates", "own", "proved_out")
+
+    def __init__(
+        self,
+        policy: Callable[[Facts], Play],
+        dealt: Sequence[CardSet],
+        caller: int,
+        skip: int | None = None,
+        order: Callable[[Facts], Sequence[int]] | None = None,
+        candidates: Candidates | None = None,
+    ) -> None:
+        self.policy, self.skip, self.order, self.candidates = policy, skip, order, candidates
+        self.pos = Position.start(dealt, caller)  # the one move engine: hands, tricks, winners, fu
+        self.own = [0, 0, 0]  # each seat's own discards (only it knows their cards)
+        self.proved_out = [0, 0, 0]  # the cards each seat's discards against singles proved it lacks (R9)
+
+    def advance(self, plays: Iterable[Play]) -> Iterator[Decision]:
+        """Push ``plays`` (every discard's cards shown) and yield their decisions (see
+        :func:`decisions`); the plays after the end of the deal are ignored."""
+        pos, own, proved_out = self.pos, self.own, self.proved_out
+        for p in plays:
+            if pos.is_over:
+                return
+            s, hand, trick, best_i, faceup = pos.to_move, pos.hands[pos.to_move], pos.trick, pos.best_i, pos.faceup
+            if s != self.skip:
+                moves: list[Play] = []
+                if not trick:
+                    kind = LEAD
+                    moves = list(lead_plays(hand, faceup, s == pos.caller, s == 0 and pos.caller != 0))
+                    moves += [CLAIM_PLAY] if can_claim(pos.fu[s], hand, faceup) else []
+                    legal = len(moves)
+                else:
+                    moves = list(beating_plays(hand, trick[best_i], best_i == 0))
+                    kind, legal = (
+                        (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
+                    )
+                if legal > 1:
+                    yield _decision(
+                        pos, s, kind, legal, moves, p, own[s], proved_out, self.policy, self.order, self.candidates
+                    )
+            if p.kind == DISCARD:
+                if discard_proves_none_higher(trick[best_i], trick):
+                    top = trick[best_i].cards.bit_length() - 1
+                    proved_out[s] |= (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
+                own[s] |= p.cards
+            pos.push(p)
 
 
 def _decision(

@@ -27,6 +27,7 @@ from typing import Any
 from ..analysis.advice import policy_calls
 from ..cards import CardSet
 from ..hidden.calls import call_values
+from ..hidden.carry import Particle, carry_pool, extends, fresh
 from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, call_terms, temper, weigh
 from ..hidden.pimc import estimate
 from ..hidden.sampling import deal_others
@@ -148,7 +149,16 @@ class IpimcPlayer(PimcPlayer):
     are drawn from them in proportion to the weights (systematic resampling, from the decision's
     seed), then valued with weight 1 each; ``Analysis.weights`` are then the pool's. Measured
     with the rule model from a pool of 4 (``docs/inference.md``): not shown stronger than
-    ``pimc``, at 2.8 times its median decision time, so the default stays 1."""
+    ``pimc``, at 2.8 times its median decision time, so the default stays 1.
+
+    ``carry`` (with a pool and ``evidence="plays"``) keeps the pool from one decision of a game to
+    the next (``hidden.carry``): the deals still consistent with the new view are kept, their
+    log-likelihoods updated by the other seats' actions since, and fresh draws top the pool up,
+    so a decision replays the whole history only for the fresh deals. A decision's analysis then
+    depends on the game's earlier decisions of this player object (deterministically: a game is
+    played by one player in order); a view that does not extend the last one starts afresh.
+    Measured: few deals survive a decision (a median of 9 of 48), so the cost stays over twice
+    pimc's and the default is False (``docs/inference.md``, "The carried pool")."""
 
     def __init__(
         self,
@@ -160,6 +170,7 @@ class IpimcPlayer(PimcPlayer):
         pool: int = 1,
         evidence: str = "calls",
         weigh_call: bool = True,
+        carry: bool = False,
         name: str | None = None,
         calibration: float = CALL_CALIBRATION,
         **overrides: int,
@@ -175,6 +186,10 @@ class IpimcPlayer(PimcPlayer):
             raise ValueError(f"evidence {evidence!r} is not one of {EVIDENCE}")
         self.evidence = evidence
         self.weigh_call = weigh_call
+        self.carry = carry
+        self._carried: tuple[SeatView, list[Particle]] | None = None
+        self.kept = 0
+        """How many deals of the last decision's pool were carried (the rest drawn afresh)."""
 
     def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
         """pimc's call valuation on the same samples, weighted by the earlier seats' passes."""
@@ -208,8 +223,11 @@ class IpimcPlayer(PimcPlayer):
         if self.pool == 1:
             deals = sampler.samples(n)
             return deals, self.weigh(view, deals)
-        pool = sampler.samples(self.pool * n)
-        w = self.weigh(view, pool)
+        if self.carry and self.evidence == "plays":
+            pool, w = self._carried_pool(view, sampler, rng)
+        else:
+            pool = sampler.samples(self.pool * n)
+            w = self.weigh(view, pool)
         if w is None:
             return pool[:n], None
         step = sum(w.weights) / n
@@ -223,3 +241,15 @@ class IpimcPlayer(PimcPlayer):
                 u += step
         picked += pool[len(picked) - n :] if len(picked) < n else []
         return picked[:n], w
+
+    def _carried_pool(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights]:
+        """The pool carried from this player's last decision (when ``view`` extends its view),
+        topped up with fresh draws, and its weights (see the class notes)."""
+        size = self.pool * self.params.samples
+        last = self._carried
+        kept = carry_pool(self.model, last[1], view, rng) if last is not None and extends(last[0], view) else []
+        particles = kept + [fresh(self.model, view, d) for d in sampler.samples(size - len(kept))]
+        self._carried = (view, particles)
+        self.kept = len(kept)
+        w = temper([q.log for q in particles], self.share, self.model.temperature)
+        return [q.deal for q in particles], w
