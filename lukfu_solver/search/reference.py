@@ -25,6 +25,7 @@ from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
 from ..plays import CLAIM, DISCARD, Play
 from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
+from . import bounds as _bounds
 from .bounds import reach, value_bounds
 from .driver import ZeroWindowDriver
 from .reductions import reduced_moves
@@ -229,6 +230,16 @@ class Solver(ZeroWindowDriver):
                 lo = elo
             if ehi < hi:
                 hi = ehi
+        # the caller's look-ahead only where the bounds and the table leave the test open, and only
+        # up to beta (or the upper bound): it decides a zero-window test only by reaching beta
+        if _bounds.CALLER_AHEAD and not pos.trick and pos.to_move == pos.caller:
+            stop = min(beta, hi)
+            if lo < stop:
+                b = _bounds._caller_lead_bound(pos, stop)
+                if b >= stop:
+                    return b
+                if b > lo:
+                    lo = b
         a0, b0 = alpha, beta
         if lo > alpha:
             alpha = lo

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bounds import value_bounds
+from .bounds import CALLER_AHEAD, caller_lead_bound, value_bounds
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, next_move, node_moves, search_moves
@@ -115,6 +115,16 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                                 lo = elo
                             if ehi < hi:
                                 hi = ehi
+                    # the caller's look-ahead after the probe, up to beta (Solver._ab)
+                    if CALLER_AHEAD and not cut and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                        stop = beta if beta < hi else hi
+                        if lo < stop:
+                            b = caller_lead_bound(T, st, p, stop)
+                            if b >= stop:
+                                v = b
+                                cut = True
+                            elif b > lo:
+                                lo = b
                     if cut:
                         phase = RETURN
                     else:
