@@ -4,12 +4,15 @@ seeded endgames.
 At the caller's lead the value is at least that of any move, so the best of the single-trick lower
 bounds after each single the caller may lead (R7 binds non-callers only) bounds it from below. It
 sees what the sure claim cannot: a lead that a non-caller must beat and whose trick, through the
-R7 look-ahead at the playout's ends, hands the lead back to the caller. Here the bound is checked
-against the plain alpha-beta reference of ``tests/oracle.py`` on every seeded endgame where it
-applies (it must never exclude the true value), shown to cut, shown to catch a deliberately
-unsound variant, and the compiled kernel's ``caller_lead_bound`` must give the same bounds. The
-switch ``CALLER_AHEAD`` is off in both searches (it cut nodes but cost more CPU than it saved,
-``docs/search.md``, "Bounds (seventh round)"), so the tests here switch the reference's on.
+R7 look-ahead at the playout's ends, hands the lead back to the caller. The search calls it after
+the table probe, with the window's beta, stopping at the first single whose bound reaches it, and
+(``CALLER_AHEAD_SKIP``) leaves out the singles whose every beater keeps a set or a run. Here the
+bound is checked against the plain alpha-beta reference of ``tests/oracle.py`` on every seeded
+endgame where it applies (it must never exclude the true value, with a stop at beta or without),
+shown to cut, shown to catch a deliberately unsound variant, the compiled kernel's
+``caller_lead_bound`` must give the same bounds, and the reference search with the switch on
+must give the oracle's values. ``CALLER_AHEAD`` is the switch of both searches
+(``docs/search.md``, "Caller's look-ahead after the probe (seventh round)").
 """
 
 from __future__ import annotations
@@ -36,35 +39,29 @@ def _beatable(pos: Position) -> int:
     return sum(x for x in B._bits(pos.hands[c]) if not x & UNBEATABLE_LEAD and others & B._above_in_suit(x))
 
 
-def _without(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """The bounds without the caller's look-ahead."""
-    with monkeypatch.context() as m:
-        m.setattr(B, "CALLER_AHEAD", False)
-        return B.value_bounds(pos)
+def _without(pos: Position) -> tuple[int, int]:
+    """The bounds without the caller's look-ahead (``value_bounds`` never calls it: the search does)."""
+    return B.value_bounds(pos)
 
 
-def _with(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
-    """The bounds with the caller's look-ahead switched on."""
+def _full(pos: Position, skip: bool, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The look-ahead's bound over every single it plays out (no stop), with or without the skip."""
     with monkeypatch.context() as m:
-        m.setattr(B, "CALLER_AHEAD", True)
-        return B.value_bounds(pos)
+        m.setattr(B, "CALLER_AHEAD_SKIP", skip)
+        return B._caller_lead_bound(pos, B.INF)
 
 
 def _cases() -> list[Position]:
     """Seeded endgames of 3-5 cards a hand at the caller's lead, with a beatable single, whose
     bounds without the look-ahead leave the value open: where it runs."""
     out = []
-    mp = pytest.MonkeyPatch()
-    try:
-        for seed in range(420):
-            pos = random_endgame(31_000 + seed, 3 + seed % 3)
-            if pos.to_move != pos.caller or not _beatable(pos):
-                continue
-            lo, hi = _without(pos, mp)
-            if lo < hi:
-                out.append(pos)
-    finally:
-        mp.undo()
+    for seed in range(420):
+        pos = random_endgame(31_000 + seed, 3 + seed % 3)
+        if pos.to_move != pos.caller or not _beatable(pos):
+            continue
+        lo, hi = _without(pos)
+        if lo < hi:
+            out.append(pos)
     return out
 
 
@@ -87,24 +84,44 @@ def test_the_cases_are_many_and_varied() -> None:
 
 
 def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On every case the look-ahead alone and the combined bounds hold the oracle's value and are
-    never looser than without it; it raises the lower bound on a fifth of them or more, and on some
-    up to the value itself, so that the test "at least the value?" needs no search there."""
+    """On every case the look-ahead, with the skip and without, stays at or below the oracle's
+    value, and the skip only leaves singles out (never above the bound without it); it raises the
+    lower bound on a fifth of the cases or more, and on some up to the value itself, so that the
+    test "at least the value?" needs no search there."""
     raised = proved = 0
     for pos in CASES:
         text = str(pos)
         v = _value(pos)
-        lo0, hi0 = _without(pos, monkeypatch)
-        alone = B._caller_lead_bound(pos, hi0)
+        lo0, hi0 = _without(pos)
+        skipped, every = _full(pos, True, monkeypatch), _full(pos, False, monkeypatch)
         assert str(pos) == text  # the bound leaves the position as it found it
-        assert alone <= v, (text, v, alone)
-        lo, hi = _with(pos, monkeypatch)
-        assert lo <= v <= hi, (text, v, lo, hi)
-        assert lo == max(lo0, alone) and hi == hi0, text  # a lower bound only, never looser
+        assert skipped <= every <= v, (text, v, skipped, every)
+        alone = B._caller_lead_bound(pos, hi0)
+        assert alone == skipped or skipped >= alone >= hi0, text  # a stop at the upper bound changes no decision
+        lo = max(lo0, alone)
+        assert lo <= v <= hi0, (text, v, lo, hi0)
         raised += lo > lo0
         proved += lo == v > lo0
     assert raised * 5 >= len(CASES), (raised, len(CASES))
     assert proved >= 10, proved
+
+
+def test_the_stop_at_beta(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the search's stop (the window's beta) the bound is the full one wherever that stays
+    below beta, and otherwise reaches beta without passing the value: every zero-window test it
+    decides is decided rightly, and the tests it cannot decide see the same bound."""
+    stopped_early = 0
+    for pos in CASES:
+        v = _value(pos)
+        full = _full(pos, B.CALLER_AHEAD_SKIP, monkeypatch)
+        for beta in range(-14, 16, 2):
+            b = B._caller_lead_bound(pos, beta)
+            if full >= beta:
+                assert beta <= b <= full <= v, (str(pos), beta, b, full, v)
+                stopped_early += b < full
+            else:
+                assert b == full, (str(pos), beta, b, full)
+    assert stopped_early > 0, stopped_early
 
 
 def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,21 +137,40 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert wrong >= 20, wrong
 
 
-def test_kernel_bound_equals_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled ``caller_lead_bound`` (called directly: the switch is a compile-time constant)
-    equals the reference's on every case, with and without an upper bound to stop at, and leaves
-    the position's own row as it found it (it writes the leads to the next row)."""
+def test_kernel_bound_equals_the_reference() -> None:
+    """The compiled ``caller_lead_bound`` (called directly: the switch is a compile-time constant,
+    the skip one too, and the reference's is set alike) equals the reference's on every case, for
+    every stop the search can pass, and leaves the position's own row as it found it (it writes the
+    leads to the next row)."""
     from lukfu_solver.search.fast import FastSolver, load_row
     from lukfu_solver.search.kernel import bounds as KB
 
+    assert KB.CALLER_AHEAD == B.CALLER_AHEAD and KB.CALLER_AHEAD_SKIP == B.CALLER_AHEAD_SKIP
     solver = FastSolver(max_entries=1024)
     for pos in CASES:
-        hi0 = _without(pos, monkeypatch)[1]
+        hi0 = _without(pos)[1]
         load_row(solver.st, 0, pos)
         row = solver.st[0].copy()
-        for upper in (hi0, B.INF):
-            assert KB.caller_lead_bound(solver.T, solver.st, 0, upper) == B._caller_lead_bound(pos, upper), str(pos)
+        for stop in (hi0, B.INF, -4, 0, 2, 6):
+            assert KB.caller_lead_bound(solver.T, solver.st, 0, stop) == B._caller_lead_bound(pos, stop), str(pos)
         assert (solver.st[0] == row).all(), str(pos)
+
+
+def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference search with the look-ahead at its call point (after the table probe, with
+    beta) gives the oracle's value on the cases, and, on those where the look-ahead can decide a
+    test, searches fewer nodes than with it off."""
+    fewer = 0
+    for pos in CASES[:80]:
+        with monkeypatch.context() as m:
+            m.setattr(B, "CALLER_AHEAD", True)
+            on = make_solver("reference").solve(pos)
+        with monkeypatch.context() as m:
+            m.setattr(B, "CALLER_AHEAD", False)
+            off = make_solver("reference").solve(pos)
+        assert on.value == off.value == _value(pos), str(pos)
+        fewer += on.nodes < off.nodes
+    assert fewer >= 10, fewer
 
 
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:

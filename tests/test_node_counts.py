@@ -21,15 +21,15 @@ from lukfu_solver.search import make_solver
 # R7 one-trick bound (search.bounds._r7_lead_bounds, at a non-caller's lead with no set and no
 # run): the nodes were 30, 396, 1451, 2554 and 6233 before; the values are unchanged. Re-recorded for
 # issue 13's R7 look-ahead at the single-trick playout's ends (search.bounds._r7_ahead_bounds): the
-# nodes were 18, 354, 1335, 2340 and 5950 before; the values are unchanged. Issue 13's caller
-# look-ahead (search.bounds.CALLER_AHEAD, seventh round) is switched off; switched on, the nodes
-# are 18, 349, 367, 1353 and 3509.
+# nodes were 18, 354, 1335, 2340 and 5950 before; the values are unchanged. Re-recorded for issue 13's
+# caller look-ahead after the table probe (search.bounds.CALLER_AHEAD, seventh round, switched on):
+# the nodes were 18, 349, 1010, 1713 and 5782 before; the values are unchanged.
 FIXED = [
     ("C3S23M1T17/C46S15T23/C578S47T5 0 2 3,1,2 S69M2345678T4689 -", -2, 18),
     ("C69S4M57T2/C178S5M2T8/C45S139M3 2 0 2,2,2 S678M49T1345679 -", 0, 349),
-    ("C146S25M4/C2358S7M9/C9S46M1T69 2 2 3,0,3 M678T12347 -", 4, 1010),
-    ("C135M35T245/C28S3456M1T3/C6S12M2468T1 0 0 3,1,0 C7S789M79T79 -", 6, 1713),
-    ("C37S258M49T9/C4568M27T68/C1S14679M35 1 0 0,4,0 M16T123 -", -6, 5782),
+    ("C146S25M4/C2358S7M9/C9S46M1T69 2 2 3,0,3 M678T12347 -", 4, 368),
+    ("C135M35T245/C28S3456M1T3/C6S12M2468T1 0 0 3,1,0 C7S789M79T79 -", 6, 1353),
+    ("C37S258M49T9/C4568M27T68/C1S14679M35 1 0 0,4,0 M16T123 -", -6, 3509),
 ]
 
 

@@ -28,8 +28,14 @@ R7_AT_LEAD = True
 R7_AHEAD = True
 # Issue 13, seventh round: at the caller's lead, the single-trick playout after each single it may
 # lead that a non-caller can beat (a lower bound: the caller picks its best move); the kernel too.
-# Off: it cut set b's nodes 1.26 times but cost 1.5 times the CPU (docs/search.md, seventh round).
-CALLER_AHEAD = False
+# The search calls it (search.reference.Solver._ab) after the table probe, with the window's beta,
+# storing its cuts; value_bounds does not (there it cut set b's nodes 1.26 times but cost 1.5 times
+# the CPU; after the probe, set b 1.26 times fewer nodes and 1.14 times less CPU: docs/search.md,
+# "Caller's look-ahead after the probe (seventh round)").
+CALLER_AHEAD = True
+# Leave out the singles every beater of which would keep a set or a run (the R7 look-ahead cannot
+# run at the end of their tricks, so their lower bounds are rarely better than the reach).
+CALLER_AHEAD_SKIP = True
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
@@ -62,25 +68,28 @@ def value_bounds(pos: Position) -> tuple[int, int]:
     if R7_AT_LEAD and not pos.trick and w != caller and not _has_set_or_run(pos.hands[w]):
         lo1, hi1 = _r7_lead_bounds(pos)
         lower, upper = max(lower, lo1), min(upper, hi1)
-    if CALLER_AHEAD and not pos.trick and w == caller and lower < upper:
-        lower = max(lower, _caller_lead_bound(pos, upper))
     return lower, upper
 
 
-def _caller_lead_bound(pos: Position, upper: int) -> int:
+def _caller_lead_bound(pos: Position, stop: int) -> int:
     """The caller's look-ahead (issue 13, seventh round): at the caller's lead, the best of the
     single-trick lower bounds (:func:`_single_trick_bounds`, the R7 look-ahead at its ends
     included) after each single it may lead that a non-caller can beat, or -INF when there is
     none. The caller may lead any single (R7 binds non-callers only), so the value is at least
     each such child's lower bound. Singles nobody can beat are left out: their trick ends at the
-    caller's own lead, which the sure claim already counts. Stops once a bound reaches ``upper``
-    (the value's upper bound, so no child can bound it higher)."""
+    caller's own lead, which the sure claim already counts; with ``CALLER_AHEAD_SKIP`` so are
+    those whose every beater keeps a set or a run (any subset is sound). Stops once a bound
+    reaches ``stop`` (the search passes the window's beta, or the upper bound when lower: a
+    bound below beta cannot decide a zero-window test)."""
     caller = pos.caller
     hand = pos.hands[caller]
-    others = pos.hands[(caller + 1) % 3] | pos.hands[(caller + 2) % 3]
+    o1, o2 = pos.hands[(caller + 1) % 3], pos.hands[(caller + 2) % 3]
     lo = -INF
     for c in _bits(hand):
-        if c & UNBEATABLE_LEAD or not others & _above_in_suit(c):
+        above = _above_in_suit(c)
+        if c & UNBEATABLE_LEAD or not (o1 | o2) & above:
+            continue
+        if CALLER_AHEAD_SKIP and all(not h & above or _has_set_or_run(h & ~above) for h in (o1, o2)):
             continue
         pos.push(Play(SINGLE, c, 1))
         try:
@@ -89,7 +98,7 @@ def _caller_lead_bound(pos: Position, upper: int) -> int:
             pos.pop()
         if clo > lo:
             lo = clo
-            if lo >= upper:
+            if lo >= stop:
                 break
     return lo
 

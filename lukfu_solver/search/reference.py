@@ -25,6 +25,7 @@ from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
 from ..plays import CLAIM, DISCARD, Play
 from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
+from . import bounds as _bounds
 from .bounds import reach, value_bounds
 from .driver import ZeroWindowDriver
 from .reductions import reduced_moves
@@ -229,6 +230,17 @@ class Solver(ZeroWindowDriver):
                 lo = elo
             if ehi < hi:
                 hi = ehi
+        # the caller's look-ahead only where the bounds and the table leave the test open, and only
+        # up to beta (or the upper bound): it decides a zero-window test only by reaching beta; its
+        # cut is stored as this node's fail high (no move), so that later tests find it in the table
+        if _bounds.CALLER_AHEAD and not pos.trick and pos.to_move == pos.caller:
+            stop = min(beta, hi)
+            if lo < stop:
+                b = _bounds._caller_lead_bound(pos, stop)
+                if b >= stop:
+                    return self._store(key, entry, lo, hi, b, alpha, beta, None)
+                if b > lo:
+                    lo = b
         a0, b0 = alpha, beta
         if lo > alpha:
             alpha = lo
@@ -270,8 +282,16 @@ class Solver(ZeroWindowDriver):
         # a fail low it is merely the least bad refuted move, and as the table's move it misled the
         # ordering of later tests (one full deal: 592 M nodes with it, 98 M without)
         improved = g > a0 if maximizing else g < b0
+        return self._store(key, entry, lo, hi, g, a0, b0, best_move if improved else None)
+
+    def _store(
+        self, key: int, entry: list | None, lo: int, hi: int, g: int, a0: int, b0: int, move: Play | None
+    ) -> int:
+        """Store the node's result ``g`` of the window (a0, b0) under ``key`` (a new entry starts from
+        the node's bounds ``lo``, ``hi``): exact inside the window, a lower bound at or above b0,
+        an upper one at or below a0; ``move`` (None: keep the entry's) is the table move. Returns g."""
         if entry is None:
-            entry = [lo, hi, best_move if improved else None]
+            entry = [lo, hi, move]
             if len(self.tt) >= self.max_entries:
                 self._evict()
             self.tt[key] = entry
@@ -281,8 +301,8 @@ class Solver(ZeroWindowDriver):
             entry[0] = max(entry[0], g)
         else:
             entry[0] = entry[1] = g
-        if improved:
-            entry[2] = best_move
+        if move is not None:
+            entry[2] = move
         return g
 
     def _reward(self, m: Play) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bounds import value_bounds
+from .bounds import CALLER_AHEAD, caller_lead_bound, value_bounds
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, next_move, node_moves, search_moves
@@ -34,7 +34,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
     again with resume=True to go on). The limits are checked as Solver._check_limits does: at
     ctr[C_NEXT] nodes; the node limit here, the clock by the caller when paused."""
-    ENTER, EVAL, RETURN = 0, 1, 2
+    ENTER, EVAL, RETURN, STORE = 0, 1, 2, 3
     T = raw1(T)
     st = raw2(st)
     mv = raw2(mv)
@@ -115,7 +115,34 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                                 lo = elo
                             if ehi < hi:
                                 hi = ehi
-                    if cut:
+                    # the caller's look-ahead after the probe, up to beta (Solver._ab); a cut is
+                    # stored as a fail high of this node (phase STORE), with no move
+                    ahead = False
+                    b = lo
+                    if CALLER_AHEAD and not cut and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                        stop = beta if beta < hi else hi
+                        if lo < stop:
+                            b = caller_lead_bound(T, st, p, stop)
+                            if b >= stop:
+                                ahead = True
+                            elif b > lo:
+                                lo = b
+                    if ahead:
+                        fr[p, R_A0] = alpha
+                        fr[p, R_B0] = beta
+                        if not had:
+                            fr[p, R_LO] = lo
+                            fr[p, R_HI] = hi
+                        fr[p, R_KEY] = key
+                        fr[p, R_HAD] = had
+                        fr[p, R_ELO] = elo
+                        fr[p, R_EHI] = ehi
+                        fr[p, R_MAX] = 1
+                        fr[p, R_G] = b
+                        fr[p, R_BEST] = NO_MOVE
+                        fr[p, R_NCARDS] = popcount(st[p, F_H0])
+                        phase = STORE
+                    elif cut:
                         phase = RETURN
                     else:
                         fr[p, R_A0] = alpha
@@ -158,53 +185,56 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                         fr[p, R_BETA] = beta
                         phase = ENTER
                         continue
-        # phase == RETURN: v is the value of row p
-        if p == root:
-            ctr[C_RESULT] = v
-            return DONE
-        p -= 1
-        idx = fr[p, R_IDX]
-        m = mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
-        g = fr[p, R_G]
-        alpha = fr[p, R_ALPHA]
-        beta = fr[p, R_BETA]
-        cutoff = False
-        if fr[p, R_MAX]:
-            if v > g:
-                g = v
-                fr[p, R_BEST] = m
-                if g > alpha:
-                    alpha = g
-                    if g >= beta:
-                        cutoff = True
-        else:
-            if v < g:
-                g = v
-                fr[p, R_BEST] = m
-                if g < beta:
-                    beta = g
-                    if g <= alpha:
-                        cutoff = True
-        fr[p, R_G] = g
-        fr[p, R_ALPHA] = alpha
-        fr[p, R_BETA] = beta
-        if cutoff:
-            s = st[p, F_TM]
-            if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
-                fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
-                fr[p, R_KILLER + s] = m
-            nh = popcount(st[p, F_H0 + s]) + 1
-            hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
-        elif idx + 1 < fr[p, R_NM]:
-            idx += 1
-            fr[p, R_IDX] = idx
-            m = next_move(mv, mk, p, idx, fr[p, R_NM])
-            push(T, st, p, m)
-            p += 1
+        # phase == RETURN: v is the value of row p; phase == STORE: row p's own g is stored
+        if phase == RETURN:
+            if p == root:
+                ctr[C_RESULT] = v
+                return DONE
+            p -= 1
+            idx = fr[p, R_IDX]
+            m = mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
+            g = fr[p, R_G]
+            alpha = fr[p, R_ALPHA]
+            beta = fr[p, R_BETA]
+            cutoff = False
+            if fr[p, R_MAX]:
+                if v > g:
+                    g = v
+                    fr[p, R_BEST] = m
+                    if g > alpha:
+                        alpha = g
+                        if g >= beta:
+                            cutoff = True
+            else:
+                if v < g:
+                    g = v
+                    fr[p, R_BEST] = m
+                    if g < beta:
+                        beta = g
+                        if g <= alpha:
+                            cutoff = True
+            fr[p, R_G] = g
             fr[p, R_ALPHA] = alpha
             fr[p, R_BETA] = beta
-            phase = ENTER
-            continue
+            if cutoff:
+                s = st[p, F_TM]
+                if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
+                    fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
+                    fr[p, R_KILLER + s] = m
+                nh = popcount(st[p, F_H0 + s]) + 1
+                hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
+            elif idx + 1 < fr[p, R_NM]:
+                idx += 1
+                fr[p, R_IDX] = idx
+                m = next_move(mv, mk, p, idx, fr[p, R_NM])
+                push(T, st, p, m)
+                p += 1
+                fr[p, R_ALPHA] = alpha
+                fr[p, R_BETA] = beta
+                phase = ENTER
+                continue
+        else:
+            g = fr[p, R_G]
         while not tt_store(
             tt,
             ctr,

@@ -23,8 +23,10 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 # be switched alike, or their node counts part)
 R7_AT_LEAD = True
 R7_AHEAD = True
-# search.bounds.CALLER_AHEAD (issue 13, seventh round), the same rule
-CALLER_AHEAD = False
+# search.bounds.CALLER_AHEAD and CALLER_AHEAD_SKIP (issue 13, seventh round), the same rules; the
+# search calls caller_lead_bound after the table probe (kernel.alphabeta.search)
+CALLER_AHEAD = True
+CALLER_AHEAD_SKIP = True
 
 
 @njit(cache=True, inline="always")
@@ -160,10 +162,6 @@ def value_bounds(T, st, p):
             lower = lo1
         if hi1 < upper:
             upper = hi1
-    if CALLER_AHEAD and nt == 0 and w == caller and lower < upper:
-        b = caller_lead_bound(T, st, p, upper)
-        if b > lower:
-            lower = b
     return lower, upper
 
 
@@ -636,13 +634,16 @@ def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
 
 
 @njit(cache=True)
-def caller_lead_bound(T, st, p, upper):
+def caller_lead_bound(T, st, p, stop):
     """search.bounds._caller_lead_bound at the caller's lead in row p: the best single-trick lower
-    bound after each single it may lead that a non-caller can beat (-INF when none), stopping once
-    one reaches upper. Each lead is written to row p + 1, as r7_lead_bounds does."""
+    bound after each single it may lead that a non-caller can beat (-INF when none; with
+    CALLER_AHEAD_SKIP not those whose every beater keeps a set or a run), stopping once one
+    reaches stop. Each lead is written to row p + 1, as r7_lead_bounds does."""
     caller = st[p, F_CALLER]
     hand = st[p, F_H0 + caller]
-    others = st[p, F_H0 + (caller + 1) % 3] | st[p, F_H0 + (caller + 2) % 3]
+    o1 = st[p, F_H0 + (caller + 1) % 3]
+    o2 = st[p, F_H0 + (caller + 2) % 3]
+    others = o1 | o2
     q = p + 1
     for f in range(NF):
         st[q, f] = st[p, f]
@@ -655,13 +656,21 @@ def caller_lead_bound(T, st, p, upper):
     while cards:
         c = cards & -cards
         cards ^= c
-        if (c & UNBEATABLE_LEAD) or (others & above_in_suit(c)) == 0:
+        above = above_in_suit(c)
+        if (c & UNBEATABLE_LEAD) or (others & above) == 0:
             continue
+        if CALLER_AHEAD_SKIP:
+            useful = False
+            for h in (o1, o2):  # one inlined copy of has_set_or_run
+                if (h & above) and not has_set_or_run(h & ~above):
+                    useful = True
+            if not useful:
+                continue
         st[q, F_H0 + caller] = hand & ~c
         st[q, F_TR0] = enc(SINGLE, c, 1)
         l1 = single_trick_bounds(T, st, q)[0]
         if l1 > lo:
             lo = l1
-            if lo >= upper:
+            if lo >= stop:
                 break
     return lo
