@@ -48,6 +48,7 @@ from lukfu_solver.search import (  # noqa: E402
     tt_key,
     value_bounds,
 )
+from lukfu_solver.search import bounds as search_bounds  # noqa: E402
 
 # ---------------------------------------------------------------- shared data (computed once)
 
@@ -813,10 +814,14 @@ def _loose_roots(count: int) -> list[Position]:
 
 
 @pytest.mark.parametrize("pos", _loose_roots(6), ids=str)
-def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(pos: Position) -> None:
+def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(
+    pos: Position, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After a zero-window test in which every move of the side to move failed, the root's entry
     has no move (a refuted move would mislead later ordering); after one it passed, the entry's
-    move is legal and keeps the value."""
+    move is legal and keeps the value. The caller's look-ahead is switched off here: where it
+    decides a test, no move is searched and its stored cut has none (``docs/search.md``)."""
+    monkeypatch.setattr(search_bounds, "CALLER_AHEAD", False)
     s = Solver()
     v = s.solve(pos).value
     assert v is not None
