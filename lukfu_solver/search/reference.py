@@ -241,6 +241,16 @@ class Solver(ZeroWindowDriver):
                     return self._store(key, entry, lo, hi, b, alpha, beta, None)
                 if b > lo:
                     lo = b
+        # the coalition's look-ahead, the mirror at a non-caller's lead: down to alpha (or the lower
+        # bound), its cut stored as this node's fail low (no move)
+        if _bounds.COALITION_AHEAD and not pos.trick and pos.to_move != pos.caller:
+            stop = max(alpha, lo)
+            if hi > stop:
+                b = _bounds._coalition_lead_bound(pos, stop)
+                if b <= stop:
+                    return self._store(key, entry, lo, hi, b, alpha, beta, None)
+                if b < hi:
+                    hi = b
         a0, b0 = alpha, beta
         if lo > alpha:
             alpha = lo
