@@ -194,3 +194,46 @@ def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
         a, b = compiled.solve(pos), reference.solve(pos)
         assert a.value == b.value == _value(pos), str(pos)
         assert a.nodes == b.nodes, str(pos)
+
+
+def _r7_cases() -> list[Position]:
+    """Seeded endgames of 3-5 cards a hand at a non-caller's lead with no set and no run (more
+    than one card), whose bounds without the R7 one-trick bound leave the value open."""
+    out = []
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(B, "R7_AT_LEAD", False)
+        for seed in range(400):
+            pos = random_endgame(43_000 + seed, 3 + seed % 3)
+            w = pos.to_move
+            if pos.trick or w == pos.caller or B._has_set_or_run(pos.hands[w]):
+                continue
+            lo, hi = B.value_bounds(pos)
+            if lo < hi:
+                out.append(pos)
+    finally:
+        mp.undo()
+    return out
+
+
+def test_the_r7_bound_after_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The variant ``R7_AFTER_PROBE`` (with ``R7_AT_LEAD`` off; both off as committed): the R7
+    one-trick bound computed at the coalition's call point after the table probe instead of in
+    ``value_bounds``. The reference search so switched gives the oracle's values on seeded R7
+    leads (the kernel, whose switches are compile-time constants, matched it on
+    ``tests/test_kernel.py`` in a build with both flipped, ``docs/search.md``), and the bound
+    does decide nodes there: with the call point switched off as well, more nodes are searched
+    on some cases."""
+    cases = _r7_cases()
+    assert len(cases) >= 40, len(cases)
+    more = 0
+    for pos in cases[:60]:
+        with monkeypatch.context() as m:
+            m.setattr(B, "R7_AT_LEAD", False)
+            m.setattr(B, "R7_AFTER_PROBE", True)
+            moved = make_solver("reference").solve(pos)
+            m.setattr(B, "R7_AFTER_PROBE", False)
+            none = make_solver("reference").solve(pos)
+        assert moved.value == none.value == _value(pos), str(pos)
+        more += none.nodes > moved.nodes
+    assert more >= 5, more

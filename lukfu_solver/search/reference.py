@@ -245,7 +245,13 @@ class Solver(ZeroWindowDriver):
         # bound), its cut stored as this node's fail low (no move)
         if _bounds.COALITION_AHEAD and not pos.trick and pos.to_move != pos.caller:
             stop = max(alpha, lo)
-            if hi > stop:
+            if _bounds.R7_AFTER_PROBE and not _bounds.R7_AT_LEAD and not _bounds._has_set_or_run(pos.hands[pos.to_move]):
+                # the R7 one-trick bound here rather than in value_bounds: only where the table leaves it open
+                lo1, hi1 = _bounds._r7_lead_bounds(pos)
+                lo, hi = max(lo, lo1), min(hi, hi1)
+                if lo >= beta or hi <= alpha or lo == hi:
+                    return self._store(key, entry, lo, hi, lo if lo >= beta or lo == hi else hi, alpha, beta, None)
+            elif hi > stop:
                 b = _bounds._coalition_lead_bound(pos, stop)
                 if b <= stop:
                     return self._store(key, entry, lo, hi, b, alpha, beta, None)

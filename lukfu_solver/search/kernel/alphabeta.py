@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bounds import CALLER_AHEAD, COALITION_AHEAD, caller_lead_bound, coalition_lead_bound, value_bounds
+from .bounds import (
+    CALLER_AHEAD,
+    COALITION_AHEAD,
+    R7_AFTER_PROBE,
+    R7_AT_LEAD,
+    caller_lead_bound,
+    coalition_lead_bound,
+    has_set_or_run,
+    r7_lead_bounds,
+    value_bounds,
+)
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, next_move, node_moves, search_moves
@@ -133,7 +143,17 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                                         lo = b
                         elif COALITION_AHEAD:
                             stop = alpha if alpha > lo else lo
-                            if hi > stop:
+                            w = st[p, F_TM]
+                            if R7_AFTER_PROBE and not R7_AT_LEAD and not has_set_or_run(st[p, F_H0 + w]):
+                                lo1, hi1 = r7_lead_bounds(T, st, p, w)
+                                if lo1 > lo:
+                                    lo = lo1
+                                if hi1 < hi:
+                                    hi = hi1
+                                if lo >= beta or hi <= alpha or lo == hi:
+                                    b = lo if (lo >= beta or lo == hi) else hi
+                                    ahead = True
+                            elif hi > stop:
                                 b = coalition_lead_bound(T, st, p, stop)
                                 if b <= stop:
                                     ahead = True

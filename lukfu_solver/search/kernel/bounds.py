@@ -31,6 +31,8 @@ CALLER_AHEAD_SKIP = True
 # search calls coalition_lead_bound after the table probe (kernel.alphabeta.search)
 COALITION_AHEAD = True
 COALITION_AHEAD_SKIP = True
+# search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
+R7_AFTER_PROBE = False
 
 
 @njit(cache=True, inline="always")
