@@ -23,7 +23,10 @@ from lukfu_solver.search import make_solver
 # issue 13's R7 look-ahead at the single-trick playout's ends (search.bounds._r7_ahead_bounds): the
 # nodes were 18, 354, 1335, 2340 and 5950 before; the values are unchanged. Re-recorded for issue 13's
 # caller look-ahead after the table probe (search.bounds.CALLER_AHEAD, seventh round, switched on):
-# the nodes were 18, 349, 1010, 1713 and 5782 before; the values are unchanged.
+# the nodes were 18, 349, 1010, 1713 and 5782 before; the values are unchanged. Issue 13's coalition
+# look-ahead after the table probe (search.bounds.COALITION_AHEAD, eighth round, switched on) leaves
+# all five counts as they were (none of these searches meets a non-caller's lead with a set or a run
+# where the look-ahead tightens anything).
 FIXED = [
     ("C3S23M1T17/C46S15T23/C578S47T5 0 2 3,1,2 S69M2345678T4689 -", -2, 18),
     ("C69S4M57T2/C178S5M2T8/C45S139M3 2 0 2,2,2 S678M49T1345679 -", 0, 349),

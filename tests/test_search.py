@@ -819,9 +819,11 @@ def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(
 ) -> None:
     """After a zero-window test in which every move of the side to move failed, the root's entry
     has no move (a refuted move would mislead later ordering); after one it passed, the entry's
-    move is legal and keeps the value. The caller's look-ahead is switched off here: where it
-    decides a test, no move is searched and its stored cut has none (``docs/search.md``)."""
+    move is legal and keeps the value. The caller's and the coalition's look-aheads are switched
+    off here: where one decides a test, no move is searched and its stored cut has none
+    (``docs/search.md``)."""
     monkeypatch.setattr(search_bounds, "CALLER_AHEAD", False)
+    monkeypatch.setattr(search_bounds, "COALITION_AHEAD", False)
     s = Solver()
     v = s.solve(pos).value
     assert v is not None

@@ -36,6 +36,23 @@ CALLER_AHEAD = True
 # Leave out the singles every beater of which would keep a set or a run (the R7 look-ahead cannot
 # run at the end of their tricks, so their lower bounds are rarely better than the reach).
 CALLER_AHEAD_SKIP = True
+# Issue 13, eighth round: the mirror at a non-caller's lead holding a set or a run (the one-trick
+# bound covers the others): the least of the single-trick upper bounds after each single R7 lets it
+# lead is an upper bound (the coalition picks its least move). The search calls it after the table
+# probe, down to the window's alpha, storing its cuts as fail lows (docs/search.md, "Coalition's
+# look-ahead after the probe (eighth round)"); the kernel has the same switches.
+COALITION_AHEAD = True
+# Leave out the singles the caller can beat with a card the partner cannot beat, while at least
+# three cards a hand are left: the caller's win of the trick leaves only the reach's upper bound,
+# which is already the node's, so they never decide or tighten anything (the tree is unchanged).
+COALITION_AHEAD_SKIP = True
+# A variant, off: with R7_AT_LEAD off too, the R7 one-trick bound at a non-caller's lead with no set
+# and no run moves out of value_bounds to the coalition's call point after the table probe (both
+# sides, no stop), computed only where the table leaves the node open. Side by side with main it
+# cost about 5% less CPU than the adopted configuration on equal nodes, but value_bounds (and so
+# solver.bounds and the root bounds of a solve under a node limit) would lose the R7 bound
+# (docs/search.md, "Coalition's look-ahead after the probe (eighth round)"). Switch both files alike.
+R7_AFTER_PROBE = False
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
@@ -101,6 +118,48 @@ def _caller_lead_bound(pos: Position, stop: int) -> int:
             if lo >= stop:
                 break
     return lo
+
+
+def _coalition_lead_bound(pos: Position, stop: int) -> int:
+    """The coalition's look-ahead (issue 13, eighth round), the mirror of
+    :func:`_caller_lead_bound`: at a non-caller's lead, the least of the single-trick upper
+    bounds (:func:`_single_trick_bounds`, the R7 look-ahead at its ends included) after each
+    single R7 lets it lead, or INF when none is played out. The coalition minimises and each of
+    those singles is a legal move, so the value is at most each such child's upper bound (any
+    subset of the legal moves gives a sound bound). Sets, runs and the claim are left out; so is
+    a lead with no set and no run while ``R7_AT_LEAD`` is on (:func:`value_bounds` has already
+    taken the same minimum there, with the claim). With ``COALITION_AHEAD_SKIP`` the singles the
+    caller can beat with a card the partner cannot beat are left out while at least three cards a
+    hand are left: their trick may end at the caller's lead, whose upper bound is the reach alone,
+    the node's own, so they can never tighten it. Stops once a bound is at or below ``stop`` (the
+    search passes the window's alpha, or the lower bound when higher: a bound above alpha cannot
+    decide a zero-window test)."""
+    w = pos.to_move
+    caller = pos.caller
+    hand = pos.hands[w]
+    hi = INF
+    if w == caller or pos.trick or (R7_AT_LEAD and not _has_set_or_run(hand)):
+        return hi
+    ch, partner = pos.hands[caller], pos.hands[3 - caller - w]
+    skip = COALITION_AHEAD_SKIP and pos.cards_per_hand() >= 3
+    up = pos.faceup
+    nonold = hand & ~old_cards(hand, up)
+    singles = nonold & SUIT_MASK[(nonold.bit_length() - 1) // 9] if nonold else hand
+    for c in _bits(singles):
+        if skip and not c & UNBEATABLE_LEAD:
+            beat = ch & _above_in_suit(c)
+            if beat and not partner & _above_in_suit(1 << (beat.bit_length() - 1)):
+                continue
+        pos.push(Play(SINGLE, c, 1))
+        try:
+            chi = _single_trick_bounds(pos)[1]
+        finally:
+            pos.pop()
+        if chi < hi:
+            hi = chi
+            if hi <= stop:
+                break
+    return hi
 
 
 def _has_set_or_run(hand: int) -> bool:

@@ -10,12 +10,25 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bounds import CALLER_AHEAD, caller_lead_bound, value_bounds
+from .bounds import (
+    CALLER_AHEAD,
+    COALITION_AHEAD,
+    R7_AFTER_PROBE,
+    R7_AT_LEAD,
+    caller_lead_bound,
+    coalition_lead_bound,
+    has_set_or_run,
+    r7_lead_bounds,
+    value_bounds,
+)
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
+
+# search.reference.TT_MOVE_AT_BETA_DROPPED (compile-time: both searches alike)
+TT_MOVE_AT_BETA_DROPPED = False
 
 
 @njit(cache=True)
@@ -115,19 +128,43 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                                 lo = elo
                             if ehi < hi:
                                 hi = ehi
-                    # the caller's look-ahead after the probe, up to beta (Solver._ab); a cut is
-                    # stored as a fail high of this node (phase STORE), with no move
+                            if TT_MOVE_AT_BETA_DROPPED and ehi == beta and st[p, F_TM] != st[p, F_CALLER]:
+                                ttm = NO_MOVE
+                    # the caller's look-ahead after the probe, up to beta, and the coalition's at a
+                    # non-caller's lead, down to alpha (Solver._ab); a cut is stored as a fail high
+                    # (the caller's) or a fail low (the coalition's) of this node (phase STORE), with
+                    # no move
                     ahead = False
                     b = lo
-                    if CALLER_AHEAD and not cut and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
-                        stop = beta if beta < hi else hi
-                        if lo < stop:
-                            b = caller_lead_bound(T, st, p, stop)
-                            if b >= stop:
-                                ahead = True
-                            elif b > lo:
-                                lo = b
-                    if ahead:
+                    if not cut and st[p, F_NTRICK] == 0:
+                        if st[p, F_TM] == st[p, F_CALLER]:
+                            if CALLER_AHEAD:
+                                stop = beta if beta < hi else hi
+                                if lo < stop:
+                                    b = caller_lead_bound(T, st, p, stop)
+                                    if b >= stop:
+                                        ahead = True
+                                    elif b > lo:
+                                        lo = b
+                        elif COALITION_AHEAD:
+                            stop = alpha if alpha > lo else lo
+                            w = st[p, F_TM]
+                            if R7_AFTER_PROBE and not R7_AT_LEAD and not has_set_or_run(st[p, F_H0 + w]):
+                                lo1, hi1 = r7_lead_bounds(T, st, p, w)
+                                if lo1 > lo:
+                                    lo = lo1
+                                if hi1 < hi:
+                                    hi = hi1
+                                if lo >= beta or hi <= alpha or lo == hi:
+                                    b = lo if (lo >= beta or lo == hi) else hi
+                                    ahead = True
+                            elif hi > stop:
+                                b = coalition_lead_bound(T, st, p, stop)
+                                if b <= stop:
+                                    ahead = True
+                                elif b < hi:
+                                    hi = b
+                    if ahead or not cut:  # the frame of a node searched or stored here
                         fr[p, R_A0] = alpha
                         fr[p, R_B0] = beta
                         if not had:
@@ -137,7 +174,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                         fr[p, R_HAD] = had
                         fr[p, R_ELO] = elo
                         fr[p, R_EHI] = ehi
-                        fr[p, R_MAX] = 1
+                    if ahead:
+                        fr[p, R_MAX] = 1 if st[p, F_TM] == st[p, F_CALLER] else 0
                         fr[p, R_G] = b
                         fr[p, R_BEST] = NO_MOVE
                         fr[p, R_NCARDS] = popcount(st[p, F_H0])
@@ -145,19 +183,10 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                     elif cut:
                         phase = RETURN
                     else:
-                        fr[p, R_A0] = alpha
-                        fr[p, R_B0] = beta
                         if lo > alpha:
                             alpha = lo
                         if hi < beta:
                             beta = hi
-                        if not had:
-                            fr[p, R_LO] = lo
-                            fr[p, R_HI] = hi
-                        fr[p, R_KEY] = key
-                        fr[p, R_HAD] = had
-                        fr[p, R_ELO] = elo
-                        fr[p, R_EHI] = ehi
                         # the moves only now: a node its table entry decides (about 4 in 10) needs none
                         tm = st[p, F_TM]
                         n = search_moves(

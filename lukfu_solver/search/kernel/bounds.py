@@ -27,6 +27,12 @@ R7_AHEAD = True
 # search calls caller_lead_bound after the table probe (kernel.alphabeta.search)
 CALLER_AHEAD = True
 CALLER_AHEAD_SKIP = True
+# search.bounds.COALITION_AHEAD and COALITION_AHEAD_SKIP (issue 13, eighth round), the same rules; the
+# search calls coalition_lead_bound after the table probe (kernel.alphabeta.search)
+COALITION_AHEAD = True
+COALITION_AHEAD_SKIP = True
+# search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
+R7_AFTER_PROBE = False
 
 
 @njit(cache=True, inline="always")
@@ -674,3 +680,47 @@ def caller_lead_bound(T, st, p, stop):
             if lo >= stop:
                 break
     return lo
+
+
+@njit(cache=True)
+def coalition_lead_bound(T, st, p, stop):
+    """search.bounds._coalition_lead_bound at a non-caller's lead in row p: the least single-trick
+    upper bound after each single R7 lets it lead (INF when none is played out: at the caller's
+    lead, mid-trick, or, with R7_AT_LEAD, when it holds no set and no run; with
+    COALITION_AHEAD_SKIP not the singles the caller can beat with a card the partner cannot beat,
+    while three cards a hand or more are left), stopping once one is at or below stop. Each lead
+    is written to row p + 1, as r7_lead_bounds does."""
+    caller = st[p, F_CALLER]
+    w = st[p, F_TM]
+    hand = st[p, F_H0 + w]
+    hi = INF
+    if w == caller or st[p, F_NTRICK] != 0 or (R7_AT_LEAD and not has_set_or_run(hand)):
+        return hi
+    ch = st[p, F_H0 + caller]
+    partner = st[p, F_H0 + 3 - caller - w]
+    skip = COALITION_AHEAD_SKIP and popcount(st[p, F_H0]) >= 3
+    old = old_cards(T, hand, st[p, F_FACEUP])
+    nonold = hand & ~old
+    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+    q = p + 1
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    st[q, F_NTRICK] = 1
+    st[q, F_LEADER] = w
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = (w + 1) % 3
+    while singles:
+        c = singles & -singles
+        singles ^= c
+        if skip and not (c & UNBEATABLE_LEAD):
+            beat = ch & above_in_suit(c)
+            if beat and not (partner & above_in_suit(1 << (bit_length(beat) - 1))):
+                continue
+        st[q, F_H0 + w] = hand & ~c
+        st[q, F_TR0] = enc(SINGLE, c, 1)
+        h1 = single_trick_bounds(T, st, q)[1]
+        if h1 < hi:
+            hi = h1
+            if hi <= stop:
+                break
+    return hi
