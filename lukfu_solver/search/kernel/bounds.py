@@ -84,7 +84,7 @@ def value_bounds(T, st, p):
         v = st[p, F_OUTV]
         return v, v
     if st[p, F_NTRICK] > 0 and m_kind(st[p, F_TR0]) == SINGLE:
-        return single_trick_window(T, st, p, -INF, INF)
+        return single_trick_bounds(T, st, p)
     caller = st[p, F_CALLER]
     if st[p, F_NTRICK] == 0 and popcount(st[p, F_H0]) == 1:  # search.bounds._last_trick_value
         v = last_trick_value(
@@ -157,7 +157,11 @@ def value_bounds(T, st, p):
     elif b < upper:
         upper = b
     if R7_AT_LEAD and nt == 0 and w != caller and not has_set_or_run(st[p, F_H0 + w]):
-        return r7_lead_bounds(T, st, p, w, lower, upper)  # (max(lower, lo1), min(upper, hi1))
+        lo1, hi1 = r7_lead_bounds(T, st, p, w)
+        if lo1 > lower:
+            lower = lo1
+        if hi1 < upper:
+            upper = hi1
     return lower, upper
 
 
@@ -176,15 +180,12 @@ def has_set_or_run(hand):
 
 
 @njit(cache=True)
-def r7_lead_bounds(T, st, p, w, floor, ceil):
+def r7_lead_bounds(T, st, p, w):
     """search.bounds._r7_lead_bounds at the lead of non-caller w in row p, holding no set and no
     run: the least of the claim's value (when it may claim, R14) and of the single-trick bounds
     after each single R7 lets it lead (non-Old cards of its highest suit holding one; any card
     when all are Old). Each lead is written to row p + 1 (the search's next row, free while row p
-    is being evaluated), without its key, which the single-trick bounds never read.
-
-    Returned within the window (floor, ceil) (the bounds value_bounds already has): (max(floor,
-    lo), min(ceil, hi)), see :func:`window_next`."""
+    is being evaluated), without its key, which the single-trick bounds never read."""
     caller = st[p, F_CALLER]
     hand = st[p, F_H0 + w]
     old = old_cards(T, hand, st[p, F_FACEUP])
@@ -195,8 +196,6 @@ def r7_lead_bounds(T, st, p, w, floor, ceil):
         lo = hi = payment_to_caller(w, t, caller)
     nonold = hand & ~old
     singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
-    lo = max(floor, lo)
-    hi = min(ceil, hi)
     q = p + 1
     for f in range(NF):
         st[q, f] = st[p, f]
@@ -205,24 +204,22 @@ def r7_lead_bounds(T, st, p, w, floor, ceil):
     st[q, F_BESTI] = 0
     st[q, F_TM] = (w + 1) % 3
     while singles:
-        f, c1 = window_next(1, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            break
         c = singles & -singles
         singles ^= c
         st[q, F_H0 + w] = hand & ~c
         st[q, F_TR0] = enc(SINGLE, c, 1)
-        l1, h1 = single_trick_window(T, st, q, f, c1)
-        lo, hi = fold_unsure(1, lo, hi, l1, h1)
+        l1, h1 = single_trick_bounds(T, st, q)
+        if l1 < lo:
+            lo = l1
+        if h1 < hi:
+            hi = h1
     return lo, hi
 
 
 @njit(cache=True, inline="always")
-def trick_end_bounds(T, st, p, w, hand, up, left, floor, ceil):
+def trick_end_bounds(T, st, p, w, hand, up, left):
     """search.bounds._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
-    and holds hand, with up face up and left cards a seat. The lead bound is left out where the
-    window (floor, ceil) already decides the side it bounds (:func:`lead_bound_needed`): the side
-    returned is then that of reach alone, within the window all the same."""
+    and holds hand, with up face up and left cards a seat."""
     caller = st[p, F_CALLER]
     a0 = st[p, F_FU0] + (1 if w == 0 else 0)
     a1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
@@ -235,8 +232,6 @@ def trick_end_bounds(T, st, p, w, hand, up, left, floor, ceil):
     r2 = a2 + left
     lo, hi = reach_bounds(caller, r0, r1, r2)
     fw = a0 if w == 0 else (a1 if w == 1 else a2)
-    if not lead_bound_needed(w == caller, fw + popcount(hand), floor, ceil):
-        return lo, hi
     b = lead_bound(T, st, p, w, hand, fw, up, r0, r1, r2)
     if w == caller:
         if b > lo:
@@ -273,33 +268,30 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
 
 
 @njit(cache=True)
-def trick_leaf(T, st, p, w, m0, m1, m2, up, left, floor, ceil):
-    """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then.
-    Returned within the window (floor, ceil) (:func:`window_next`). Where the R7 look-ahead
-    applies, the end's own bounds are computed in full (the look-ahead runs only while they
-    leave the value open, as in the reference)."""
+def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
+    """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
     if left == 1:
         f0 = st[p, F_FU0] + (1 if w == 0 else 0)
         f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
         f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
         v = last_trick_value(T, w, m0, m1, m2, f0, f1, f2, up, st[p, F_CALLER])
-        return max(floor, v), min(ceil, v)
+        return v, v
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
-    ahead = R7_AHEAD and left >= 3 and w != st[p, F_CALLER] and not has_set_or_run(hand)
-    if ahead:
-        lo, hi = trick_end_bounds(T, st, p, w, hand, up, left, -INF, INF)
-        if lo < hi:
-            return trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left, max(floor, lo), min(ceil, hi))
-    else:
-        lo, hi = trick_end_bounds(T, st, p, w, hand, up, left, floor, ceil)
-    return max(floor, lo), min(ceil, hi)
+    lo, hi = trick_end_bounds(T, st, p, w, hand, up, left)
+    if R7_AHEAD and left >= 3 and lo < hi and w != st[p, F_CALLER] and not has_set_or_run(hand):
+        alo, ahi = trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left)
+        if alo > lo:
+            lo = alo
+        if ahi < hi:
+            hi = ahi
+    return lo, hi
 
 
 @njit(cache=True)
-def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left, floor, ceil):
+def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended`` calling _r7_ahead_bounds: non-caller w won the
     trick of row p and leads next; m0..m2 the hands then. The seats still to play whose hand is
-    unchanged discarded an unknown card (the ``unsure`` mask). Returned within the window (floor, ceil)."""
+    unchanged discarded an unknown card (the ``unsure`` mask)."""
     nt = st[p, F_NTRICK]
     leader = st[p, F_LEADER]
     unsure = 0
@@ -310,14 +302,14 @@ def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left, floor, ceil):
     f0 = st[p, F_FU0] + (1 if w == 0 else 0)
     f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
     f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
-    return r7_ahead_bounds(T, st[p, F_CALLER], w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil)
+    return r7_ahead_bounds(T, st[p, F_CALLER], w, m0, m1, m2, f0, f1, f2, up, left, unsure)
 
 
 @njit(cache=True)
-def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil):
+def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._r7_ahead_bounds: non-caller w (no set, no run) to lead with hands m0..m2,
     fu f0..f2 and left cards a hand: the least of the claim's value and of each R7 single's
-    trick played out (ahead_first, ahead_second), within the window (floor, ceil)."""
+    trick played out (ahead_first, ahead_second)."""
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
     old = old_cards(T, hand, up)
     lo = INF
@@ -327,19 +319,17 @@ def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floo
         lo = hi = payment_to_caller(w, t, caller)
     nonold = hand & ~old
     singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
-    lo = max(floor, lo)
-    hi = min(ceil, hi)
     while singles:
-        f, c1 = window_next(1, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            break
         c = singles & -singles
         singles ^= c
         n0 = m0 & ~c if w == 0 else m0
         n1 = m1 & ~c if w == 1 else m1
         n2 = m2 & ~c if w == 2 else m2
-        l1, h1 = ahead_first(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure, f, c1)
-        lo, hi = fold_unsure(1, lo, hi, l1, h1)
+        l1, h1 = ahead_first(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure)
+        if l1 < lo:
+            lo = l1
+        if h1 < hi:
+            hi = h1
     return lo, hi
 
 
@@ -354,110 +344,64 @@ def fold_unsure(mode, lo, hi, olo, ohi):
     return min(lo, olo), max(hi, ohi)
 
 
-@njit(cache=True, inline="always")
-def window_start(mode, floor, ceil):
-    """The first (lo, hi) of a choice folded by mode (fold_unsure's) within the window (floor,
-    ceil): the fold of no option (lo: -INF for a max, INF for a min; hi alike) clamped to it."""
-    return (floor if mode == 0 else INF), (ceil if mode == 1 else -INF)
-
-
-@njit(cache=True, inline="always")
-def window_next(mode, floor, ceil, lo, hi):
-    """The window for the next option of a choice folded by mode (fold_unsure's: 0 the max of
-    both sides, 1 the min of both, 2 the min of the lower and the max of the upper), given the
-    fold so far (lo, hi) within the window (floor, ceil).
-
-    Every bound function with a window returns (max(floor, LO), min(ceil, HI)) for its true
-    (LO, HI): the value of value_bounds is unchanged (its own call has the window (-INF, INF),
-    the R7 lead the bounds it already has), since max and min with a constant commute with the
-    max and min of the folds. In a max the fold so far is the next option's floor (or ceiling);
-    in a min of lower bounds, once the fold is at the floor no option can change it, and the
-    options' lower bounds are no longer needed: the floor INF says so (alike the ceiling -INF
-    for a max of upper bounds that reached the ceiling). Neither depends on the search's window:
-    the bounds, hence the tree, are those of the reference."""
-    f = lo if mode == 0 else (floor if lo > floor else INF)
-    c = hi if mode == 1 else (ceil if hi < ceil else -INF)
-    return f, c
-
-
-@njit(cache=True, inline="always")
-def lead_bound_needed(for_caller, most, floor, ceil):
-    """Whether the lead bound (the sure claim) of a seat holding fu plus cards ``most`` can move
-    its side of a bound returned within the window (floor, ceil): the caller's raises the lower
-    bound to at most 2 × (most − 5) (its claim) or 0 (the drain's), a non-caller's lowers the
-    upper bound to at least −2 × (most − 5) or 0. Arithmetic on the formula only, no soundness
-    assumed."""
-    if for_caller:
-        return floor < (2 * (most - 5) if most >= 6 else 0)
-    return ceil > (-2 * (most - 5) if most >= 6 else 0)
-
-
 @njit(cache=True)
-def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil):
+def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play for the first follower of the look-ahead's trick, led with the
-    single c by leader (c already out of its hand and in up); within the window (floor, ceil)."""
+    single c by leader (c already out of its hand and in up)."""
     s = (leader + 1) % 3
     h = m0 if s == 0 else (m1 if s == 1 else m2)
     higher = 0 if (c & UNBEATABLE_LEAD) else h & above_in_suit(c)
     if higher == 0:
-        return ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil)
+        return ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
     mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
-    lo, hi = window_start(mode, floor, ceil)
+    lo = INF if mode != 0 else -INF
+    hi = -INF if mode != 1 else INF
     opts = higher
     while opts:
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            return lo, hi
         b = opts & -opts
         opts ^= b
         n0 = m0 & ~b if s == 0 else m0
         n1 = m1 & ~b if s == 1 else m1
         n2 = m2 & ~b if s == 2 else m2
-        l1, h1 = ahead_second(T, caller, leader, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure, f, c1)
+        l1, h1 = ahead_second(T, caller, leader, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        l1, h1 = ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure, f, c1)
+        l1, h1 = ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     return lo, hi
 
 
 @njit(cache=True)
-def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil):
+def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play for the last follower of the look-ahead's trick, the best card
-    being best (by seat bs, led or not); each way the trick ends is bounded by ahead_end; within
-    the window (floor, ceil)."""
+    being best (by seat bs, led or not); each way the trick ends is bounded by ahead_end."""
     s = (leader + 2) % 3
     h = m0 if s == 0 else (m1 if s == 1 else m2)
     higher = 0 if (led and (best & UNBEATABLE_LEAD)) else h & above_in_suit(best)
     if higher == 0:
-        return ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil)
+        return ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
     mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
-    lo, hi = window_start(mode, floor, ceil)
+    lo = INF if mode != 0 else -INF
+    hi = -INF if mode != 1 else INF
     opts = higher
     while opts:
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            return lo, hi
         b = opts & -opts
         opts ^= b
         n0 = m0 & ~b if s == 0 else m0
         n1 = m1 & ~b if s == 1 else m1
         n2 = m2 & ~b if s == 2 else m2
-        l1, h1 = ahead_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure, f, c1)
+        l1, h1 = ahead_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        l1, h1 = ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure, f, c1)
+        l1, h1 = ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     return lo, hi
 
 
 @njit(cache=True)
-def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, ceil):
+def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play's end: seat w won the look-ahead's trick; bounded by reach and,
-    unless w is missing an unknown card, by its lead bound against the hands m0..m2; within the
-    window (floor, ceil) (the sure claim left out where the window decides its side)."""
+    unless w is missing an unknown card, by its lead bound against the hands m0..m2."""
     a0 = f0 + (1 if w == 0 else 0)
     a1 = f1 + (1 if w == 1 else 0)
     a2 = f2 + (1 if w == 2 else 0)
@@ -465,16 +409,12 @@ def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, cei
     r1 = a1 + left
     r2 = a2 + left
     lo, hi = reach_bounds(caller, r0, r1, r2)
-    lo = max(floor, lo)
-    hi = min(ceil, hi)
     if (unsure >> w) & 1:
         return lo, hi
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
-    fw = a0 if w == 0 else (a1 if w == 1 else a2)
-    if not lead_bound_needed(w == caller, fw + popcount(hand), floor, ceil):
-        return lo, hi
     o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
     o2 = m0 if (w + 2) % 3 == 0 else (m1 if (w + 2) % 3 == 1 else m2)
+    fw = a0 if w == 0 else (a1 if w == 1 else a2)
     t, drain = _sure_claim(T, w, hand, fw, o1, o2, up, caller)
     best_c, best_nc = reach_split(caller, r0, r1, r2)
     if w == caller:
@@ -490,11 +430,19 @@ def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor, cei
     return lo, (b if b < hi else hi)
 
 
+@njit(cache=True, inline="always")
+def fold_bounds(maxi, lo, hi, olo, ohi):
+    """(lo, hi) joined with one option's bounds (olo, ohi): the best option for the seat
+    choosing (max for the caller, min for a non-caller) bounds the choice on both sides."""
+    if maxi:
+        return max(lo, olo), max(hi, ohi)
+    return min(lo, olo), min(hi, ohi)
+
+
 @njit(cache=True)
-def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left, floor, ceil):
+def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
     """search.bounds._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
-    card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1.
-    Within the window (floor, ceil) (:func:`window_next`)."""
+    card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1."""
     caller = st[p, F_CALLER]
     m0 = st[p, F_H0]
     m1 = st[p, F_H0 + 1]
@@ -511,13 +459,11 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left, floor, c
     # when s2 cannot beat and keeps its cards, one pass with the hands as they are, whose fold
     # is that option's own bounds
     alone = higher == 0 and left != 1
-    mode = 0 if s2 == caller else 1
-    lo, hi = window_start(mode, floor, ceil)
+    maxi = s2 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
     opts = 1 if alone else (higher if higher else h2)  # beating cards, or (one card each left) the card kept
     while opts:
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            break
         c = opts & -opts
         opts ^= c
         rem = h2
@@ -532,22 +478,15 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left, floor, c
         else:
             rem = c
         l2, h2b = trick_leaf(
-            T, st, p, w, rem if s2 == 0 else m0, rem if s2 == 1 else m1, rem if s2 == 2 else m2, u, left, f, c1
+            T, st, p, w, rem if s2 == 0 else m0, rem if s2 == 1 else m1, rem if s2 == 2 else m2, u, left
         )
-        lo, hi = fold_unsure(mode, lo, hi, l2, h2b)
+        lo, hi = fold_bounds(maxi, lo, hi, l2, h2b)
     return lo, hi
 
 
 @njit(cache=True)
 def single_trick_bounds(T, st, p):
     """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress)."""
-    return single_trick_window(T, st, p, -INF, INF)
-
-
-@njit(cache=True)
-def single_trick_window(T, st, p, floor, ceil):
-    """single_trick_bounds within the window (floor, ceil): (max(floor, lo), min(ceil, hi))
-    (:func:`window_next`)."""
     caller = st[p, F_CALLER]
     nt = st[p, F_NTRICK]
     leader = st[p, F_LEADER]
@@ -561,26 +500,24 @@ def single_trick_window(T, st, p, floor, ceil):
         left += 1
     s1 = (leader + nt) % 3
     if nt == 2:
-        return last_follower_bounds(T, st, p, s1, -1, 0, card, bs, led, up, left, floor, ceil)
+        return last_follower_bounds(T, st, p, s1, -1, 0, card, bs, led, up, left)
     s2 = (leader + 2) % 3
     h1 = st[p, F_H0 + s1]
     higher = 0 if (led and (card & UNBEATABLE_LEAD)) else h1 & above_in_suit(card)
     if higher == 0 and left != 1:
-        return last_follower_bounds(T, st, p, s2, s1, h1, card, bs, led, up, left, floor, ceil)
-    mode = 0 if s1 == caller else 1
-    lo, hi = window_start(mode, floor, ceil)
+        return last_follower_bounds(T, st, p, s2, s1, h1, card, bs, led, up, left)
+    maxi = s1 == caller
+    lo = -INF if maxi else INF
+    hi = -INF if maxi else INF
     opts = higher if higher else h1  # beating cards, or (one card each left) the card kept
     while opts:
-        f, c1 = window_next(mode, floor, ceil, lo, hi)
-        if f >= INF and c1 <= -INF:
-            break
         c = opts & -opts
         opts ^= c
         if higher:
-            l1, h1b = last_follower_bounds(T, st, p, s2, s1, h1 & ~c, c, s1, False, up | c, left, f, c1)
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, h1 & ~c, c, s1, False, up | c, left)
         else:
-            l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, card, bs, led, up, left, f, c1)
-        lo, hi = fold_unsure(mode, lo, hi, l1, h1b)
+            l1, h1b = last_follower_bounds(T, st, p, s2, s1, c, card, bs, led, up, left)
+        lo, hi = fold_bounds(maxi, lo, hi, l1, h1b)
     return lo, hi
 
 
