@@ -450,10 +450,10 @@ class FastSolver(ZeroWindowDriver):
         row = self.st[self._ply]
         biggest = max(int(row[K.F_H0 + s]).bit_count() for s in range(3))
         need = int(self.ctr[K.C_HCOUNT]) + 3 * (1 << biggest) + 3
-        size = self.hk.shape[0]  # keys in the first half (the second holds the filter, kernel.ordering)
-        if 4 * need <= size:
+        size = self.hk.shape[0]
+        if 2 * need <= size:
             return
-        while 4 * need > size:
+        while 2 * need > size:
             size *= 2
         nk = np.zeros(size, dtype=np.int64)
         nv = np.zeros(size, dtype=np.int64)

@@ -39,9 +39,7 @@ Representation (all int64):
   its entry with the fewest cards a hand (the cheapest to recompute). A small table stays in
   the caches: the search runs faster the fewer cache lines the table spans;
 - the history table is an open-addressing hash ``hk``/``hv`` keyed by ``seat << 36 | cards``
-  (+1; 0 marks empty) in the first half of the arrays, with a filter of the keys present in
-  ``hv``'s second half (read first, so that the common miss costs one load from L1; see
-  :mod:`.ordering`), grown by the caller between searches so that it never fills.
+  (+1; 0 marks empty), grown by the caller between searches so that it never fills.
 
 The search (``search``) is iterative (an explicit stack of frames ``fr[ply, :]``) so that it can
 pause every ``ctr[C_PAUSE] + 1`` nodes and hand control back to Python (the clock, the helper

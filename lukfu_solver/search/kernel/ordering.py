@@ -13,41 +13,22 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 from .moves import discard_ok, equivalence_classes, gen_beats, gen_moves, reduce_moves
 from .table import mix
 
-# The history's layout: a table of 2S words (hk, hv), S a power of two; keys and values live in
-# the first S slots (open addressing, linear probing), and hv[S : S + HIST_FILTER_WORDS] is a filter
-# of the keys present (one bit a key, HIST_FILTER_WORDS * 64 bits, bits of the same mixed key as
-# the slot), read first: a key whose bit is clear is absent, and its lookup (most of them: a search
-# stores at most a few hundred keys) costs one load from 512 bytes that stay in the L1 cache
-# instead of a load from the whole table. hk[S:] stays zero, so a scan of hk sees only the keys.
-HIST_FILTER_WORDS = 64
-
 
 @njit(cache=True, inline="always")
 def _hslot(key, mask):
     return mix(key) & mask
 
 
-@njit(cache=True, inline="always")
-def _hbit(x):
-    """The filter bit of a mixed key x: bits 40-51, apart from the slot's low bits."""
-    return (x >> 40) & (HIST_FILTER_WORDS * 64 - 1)
-
-
 @njit(cache=True)
 def hist_get(hk, hv, key):
     k = key + 1
-    half = hk.shape[0] >> 1
-    x = mix(k)
-    b = _hbit(x)
-    if (hv[half + (b >> 6)] >> (b & 63)) & 1 == 0:
-        return 0
-    mask = half - 1
-    i = x & mask
+    mask = hk.shape[0] - 1
+    i = _hslot(k, mask)
     while True:
-        y = hk[i]
-        if y == k:
+        x = hk[i]
+        if x == k:
             return hv[i]
-        if y == 0:
+        if x == 0:
             return 0
         i = (i + 1) & mask
 
@@ -55,20 +36,16 @@ def hist_get(hk, hv, key):
 @njit(cache=True)
 def hist_add(hk, hv, ctr, key, amount):
     k = key + 1
-    half = hk.shape[0] >> 1
-    x = mix(k)
-    mask = half - 1
-    i = x & mask
+    mask = hk.shape[0] - 1
+    i = _hslot(k, mask)
     while True:
-        y = hk[i]
-        if y == k:
+        x = hk[i]
+        if x == k:
             hv[i] += amount
             return
-        if y == 0:
+        if x == 0:
             hk[i] = k
             hv[i] = amount
-            b = _hbit(x)
-            hv[half + (b >> 6)] |= 1 << (b & 63)
             ctr[C_HCOUNT] += 1
             return
         i = (i + 1) & mask
@@ -76,12 +53,9 @@ def hist_add(hk, hv, ctr, key, amount):
 
 @njit(cache=True)
 def hist_rehash(hk, hv, nk, nv):
-    """Copy every entry of (hk, hv) into the larger empty table (nk, nv), and the filter (it
-    depends on the keys only)."""
-    half = hk.shape[0] >> 1
-    nhalf = nk.shape[0] >> 1
-    mask = nhalf - 1
-    for j in range(half):
+    """Copy every entry of (hk, hv) into the larger empty table (nk, nv)."""
+    mask = nk.shape[0] - 1
+    for j in range(hk.shape[0]):
         k = hk[j]
         if k != 0:
             i = _hslot(k, mask)
@@ -89,8 +63,6 @@ def hist_rehash(hk, hv, nk, nv):
                 i = (i + 1) & mask
             nk[i] = k
             nv[i] = hv[j]
-    for j in range(HIST_FILTER_WORDS):
-        nv[nhalf + j] = hv[half + j]
 
 
 # ---------------------------------------------------------------- ordering (search.reference.Solver._ordered)
