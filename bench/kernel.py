@@ -11,6 +11,9 @@
 - **keys** (``--keys``, alone): the kernel's ``tt_key`` and ``value_bounds`` called in a compiled
   loop over the positions of seeded random playouts of ``full_deal(0..59)`` (``random.Random(1)``, no claims),
   ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key);
+  ``value_bounds_ns`` is the computation (``value_bounds_of``, what a miss of the bounds' cache
+  costs), ``value_bounds_cached_ns`` the cached entry point after the first pass (every
+  cacheable row a hit);
   with ``--parts`` also the moves with their sort keys, their generation alone, ``push``, a table
   probe and a history lookup on the same positions (the other parts of a node's cost).
 
@@ -153,6 +156,7 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
 
     from lukfu_solver.search import kernel as K
     from lukfu_solver.search.fast import tables
+    from lukfu_solver.search.kernel.bounds import value_bounds_of
 
     @njit
     def loop_key(T, st, passes):  # type: ignore[no-untyped-def]
@@ -167,13 +171,23 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
         acc = 0
         for _ in range(passes):
             for p in range(st.shape[0]):
+                lo, hi = value_bounds_of(T, st, p)
+                acc += lo - hi
+        return acc
+
+    @njit
+    def loop_cached(T, st, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
+            for p in range(st.shape[0]):
                 lo, hi = K.value_bounds(T, st, p)
                 acc += lo - hi
         return acc
 
     T, st = tables(), playout_rows()
     out: dict[str, Any] = {"positions": int(st.shape[0]), "runs": runs, "passes": passes}
-    for name, fn in (("tt_key_ns", loop_key), ("value_bounds_ns", loop_bounds)):
+    loops = (("tt_key_ns", loop_key), ("value_bounds_ns", loop_bounds), ("value_bounds_cached_ns", loop_cached))
+    for name, fn in loops:
         fn(T, st, 1)
         best = float("inf")
         for _ in range(runs):
