@@ -11,9 +11,10 @@
 - **keys** (``--keys``, alone): the kernel's ``tt_key`` and ``value_bounds`` called in a compiled
   loop over the positions of seeded random playouts of ``full_deal(0..59)`` (``random.Random(1)``, no claims),
   ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key);
-  ``value_bounds_ns`` is the computation (``value_bounds_of``, what a miss of the bounds' cache
-  costs), ``value_bounds_cached_ns`` the cached entry point after the first pass (every
-  cacheable row a hit);
+  ``value_bounds_ns`` with the bounds' cache emptied before each pass (a row still finds the
+  leads an earlier row of its playout played out; the emptying, one 256 KB fill a pass, adds
+  about 5-10 ns a row), ``value_bounds_cached_ns`` with the cache kept (every cacheable row a
+  hit after the first pass);
   with ``--parts`` also the moves with their sort keys, their generation alone, ``push``, a table
   probe and a history lookup on the same positions (the other parts of a node's cost).
 
@@ -156,7 +157,6 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
 
     from lukfu_solver.search import kernel as K
     from lukfu_solver.search.fast import tables
-    from lukfu_solver.search.kernel.bounds import value_bounds_of
 
     @njit
     def loop_key(T, st, passes):  # type: ignore[no-untyped-def]
@@ -170,8 +170,9 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
     def loop_bounds(T, st, passes):  # type: ignore[no-untyped-def]
         acc = 0
         for _ in range(passes):
+            T[K.O_VBC :] = 0  # the bounds' cache emptied: hits only within the pass
             for p in range(st.shape[0]):
-                lo, hi = value_bounds_of(T, st, p)
+                lo, hi = K.value_bounds(T, st, p)
                 acc += lo - hi
         return acc
 

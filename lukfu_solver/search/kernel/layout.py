@@ -209,7 +209,8 @@ def to_unsigned(x: int) -> int:
 
 
 def build_tables() -> np.ndarray:
-    """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`."""
+    """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`,
+    and the bounds' cache (``O_VBC``, empty)."""
     from ..reference import BELOW_TOP9
 
     t = np.zeros(T_SIZE, dtype=np.int64)
