@@ -11,6 +11,10 @@
 - **keys** (``--keys``, alone): the kernel's ``tt_key`` and ``value_bounds`` called in a compiled
   loop over the positions of seeded random playouts of ``full_deal(0..59)`` (``random.Random(1)``, no claims),
   ns per call, best of 5 runs of 50 passes, process CPU time (the cost of a node's table key);
+  ``value_bounds_ns`` with the bounds' cache emptied before each pass (a row still finds the
+  leads an earlier row of its playout played out; the emptying, one 256 KB fill a pass, adds
+  about 5-10 ns a row), ``value_bounds_cached_ns`` with the cache kept (every cacheable row a
+  hit after the first pass);
   with ``--parts`` also the moves with their sort keys, their generation alone, ``push``, a table
   probe and a history lookup on the same positions (the other parts of a node's cost).
 
@@ -166,6 +170,16 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
     def loop_bounds(T, st, passes):  # type: ignore[no-untyped-def]
         acc = 0
         for _ in range(passes):
+            T[K.O_VBC :] = 0  # the bounds' cache emptied: hits only within the pass
+            for p in range(st.shape[0]):
+                lo, hi = K.value_bounds(T, st, p)
+                acc += lo - hi
+        return acc
+
+    @njit
+    def loop_cached(T, st, passes):  # type: ignore[no-untyped-def]
+        acc = 0
+        for _ in range(passes):
             for p in range(st.shape[0]):
                 lo, hi = K.value_bounds(T, st, p)
                 acc += lo - hi
@@ -173,7 +187,8 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
 
     T, st = tables(), playout_rows()
     out: dict[str, Any] = {"positions": int(st.shape[0]), "runs": runs, "passes": passes}
-    for name, fn in (("tt_key_ns", loop_key), ("value_bounds_ns", loop_bounds)):
+    loops = (("tt_key_ns", loop_key), ("value_bounds_ns", loop_bounds), ("value_bounds_cached_ns", loop_cached))
+    for name, fn in loops:
         fn(T, st, 1)
         best = float("inf")
         for _ in range(runs):

@@ -26,7 +26,9 @@ Representation (all int64):
   row ``ply + 1`` from row ``ply``, so taking a move back is ``ply − 1``;
 - Zobrist keys are the 64-bit keys of :mod:`lukfu_solver.position` viewed as signed int64 (XOR is the
   same bit operation either way); ``build_tables`` copies them, with the suit tables of
-  :mod:`lukfu_solver.cards`, into one flat constant array ``T`` (offsets ``O_*``);
+  :mod:`lukfu_solver.cards`, into one flat constant array ``T`` (offsets ``O_*``), whose tail
+  (``O_VBC``) is the one part written later: the cache of the costly bounds (:mod:`.bounds`,
+  ``bounds_cache_key``), shared by every solver and thread of the process;
 - the moves of the node at ply p are in ``mv[p, :n]`` in generation order, with sort keys
   ``mk[p, i] = score << 10 | i`` (the score of ``Solver._ordered``; the index makes the order
   that of Python's stable sort); ``next_move`` selects the first few lazily, then sorts the rest;

@@ -18,6 +18,7 @@ from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
+from .table import mix
 
 # search.bounds.R7_AT_LEAD and search.bounds.R7_AHEAD (compile-time constants: both searches must
 # be switched alike, or their node counts part)
@@ -84,6 +85,88 @@ def end_points(f0, f1, f2, last_winner, caller):
 
 @njit(cache=True)
 def value_bounds(T, st, p):
+    """search.bounds.value_bounds of row p: (lower, upper), :func:`value_bounds_of`; a
+    non-caller's lead (the R7 one-trick bound) through the bounds' cache, as a trick led with a
+    single is in :func:`single_trick_bounds` (see :func:`bounds_cache_key`)."""
+    if st[p, F_NTRICK] == 0 and not st[p, F_ENDED] and st[p, F_TM] != st[p, F_CALLER]:
+        key = bounds_cache_key(st, p)
+        i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
+        d = T[i + 1]
+        if d != 0 and T[i] ^ d == key:
+            return (d & 255) - 128, ((d >> 8) & 255) - 128
+        lo, hi = value_bounds_of(T, st, p)
+        d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
+        T[i] = key ^ d
+        T[i + 1] = d
+        return lo, hi
+    return value_bounds_of(T, st, p)
+
+
+# odd multipliers of the bounds' cache key (bounds_cache_key), one a field
+VBC_K = (
+    0x5851F42D4C957F2D,
+    0x2545F4914F6CDD1D,
+    0x1B873593CC9E2D51,
+    0x4CF5AD432745937F,
+    0x61C8864680B583EB,
+    0x165667B19E3779F9,
+    0x27D4EB2F165667C5,
+)
+
+
+@njit(cache=True, inline="always")
+def bounds_cache_key(st, p):
+    """The key of row p in the bounds' cache (issue 13, eighth round): a 64-bit hash of what the
+    bounds read (the hands, the fu, the face-up cards, the trick, the seats), not the row's
+    Zobrist key, which the scratch leads the bounds write to the next row do not keep.
+
+    Only the costly bounds are cached: a trick led with a single (the single-trick playout, in
+    :func:`single_trick_bounds`, whoever asks: ``value_bounds``, the R7 one-trick bound at the lead
+    before it, the caller's look-ahead) and a non-caller's lead (``value_bounds``): about half of
+    a search's nodes, at several hundred ns each. A large share are positions whose bounds were
+    computed already: MTD(f)'s tests visit the same positions again (on set b seed 0 caller 1, 46%
+    of them with 2**14 slots, in the reference search's sequence), and the R7 one-trick bound and
+    the caller's look-ahead play out the very tricks the search then enters. The bounds are a
+    function of the position alone, so a cached pair is the pair computed, and the tree is
+    unchanged.
+
+    The cache is the tail of T (``O_VBC``, ``VB_CACHE_SLOTS`` slots of two words, shared by
+    every solver and thread of the process): a slot holds (key ^ data, data), data = lo + 128 |
+    (hi + 128) << 8 | 1 << 16, read as the table's are, so that a slot torn by two threads
+    writing at once reads as a miss, and a key is checked in full (64 bits)."""
+    return cache_key(
+        st[p, F_H0],
+        st[p, F_H0 + 1],
+        st[p, F_H0 + 2],
+        st[p, F_FACEUP],
+        st[p, F_TR0],
+        st[p, F_TR0 + 1],
+        st[p, F_FU0] | (st[p, F_FU0 + 1] << 8) | (st[p, F_FU0 + 2] << 16),
+        st[p, F_NTRICK],
+        st[p, F_LEADER],
+        st[p, F_BESTI],
+        st[p, F_TM],
+        st[p, F_CALLER],
+    )
+
+
+@njit(cache=True, inline="always")
+def cache_key(h0, h1, h2, faceup, tr0, tr1, fus, nt, leader, besti, tm, caller):
+    """bounds_cache_key of a row holding these fields (fus: the three fu, 8 bits each)."""
+    seats = fus | (nt << 24) | (leader << 28) | (besti << 32) | (tm << 36) | (caller << 40)
+    return (
+        (h0 * VBC_K[0])
+        ^ (h1 * VBC_K[1])
+        ^ (h2 * VBC_K[2])
+        ^ (faceup * VBC_K[3])
+        ^ (tr0 * VBC_K[4])
+        ^ (tr1 * VBC_K[5])
+        ^ (seats * VBC_K[6])
+    )
+
+
+@njit(cache=True)
+def value_bounds_of(T, st, p):
     """search.bounds.value_bounds of row p: (lower, upper), with search.bounds.reach and search.bounds.trick_claim
     computed inline (the can_beat of the seats still to play serves both)."""
     if st[p, F_ENDED]:
@@ -492,7 +575,23 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
 
 @njit(cache=True)
 def single_trick_bounds(T, st, p):
-    """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress)."""
+    """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress),
+    :func:`single_trick_of` through the bounds' cache (:func:`bounds_cache_key`)."""
+    key = bounds_cache_key(st, p)
+    i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
+    d = T[i + 1]
+    if d != 0 and T[i] ^ d == key:
+        return (d & 255) - 128, ((d >> 8) & 255) - 128
+    lo, hi = single_trick_of(T, st, p)
+    d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
+    T[i] = key ^ d
+    T[i + 1] = d
+    return lo, hi
+
+
+@njit(cache=True)
+def single_trick_of(T, st, p):
+    """search.bounds._single_trick_bounds of row p, computed."""
     caller = st[p, F_CALLER]
     nt = st[p, F_NTRICK]
     leader = st[p, F_LEADER]

@@ -189,7 +189,11 @@ O_MAXTOP = O_RUNS + 512 * 32  # per m9 and length L: highest top rank of a run o
 O_RANK = O_MAXTOP + 512 * 10  # RANK_MASK[r], r = 0..9
 O_SUIT = O_RANK + 10  # SUIT_MASK[s]
 O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search.reference._low_score of one suit)
-T_SIZE = O_LOW9 + 512
+# the cache of value_bounds (kernel.bounds, issue 13, eighth round): VB_CACHE_SLOTS slots of two
+# words (key ^ data, data), zero when empty; the only part of T written after build_tables
+VB_CACHE_SLOTS = 1 << 14
+O_VBC = (O_LOW9 + 512 + 7) & ~7
+T_SIZE = O_VBC + 2 * VB_CACHE_SLOTS
 
 SUIT9 = 0x1FF
 
@@ -205,7 +209,8 @@ def to_unsigned(x: int) -> int:
 
 
 def build_tables() -> np.ndarray:
-    """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`."""
+    """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`,
+    and the bounds' cache (``O_VBC``, empty)."""
     from ..reference import BELOW_TOP9
 
     t = np.zeros(T_SIZE, dtype=np.int64)
