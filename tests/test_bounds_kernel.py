@@ -1,4 +1,4 @@
-"""The kernel's sure claim (``kernel.bounds._sure_claim``) against the reference's
+"""The kernel's sure claim (``kernel.claims._sure_claim``) against the reference's
 (``search.bounds._sure_claim``) on hands rich in sets and runs.
 
 The kernel finds the ranks holding a set with one mask of the four suits and the stretches of
@@ -20,7 +20,7 @@ pytest.importorskip("numba")
 
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search.fast import tables  # noqa: E402
-from lukfu_solver.search.kernel import bounds as KB  # noqa: E402
+from lukfu_solver.search.kernel import claims as KB  # noqa: E402
 
 
 def _rich_hand(rng: random.Random, size: int) -> int:

@@ -88,7 +88,7 @@ def _compile_once_each() -> None:
     from numba.core import types
     from numba.core.registry import CPUDispatcher
 
-    from . import alphabeta, bounds, layout, moves, ordering, state, table
+    from . import alphabeta, bounds, claims, layout, moves, ordering, state, table
 
     def plain(template: Callable[..., object]) -> Callable[..., object]:
         def get_call_template(args: tuple, kws: dict) -> object:
@@ -96,7 +96,7 @@ def _compile_once_each() -> None:
 
         return get_call_template
 
-    for module in (alphabeta, bounds, layout, moves, ordering, state, table):
+    for module in (alphabeta, bounds, claims, layout, moves, ordering, state, table):
         for fn in vars(module).values():
             if isinstance(fn, CPUDispatcher) and fn.__module__ == module.__name__:
                 fn.get_call_template = plain(fn.get_call_template)
