@@ -253,3 +253,25 @@ class IpimcPlayer(PimcPlayer):
         self.kept = len(kept)
         w = temper([q.log for q in particles], self.share, self.model.temperature)
         return [q.deal for q in particles], w
+
+
+def carried_player(level: int, seed: int, pool: int) -> IpimcPlayer:
+    """The player ``ipimc:L:Pc``: the resampling configuration with the carried pool. ``pool``
+    times the level's samples (2-4), weighed by the rule model's likelihood (:func:`rule_model`,
+    temperature 1) of the other seats' calls and plays, carried from one of its decisions to the
+    next (``hidden.carry``), the level's samples drawn from it by weight; its call weighted by
+    the earlier passes (the same model's call curve). The configuration the accuracy of
+    resampling chose (``docs/inference.md``, "Resampling from a larger pool") and the one whose
+    cost "The carried pool" measures."""
+    if not 2 <= pool <= 4:
+        raise ValueError(f"the carried pool needs a pool of 2-4, got {pool}")
+    return IpimcPlayer(
+        level,
+        seed,
+        model=rule_model(),
+        pool=pool,
+        evidence="plays",
+        weigh_call=True,
+        carry=True,
+        name=f"ipimc:{level}:{pool}c",
+    )
