@@ -38,6 +38,7 @@ estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -108,13 +109,20 @@ def log_discard(places: Sequence[int], hand: int, lam: float) -> float:
     >>> round(math.exp(log_discard([0], 4, 0.0)), 3), round(math.exp(log_discard([0, 1], 4, 0.0)), 3)
     (0.25, 0.167)
     """
-    k = len(places)
+    return -lam * sum(places) - _log_norm(hand, len(places), lam)
+
+
+@functools.lru_cache(maxsize=4096)
+def _log_norm(hand: int, k: int, lam: float) -> float:
+    """``log Z`` of :func:`log_discard`: the elementary symmetric polynomial of degree ``k`` of
+    ``exp(-lam j)`` over the places ``j`` of a hand of ``hand`` cards (a few dozen distinct
+    arguments, so it is computed once each)."""
     e = [1.0] + [0.0] * k  # e[i]: the elementary symmetric polynomial of degree i so far
     for j in range(hand):
         x = math.exp(-lam * j)
         for i in range(min(k, j + 1), 0, -1):
             e[i] += x * e[i - 1]
-    return -lam * sum(places) - math.log(e[k])
+    return math.log(e[k])
 
 
 def sigmoid(z: float) -> float:
@@ -153,6 +161,10 @@ class OpponentModel:
     temperature: float = 1.0
     """The exponent of the likelihood in the weights (``w = L ** temperature``), calibrated by
     accuracy on held-out records: below 1 it keeps more samples' worth than the raw likelihood."""
+    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None
+    """``policy`` given the legal moves the replay has listed (the leads, then the claim when
+    allowed; or the beating plays): the same move, faster (the rule model's,
+    ``players.rule.rule_move_fast``); None: ``policy`` is asked."""
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
@@ -213,6 +225,7 @@ def decisions(
     skip: int | None = None,
     order: Callable[[Facts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
+    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
 ) -> Iterator[Decision]:
     """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
     and yield every decision with two or more legal choices of a seat other than ``skip``: the
@@ -220,8 +233,9 @@ def decisions(
     cards, and what the other seats' discards against singles proved, R9). With a keep
     ``order``, a discard's decision carries its cards' places in it; with ``candidates``, every
     decision carries the candidates' count and whether the move was one (the policy and order
-    are then not asked)."""
-    return Replay(policy, dealt, caller, skip, order, candidates).advance(plays)
+    are then not asked); with ``policy_moves`` (the same policy given the legal moves listed),
+    it is asked instead of ``policy``."""
+    return Replay(policy, dealt, caller, skip, order, candidates, policy_moves).advance(plays)
 
 
 class Replay:
@@ -230,7 +244,7 @@ class Replay:
     decision depend only on the plays before it, so a replay advanced in steps yields exactly the
     decisions of one run over all the plays (the carried pool, ``hidden.carry``, relies on it)."""
 
-    __slots__ = ("policy", "pos", "skip", "order", "candidates", "own", "proved_out")
+    __slots__ = ("policy", "pos", "skip", "order", "candidates", "own", "proved_out", "policy_moves")
 
     def __init__(
         self,
@@ -240,8 +254,10 @@ class Replay:
         skip: int | None = None,
         order: Callable[[Facts], Sequence[int]] | None = None,
         candidates: Candidates | None = None,
+        policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
     ) -> None:
         self.policy, self.skip, self.order, self.candidates = policy, skip, order, candidates
+        self.policy_moves = policy_moves
         self.pos = Position.start(dealt, caller)  # the one move engine: hands, tricks, winners, fu
         self.own = [0, 0, 0]  # each seat's own discards (only it knows their cards)
         self.proved_out = [0, 0, 0]  # the cards each seat's discards against singles proved it lacks (R9)
@@ -249,17 +265,18 @@ class Replay:
     def advance(self, plays: Iterable[Play]) -> Iterator[Decision]:
         """Push ``plays`` (every discard's cards shown) and yield their decisions (see
         :func:`decisions`); the plays after the end of the deal are ignored."""
-        pos, own, proved_out = self.pos, self.own, self.proved_out
+        pos, own, proved_out, skip = self.pos, self.own, self.proved_out, self.skip
         for p in plays:
-            if pos.is_over:
+            if pos.outcome is not None:
                 return
-            s, hand, trick, best_i, faceup = pos.to_move, pos.hands[pos.to_move], pos.trick, pos.best_i, pos.faceup
-            if s != self.skip:
-                moves: list[Play] = []
+            s, trick, best_i, faceup = pos.to_move, pos.trick, pos.best_i, pos.faceup
+            hand = pos.hands[s]
+            if s != skip:
                 if not trick:
                     kind = LEAD
                     moves = list(lead_plays(hand, faceup, s == pos.caller, s == 0 and pos.caller != 0))
-                    moves += [CLAIM_PLAY] if can_claim(pos.fu[s], hand, faceup) else []
+                    if can_claim(pos.fu[s], hand, faceup):
+                        moves.append(CLAIM_PLAY)
                     legal = len(moves)
                 else:
                     moves = list(beating_plays(hand, trick[best_i], best_i == 0))
@@ -267,9 +284,7 @@ class Replay:
                         (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
                     )
                 if legal > 1:
-                    yield _decision(
-                        pos, s, kind, legal, moves, p, own[s], proved_out, self.policy, self.order, self.candidates
-                    )
+                    yield _decision(pos, s, kind, legal, moves, p, own[s], proved_out, self)
             if p.kind == DISCARD:
                 if discard_proves_none_higher(trick[best_i], trick):
                     top = trick[best_i].cards.bit_length() - 1
@@ -287,18 +302,30 @@ def _decision(
     p: Play,
     own: CardSet,
     proved_out: list[CardSet],
-    policy: Callable[[Facts], Play],
-    order: Callable[[Facts], Sequence[int]] | None,
-    candidates: Candidates | None,
+    replay: Replay,
 ) -> Decision:
-    """Seat ``s``'s decision to play ``p`` at ``pos``, its facts as its own view shows them."""
-    hand, trick, up = pos.hands[s], pos.trick, pos.trick_faceup
-    unseen = ALL_CARDS & ~(hand | own | pos.faceup | up)
-    out = tuple(0 if t == s or not pos.hands[t] else unseen & ~proved_out[t] for t in range(3))
-    shown = tuple(
-        Play(DISCARD, 0, q.size) if q.kind == DISCARD and (pos.leader + i) % 3 != s else q for i, q in enumerate(trick)
+    """Seat ``s``'s decision to play ``p`` at ``pos``, its facts as its own view shows them (the
+    policy, keep order and candidates are the ``replay``'s)."""
+    hands, trick = pos.hands, pos.trick
+    hand, up = hands[s], 0
+    shown = trick
+    for i, q in enumerate(trick):
+        if q.kind != DISCARD:
+            up |= q.cards
+        elif (pos.leader + i) % 3 != s:  # another seat's discard shows only its size
+            shown = tuple(
+                Play(DISCARD, 0, q.size) if q.kind == DISCARD and (pos.leader + j) % 3 != s else q
+                for j, q in enumerate(trick)
+            )
+    faceup = pos.faceup
+    unseen = ALL_CARDS & ~(hand | own | faceup | up)
+    out = (
+        0 if s == 0 or not hands[0] else unseen & ~proved_out[0],
+        0 if s == 1 or not hands[1] else unseen & ~proved_out[1],
+        0 if s == 2 or not hands[2] else unseen & ~proved_out[2],
     )
-    facts = Facts(s, hand, pos.caller, tuple(pos.fu), pos.faceup, pos.faceup | up, out, shown, pos.best_i)  # type: ignore[arg-type]
+    facts = Facts(s, hand, pos.caller, tuple(pos.fu), faceup, faceup | up, out, shown, pos.best_i)
+    candidates, order = replay.candidates, replay.order
     if candidates is not None:
         cs = candidates(facts, moves, p.size if kind == DISCARD_KIND else 0)
         rank = cs.index(p) if p in cs else -1
@@ -307,7 +334,9 @@ def _decision(
         ranked = order(facts)
         places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
         return Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
-    return Decision(s, kind, policy(facts) == p, legal)
+    if replay.policy_moves is not None and kind != DISCARD_KIND:
+        return Decision(s, kind, replay.policy_moves(facts, moves) == p, legal)
+    return Decision(s, kind, replay.policy(facts) == p, legal)
 
 
 def call_terms(model: OpponentModel, dealt: Sequence[CardSet], caller: int, skip: int | None = None) -> float:
@@ -323,7 +352,9 @@ def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
     dealt = deal.dealt()
     plays = [p for tr in deal.tricks() for p in tr]
     total = call_terms(model, dealt, view.caller, view.seat)
-    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order, model.candidates):
+    for d in decisions(
+        model.policy, dealt, view.caller, plays, view.seat, model.order, model.candidates, model.policy_moves
+    ):
         total += model.log_decision(d)
     return total
 
