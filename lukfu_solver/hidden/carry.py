@@ -66,11 +66,21 @@ def _dealt_and_plays(deal: Deal) -> tuple[tuple[CardSet, CardSet, CardSet], list
     """``deal.dealt()`` and the history's plays in order with every discard's cards shown
     (``deal.tricks()`` flattened), the history revealed once for both."""
     view = deal.problem.view
-    hands = list(deal.hands())
+    hands = [0, 0, 0]
+    hands[view.seat] = view.hand
+    reveal = {}
+    for place, m in zip(deal.problem.places, deal.cards, strict=True):
+        if place.is_hand:
+            hands[place.seat] = m
+        else:
+            reveal[place.trick, place.play] = m
     plays: list[Play] = []
-    for t, tr in enumerate(deal.tricks()):
-        leader = view.leaders[t]
+    leaders = view.leaders
+    for t, tr in enumerate(view.tricks):
+        leader = leaders[t]
         for i, p in enumerate(tr):
+            if p.hidden:
+                p = Play(DISCARD, reveal[t, i], p.size)
             hands[(leader + i) % 3] |= p.cards
             plays.append(p)
     return (hands[0], hands[1], hands[2]), plays

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..cards import ALL_CARDS, CardSet
+from ..cards import ALL_CARDS, CardSet, iter_cards
 from ..plays import CLAIM_PLAY, DISCARD, Play
 from ..position import Position
 from ..rules import beating_plays, can_claim, discard_proves_none_higher, lead_plays
@@ -332,7 +332,7 @@ def _decision(
         return Decision(s, kind, cs[0] == p, legal, (), hand.bit_count(), len(cs), rank >= 0, rank)
     if kind == DISCARD_KIND and order is not None:
         ranked = order(facts)
-        places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+        places = tuple(sorted(ranked.index(c) for c in iter_cards(p.cards)))
         return Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
     if replay.policy_moves is not None and kind != DISCARD_KIND:
         return Decision(s, kind, replay.policy_moves(facts, moves) == p, legal)

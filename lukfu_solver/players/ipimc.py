@@ -34,7 +34,7 @@ from ..hidden.sampling import deal_others
 from ..plays import Play
 from ..view import HAND_SIZE, SeatView
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
-from .rule import Ctx, hand_strength, keep_order_fast, rule_move, rule_move_fast
+from .rule import Ctx, hand_strength_fast, keep_order_fast, rule_move, rule_move_fast
 
 RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
 """The rule model's parameters (the earlier opponent model, the rule player softened:
@@ -106,7 +106,7 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     ranks = p.get("ranks")
     return OpponentModel(
         rule_policy,
-        hand_strength,
+        hand_strength_fast,
         p["slope"],
         p["threshold"],
         eps,
@@ -125,7 +125,7 @@ def rule_model(**overrides: Any) -> OpponentModel:
     eps = tuple(p["eps"])
     return OpponentModel(
         rule_policy,
-        hand_strength,
+        hand_strength_fast,
         p["slope"],
         p["threshold"],
         eps,  # type: ignore[arg-type]

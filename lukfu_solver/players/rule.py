@@ -509,6 +509,34 @@ def rule_move_fast(ctx: Ctx, moves: Sequence[Play]) -> Play:
     return rule_lead_fast(ctx, moves)
 
 
+_TOP_RUN9 = tuple(max(RUNS9[m9], key=int.bit_count) if RUNS9[m9] else 0 for m9 in range(512))
+"""The longest run of a 9-bit suit mask (the first of that length), 0 when there is none."""
+
+
+def hand_strength_fast(hand: CardSet) -> float:
+    """:func:`hand_strength`, the same value, faster (the opponent model's call curve reads it
+    for every sampled deal it weighs). Every term is a multiple of a half, so the sum is exact in
+    any order."""
+    old = old_cards(hand, 0)
+    out = ALL_CARDS & ~hand
+    score = float(old.bit_count())
+    m = hand & ~old
+    while m:
+        low = m & -m
+        m ^= low
+        if (out & _ABOVE[low.bit_length() - 1]).bit_count() == 1:
+            score += 0.5
+    for r, rm in enumerate(_RANK_MASKS, 1):
+        rm &= hand
+        if rm.bit_count() >= 3 and rm & ~old:
+            score += 1.0 if r >= 6 else 0.5
+    for shift in (0, 9, 18, 27):
+        top = _TOP_RUN9[(hand >> shift) & SUIT_MASK9]
+        if top and (top << shift) & ~old:
+            score += 0.5
+    return score
+
+
 def keep_order_fast(ctx: Ctx) -> list[int]:
     """:func:`discard_order` of the seat's :func:`seat_keep_values`: the cards least worth keeping
     first, faster."""
