@@ -93,7 +93,7 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
 
 
 def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
-    """The log-likelihood of a deal's plays from the replay (driven by ``Position.push``) is, to
+    """The log-likelihood of a deal's plays from the replay (moved on as ``Position.push`` moves a deal) is, to
     the bit, the sum over every decision of the model's probability computed afresh from that
     seat's own ``SeatView`` (its rule facts, its legal moves): for the rule model and the
     candidate model, leaving out each seat in turn."""
