@@ -569,7 +569,9 @@ def main(argv: list[str] | None = None) -> int:
         key += f"_share{args.share:g}" if args.share is not None else ""
         key += "".join(f"_{k}_{v}" for k, v in options.items())
         key = args.key or key
+        spec = data.get(key, {}).get("spec") if isinstance(data.get(key), dict) else None
         data[key] = {
+            **({"spec": spec} if spec is not None else {}),  # a spec written before the run stays first
             "seed": args.seed,
             "share": args.share,
             **({"ipimc": args.ipimc} if args.ipimc else {}),
