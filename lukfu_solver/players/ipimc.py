@@ -166,8 +166,10 @@ class IpimcPlayer(PimcPlayer):
     so a decision replays the whole history only for the fresh deals. A decision's analysis then
     depends on the game's earlier decisions of this player object (deterministically: a game is
     played by one player in order); a view that does not extend the last one starts afresh.
-    Measured: few deals survive a decision (a median of 9 of 48), so the cost stays over twice
-    pimc's and the default is False (``docs/inference.md``, "The carried pool")."""
+    Measured: few deals survive a decision (a median of 9 of 48), and the cost was 2.4 times
+    pimc's median decision time; with the rule model's faster replay (the fast rule policy, the
+    lean state: the same games) 1.8 times (``docs/inference.md``, "The carried pool", "Round 11").
+    The default stays False; the spec ``ipimc:L:Pc`` is :func:`carried_player`."""
 
     def __init__(
         self,
