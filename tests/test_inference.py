@@ -325,6 +325,15 @@ def test_ipimc_matches_are_the_same_for_any_jobs() -> None:
     assert a.per_deal([0]) == b.per_deal([0])
 
 
+def test_carried_pool_matches_are_the_same_for_any_jobs() -> None:
+    """``ipimc:L:Pc`` carries its pool within a game only, so a match is the same in one process
+    and in two (the spec needs no options set in the parent process)."""
+    a = run_match(["ipimc:1:2c", "pimc:1", "pimc:1"], 2, seed=7, jobs=1)
+    b = run_match(["ipimc:1:2c", "pimc:1", "pimc:1"], 2, seed=7, jobs=2)
+    assert [g.record for g in a.games] == [g.record for g in b.games]
+    assert a.per_deal([0]) == b.per_deal([0])
+
+
 # ---------------------------------------------------------------- analyse VIEW --infer
 
 
