@@ -25,7 +25,10 @@
 
 Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
 [--checkpoint FILE]``; ``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` to
-the results (a checkpoint's control games are reused). Results:
+the results (a checkpoint's control games are reused); ``--ipimc SPEC`` plays that ipimc spec
+(``ipimc:2:4c``: the carried pool) instead. ``--arms ipimc`` alone is a **timing run**: ipimc's
+decision times beside those of the pimc players at its own tables, in one process, no control
+games and no points. Results:
 ``bench/results/inference.json`` (or ``--out``).
 """
 
@@ -257,6 +260,7 @@ def strength(
     arms: tuple[str, ...] = ("ipimc", "control"),
     options: dict[str, Any] | None = None,
     part: tuple[int, int] = (0, 1),
+    spec: str | None = None,
 ) -> dict[str, Any] | None:
     """ipimc:L (ipimc:L:P with a pool) against two pimc:L players, 3 rotations a deal, each game
     beside its **control**: the same deal, seating and player seeds with ``pimc:L`` in ipimc's
@@ -274,7 +278,9 @@ def strength(
     to play (only ``control``: the control games into the checkpoint, for a later run; nothing is
     reported then). ``part`` ``(k, n)``:
     play only the deals whose index is ``k`` modulo ``n`` (several processes filling one
-    checkpoint; the report needs every game, so only ``(0, 1)`` reports)."""
+    checkpoint; the report needs every game, so only ``(0, 1)`` reports). ``spec``: ipimc's player
+    spec instead of ``ipimc:L[:P]`` (e.g. ``ipimc:2:4c``, the carried pool: a spec needs no
+    options, so it plays the same for any ``jobs``)."""
     t0 = time.perf_counter()
     last = [0.0]
     options = {**({"share": share} if share is not None else {}), **(options or {})}
@@ -283,7 +289,7 @@ def strength(
             raise SystemExit("--share, --evidence, --weigh-call, --model and --carry need --jobs 1")
         player_options = {**options, **({"model": rule_model()} if options.get("model") == "rule" else {})}
         IpimcPlayer.__init__.__kwdefaults__.update(player_options)  # type: ignore[union-attr]
-    ip_spec = f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
+    ip_spec = spec or f"ipimc:{level}" + (f":{pool}" if pool > 1 else "")
     pm_spec = f"pimc:{level}"
     specs = (ip_spec, pm_spec, pm_spec)
     label = [
@@ -464,6 +470,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arms", default="ipimc,control", help="strength arms to play (control: only the controls)")
     parser.add_argument("--carry", default=None, choices=("yes", "no"), help="ipimc carries its pool (jobs 1)")
     parser.add_argument("--model", default=None, choices=("rule",), help="ipimc's play model: the rule model (jobs 1)")
+    parser.add_argument(
+        "--ipimc",
+        default=None,
+        help="ipimc's spec instead of ipimc:L[:P] (e.g. ipimc:2:4c: the carried pool; any jobs)",
+    )
     parser.add_argument("--part", default="0/1", help="K/N: play only the deals K modulo N into the checkpoint")
     parser.add_argument(
         "--acc-models", default="candidates,rule,calls", help="accuracy of: candidates, rule, calls (the calls alone)"
@@ -538,16 +549,35 @@ def main(argv: list[str] | None = None) -> int:
         arms = tuple(a for a in ("ipimc", "control") if a in args.arms.split(","))
         k, n = (int(x) for x in args.part.split("/"))
         st = strength(
-            args.level, deals, args.seed, args.jobs, args.pool, args.checkpoint, args.share, arms, options, (k, n)
+            args.level,
+            deals,
+            args.seed,
+            args.jobs,
+            args.pool,
+            args.checkpoint,
+            args.share,
+            arms,
+            options,
+            (k, n),
+            args.ipimc,
         )
         if st is None:
             print("games played into the checkpoint (nothing to report)", file=sys.stderr)
             return 0
         key = "strength" if args.pool == 1 else f"strength_pool{args.pool}"
+        key += f"_{args.ipimc.replace(':', '_')}" if args.ipimc else ""
         key += f"_share{args.share:g}" if args.share is not None else ""
         key += "".join(f"_{k}_{v}" for k, v in options.items())
         key = args.key or key
-        data[key] = {"seed": args.seed, "share": args.share, **options, **st}
+        spec = data.get(key, {}).get("spec") if isinstance(data.get(key), dict) else None
+        data[key] = {
+            **({"spec": spec} if spec is not None else {}),  # a spec written before the run stays first
+            "seed": args.seed,
+            "share": args.share,
+            **({"ipimc": args.ipimc} if args.ipimc else {}),
+            **options,
+            **st,
+        }
         console.print(f"strength: {st}")
     path = save_json(data, args.out)
     print(f"saved {path}", file=sys.stderr)

@@ -93,7 +93,7 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
 
 
 def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
-    """The log-likelihood of a deal's plays from the replay (driven by ``Position.push``) is, to
+    """The log-likelihood of a deal's plays from the replay (moved on as ``Position.push`` moves a deal) is, to
     the bit, the sum over every decision of the model's probability computed afresh from that
     seat's own ``SeatView`` (its rule facts, its legal moves): for the rule model and the
     candidate model, leaving out each seat in turn."""
@@ -321,6 +321,15 @@ def test_the_ipimc_spec() -> None:
 def test_ipimc_matches_are_the_same_for_any_jobs() -> None:
     a = run_match(["ipimc:1", "rule", "rule"], 2, seed=5, jobs=1)
     b = run_match(["ipimc:1", "rule", "rule"], 2, seed=5, jobs=2)
+    assert [g.record for g in a.games] == [g.record for g in b.games]
+    assert a.per_deal([0]) == b.per_deal([0])
+
+
+def test_carried_pool_matches_are_the_same_for_any_jobs() -> None:
+    """``ipimc:L:Pc`` carries its pool within a game only, so a match is the same in one process
+    and in two (the spec needs no options set in the parent process)."""
+    a = run_match(["ipimc:1:2c", "pimc:1", "pimc:1"], 2, seed=7, jobs=1)
+    b = run_match(["ipimc:1:2c", "pimc:1", "pimc:1"], 2, seed=7, jobs=2)
     assert [g.record for g in a.games] == [g.record for g in b.games]
     assert a.per_deal([0]) == b.per_deal([0])
 

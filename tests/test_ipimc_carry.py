@@ -107,3 +107,20 @@ def test_a_games_carried_analyses_are_the_same_in_another_process() -> None:
     here = carried_game(task)
     assert len(here) == 4 and any(kept for _, _, kept in here[1:]) and here[0][2] == 0
     assert list(ordered_map(carried_game, [task, task], jobs=2)) == [here, here]
+
+
+def test_the_carried_spec_is_the_carried_configuration() -> None:
+    """``ipimc:L:Pc`` builds the resampling configuration with the carried pool (the rule model at
+    temperature 1, the plays' evidence, the weighted call), named by its spec; it analyses a
+    game's decisions exactly as the player built from the options (the bench's earlier route)."""
+    from lukfu_solver.players import make_player
+
+    p = make_player("ipimc:1:2c", 3)
+    assert isinstance(p, IpimcPlayer) and p.name == "ipimc:1:2c" and p.level == 1 and p.pool == 2
+    assert p.carry and p.evidence == "plays" and p.weigh_call and p.model == rule_model()
+    assert make_player(" IPIMC:2:4C ").name == "ipimc:2:4c"  # type: ignore[attr-defined]
+    rec = games(1)[0]
+    q = IpimcPlayer(1, seed=3, pool=2, evidence="plays", model=rule_model(), carry=True)
+    for view in decision_views(rec, 1)[-4:-1]:
+        a, b = p.analyse(view), q.analyse(view)
+        assert (str(a.best), a.moves[0].mean, p.kept) == (str(b.best), b.moves[0].mean, q.kept)

@@ -54,12 +54,22 @@ def test_make_player_specs() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["", "foo", "random:2", "rule:x", "rule:99", "pimc:0", "pimc:6", "pimc:a", "pimc:3:x", "pimc:3:99"]
+    "spec",
+    ["", "foo", "random:2", "rule:x", "rule:99", "pimc:0", "pimc:6", "pimc:a", "pimc:3:x", "pimc:3:99", "ipimc:0:4c"],
 )
 def test_make_player_bad_spec(spec: str) -> None:
     with pytest.raises(NotationError) as err:
         make_player(spec)
     assert err.value.field == "player"
+
+
+@pytest.mark.parametrize("spec", ["ipimc:2:1c", "ipimc:2:5c", "ipimc:2:c", "ipimc:2:4cc", "ipimc:2:xc", "ipimc:2:-2c"])
+def test_a_bad_carried_pool_is_one_line_naming_the_field(spec: str) -> None:
+    """``ipimc:L:Pc`` takes a pool of 2-4 (a carried pool of 1 would carry nothing to draw from)."""
+    with pytest.raises(NotationError) as err:
+        make_player(spec)
+    assert err.value.field == "player" and "\n" not in str(err.value)
+    assert "ipimc:L:Pc" in str(err.value) and repr(spec.split(":")[2]) in str(err.value)
 
 
 # ---------------------------------------------------------------- legality (play_deal checks every answer)

@@ -21,8 +21,10 @@ other seats' observed actions are in it, under a documented opponent model (``do
   elementary symmetric polynomial, by a small dynamic program).
 
 Only decisions with two or more legal choices count. The replay of a deal (:func:`decisions`)
-drives ``Position.push``, the one move engine, and keeps only what makes each seat's own facts:
-its own discards and what the others' discards against singles proved (R9). The policy, the
+moves the deal on as ``Position.push``, the one move engine, does (its own lean copy of the
+state, without the hash key and undo stack: tested to be the position's after every play), and
+keeps what makes each seat's own facts: its own discards and what the others' discards against
+singles proved (R9). The policy, the
 candidates and the hand strength are given to the model by its builder
 (``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
 fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
@@ -38,14 +40,14 @@ estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..cards import ALL_CARDS, CardSet
-from ..plays import CLAIM_PLAY, DISCARD, Play
-from ..position import Position
+from ..cards import ALL_CARDS, CardSet, iter_cards
+from ..plays import CLAIM, CLAIM_PLAY, DISCARD, Play
 from ..rules import beating_plays, can_claim, discard_proves_none_higher, lead_plays
 from ..view import SeatView
 from .pimc import effective_samples
@@ -108,13 +110,20 @@ def log_discard(places: Sequence[int], hand: int, lam: float) -> float:
     >>> round(math.exp(log_discard([0], 4, 0.0)), 3), round(math.exp(log_discard([0, 1], 4, 0.0)), 3)
     (0.25, 0.167)
     """
-    k = len(places)
+    return -lam * sum(places) - _log_norm(hand, len(places), lam)
+
+
+@functools.lru_cache(maxsize=4096)
+def _log_norm(hand: int, k: int, lam: float) -> float:
+    """``log Z`` of :func:`log_discard`: the elementary symmetric polynomial of degree ``k`` of
+    ``exp(-lam j)`` over the places ``j`` of a hand of ``hand`` cards (a few dozen distinct
+    arguments, so it is computed once each)."""
     e = [1.0] + [0.0] * k  # e[i]: the elementary symmetric polynomial of degree i so far
     for j in range(hand):
         x = math.exp(-lam * j)
         for i in range(min(k, j + 1), 0, -1):
             e[i] += x * e[i - 1]
-    return -lam * sum(places) - math.log(e[k])
+    return math.log(e[k])
 
 
 def sigmoid(z: float) -> float:
@@ -153,6 +162,10 @@ class OpponentModel:
     temperature: float = 1.0
     """The exponent of the likelihood in the weights (``w = L ** temperature``), calibrated by
     accuracy on held-out records: below 1 it keeps more samples' worth than the raw likelihood."""
+    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None
+    """``policy`` given the legal moves the replay has listed (the leads, then the claim when
+    allowed; or the beating plays): the same move, faster (the rule model's,
+    ``players.rule.rule_move_fast``); None: ``policy`` is asked."""
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
@@ -213,6 +226,7 @@ def decisions(
     skip: int | None = None,
     order: Callable[[Facts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
+    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
 ) -> Iterator[Decision]:
     """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
     and yield every decision with two or more legal choices of a seat other than ``skip``: the
@@ -220,17 +234,40 @@ def decisions(
     cards, and what the other seats' discards against singles proved, R9). With a keep
     ``order``, a discard's decision carries its cards' places in it; with ``candidates``, every
     decision carries the candidates' count and whether the move was one (the policy and order
-    are then not asked)."""
-    return Replay(policy, dealt, caller, skip, order, candidates).advance(plays)
+    are then not asked); with ``policy_moves`` (the same policy given the legal moves listed),
+    it is asked instead of ``policy``."""
+    return Replay(policy, dealt, caller, skip, order, candidates, policy_moves).advance(plays)
 
 
 class Replay:
     """A deal's replay that can be continued: :meth:`advance` pushes more plays and yields their
     decisions (see :func:`decisions`, which is one replay run to the end). A seat's facts at a
     decision depend only on the plays before it, so a replay advanced in steps yields exactly the
-    decisions of one run over all the plays (the carried pool, ``hidden.carry``, relies on it)."""
+    decisions of one run over all the plays (the carried pool, ``hidden.carry``, relies on it).
 
-    __slots__ = ("policy", "pos", "skip", "order", "candidates", "own", "proved_out")
+    It keeps the state of the deal itself (hands, the trick, its best play, the face-up cards,
+    the fu won, who leads and who is to move), moved on as ``Position.push`` moves a position
+    (R8-R10, R14, R15) without the position's hash key and undo stack, which a replay never
+    reads: tested to be ``Position``'s state after every play of many games."""
+
+    __slots__ = (
+        "policy",
+        "skip",
+        "order",
+        "candidates",
+        "own",
+        "proved_out",
+        "policy_moves",
+        "caller",
+        "hands",
+        "fu",
+        "faceup",
+        "trick",
+        "best_i",
+        "leader",
+        "to_move",
+        "over",
+    )
 
     def __init__(
         self,
@@ -240,26 +277,67 @@ class Replay:
         skip: int | None = None,
         order: Callable[[Facts], Sequence[int]] | None = None,
         candidates: Candidates | None = None,
+        policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
     ) -> None:
         self.policy, self.skip, self.order, self.candidates = policy, skip, order, candidates
-        self.pos = Position.start(dealt, caller)  # the one move engine: hands, tricks, winners, fu
+        self.policy_moves = policy_moves
         self.own = [0, 0, 0]  # each seat's own discards (only it knows their cards)
         self.proved_out = [0, 0, 0]  # the cards each seat's discards against singles proved it lacks (R9)
+        self.caller = caller
+        self.hands = list(dealt)
+        self.fu = [0, 0, 0]
+        self.faceup = 0
+        self.trick: tuple[Play, ...] = ()
+        self.best_i = 0
+        self.leader = self.to_move = 0  # the Master leads the first trick (R4)
+        self.over = False
+
+    def push(self, move: Play) -> None:
+        """Play ``move`` for the seat to move, as ``Position.push`` does: a claim ends the deal
+        (R14); a play that is not a discard, after the lead, beats the best play (R8, R9); a full
+        trick goes to the seat of its best play, its face-up cards are shown and its winner
+        scores the best play's size in fu and leads next (R10); the deal ends when the winner's
+        hand is empty (R15)."""
+        s = self.to_move
+        if move.kind == CLAIM:
+            self.over = True
+            return
+        self.hands[s] ^= move.cards
+        trick = self.trick
+        if move.kind != DISCARD and trick:
+            self.best_i = len(trick)
+        trick += (move,)
+        if len(trick) < 3:
+            self.trick = trick
+            self.to_move = (s + 1) % 3
+            return
+        best_i = self.best_i
+        winner = (self.leader + best_i) % 3
+        for q in trick:
+            if q.kind != DISCARD:
+                self.faceup |= q.cards
+        self.fu[winner] += trick[best_i].size
+        self.trick = ()
+        self.best_i = 0
+        self.to_move = self.leader = winner
+        if not self.hands[winner]:
+            self.over = True
 
     def advance(self, plays: Iterable[Play]) -> Iterator[Decision]:
         """Push ``plays`` (every discard's cards shown) and yield their decisions (see
         :func:`decisions`); the plays after the end of the deal are ignored."""
-        pos, own, proved_out = self.pos, self.own, self.proved_out
+        own, proved_out, skip, caller, hands = self.own, self.proved_out, self.skip, self.caller, self.hands
         for p in plays:
-            if pos.is_over:
+            if self.over:
                 return
-            s, hand, trick, best_i, faceup = pos.to_move, pos.hands[pos.to_move], pos.trick, pos.best_i, pos.faceup
-            if s != self.skip:
-                moves: list[Play] = []
+            s, trick, best_i, faceup = self.to_move, self.trick, self.best_i, self.faceup
+            hand = hands[s]
+            if s != skip:
                 if not trick:
                     kind = LEAD
-                    moves = list(lead_plays(hand, faceup, s == pos.caller, s == 0 and pos.caller != 0))
-                    moves += [CLAIM_PLAY] if can_claim(pos.fu[s], hand, faceup) else []
+                    moves = list(lead_plays(hand, faceup, s == caller, s == 0 and caller != 0))
+                    if can_claim(self.fu[s], hand, faceup):
+                        moves.append(CLAIM_PLAY)
                     legal = len(moves)
                 else:
                     moves = list(beating_plays(hand, trick[best_i], best_i == 0))
@@ -267,47 +345,49 @@ class Replay:
                         (FOLLOW, len(moves)) if moves else (DISCARD_KIND, math.comb(hand.bit_count(), trick[0].size))
                     )
                 if legal > 1:
-                    yield _decision(
-                        pos, s, kind, legal, moves, p, own[s], proved_out, self.policy, self.order, self.candidates
-                    )
+                    yield _decision(self, s, kind, legal, moves, p)
             if p.kind == DISCARD:
                 if discard_proves_none_higher(trick[best_i], trick):
                     top = trick[best_i].cards.bit_length() - 1
                     proved_out[s] |= (1 << ((top // 9 + 1) * 9)) - (1 << (top + 1))
                 own[s] |= p.cards
-            pos.push(p)
+            self.push(p)
 
 
-def _decision(
-    pos: Position,
-    s: int,
-    kind: str,
-    legal: int,
-    moves: list[Play],
-    p: Play,
-    own: CardSet,
-    proved_out: list[CardSet],
-    policy: Callable[[Facts], Play],
-    order: Callable[[Facts], Sequence[int]] | None,
-    candidates: Candidates | None,
-) -> Decision:
-    """Seat ``s``'s decision to play ``p`` at ``pos``, its facts as its own view shows them."""
-    hand, trick, up = pos.hands[s], pos.trick, pos.trick_faceup
-    unseen = ALL_CARDS & ~(hand | own | pos.faceup | up)
-    out = tuple(0 if t == s or not pos.hands[t] else unseen & ~proved_out[t] for t in range(3))
-    shown = tuple(
-        Play(DISCARD, 0, q.size) if q.kind == DISCARD and (pos.leader + i) % 3 != s else q for i, q in enumerate(trick)
+def _decision(replay: Replay, s: int, kind: str, legal: int, moves: list[Play], p: Play) -> Decision:
+    """Seat ``s``'s decision to play ``p`` in the ``replay``'s deal, its facts as its own view shows
+    them (the policy, keep order and candidates are the replay's)."""
+    hands, trick, proved_out = replay.hands, replay.trick, replay.proved_out
+    hand, up = hands[s], 0
+    shown = trick
+    for i, q in enumerate(trick):
+        if q.kind != DISCARD:
+            up |= q.cards
+        elif (replay.leader + i) % 3 != s:  # another seat's discard shows only its size
+            shown = tuple(
+                Play(DISCARD, 0, q.size) if q.kind == DISCARD and (replay.leader + j) % 3 != s else q
+                for j, q in enumerate(trick)
+            )
+    faceup = replay.faceup
+    unseen = ALL_CARDS & ~(hand | replay.own[s] | faceup | up)
+    out = (
+        0 if s == 0 or not hands[0] else unseen & ~proved_out[0],
+        0 if s == 1 or not hands[1] else unseen & ~proved_out[1],
+        0 if s == 2 or not hands[2] else unseen & ~proved_out[2],
     )
-    facts = Facts(s, hand, pos.caller, tuple(pos.fu), pos.faceup, pos.faceup | up, out, shown, pos.best_i)  # type: ignore[arg-type]
+    facts = Facts(s, hand, replay.caller, tuple(replay.fu), faceup, faceup | up, out, shown, replay.best_i)
+    candidates, order = replay.candidates, replay.order
     if candidates is not None:
         cs = candidates(facts, moves, p.size if kind == DISCARD_KIND else 0)
         rank = cs.index(p) if p in cs else -1
         return Decision(s, kind, cs[0] == p, legal, (), hand.bit_count(), len(cs), rank >= 0, rank)
     if kind == DISCARD_KIND and order is not None:
         ranked = order(facts)
-        places = tuple(sorted(ranked.index(c) for c in range(36) if p.cards >> c & 1))
+        places = tuple(sorted(ranked.index(c) for c in iter_cards(p.cards)))
         return Decision(s, kind, places == tuple(range(p.size)), legal, places, len(ranked))
-    return Decision(s, kind, policy(facts) == p, legal)
+    if replay.policy_moves is not None and kind != DISCARD_KIND:
+        return Decision(s, kind, replay.policy_moves(facts, moves) == p, legal)
+    return Decision(s, kind, replay.policy(facts) == p, legal)
 
 
 def call_terms(model: OpponentModel, dealt: Sequence[CardSet], caller: int, skip: int | None = None) -> float:
@@ -323,7 +403,9 @@ def log_likelihood(model: OpponentModel, view: SeatView, deal: Any) -> float:
     dealt = deal.dealt()
     plays = [p for tr in deal.tricks() for p in tr]
     total = call_terms(model, dealt, view.caller, view.seat)
-    for d in decisions(model.policy, dealt, view.caller, plays, view.seat, model.order, model.candidates):
+    for d in decisions(
+        model.policy, dealt, view.caller, plays, view.seat, model.order, model.candidates, model.policy_moves
+    ):
         total += model.log_decision(d)
     return total
 

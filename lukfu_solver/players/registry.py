@@ -9,7 +9,7 @@ from .. import i18n
 from ..errors import NotationError
 from ..plays import Play
 from ..view import SeatView
-from .ipimc import IpimcPlayer
+from .ipimc import IpimcPlayer, carried_player
 from .pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
 from .rule import RulePlayer
 
@@ -33,7 +33,8 @@ class Player(Protocol):
 PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
 SPEC_HELP = (
     "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
-    "ipimc[:L[:P]] (pimc with inference; P: deals drawn a sample, resampled)"
+    "ipimc[:L[:P[c]]] (pimc with inference; P: deals drawn a sample, resampled; c: the pool carried "
+    "between decisions, weighed by the others' calls and plays)"
 )
 
 
@@ -41,7 +42,9 @@ def make_player(spec: str, seed: int = 0) -> Player:
     """A player from its spec: ``random``, ``rule``, ``rule:T``, ``pimc``, ``pimc:L``, ``pimc:L:C``
     (``C`` points added to PIMC's value of calling; ``pimc:3:0`` is the uncalibrated player),
     ``ipimc``, ``ipimc:L`` (the PIMC player over deals weighted by the other seats' actions),
-    ``ipimc:L:P`` (``P`` times the samples drawn, weighed and resampled).
+    ``ipimc:L:P`` (``P`` times the samples drawn, weighed and resampled), ``ipimc:L:Pc`` (``P`` of
+    2-4: the resampling configuration with the pool carried from one decision to the next, weighed
+    by the rule model's likelihood of the other seats' calls and plays: :func:`carried_player`).
 
     ``seed`` seeds the player's random choices (``random``'s moves, ``pimc``'s samples). A bad
     spec raises NotationError("player", …).
@@ -90,6 +93,14 @@ def make_player(spec: str, seed: int = 0) -> Player:
         level, _, pool = arg.partition(":")
         if not _is_level(level):
             raise NotationError("player", i18n._("ipimc:L needs a level 1-5, got {level}").format(level=repr(level)))
+        if pool.endswith("c"):
+            size = pool[:-1]
+            if not (size.isascii() and size.isdigit() and 2 <= int(size) <= 4):
+                raise NotationError(
+                    "player",
+                    i18n._("ipimc:L:Pc (the carried pool) needs a pool P of 2-4, got {pool}").format(pool=repr(pool)),
+                )
+            return carried_player(int(level), seed, int(size))
         if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
             raise NotationError("player", i18n._("ipimc:L:P needs a pool P of 1-4, got {pool}").format(pool=repr(pool)))
         return IpimcPlayer(int(level), seed, pool=int(pool or 1))
