@@ -56,7 +56,8 @@ def match(
             "--players",
             metavar="A,B,C",
             help="Three players, each random, rule[:T] (T: the hand score it calls from), pimc[:L[:C]] (L: level 1-5, "
-            "C: call calibration) or ipimc[:L[:P]] (pimc weighing the deals by what the others did), e.g. pimc,rule,rule.",
+            "C: call calibration) or ipimc[:L[:P[c]]] (pimc weighing the deals by what the others did; c: its pool "
+            "carried from one decision to the next), e.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[
