@@ -270,6 +270,28 @@ def has_set_or_run(hand):
 
 
 @njit(cache=True)
+def lead_row(st, p, w):
+    """Row p + 1 as row p with seat w about to lead a single into an empty trick (the lead itself
+    is written by the caller): the scratch row of the one-trick bound and the look-aheads."""
+    q = p + 1
+    for f in range(NF):
+        st[q, f] = st[p, f]
+    st[q, F_NTRICK] = 1
+    st[q, F_LEADER] = w
+    st[q, F_BESTI] = 0
+    st[q, F_TM] = (w + 1) % 3
+    return q
+
+
+@njit(cache=True)
+def r7_singles(T, hand, old):
+    """The singles R7 lets a non-caller lead from hand (old: its Old cards): the non-Old cards of
+    its highest suit holding one, or any card when all are Old."""
+    nonold = hand & ~old
+    return nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+
+
+@njit(cache=True)
 def r7_lead_bounds(T, st, p, w):
     """search.bounds._r7_lead_bounds at the lead of non-caller w in row p, holding no set and no
     run: the least of the claim's value (when it may claim, R14) and of the single-trick bounds
@@ -284,15 +306,8 @@ def r7_lead_bounds(T, st, p, w):
     t = st[p, F_FU0 + w] + popcount(old)
     if t >= 6:
         lo = hi = payment_to_caller(w, t, caller)
-    nonold = hand & ~old
-    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
-    q = p + 1
-    for f in range(NF):
-        st[q, f] = st[p, f]
-    st[q, F_NTRICK] = 1
-    st[q, F_LEADER] = w
-    st[q, F_BESTI] = 0
-    st[q, F_TM] = (w + 1) % 3
+    singles = r7_singles(T, hand, old)
+    q = lead_row(st, p, w)
     while singles:
         c = singles & -singles
         singles ^= c
@@ -407,8 +422,7 @@ def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old)
     if t >= 6:
         lo = hi = payment_to_caller(w, t, caller)
-    nonold = hand & ~old
-    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
+    singles = r7_singles(T, hand, old)
     while singles:
         c = singles & -singles
         singles ^= c
@@ -655,13 +669,7 @@ def caller_lead_bound(T, st, p, stop):
     o1 = st[p, F_H0 + (caller + 1) % 3]
     o2 = st[p, F_H0 + (caller + 2) % 3]
     others = o1 | o2
-    q = p + 1
-    for f in range(NF):
-        st[q, f] = st[p, f]
-    st[q, F_NTRICK] = 1
-    st[q, F_LEADER] = caller
-    st[q, F_BESTI] = 0
-    st[q, F_TM] = (caller + 1) % 3
+    q = lead_row(st, p, caller)
     lo = -INF
     cards = hand
     while cards:
@@ -705,15 +713,8 @@ def coalition_lead_bound(T, st, p, stop):
     partner = st[p, F_H0 + 3 - caller - w]
     skip = COALITION_AHEAD_SKIP and popcount(st[p, F_H0]) >= 3
     old = old_cards(T, hand, st[p, F_FACEUP])
-    nonold = hand & ~old
-    singles = nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
-    q = p + 1
-    for f in range(NF):
-        st[q, f] = st[p, f]
-    st[q, F_NTRICK] = 1
-    st[q, F_LEADER] = w
-    st[q, F_BESTI] = 0
-    st[q, F_TM] = (w + 1) % 3
+    singles = r7_singles(T, hand, old)
+    q = lead_row(st, p, w)
     while singles:
         c = singles & -singles
         singles ^= c
