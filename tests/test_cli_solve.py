@@ -259,7 +259,7 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
     path = tmp_path / "slow.txt"
-    # the slowest full deals of bench/solve.py (10-20 s each), so the pool is surely still busy
+    # among the slowest full deals of bench/solve.py (seconds each), so the pool is surely still busy
     slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
     path.write_text(f"{random_endgame(0, 3)}\n" + "".join(f"{p}\n" for p in slow))
     proc = subprocess.Popen(

@@ -484,7 +484,7 @@ AS_FROM_A_TERMINAL: dict[str, Any] = {
 def test_cli_ctrl_c_cancels_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) during a batch on a
     LocalCluster: exit 130, one line, no traceback, the workers gone at once."""
-    deals = (full_deal(12, 0), full_deal(13, 1), full_deal(9, 0), full_deal(11, 0))  # 10-20 s each
+    deals = (full_deal(12, 0), full_deal(13, 1), full_deal(9, 0), full_deal(11, 0))  # seconds each
     (tmp_path / "slow.txt").write_text("".join(f"{p}\n" for p in deals))
     command = [LUKFU, "solve", "--batch", str(tmp_path / "slow.txt"), "--scheduler", "local:2"]
     proc = subprocess.Popen(command, **AS_FROM_A_TERMINAL)  # type: ignore[call-overload]
