@@ -55,14 +55,6 @@ file (the results, the value range, the bounds, the reduction): the same objects
 :mod:`.result`, :mod:`.bounds` and :mod:`.reductions`."""
 
 
-# Issue 13, eighth round (an experiment, off): at a non-caller's node whose entry's upper bound is
-# this test's beta, the table's move (the refutation of an earlier, higher test, whose child was
-# then worth at most beta, often exactly) is not tried first. On b + c it searched 1.04 times fewer
-# nodes than without, at equal CPU side by side (docs/search.md, "Coalition's look-ahead after the
-# probe (eighth round)"); the kernel has the same switch (kernel.alphabeta), both to be set alike.
-TT_MOVE_AT_BETA_DROPPED = False
-
-
 class Solver(ZeroWindowDriver):
     """Alpha-beta search with a transposition table (lower/upper bounds and best move per key),
     consulted at every node (DDS: at trick boundaries), driven by zero-window tests (MTD(f) by default).
@@ -238,9 +230,6 @@ class Solver(ZeroWindowDriver):
                 lo = elo
             if ehi < hi:
                 hi = ehi
-            if TT_MOVE_AT_BETA_DROPPED and ehi == beta and pos.to_move != pos.caller:
-                # a coalition's table move that refuted an earlier test only down to this beta
-                tt_move = None
         # the caller's look-ahead only where the bounds and the table leave the test open, and only
         # up to beta (or the upper bound): it decides a zero-window test only by reaching beta; its
         # cut is stored as this node's fail high (no move), so that later tests find it in the table

@@ -27,9 +27,6 @@ from .ordering import hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
-# search.reference.TT_MOVE_AT_BETA_DROPPED (compile-time: both searches alike)
-TT_MOVE_AT_BETA_DROPPED = False
-
 
 @njit(cache=True)
 def schedule(ctr):
@@ -128,8 +125,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                                 lo = elo
                             if ehi < hi:
                                 hi = ehi
-                            if TT_MOVE_AT_BETA_DROPPED and ehi == beta and st[p, F_TM] != st[p, F_CALLER]:
-                                ttm = NO_MOVE
                     # the caller's look-ahead after the probe, up to beta, and the coalition's at a
                     # non-caller's lead, down to alpha (Solver._ab); a cut is stored as a fail high
                     # (the caller's) or a fail low (the coalition's) of this node (phase STORE), with
