@@ -29,10 +29,8 @@ from lukfu_solver.search.kernel import bounds as KB  # noqa: E402
 
 
 def _slot(T: np.ndarray, key: int) -> int:
-    """The word index of key's slot in the bounds' cache (as the kernel computes it)."""
-    from lukfu_solver.search.kernel.table import mix
-
-    return K.O_VBC + ((int(mix(key)) & (K.VB_CACHE_SLOTS - 1)) << 1)
+    """The word index of key's slot in the bounds' cache (the kernel's own cache_find)."""
+    return int(KB.cache_find(T, key)[0])
 
 
 def _cacheable(st: np.ndarray, p: int) -> bool:

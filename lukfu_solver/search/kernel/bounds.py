@@ -91,14 +91,11 @@ def value_bounds(T, st, p):
     single is in :func:`single_trick_bounds` (see :func:`bounds_cache_key`)."""
     if st[p, F_NTRICK] == 0 and not st[p, F_ENDED] and st[p, F_TM] != st[p, F_CALLER]:
         key = bounds_cache_key(st, p)
-        i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
-        d = T[i + 1]
-        if d != 0 and T[i] ^ d == key:
-            return (d & 255) - 128, ((d >> 8) & 255) - 128
+        i, d = cache_find(T, key)
+        if d:
+            return cache_pair(d)
         lo, hi = value_bounds_of(T, st, p)
-        d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
-        T[i] = key ^ d
-        T[i + 1] = d
+        cache_put(T, i, key, lo, hi)
         return lo, hi
     return value_bounds_of(T, st, p)
 
@@ -164,6 +161,30 @@ def cache_key(h0, h1, h2, faceup, tr0, tr1, fus, nt, leader, besti, tm, caller):
         ^ (tr1 * VBC_K[5])
         ^ (seats * VBC_K[6])
     )
+
+
+@njit(cache=True)
+def cache_find(T, key):
+    """Key's slot in the bounds' cache (its first word's index) and the slot's data word, which is
+    0 on a miss: an empty slot, another key's, or one torn by two writers (see bounds_cache_key)."""
+    i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
+    d = T[i + 1]
+    return i, (d if d != 0 and T[i] ^ d == key else 0)
+
+
+@njit(cache=True, inline="always")
+def cache_pair(d):
+    """The (lower, upper) bounds of a cache data word (cache_put's packing)."""
+    return (d & 255) - 128, ((d >> 8) & 255) - 128
+
+
+@njit(cache=True)
+def cache_put(T, i, key, lo, hi):
+    """Store (lo, hi) for key in the slot at i: data lo + 128 | (hi + 128) << 8 | 1 << 16 (never 0),
+    beside key ^ data."""
+    d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
+    T[i] = key ^ d
+    T[i + 1] = d
 
 
 @njit(cache=True)
@@ -593,14 +614,11 @@ def single_trick_bounds(T, st, p):
     """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress),
     :func:`single_trick_of` through the bounds' cache (:func:`bounds_cache_key`)."""
     key = bounds_cache_key(st, p)
-    i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
-    d = T[i + 1]
-    if d != 0 and T[i] ^ d == key:
-        return (d & 255) - 128, ((d >> 8) & 255) - 128
+    i, d = cache_find(T, key)
+    if d:
+        return cache_pair(d)
     lo, hi = single_trick_of(T, st, p)
-    d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
-    T[i] = key ^ d
-    T[i + 1] = d
+    cache_put(T, i, key, lo, hi)
     return lo, hi
 
 
