@@ -23,7 +23,7 @@ from .bounds import (
 )
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
-from .ordering import hist_add, next_move, node_moves, search_moves
+from .ordering import discard_first, discards_ordered, hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
@@ -36,6 +36,49 @@ def schedule(ctr):
     if limit and limit + 1 < nxt:
         nxt = limit + 1
     return nxt
+
+
+# the kernel's own economy (issue 13, ninth round): the search's tree is the same with it and without
+DEFER_DISCARDS = True
+
+
+@njit(cache=True)
+def undefer(T, st, p, mv, mk, sc, fr, hk, hv, ctr, reduce):
+    """Generate and order all the moves of the waiting discard node at row p (its first, in mv[p, 0],
+    tried already), as search_moves would have at the node's start: the history's scores of its
+    discards are those it had then (see undefer_for); the first of the order is that move again."""
+    tm = st[p, F_TM]
+    n = discards_ordered(
+        T, st, p, mv, mk, sc, m_size(st[p, F_TR0]), NO_MOVE, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
+    )
+    next_move(mv, mk, p, 0, n)
+    fr[p, R_NM] = n
+    ctr[C_GENERATED] += n
+
+
+@njit(cache=True)
+def undefer_for(T, st, mv, mk, sc, fr, hk, hv, ctr, reduce, s, cards):
+    """Before the history's score of seat s's cards grows: every waiting discard node for which
+    that key may be one of its discards (seat s to discard, cards of its hand, as many as it must
+    discard) gets its moves now, while its discards' scores are still those of its start."""
+    q = ctr[C_DEFER]
+    below = -1  # the waiting node above q in the chain (deeper in the search), or -1
+    while q >= 0:
+        nxt = fr[q, R_DPREV]
+        if (
+            st[q, F_TM] == s
+            and (cards & ~st[q, F_H0 + s]) == 0
+            and popcount(cards) == m_size(st[q, F_TR0])
+        ):
+            undefer(T, st, q, mv, mk, sc, fr, hk, hv, ctr, reduce)
+            ctr[C_EARLY] += 1
+            if below < 0:
+                ctr[C_DEFER] = nxt
+            else:
+                fr[below, R_DPREV] = nxt
+        else:
+            below = q
+        q = nxt
 
 
 @njit(cache=True, nogil=True)
@@ -68,6 +111,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
         fr[p, R_ALPHA] = alpha
         fr[p, R_BETA] = beta
         phase = ENTER
+        ctr[C_DEFER] = -1
     while True:
         if phase == ENTER:
             ctr[C_NODES] += 1
@@ -184,12 +228,28 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                             beta = hi
                         # the moves only now: a node its table entry decides (about 4 in 10) needs none
                         tm = st[p, F_TM]
-                        n = search_moves(
-                            T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
-                        )
                         ctr[C_EXPANDED] += 1
-                        ctr[C_GENERATED] += n
-                        m = next_move(mv, mk, p, 0, n)
+                        # a discard node whose first move is certain (a killer) tries it before the
+                        # others are generated: nine in ten cut there (see discard_first)
+                        if (
+                            DEFER_DISCARDS
+                            and st[p, F_NTRICK] > 0
+                            and not can_beat(T, st[p, F_H0 + tm], st[p, F_TR0 + st[p, F_BESTI]], st[p, F_BESTI] == 0)
+                            and discard_first(
+                                T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], reduce, ctr[C_HMAX]
+                            )
+                        ):
+                            n = -1
+                            m = mv[p, 0]
+                            ctr[C_WAITED] += 1
+                            fr[p, R_DPREV] = ctr[C_DEFER]
+                            ctr[C_DEFER] = p
+                        else:
+                            n = search_moves(
+                                T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
+                            )
+                            ctr[C_GENERATED] += n
+                            m = next_move(mv, mk, p, 0, n)
                         maxi = st[p, F_TM] == st[p, F_CALLER]
                         fr[p, R_MAX] = 1 if maxi else 0
                         fr[p, R_G] = -INF if maxi else INF
@@ -242,21 +302,30 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             fr[p, R_BETA] = beta
             if cutoff:
                 s = st[p, F_TM]
+                if fr[p, R_NM] < 0:  # a waiting discard node cut by its first move: its others are never needed
+                    ctr[C_DEFER] = fr[p, R_DPREV]
                 if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
                     fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
                     fr[p, R_KILLER + s] = m
                 nh = popcount(st[p, F_H0 + s]) + 1
+                if ctr[C_DEFER] >= 0:
+                    undefer_for(T, st, mv, mk, sc, fr, hk, hv, ctr, reduce, s, m_cards(m))
                 hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
-            elif idx + 1 < fr[p, R_NM]:
-                idx += 1
-                fr[p, R_IDX] = idx
-                m = next_move(mv, mk, p, idx, fr[p, R_NM])
-                push(T, st, p, m)
-                p += 1
-                fr[p, R_ALPHA] = alpha
-                fr[p, R_BETA] = beta
-                phase = ENTER
-                continue
+            else:
+                if fr[p, R_NM] < 0:  # the waiting discard node's first move did not cut: its others now
+                    ctr[C_DEFER] = fr[p, R_DPREV]
+                    undefer(T, st, p, mv, mk, sc, fr, hk, hv, ctr, reduce)
+                    ctr[C_LATE] += 1
+                if idx + 1 < fr[p, R_NM]:
+                    idx += 1
+                    fr[p, R_IDX] = idx
+                    m = next_move(mv, mk, p, idx, fr[p, R_NM])
+                    push(T, st, p, m)
+                    p += 1
+                    fr[p, R_ALPHA] = alpha
+                    fr[p, R_BETA] = beta
+                    phase = ENTER
+                    continue
         else:
             g = fr[p, R_G]
         while not tt_store(

@@ -148,7 +148,8 @@ R_MAX = 14
 R_NCARDS = 15
 R_KILLER = 16  # + seat: the last move of that seat that cut off at this ply (kept across nodes and tests)
 R_KILLER2 = 19  # + seat: the one before it
-NFR = 22
+R_DPREV = 22  # a discard node whose other moves wait (R_NM < 0): the next such node below it, or -1
+NFR = 23
 
 # counters
 C_NODES = 0
@@ -169,6 +170,11 @@ C_GENERATED = 14  # moves generated (after the reduction)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
+C_HMAX = 19  # at least the largest score in the history table (hist_add)
+C_DEFER = 20  # the deepest discard node whose other moves wait (kernel.alphabeta.search), or -1
+C_WAITED = 21  # discard nodes whose first move was tried before their other moves were generated
+C_LATE = 22  # of those, generated after the first move failed to cut
+C_EARLY = 23  # of those, generated before a history score of one of their discards grew
 NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2
