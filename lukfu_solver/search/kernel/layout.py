@@ -199,7 +199,11 @@ O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search.refe
 # words (key ^ data, data), zero when empty; the only part of T written after build_tables
 VB_CACHE_SLOTS = 1 << 14
 O_VBC = (O_LOW9 + 512 + 7) & ~7
-T_SIZE = O_VBC + 2 * VB_CACHE_SLOTS
+# the cache of the table keys (kernel.state.tt_key_cached, issue 13, ninth round): KEY_CACHE_SLOTS
+# slots of two words (full key ^ table key, table key), written as the bounds' cache is
+KEY_CACHE_SLOTS = 1 << 16
+O_KEYC = O_VBC + 2 * VB_CACHE_SLOTS
+T_SIZE = O_KEYC + 2 * KEY_CACHE_SLOTS
 
 SUIT9 = 0x1FF
 
