@@ -24,7 +24,7 @@ from .bounds import (
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, reduce_moves
 from .ordering import discard_first, discards_ordered, hist_add, next_move, node_moves, search_moves
-from .state import push, tt_key_cached
+from .state import push, tt_key, tt_key_cached
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
@@ -140,7 +140,13 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 else:
                     # the table's key only where the table is probed (search.reference.Solver._ab):
                     # a node the bounds decide never pays for the canonical form
-                    key = tt_key_cached(T, st, p)
+                    # the cache of table keys at the caller's lead only, where the keys repeat (a
+                    # non-caller's discards reach it by many orders); elsewhere it missed more than
+                    # it served and cost the table's probes their cache lines (issue 13, ninth round)
+                    if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                        key = tt_key_cached(T, st, p)
+                    else:
+                        key = tt_key(T, st, p)
                     ctr[C_PROBES] += 1
                     slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE

@@ -1,6 +1,6 @@
 """Move ordering, as the reference's ``Solver._ordered``: the history table (an open-addressing
 hash), the sort keys (table move, claims, killers, history, cheap discards), the lazy
-selection of the first moves and the heap sort of the rest, and the moves of a node ordered."""
+selection of the first moves and the sort of the rest, and the moves of a node ordered."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -152,37 +152,8 @@ def next_move(mv, mk, p, i, n):
                     b -= 1
                 mk[p, b + 1] = x
         else:
-            heap_sort(mk, p, i, n)
+            mk[p, i:n].sort()  # the keys are distinct: any sort gives the stable order
     return mv[p, mk[p, i] & ((1 << IDX_BITS) - 1)]
-
-
-@njit(cache=True)
-def _sift(mk, p, base, root, end):
-    x = mk[p, base + root]
-    while True:
-        child = 2 * root + 1
-        if child >= end:
-            break
-        if child + 1 < end and mk[p, base + child + 1] > mk[p, base + child]:
-            child += 1
-        if mk[p, base + child] <= x:
-            break
-        mk[p, base + root] = mk[p, base + child]
-        root = child
-    mk[p, base + root] = x
-
-
-@njit(cache=True)
-def heap_sort(mk, p, lo, hi):
-    """Sort mk[p, lo:hi] ascending in place."""
-    n = hi - lo
-    for r in range(n // 2 - 1, -1, -1):
-        _sift(mk, p, lo, r, n)
-    for end in range(n - 1, 0, -1):
-        x = mk[p, lo]
-        mk[p, lo] = mk[p, lo + end]
-        mk[p, lo + end] = x
-        _sift(mk, p, lo, 0, end)
 
 
 # ---------------------------------------------------------------- the moves of a node, ordered
@@ -260,6 +231,17 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
     return n
 
 
+@njit(cache=True, inline="always")
+def lowest_of_suits(hand, cards):
+    """In every suit, cards holds the lowest cards of hand in that suit (none, or a prefix): then
+    cards & c is the lowest cards of c for every class c of hand's cards, and discard_ok holds."""
+    for shift in range(0, 36, 9):
+        d = (cards >> shift) & SUIT9
+        if d and ((hand >> shift) & SUIT9) & ((1 << bit_length(d)) - 1) != d:
+            return False
+    return True
+
+
 @njit(cache=True)
 def discard_first(T, st, p, mv, mk, sc, ttm, killer, killer2, reduce, hmax):
     """The first move of discards_ordered at row p (a follower who cannot beat) without the
@@ -280,7 +262,9 @@ def discard_first(T, st, p, mv, mk, sc, ttm, killer, killer2, reduce, hmax):
         cards = m_cards(k)
         if k == NO_MOVE or k != (head | cards) or (cards & ~hand) or popcount(cards) != size:
             continue
-        if reduce and nc != size:  # discards_ordered's reduction (none when the hand is one discard)
+        if reduce and nc != size and not lowest_of_suits(hand, cards):
+            # discards_ordered's reduction (none when the hand is one discard; a discard of the
+            # lowest cards of each suit it touches keeps the lowest cards of every class)
             if ndc < 0:
                 _, ndc = equivalence_classes(T, st, p, sc)
             if ndc and not discard_ok(cards, sc, ndc):
