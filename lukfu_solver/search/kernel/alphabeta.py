@@ -25,7 +25,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 from .moves import gen_moves, reduce_moves
 from .ordering import discard_first, discards_ordered, hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key, tt_key_cached
-from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
+from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
 @njit(cache=True)
@@ -40,6 +40,7 @@ def schedule(ctr):
 
 # the kernel's own economy (issue 13, ninth round): the search's tree is the same with it and without
 DEFER_DISCARDS = True
+PREFETCH_SETS = True
 
 
 @njit(cache=True)
@@ -133,6 +134,18 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             else:
                 alpha = fr[p, R_ALPHA]
                 beta = fr[p, R_BETA]
+                # a trick led with a set or run, and a non-caller's lead holding one: the bounds
+                # decide fewer than one in a hundred of them, so their key comes first and the
+                # table's bucket is fetched while the bounds run (the probe itself after them)
+                early = PREFETCH_SETS and (
+                    m_kind(st[p, F_TR0]) != SINGLE
+                    if st[p, F_NTRICK] > 0
+                    else st[p, F_TM] != st[p, F_CALLER] and has_set_or_run(st[p, F_H0 + st[p, F_TM]])
+                )
+                key = 0
+                if early:
+                    key = tt_key(T, st, p)
+                    prefetch(tt.ctypes.data + 8 * tt_bucket(nbm, key))
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi
@@ -143,7 +156,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                     # the cache of table keys at the caller's lead only, where the keys repeat (a
                     # non-caller's discards reach it by many orders); elsewhere it missed more than
                     # it served and cost the table's probes their cache lines (issue 13, ninth round)
-                    if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                    if early:
+                        pass
+                    elif st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                         key = tt_key_cached(T, st, p)
                     else:
                         key = tt_key(T, st, p)
