@@ -51,7 +51,10 @@ COALITION_AHEAD_SKIP = True
 # sides, no stop), computed only where the table leaves the node open. Side by side with main it
 # cost about 5% less CPU than the adopted configuration on equal nodes, but value_bounds (and so
 # solver.bounds and the root bounds of a solve under a node limit) would lose the R7 bound
-# (docs/search.md, "Coalition's look-ahead after the probe (eighth round)"). Switch both files alike.
+# (docs/search.md, "Coalition's look-ahead after the probe (eighth round)"). On top of the bounds'
+# cache it no longer pays: b + c 1.01 and 1.04 times more CPU, set d 1.05, nodes equal to 0.05%
+# (docs/search.md, "The R7 one-trick bound after the probe, measured again (ninth round)").
+# Switch both files alike.
 R7_AFTER_PROBE = False
 
 
