@@ -39,13 +39,6 @@ def tables() -> np.ndarray:
     global _TABLES
     if _TABLES is None:
         _TABLES = K.build_tables()
-        import os
-
-        from .kernel.layout import O_DISC
-
-        prm = [int(x) for x in os.environ.get("LUKFU_DISC", "0,0,0,1,0,0,0,0,0,0").split(",")]
-        for i, x in enumerate(prm):
-            _TABLES[O_DISC + i] = x
     return _TABLES
 
 

@@ -193,8 +193,7 @@ O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search.refe
 # words (key ^ data, data), zero when empty; the only part of T written after build_tables
 VB_CACHE_SLOTS = 1 << 14
 O_VBC = (O_LOW9 + 512 + 7) & ~7
-O_DISC = O_VBC + 2 * VB_CACHE_SLOTS  # EXPERIMENT: discard-order parameters
-T_SIZE = O_DISC + 16
+T_SIZE = O_VBC + 2 * VB_CACHE_SLOTS
 
 SUIT9 = 0x1FF
 

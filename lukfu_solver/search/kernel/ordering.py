@@ -67,53 +67,6 @@ def hist_rehash(hk, hv, nk, nv):
 
 # ---------------------------------------------------------------- ordering (search.reference.Solver._ordered)
 
-# the coalition's discards (issue 13, ninth round): a non-caller's card costs more to discard when
-# it beats the caller's cards in its suit
-DISC_A = 0  # the card beats at least one of the caller's cards in its suit
-DISC_B = 0  # the card beats every one of the caller's cards in its suit (the caller holds some)
-DISC_C = 0  # ... taken back when the partner also beats them all
-
-
-@njit(cache=True, inline="always")
-def coalition_card_cost(T, b, caller_hand, partner_hand):
-    """The extra cost of discarding the single card b for a non-caller."""
-    above = above_in_suit(b)
-    su = (bit_length(b) - 1) // 9
-    suit = SUIT9 << (su * 9)
-    cs = caller_hand & suit
-    if cs == 0:
-        return 0
-    below = suit & ~above & ~b
-    e = 0
-    ps0 = partner_hand & suit
-    if ps0 and (ps0 >> (bit_length(cs) - 1)) > 1:  # the partner's top beats the caller's top
-        e -= T[O_DISC + 7]
-    if cs & below:
-        e += T[O_DISC]
-        ps = partner_hand & suit
-        # the caller's cards the partner cannot beat: those not below the partner's top card
-        pb = (1 << (bit_length(ps) - 1)) - 1 if ps else 0
-        if cs & below & ~pb:
-            e += T[O_DISC + 6]
-    if (cs & above) == 0:
-        e += T[O_DISC + 1]
-        top = 1 << (bit_length(cs) - 1)
-        if partner_hand & above_in_suit(top):
-            e -= T[O_DISC + 2]
-    return e
-
-
-@njit(cache=True)
-def coalition_cost(T, cards, caller_hand, partner_hand):
-    """The sum of coalition_card_cost over the cards of a discard."""
-    e = 0
-    while cards:
-        b = cards & -cards
-        e += coalition_card_cost(T, b, caller_hand, partner_hand)
-        cards ^= b
-    return e
-
-
 
 @njit(cache=True)
 def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
@@ -127,7 +80,6 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
     if n > 0 and m_kind(mv[p, n - 1]) == DISCARD:
         old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
     seat_key = s << 36
-    nokill = T[O_DISC + 5] != 0 or (s != st[p, F_CALLER] and T[O_DISC + 4] != 0)
     for i in range(n):
         m = mv[p, i]
         kind = m_kind(m)
@@ -135,9 +87,9 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
             score = -1000000000
         elif kind == CLAIM:
             score = -100000000
-        elif m == killer and not (kind == DISCARD and nokill):
+        elif m == killer:
             score = KILLER_SCORE
-        elif m == killer2 and not (kind == DISCARD and nokill):
+        elif m == killer2:
             score = KILLER2_SCORE
         else:
             cards = m_cards(m)
@@ -149,14 +101,7 @@ def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
                     + T[O_LOW9 + ((cards >> 18) & SUIT9)]
                     + T[O_LOW9 + ((cards >> 27) & SUIT9)]
                 )
-                if s != st[p, F_CALLER] and T[O_DISC + 8] != 0:
-                    h = 0
-                if s != st[p, F_CALLER]:
-                    h = h >> T[O_DISC + 9]
-                score = 1000000 - h + T[O_DISC + 3] * (low + 20 * popcount(cards & old))
-                if s != st[p, F_CALLER]:
-                    c = st[p, F_CALLER]
-                    score += coalition_cost(T, cards, st[p, F_H0 + c], st[p, F_H0 + 3 - s - c])
+                score = 1000000 - h + low + 20 * popcount(cards & old)
             elif n_played == 0:
                 if kind == SINGLE:  # can_beat of a single, for both hands at once, without the call
                     wins = (cards & UNBEATABLE_LEAD) != 0 or ((n1 | n2) & above_in_suit(cards)) == 0
@@ -253,22 +198,13 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
     if reduce:
         _, ndc = equivalence_classes(T, st, p, sc)
     old = old_cards(T, hand, st[p, F_FACEUP] | trick_faceup(st, p))
-    c = st[p, F_CALLER]
-    coal = s != c
-    nokill = T[O_DISC + 5] != 0 or (coal and T[O_DISC + 4] != 0)
-    nohist = coal and T[O_DISC + 8] != 0
-    hsh = T[O_DISC + 9] if coal else 0
-    ch = st[p, F_H0 + c]
-    ph = st[p, F_H0 + 3 - s - c]
     nc = 0
     for r in range(9):
         for su in range(4):
             b = 1 << (su * 9 + r)
             if hand & b:
                 sc[nc] = b
-                sc[48 + nc] = T[O_DISC + 3] * (r + (20 if old & b else 0))
-                if coal:
-                    sc[48 + nc] += coalition_card_cost(T, b, ch, ph)
+                sc[48 + nc] = r + (20 if old & b else 0)
                 nc += 1
     if size > nc:
         return 0
@@ -292,12 +228,12 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
             m = head | cards
             if m == ttm:
                 score = -1000000000
-            elif m == killer and not nokill:
+            elif m == killer:
                 score = KILLER_SCORE
-            elif m == killer2 and not nokill:
+            elif m == killer2:
                 score = KILLER2_SCORE
             else:
-                score = 1000000 - (0 if nohist else hist_get(hk, hv, seat_key | cards) >> hsh) + sc[64 + top]
+                score = 1000000 - hist_get(hk, hv, seat_key | cards) + sc[64 + top]
             mv[p, n] = m
             mk[p, n] = (score << IDX_BITS) | n
             n += 1
