@@ -71,6 +71,7 @@ from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, sear
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (every name of the layout is part of the face)
 from .layout import _signed
+from .moves import move_ok
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
 from .state import full_key, push, tt_key
 from .table import tt_grow, tt_lookup_move
@@ -110,6 +111,7 @@ __all__ = [
     "hist_add",
     "hist_rehash",
     "legal_moves",
+    "move_ok",
     "node_moves",
     "node_moves_generic",
     "ordered_moves",

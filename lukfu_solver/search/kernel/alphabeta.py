@@ -22,7 +22,7 @@ from .bounds import (
     value_bounds,
 )
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .moves import gen_moves, reduce_moves
+from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
@@ -39,7 +39,7 @@ def schedule(ctr):
 
 
 @njit(cache=True, nogil=True)
-def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
+def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume):
     """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
     ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
     again with resume=True to go on). The limits are checked as Solver._check_limits does: at
@@ -55,6 +55,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     nbm = ctr[C_TTB] - 1
     hk = raw1(hk)
     hv = raw1(hv)
+    lg = raw1(lg)
     ctr = raw1(ctr)
     reduce = ctr[C_REDUCE] != 0
     v = 0
@@ -67,6 +68,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
         ctr[C_ROOT] = root
         fr[p, R_ALPHA] = alpha
         fr[p, R_BETA] = beta
+        ctr[C_LOGN] = 0
+        ctr[C_NPEND] = 0
         phase = ENTER
     while True:
         if phase == ENTER:
@@ -183,13 +186,22 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                         if hi < beta:
                             beta = hi
                         # the moves only now: a node its table entry decides (about 4 in 10) needs none
+                        # the table's move, when the node has it, is searched before the others are
+                        # generated and scored (pending: R_NM = -1); a cut by it never pays for them
                         tm = st[p, F_TM]
-                        n = search_moves(
-                            T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
-                        )
+                        k1 = fr[p, R_KILLER + tm]
+                        k2 = fr[p, R_KILLER2 + tm]
+                        m = first_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX])
+                        if m != NO_MOVE:
+                            n = -1
+                            fr[p, R_TTMV] = m
+                            fr[p, R_MARK] = ctr[C_LOGN]
+                            ctr[C_NPEND] += 1
+                        else:
+                            n = search_moves(T, st, p, mv, mk, sc, ttm, k1, k2, hk, hv, reduce)
+                            ctr[C_GENERATED] += n
+                            m = next_move(mv, mk, p, 0, n)
                         ctr[C_EXPANDED] += 1
-                        ctr[C_GENERATED] += n
-                        m = next_move(mv, mk, p, 0, n)
                         maxi = st[p, F_TM] == st[p, F_CALLER]
                         fr[p, R_MAX] = 1 if maxi else 0
                         fr[p, R_G] = -INF if maxi else INF
@@ -216,7 +228,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 return DONE
             p -= 1
             idx = fr[p, R_IDX]
-            m = mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
+            pending = fr[p, R_NM] < 0
+            m = fr[p, R_TTMV] if pending else mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
             g = fr[p, R_G]
             alpha = fr[p, R_ALPHA]
             beta = fr[p, R_BETA]
@@ -241,13 +254,27 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             fr[p, R_ALPHA] = alpha
             fr[p, R_BETA] = beta
             if cutoff:
+                if pending:
+                    fr[p, R_NM] = 1
+                    ctr[C_NPEND] -= 1
+                    if ctr[C_NPEND] == 0:
+                        ctr[C_LOGN] = 0
                 s = st[p, F_TM]
                 if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
                     fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
                     fr[p, R_KILLER + s] = m
                 nh = popcount(st[p, F_H0 + s]) + 1
-                hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
-            elif idx + 1 < fr[p, R_NM]:
+                if ctr[C_NPEND] and ctr[C_LOGN] == lg.shape[0]:
+                    flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce)
+                slot = hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
+                if hv[slot] > ctr[C_HMAX]:
+                    ctr[C_HMAX] = hv[slot]
+                if ctr[C_NPEND]:  # a waiting node must score its moves by the history as it was
+                    lg[ctr[C_LOGN]] = (slot << 8) | (nh * nh)
+                    ctr[C_LOGN] += 1
+            elif (pending and wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce) > 1) or (
+                not pending and idx + 1 < fr[p, R_NM]
+            ):
                 idx += 1
                 fr[p, R_IDX] = idx
                 m = next_move(mv, mk, p, idx, fr[p, R_NM])
@@ -280,6 +307,83 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             nbm = tt_grow(tt, ctr)  # half full: grow (the table stays as small as it can be)
         v = g
         phase = RETURN
+
+
+LAZY_HMAX = 30000000
+"""Below this history score no move's sort key (order_keys) can come before a killer's."""
+
+
+@njit(cache=True)
+def first_move(T, st, p, sc, ttm, k1, k2, reduce, hmax):
+    """The first of row p's moves in the search's order when it is known without generating them:
+    the table's move, else the claim, else a killer (while no history score can pass them), when
+    the node has it; else NO_MOVE."""
+    if move_ok(T, st, p, ttm, sc, reduce):
+        return ttm
+    if hmax >= LAZY_HMAX:
+        return NO_MOVE
+    if st[p, F_NTRICK] == 0 and move_ok(T, st, p, CLAIM_MOVE, sc, reduce):
+        return CLAIM_MOVE
+    if move_ok(T, st, p, k1, sc, reduce):
+        return k1
+    if move_ok(T, st, p, k2, sc, reduce):
+        return k2
+    return NO_MOVE
+
+
+@njit(cache=True, inline="always")
+def _undo(hv, lg, a, b, sign):
+    """Take the history log's entries a..b-1 out of the history (sign -1) or put them back (+1)."""
+    for j in range(a, b):
+        e = lg[j]
+        hv[e >> 8] += sign * (e & 255)
+
+
+@njit(cache=True, inline="always")
+def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
+    """The moves of the waiting row q, scored (by the history the caller restored), with its table
+    move first, as they would have been when it was pushed; returns the count."""
+    tm = st[q, F_TM]
+    # the move searched first keyed as the table's (first either way; a table move that was not
+    # among the moves keys none)
+    n = search_moves(T, st, q, mv, mk, sc, fr[q, R_TTMV], fr[q, R_KILLER + tm], fr[q, R_KILLER2 + tm], hk, hv, reduce)
+    next_move(mv, mk, q, 0, n)  # the move searched first
+    fr[q, R_NM] = n
+    ctr[C_GENERATED] += n
+    return n
+
+
+@njit(cache=True)
+def wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce):
+    """Row p's table move did not cut: its other moves are generated and scored now, by the
+    history as it was before that move was searched (the log's entries since taken out and put
+    back). Returns the count of its moves."""
+    a = fr[p, R_MARK]
+    b = ctr[C_LOGN]
+    _undo(hv, lg, a, b, -1)
+    n = _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, p, reduce)
+    _undo(hv, lg, a, b, 1)
+    ctr[C_NPEND] -= 1
+    if ctr[C_NPEND] == 0:
+        ctr[C_LOGN] = 0
+    return n
+
+
+@njit(cache=True)
+def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
+    """The history log is full: every waiting row from p down to the root is scored now (deepest
+    first, taking the log out down to each row's mark), and the log starts again empty."""
+    b = ctr[C_LOGN]
+    j = b
+    for q in range(p, root - 1, -1):
+        if fr[q, R_NM] < 0:
+            a = fr[q, R_MARK]
+            _undo(hv, lg, a, j, -1)
+            j = a
+            _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce)
+    _undo(hv, lg, j, b, 1)
+    ctr[C_NPEND] = 0
+    ctr[C_LOGN] = 0
 
 
 @njit(cache=True)

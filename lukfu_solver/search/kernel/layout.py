@@ -112,6 +112,7 @@ NO_MOVE = -1
 MAX_PLY = 48
 MAX_MOVES = 1024
 SC_SIZE = 128  # scratch words (see discards_ordered)
+LOG_SIZE = 1 << 14  # the history log's entries: slot << 8 | amount (see search)
 IDX_BITS = 10  # sort keys are score << 10 | index in the move list
 
 # state row fields
@@ -148,7 +149,9 @@ R_MAX = 14
 R_NCARDS = 15
 R_KILLER = 16  # + seat: the last move of that seat that cut off at this ply (kept across nodes and tests)
 R_KILLER2 = 19  # + seat: the one before it
-NFR = 22
+R_TTMV = 22  # the table's move, searched first while the node's other moves wait (R_NM = -1)
+R_MARK = 23  # the history log's length when that move was pushed
+NFR = 24
 
 # counters
 C_NODES = 0
@@ -169,6 +172,9 @@ C_GENERATED = 14  # moves generated (after the reduction)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
+C_LOGN = 19  # entries in the history log (the history's changes while a node's other moves wait)
+C_NPEND = 20  # nodes whose other moves wait (searching their table move first)
+C_HMAX = 21  # the history's highest score (see alphabeta.first_move)
 NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2

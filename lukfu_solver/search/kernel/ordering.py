@@ -35,6 +35,7 @@ def hist_get(hk, hv, key):
 
 @njit(cache=True)
 def hist_add(hk, hv, ctr, key, amount):
+    """Add amount to the key's entry; returns its slot."""
     k = key + 1
     mask = hk.shape[0] - 1
     i = _hslot(k, mask)
@@ -42,12 +43,12 @@ def hist_add(hk, hv, ctr, key, amount):
         x = hk[i]
         if x == k:
             hv[i] += amount
-            return
+            return i
         if x == 0:
             hk[i] = k
             hv[i] = amount
             ctr[C_HCOUNT] += 1
-            return
+            return i
         i = (i + 1) & mask
 
 
