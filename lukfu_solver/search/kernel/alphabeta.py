@@ -185,16 +185,19 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                             alpha = lo
                         if hi < beta:
                             beta = hi
-                        # the moves only now: a node its table entry decides (about 4 in 10) needs none
-                        # the table's move, when the node has it, is searched before the others are
-                        # generated and scored (pending: R_NM = -1); a cut by it never pays for them
+                        # the moves only now: a node its table entry decides (about 4 in 10) needs none;
+                        # and the first ones known without generating the rest (the table's move, the
+                        # claim, the killers: known_move) are searched first, the rest waiting
+                        # (R_NM = -1): a cut by one of them never pays for the others
                         tm = st[p, F_TM]
                         k1 = fr[p, R_KILLER + tm]
                         k2 = fr[p, R_KILLER2 + tm]
-                        m = first_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX])
+                        m, stage = known_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX], -1)
                         if m != NO_MOVE:
                             n = -1
-                            fr[p, R_TTMV] = m
+                            fr[p, R_TTMV] = ttm
+                            fr[p, R_CUR] = m
+                            fr[p, R_STAGE] = stage
                             fr[p, R_MARK] = ctr[C_LOGN]
                             ctr[C_NPEND] += 1
                         else:
@@ -229,7 +232,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
             p -= 1
             idx = fr[p, R_IDX]
             pending = fr[p, R_NM] < 0
-            m = fr[p, R_TTMV] if pending else mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
+            m = fr[p, R_CUR] if pending else mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
             g = fr[p, R_G]
             alpha = fr[p, R_ALPHA]
             beta = fr[p, R_BETA]
@@ -272,18 +275,39 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 if ctr[C_NPEND]:  # a waiting node must score its moves by the history as it was
                     lg[ctr[C_LOGN]] = (slot << 8) | (nh * nh)
                     ctr[C_LOGN] += 1
-            elif (pending and wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce) > 1) or (
-                not pending and idx + 1 < fr[p, R_NM]
-            ):
-                idx += 1
-                fr[p, R_IDX] = idx
-                m = next_move(mv, mk, p, idx, fr[p, R_NM])
-                push(T, st, p, m)
-                p += 1
-                fr[p, R_ALPHA] = alpha
-                fr[p, R_BETA] = beta
-                phase = ENTER
-                continue
+            else:
+                nm = fr[p, R_NM]
+                if pending:  # the next known move, else the rest generated and scored now
+                    s = st[p, F_TM]
+                    m, stage = known_move(
+                        T,
+                        st,
+                        p,
+                        sc,
+                        fr[p, R_TTMV],
+                        fr[p, R_KILLER + s],
+                        fr[p, R_KILLER2 + s],
+                        reduce,
+                        ctr[C_HMAX],
+                        fr[p, R_STAGE],
+                    )
+                    if m == NO_MOVE:
+                        nm = wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce)
+                    else:
+                        fr[p, R_CUR] = m
+                        fr[p, R_STAGE] = stage
+                        nm = MAX_MOVES + 1
+                if idx + 1 < nm:
+                    idx += 1
+                    fr[p, R_IDX] = idx
+                    if nm <= MAX_MOVES:
+                        m = next_move(mv, mk, p, idx, nm)
+                    push(T, st, p, m)
+                    p += 1
+                    fr[p, R_ALPHA] = alpha
+                    fr[p, R_BETA] = beta
+                    phase = ENTER
+                    continue
         else:
             g = fr[p, R_G]
         while not tt_store(
@@ -314,21 +338,31 @@ LAZY_HMAX = 30000000
 
 
 @njit(cache=True)
-def first_move(T, st, p, sc, ttm, k1, k2, reduce, hmax):
-    """The first of row p's moves in the search's order when it is known without generating them:
-    the table's move, else the claim, else a killer (while no history score can pass them), when
-    the node has it; else NO_MOVE."""
-    if move_ok(T, st, p, ttm, sc, reduce):
-        return ttm
-    if hmax >= LAZY_HMAX:
-        return NO_MOVE
-    if st[p, F_NTRICK] == 0 and move_ok(T, st, p, CLAIM_MOVE, sc, reduce):
-        return CLAIM_MOVE
-    if move_ok(T, st, p, k1, sc, reduce):
-        return k1
-    if move_ok(T, st, p, k2, sc, reduce):
-        return k2
-    return NO_MOVE
+def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
+    """The next of row p's moves in the search's order that is known without generating them, after
+    the candidate ``after`` (-1: none yet) of (the table's move, the claim, killer, second killer):
+    returns (move, its candidate) or (NO_MOVE, 4). Each is taken when move_ok finds it among the
+    moves and no earlier candidate is the same move; their keys (order_keys) come first in this
+    order, before every other move's while no history score reaches LAZY_HMAX."""
+    for i in range(after + 1, 4):
+        if i == 0:
+            c = ttm
+        elif i == 1:
+            if st[p, F_NTRICK] != 0:
+                continue
+            c = CLAIM_MOVE
+        elif i == 2:
+            c = k1
+        else:
+            c = k2
+        if i > 0:
+            if hmax >= LAZY_HMAX:
+                break
+            if c == ttm or (i >= 2 and c == CLAIM_MOVE) or (i == 3 and c == k1):
+                continue
+        if move_ok(T, st, p, c, sc, reduce):
+            return c, i
+    return NO_MOVE, 4
 
 
 @njit(cache=True, inline="always")
@@ -341,13 +375,13 @@ def _undo(hv, lg, a, b, sign):
 
 @njit(cache=True, inline="always")
 def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
-    """The moves of the waiting row q, scored (by the history the caller restored), with its table
-    move first, as they would have been when it was pushed; returns the count."""
+    """The moves of the waiting row q, scored (by the history the caller restored) as they would
+    have been when it was pushed, the known ones already searched (0..R_IDX) selected first;
+    returns the count."""
     tm = st[q, F_TM]
-    # the move searched first keyed as the table's (first either way; a table move that was not
-    # among the moves keys none)
     n = search_moves(T, st, q, mv, mk, sc, fr[q, R_TTMV], fr[q, R_KILLER + tm], fr[q, R_KILLER2 + tm], hk, hv, reduce)
-    next_move(mv, mk, q, 0, n)  # the move searched first
+    for i in range(fr[q, R_IDX] + 1):
+        next_move(mv, mk, q, i, n)
     fr[q, R_NM] = n
     ctr[C_GENERATED] += n
     return n
@@ -355,8 +389,8 @@ def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
 
 @njit(cache=True)
 def wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce):
-    """Row p's table move did not cut: its other moves are generated and scored now, by the
-    history as it was before that move was searched (the log's entries since taken out and put
+    """Row p's known moves did not cut: its other moves are generated and scored now, by the
+    history as it was before the first was searched (the log's entries since taken out and put
     back). Returns the count of its moves."""
     a = fr[p, R_MARK]
     b = ctr[C_LOGN]

@@ -149,9 +149,11 @@ R_MAX = 14
 R_NCARDS = 15
 R_KILLER = 16  # + seat: the last move of that seat that cut off at this ply (kept across nodes and tests)
 R_KILLER2 = 19  # + seat: the one before it
-R_TTMV = 22  # the table's move, searched first while the node's other moves wait (R_NM = -1)
-R_MARK = 23  # the history log's length when that move was pushed
-NFR = 24
+R_TTMV = 22  # the table's move of a node whose moves wait (R_NM = -1, see alphabeta.known_move)
+R_MARK = 23  # the history log's length when its first known move was pushed
+R_CUR = 24  # the known move being searched
+R_STAGE = 25  # its candidate (known_move)
+NFR = 26
 
 # counters
 C_NODES = 0
@@ -174,7 +176,7 @@ C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
 C_LOGN = 19  # entries in the history log (the history's changes while a node's other moves wait)
 C_NPEND = 20  # nodes whose other moves wait (searching their table move first)
-C_HMAX = 21  # the history's highest score (see alphabeta.first_move)
+C_HMAX = 21  # the history's highest score (see alphabeta.known_move)
 NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2

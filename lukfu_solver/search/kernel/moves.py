@@ -363,6 +363,8 @@ def move_ok(T, st, p, m, sc, reduce):
             if ctop // 9 < top // 9 or (ctop // 9 == top // 9 and ctop <= top):
                 return False
     if kind == SINGLE and reduce:
+        if cards & UNBEATABLE_LEAD or (cards - 1) & hand & T[O_SUIT + (bit_length(cards) - 1) // 9] == 0:
+            return True  # no lower card of its suit in the hand: the lowest of its class, if any
         skip, _ = equivalence_classes(T, st, p, sc)
         return cards & skip == 0
     return True
