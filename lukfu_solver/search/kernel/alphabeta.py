@@ -23,7 +23,7 @@ from .bounds import (
 )
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, move_ok, reduce_moves
-from .ordering import hist_add, next_move, node_moves, search_moves
+from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key
 from .table import tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
@@ -192,7 +192,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         tm = st[p, F_TM]
                         k1 = fr[p, R_KILLER + tm]
                         k2 = fr[p, R_KILLER2 + tm]
-                        m, stage = known_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX], -1)
+                        m, stage = known_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX + tm], -1)
                         if m != NO_MOVE:
                             n = -1
                             fr[p, R_TTMV] = ttm
@@ -270,8 +270,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 if ctr[C_NPEND] and ctr[C_LOGN] == lg.shape[0]:
                     flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce)
                 slot = hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
-                if hv[slot] > ctr[C_HMAX]:
-                    ctr[C_HMAX] = hv[slot]
+                if hv[slot] > ctr[C_HMAX + s]:
+                    ctr[C_HMAX + s] = hv[slot]
                 if ctr[C_NPEND]:  # a waiting node must score its moves by the history as it was
                     lg[ctr[C_LOGN]] = (slot << 8) | (nh * nh)
                     ctr[C_LOGN] += 1
@@ -288,7 +288,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         fr[p, R_KILLER + s],
                         fr[p, R_KILLER2 + s],
                         reduce,
-                        ctr[C_HMAX],
+                        ctr[C_HMAX + s],
                         fr[p, R_STAGE],
                     )
                     if m == NO_MOVE:
@@ -333,8 +333,13 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
         phase = RETURN
 
 
-LAZY_HMAX = 30000000
-"""Below this history score no move's sort key (order_keys) can come before a killer's."""
+# Every other move's score (order_keys, discards_ordered) is at least -h - 100120 for its
+# history score h: the claim (-10**8), the killer (KILLER_SCORE) and the second killer
+# (KILLER2_SCORE) come before all of them while the seat's highest history score stays below these
+# (LAZY_HMAX[candidate], the table's move always first).
+LAZY_CLAIM = 99800000
+LAZY_K1 = -KILLER_SCORE - 200000
+LAZY_K2 = -KILLER2_SCORE - 200000
 
 
 @njit(cache=True)
@@ -343,7 +348,8 @@ def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
     the candidate ``after`` (-1: none yet) of (the table's move, the claim, killer, second killer):
     returns (move, its candidate) or (NO_MOVE, 4). Each is taken when move_ok finds it among the
     moves and no earlier candidate is the same move; their keys (order_keys) come first in this
-    order, before every other move's while no history score reaches LAZY_HMAX."""
+    order, before every other move's while the seat's highest history score ``hmax`` is below
+    their LAZY_ bounds."""
     for i in range(after + 1, 4):
         if i == 0:
             c = ttm
@@ -356,8 +362,8 @@ def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
         else:
             c = k2
         if i > 0:
-            if hmax >= LAZY_HMAX:
-                break
+            if hmax >= (LAZY_CLAIM if i == 1 else LAZY_K1 if i == 2 else LAZY_K2):
+                break  # (the bounds fall: no later candidate either)
             if c == ttm or (i >= 2 and c == CLAIM_MOVE) or (i == 3 and c == k1):
                 continue
         if move_ok(T, st, p, c, sc, reduce):

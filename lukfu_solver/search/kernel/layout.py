@@ -176,7 +176,7 @@ C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
 C_LOGN = 19  # entries in the history log (the history's changes while a node's other moves wait)
 C_NPEND = 20  # nodes whose other moves wait (searching their table move first)
-C_HMAX = 21  # the history's highest score (see alphabeta.known_move)
+C_HMAX = 21  # + seat: the seat's highest history score (see alphabeta.known_move)
 NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2
