@@ -108,6 +108,7 @@ class _Arrays:
         self.hk = np.zeros(1 << 12, dtype=np.int64)
         self.hv = np.zeros(1 << 12, dtype=np.int64)
         self.ctr = np.zeros(K.NCTR, dtype=np.int64)
+        self.lg = np.zeros(K.LOG_SIZE, dtype=np.int64)
         self.tt_dirty = 0  # words of tt that may be nonzero
 
     def clear(self) -> None:
@@ -463,7 +464,8 @@ class FastSolver(ZeroWindowDriver):
     def _ab(self, alpha: int, beta: int) -> int:
         """The kernel's fail-soft alpha-beta on the current position (the reference's ``Solver._ab``)."""
         self._ensure_history()
-        args = (self.T, self.st, self.mv, self.mk, self.fr, self.sc, self.tt, self.hk, self.hv, self.ctr)
+        lg = self._arrays.lg
+        args = (self.T, self.st, self.mv, self.mk, self.fr, self.sc, self.tt, self.hk, self.hv, lg, self.ctr)
         status = K.search(*args, self._ply, alpha, beta, False)
         while status == K.PAUSED:
             self._at_pause(alpha, beta)

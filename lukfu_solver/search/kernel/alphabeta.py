@@ -22,8 +22,8 @@ from .bounds import (
     value_bounds,
 )
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .moves import gen_moves, reduce_moves
-from .ordering import discard_first, discards_ordered, hist_add, next_move, node_moves, search_moves
+from .moves import gen_moves, move_ok, reduce_moves
+from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
 from .state import push, tt_key, tt_key_cached
 from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
@@ -39,51 +39,11 @@ def schedule(ctr):
 
 
 # the kernel's own economy (issue 13, ninth round): the search's tree is the same with it and without
-DEFER_DISCARDS = True
 PREFETCH_SETS = True
 
 
-@njit(cache=True)
-def undefer(T, st, p, mv, mk, sc, fr, hk, hv, ctr, reduce):
-    """Generate and order all the moves of the waiting discard node at row p (its first, in mv[p, 0],
-    tried already), as search_moves would have at the node's start: the history's scores of its
-    discards are those it had then (see undefer_for); the first of the order is that move again."""
-    tm = st[p, F_TM]
-    n = discards_ordered(
-        T, st, p, mv, mk, sc, m_size(st[p, F_TR0]), NO_MOVE, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
-    )
-    next_move(mv, mk, p, 0, n)
-    fr[p, R_NM] = n
-    ctr[C_GENERATED] += n
-
-
-@njit(cache=True)
-def undefer_for(T, st, mv, mk, sc, fr, hk, hv, ctr, reduce, s, cards):
-    """Before the history's score of seat s's cards grows: every waiting discard node for which
-    that key may be one of its discards (seat s to discard, cards of its hand, as many as it must
-    discard) gets its moves now, while its discards' scores are still those of its start."""
-    q = ctr[C_DEFER]
-    below = -1  # the waiting node above q in the chain (deeper in the search), or -1
-    while q >= 0:
-        nxt = fr[q, R_DPREV]
-        if (
-            st[q, F_TM] == s
-            and (cards & ~st[q, F_H0 + s]) == 0
-            and popcount(cards) == m_size(st[q, F_TR0])
-        ):
-            undefer(T, st, q, mv, mk, sc, fr, hk, hv, ctr, reduce)
-            ctr[C_EARLY] += 1
-            if below < 0:
-                ctr[C_DEFER] = nxt
-            else:
-                fr[below, R_DPREV] = nxt
-        else:
-            below = q
-        q = nxt
-
-
 @njit(cache=True, nogil=True)
-def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
+def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume):
     """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
     ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
     again with resume=True to go on). The limits are checked as Solver._check_limits does: at
@@ -99,6 +59,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
     nbm = ctr[C_TTB] - 1
     hk = raw1(hk)
     hv = raw1(hv)
+    lg = raw1(lg)
     ctr = raw1(ctr)
     reduce = ctr[C_REDUCE] != 0
     v = 0
@@ -111,8 +72,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
         ctr[C_ROOT] = root
         fr[p, R_ALPHA] = alpha
         fr[p, R_BETA] = beta
+        ctr[C_LOGN] = 0
+        ctr[C_NPEND] = 0
         phase = ENTER
-        ctr[C_DEFER] = -1
     while True:
         if phase == ENTER:
             ctr[C_NODES] += 1
@@ -247,30 +209,26 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                             alpha = lo
                         if hi < beta:
                             beta = hi
-                        # the moves only now: a node its table entry decides (about 4 in 10) needs none
+                        # the moves only now: a node its table entry decides (about 4 in 10) needs none;
+                        # and the first ones known without generating the rest (the table's move, the
+                        # claim, the killers: known_move) are searched first, the rest waiting
+                        # (R_NM = -1): a cut by one of them never pays for the others
                         tm = st[p, F_TM]
-                        ctr[C_EXPANDED] += 1
-                        # a discard node whose first move is certain (a killer) tries it before the
-                        # others are generated: nine in ten cut there (see discard_first)
-                        if (
-                            DEFER_DISCARDS
-                            and st[p, F_NTRICK] > 0
-                            and not can_beat(T, st[p, F_H0 + tm], st[p, F_TR0 + st[p, F_BESTI]], st[p, F_BESTI] == 0)
-                            and discard_first(
-                                T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], reduce, ctr[C_HMAX]
-                            )
-                        ):
+                        k1 = fr[p, R_KILLER + tm]
+                        k2 = fr[p, R_KILLER2 + tm]
+                        m, stage = known_move(T, st, p, sc, ttm, k1, k2, reduce, ctr[C_HMAX + tm], -1)
+                        if m != NO_MOVE:
                             n = -1
-                            m = mv[p, 0]
-                            ctr[C_WAITED] += 1
-                            fr[p, R_DPREV] = ctr[C_DEFER]
-                            ctr[C_DEFER] = p
+                            fr[p, R_TTMV] = ttm
+                            fr[p, R_CUR] = m
+                            fr[p, R_STAGE] = stage
+                            fr[p, R_MARK] = ctr[C_LOGN]
+                            ctr[C_NPEND] += 1
                         else:
-                            n = search_moves(
-                                T, st, p, mv, mk, sc, ttm, fr[p, R_KILLER + tm], fr[p, R_KILLER2 + tm], hk, hv, reduce
-                            )
+                            n = search_moves(T, st, p, mv, mk, sc, ttm, k1, k2, hk, hv, reduce)
                             ctr[C_GENERATED] += n
                             m = next_move(mv, mk, p, 0, n)
+                        ctr[C_EXPANDED] += 1
                         maxi = st[p, F_TM] == st[p, F_CALLER]
                         fr[p, R_MAX] = 1 if maxi else 0
                         fr[p, R_G] = -INF if maxi else INF
@@ -297,7 +255,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
                 return DONE
             p -= 1
             idx = fr[p, R_IDX]
-            m = mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
+            pending = fr[p, R_NM] < 0
+            m = fr[p, R_CUR] if pending else mv[p, mk[p, idx] & ((1 << IDX_BITS) - 1)]
             g = fr[p, R_G]
             alpha = fr[p, R_ALPHA]
             beta = fr[p, R_BETA]
@@ -322,25 +281,51 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             fr[p, R_ALPHA] = alpha
             fr[p, R_BETA] = beta
             if cutoff:
+                if pending:
+                    fr[p, R_NM] = 1
+                    ctr[C_NPEND] -= 1
+                    if ctr[C_NPEND] == 0:
+                        ctr[C_LOGN] = 0
                 s = st[p, F_TM]
-                if fr[p, R_NM] < 0:  # a waiting discard node cut by its first move: its others are never needed
-                    ctr[C_DEFER] = fr[p, R_DPREV]
                 if fr[p, R_KILLER + s] != m:  # the seat's killers at this ply: this move, then the previous one
                     fr[p, R_KILLER2 + s] = fr[p, R_KILLER + s]
                     fr[p, R_KILLER + s] = m
                 nh = popcount(st[p, F_H0 + s]) + 1
-                if ctr[C_DEFER] >= 0:
-                    undefer_for(T, st, mv, mk, sc, fr, hk, hv, ctr, reduce, s, m_cards(m))
-                hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
+                if ctr[C_NPEND] and ctr[C_LOGN] == lg.shape[0]:
+                    flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce)
+                slot = hist_add(hk, hv, ctr, (s << 36) | m_cards(m), nh * nh)
+                if hv[slot] > ctr[C_HMAX + s]:
+                    ctr[C_HMAX + s] = hv[slot]
+                if ctr[C_NPEND]:  # a waiting node must score its moves by the history as it was
+                    lg[ctr[C_LOGN]] = (slot << 8) | (nh * nh)
+                    ctr[C_LOGN] += 1
             else:
-                if fr[p, R_NM] < 0:  # the waiting discard node's first move did not cut: its others now
-                    ctr[C_DEFER] = fr[p, R_DPREV]
-                    undefer(T, st, p, mv, mk, sc, fr, hk, hv, ctr, reduce)
-                    ctr[C_LATE] += 1
-                if idx + 1 < fr[p, R_NM]:
+                nm = fr[p, R_NM]
+                if pending:  # the next known move, else the rest generated and scored now
+                    s = st[p, F_TM]
+                    m, stage = known_move(
+                        T,
+                        st,
+                        p,
+                        sc,
+                        fr[p, R_TTMV],
+                        fr[p, R_KILLER + s],
+                        fr[p, R_KILLER2 + s],
+                        reduce,
+                        ctr[C_HMAX + s],
+                        fr[p, R_STAGE],
+                    )
+                    if m == NO_MOVE:
+                        nm = wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce)
+                    else:
+                        fr[p, R_CUR] = m
+                        fr[p, R_STAGE] = stage
+                        nm = MAX_MOVES + 1
+                if idx + 1 < nm:
                     idx += 1
                     fr[p, R_IDX] = idx
-                    m = next_move(mv, mk, p, idx, fr[p, R_NM])
+                    if nm <= MAX_MOVES:
+                        m = next_move(mv, mk, p, idx, nm)
                     push(T, st, p, m)
                     p += 1
                     fr[p, R_ALPHA] = alpha
@@ -370,6 +355,99 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, ctr, root, alpha, beta, resume):
             nbm = tt_grow(tt, ctr)  # half full: grow (the table stays as small as it can be)
         v = g
         phase = RETURN
+
+
+# Every other move's score (order_keys, discards_ordered) is at least -h - 100120 for its
+# history score h: the claim (-10**8), the killer (KILLER_SCORE) and the second killer
+# (KILLER2_SCORE) come before all of them while the seat's highest history score stays below these
+# (LAZY_HMAX[candidate], the table's move always first).
+LAZY_CLAIM = 99800000
+LAZY_K1 = -KILLER_SCORE - 200000
+LAZY_K2 = -KILLER2_SCORE - 200000
+
+
+@njit(cache=True)
+def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
+    """The next of row p's moves in the search's order that is known without generating them, after
+    the candidate ``after`` (-1: none yet) of (the table's move, the claim, killer, second killer):
+    returns (move, its candidate) or (NO_MOVE, 4). Each is taken when move_ok finds it among the
+    moves and no earlier candidate is the same move; their keys (order_keys) come first in this
+    order, before every other move's while the seat's highest history score ``hmax`` is below
+    their LAZY_ bounds."""
+    for i in range(after + 1, 4):
+        if i == 0:
+            c = ttm
+        elif i == 1:
+            if st[p, F_NTRICK] != 0:
+                continue
+            c = CLAIM_MOVE
+        elif i == 2:
+            c = k1
+        else:
+            c = k2
+        if i > 0:
+            if hmax >= (LAZY_CLAIM if i == 1 else LAZY_K1 if i == 2 else LAZY_K2):
+                break  # (the bounds fall: no later candidate either)
+            if c == ttm or (i >= 2 and c == CLAIM_MOVE) or (i == 3 and c == k1):
+                continue
+        if move_ok(T, st, p, c, sc, reduce):
+            return c, i
+    return NO_MOVE, 4
+
+
+@njit(cache=True, inline="always")
+def _undo(hv, lg, a, b, sign):
+    """Take the history log's entries a..b-1 out of the history (sign -1) or put them back (+1)."""
+    for j in range(a, b):
+        e = lg[j]
+        hv[e >> 8] += sign * (e & 255)
+
+
+@njit(cache=True, inline="always")
+def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
+    """The moves of the waiting row q, scored (by the history the caller restored) as they would
+    have been when it was pushed, the known ones already searched (0..R_IDX) selected first;
+    returns the count."""
+    tm = st[q, F_TM]
+    n = search_moves(T, st, q, mv, mk, sc, fr[q, R_TTMV], fr[q, R_KILLER + tm], fr[q, R_KILLER2 + tm], hk, hv, reduce)
+    for i in range(fr[q, R_IDX] + 1):
+        next_move(mv, mk, q, i, n)
+    fr[q, R_NM] = n
+    ctr[C_GENERATED] += n
+    return n
+
+
+@njit(cache=True)
+def wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce):
+    """Row p's known moves did not cut: its other moves are generated and scored now, by the
+    history as it was before the first was searched (the log's entries since taken out and put
+    back). Returns the count of its moves."""
+    a = fr[p, R_MARK]
+    b = ctr[C_LOGN]
+    _undo(hv, lg, a, b, -1)
+    n = _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, p, reduce)
+    _undo(hv, lg, a, b, 1)
+    ctr[C_NPEND] -= 1
+    if ctr[C_NPEND] == 0:
+        ctr[C_LOGN] = 0
+    return n
+
+
+@njit(cache=True)
+def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
+    """The history log is full: every waiting row from p down to the root is scored now (deepest
+    first, taking the log out down to each row's mark), and the log starts again empty."""
+    b = ctr[C_LOGN]
+    j = b
+    for q in range(p, root - 1, -1):
+        if fr[q, R_NM] < 0:
+            a = fr[q, R_MARK]
+            _undo(hv, lg, a, j, -1)
+            j = a
+            _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce)
+    _undo(hv, lg, j, b, 1)
+    ctr[C_NPEND] = 0
+    ctr[C_LOGN] = 0
 
 
 @njit(cache=True)

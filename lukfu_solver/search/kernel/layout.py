@@ -112,6 +112,7 @@ NO_MOVE = -1
 MAX_PLY = 48
 MAX_MOVES = 1024
 SC_SIZE = 128  # scratch words (see discards_ordered)
+LOG_SIZE = 1 << 14  # the history log's entries: slot << 8 | amount (see search)
 IDX_BITS = 10  # sort keys are score << 10 | index in the move list
 
 # state row fields
@@ -148,8 +149,11 @@ R_MAX = 14
 R_NCARDS = 15
 R_KILLER = 16  # + seat: the last move of that seat that cut off at this ply (kept across nodes and tests)
 R_KILLER2 = 19  # + seat: the one before it
-R_DPREV = 22  # a discard node whose other moves wait (R_NM < 0): the next such node below it, or -1
-NFR = 23
+R_TTMV = 22  # the table's move of a node whose moves wait (R_NM = -1, see alphabeta.known_move)
+R_MARK = 23  # the history log's length when its first known move was pushed
+R_CUR = 24  # the known move being searched
+R_STAGE = 25  # its candidate (known_move)
+NFR = 26
 
 # counters
 C_NODES = 0
@@ -165,16 +169,14 @@ C_REDUCE = 9  # 1: search reduced_moves, 0: every legal move
 C_STORES = 10  # table entries written (new)
 C_REPLACED = 11  # table entries overwritten by another key
 C_NEXT = 12  # node count of the next limit check (Solver._next_check)
-C_EXPANDED = 13  # nodes whose moves were generated
-C_GENERATED = 14  # moves generated (after the reduction)
+C_EXPANDED = 13  # nodes whose moves were searched
+C_GENERATED = 14  # moves generated (after the reduction; none where a known move cut, alphabeta.known_move)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
-C_HMAX = 19  # at least the largest score in the history table (hist_add)
-C_DEFER = 20  # the deepest discard node whose other moves wait (kernel.alphabeta.search), or -1
-C_WAITED = 21  # discard nodes whose first move was tried before their other moves were generated
-C_LATE = 22  # of those, generated after the first move failed to cut
-C_EARLY = 23  # of those, generated before a history score of one of their discards grew
+C_LOGN = 19  # entries in the history log (the history's changes while a node's other moves wait)
+C_NPEND = 20  # nodes whose other moves wait (searching their table move first)
+C_HMAX = 21  # + seat: the seat's highest history score (see alphabeta.known_move)
 NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2

@@ -304,3 +304,80 @@ def reduce_moves(T, st, p, out, n, sc):
         out[p, k] = m
         k += 1
     return k
+
+
+@njit(cache=True, inline="always")
+def lowest_of_suits(hand, cards):
+    """In every suit, cards holds the lowest cards of hand in that suit (none, or a prefix): then
+    cards & c is the lowest cards of c for every class c of hand's cards, and discard_ok holds."""
+    for shift in range(0, 36, 9):
+        d = (cards >> shift) & SUIT9
+        if d and ((hand >> shift) & SUIT9) & ((1 << bit_length(d)) - 1) != d:
+            return False
+    return True
+
+
+@njit(cache=True)
+def move_ok(T, st, p, m, sc, reduce):
+    """m is among the moves of row p (reduce_moves' when ``reduce``, else every legal move), without
+    generating them: the table's move of a merged position may name cards this one does not hold
+    or a card its reduction skips. Stores the discard classes in sc[32:] as equivalence_classes."""
+    if m == NO_MOVE or st[p, F_ENDED]:
+        return False
+    s = st[p, F_TM]
+    hand = st[p, F_H0 + s]
+    kind = m_kind(m)
+    cards = m_cards(m)
+    size = m_size(m)
+    if st[p, F_NTRICK] == 0:
+        if kind == CLAIM:
+            return m == CLAIM_MOVE and st[p, F_FU0 + s] + popcount(old_cards(T, hand, st[p, F_FACEUP])) >= 6
+        if cards & ~hand or kind == DISCARD or cards == 0:
+            return False
+        if kind == SET:
+            return size == 3 or not (s == 0 and st[p, F_CALLER] != 0)  # no four of a kind once passed
+        if kind == RUN:
+            return size < 4 or not (s == 0 and st[p, F_CALLER] != 0)
+        if s != st[p, F_CALLER]:  # R7: a non-caller leads a single of its top suit of non-Old cards
+            nonold = hand & ~old_cards(T, hand, st[p, F_FACEUP])
+            if nonold and cards & nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] == 0:
+                return False
+    else:
+        if kind == CLAIM or cards & ~hand or cards == 0:
+            return False
+        best_i = st[p, F_BESTI]
+        best = st[p, F_TR0 + best_i]
+        if kind == DISCARD:
+            if size != m_size(st[p, F_TR0]) or can_beat(T, hand, best, best_i == 0):
+                return False
+            if not reduce or popcount(hand) == size:  # one discard: nothing to reduce
+                return True
+            if lowest_of_suits(hand, cards):  # the lowest cards of each suit it touches: never skipped
+                return True
+            _, ndc = equivalence_classes(T, st, p, sc)
+            return ndc == 0 or discard_ok(cards, sc, ndc)
+        if kind != m_kind(best) or size != m_size(best):
+            return False
+        bcards = m_cards(best)
+        if kind == SINGLE:
+            if best_i == 0 and bcards & UNBEATABLE_LEAD:
+                return False
+            top = bit_length(bcards) - 1
+            if cards <= bcards or (cards >> 9 * (top // 9)) > SUIT9:  # higher, of the same suit
+                return False
+        elif kind == SET:
+            r0 = rank_of_top(bcards)
+            r = rank_of_top(cards)
+            if r <= r0 or (best_i == 0 and r0 == 1 and r != 9):
+                return False
+        else:
+            top = bit_length(bcards) - 1
+            ctop = bit_length(cards) - 1
+            if ctop // 9 < top // 9 or (ctop // 9 == top // 9 and ctop <= top):
+                return False
+    if kind == SINGLE and reduce:
+        if cards & UNBEATABLE_LEAD or (cards - 1) & hand & T[O_SUIT + (bit_length(cards) - 1) // 9] == 0:
+            return True  # no lower card of its suit in the hand: the lowest of its class, if any
+        skip, _ = equivalence_classes(T, st, p, sc)
+        return cards & skip == 0
+    return True

@@ -35,6 +35,7 @@ def hist_get(hk, hv, key):
 
 @njit(cache=True)
 def hist_add(hk, hv, ctr, key, amount):
+    """Add amount to the key's entry; returns its slot."""
     k = key + 1
     mask = hk.shape[0] - 1
     i = _hslot(k, mask)
@@ -42,16 +43,12 @@ def hist_add(hk, hv, ctr, key, amount):
         x = hk[i]
         if x == k:
             hv[i] += amount
-            if hv[i] > ctr[C_HMAX]:
-                ctr[C_HMAX] = hv[i]
-            return
+            return i
         if x == 0:
             hk[i] = k
             hv[i] = amount
             ctr[C_HCOUNT] += 1
-            if amount > ctr[C_HMAX]:
-                ctr[C_HMAX] = amount
-            return
+            return i
         i = (i + 1) & mask
 
 
@@ -229,50 +226,6 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
             sc[64 + k] = cost
             j += 1
     return n
-
-
-@njit(cache=True, inline="always")
-def lowest_of_suits(hand, cards):
-    """In every suit, cards holds the lowest cards of hand in that suit (none, or a prefix): then
-    cards & c is the lowest cards of c for every class c of hand's cards, and discard_ok holds."""
-    for shift in range(0, 36, 9):
-        d = (cards >> shift) & SUIT9
-        if d and ((hand >> shift) & SUIT9) & ((1 << bit_length(d)) - 1) != d:
-            return False
-    return True
-
-
-@njit(cache=True)
-def discard_first(T, st, p, mv, mk, sc, ttm, killer, killer2, reduce, hmax):
-    """The first move of discards_ordered at row p (a follower who cannot beat) without the
-    others, where it is certain: with no table move, the killer, or else the second killer, when
-    it is one of the row's (reduced) discards and no other discard's key can come before it (every
-    other key is at least 1,000,000 − hmax, hmax bounding the history's scores). It goes to
-    mv[p, 0] with the key 0 (index 0); returns 1, or 0 where discards_ordered must order them all."""
-    if ttm != NO_MOVE or 1000000 - hmax <= KILLER2_SCORE:
-        return 0
-    s = st[p, F_TM]
-    hand = st[p, F_H0 + s]
-    size = m_size(st[p, F_TR0])
-    nc = popcount(hand)
-    head = enc(DISCARD, 0, size)
-    ndc = -1
-    for j in range(2):
-        k = killer if j == 0 else killer2
-        cards = m_cards(k)
-        if k == NO_MOVE or k != (head | cards) or (cards & ~hand) or popcount(cards) != size:
-            continue
-        if reduce and nc != size and not lowest_of_suits(hand, cards):
-            # discards_ordered's reduction (none when the hand is one discard; a discard of the
-            # lowest cards of each suit it touches keeps the lowest cards of every class)
-            if ndc < 0:
-                _, ndc = equivalence_classes(T, st, p, sc)
-            if ndc and not discard_ok(cards, sc, ndc):
-                continue
-        mv[p, 0] = k
-        mk[p, 0] = 0
-        return 1
-    return 0
 
 
 @njit(cache=True)
