@@ -19,7 +19,7 @@ from numba import njit
 from ...cards import UNBEATABLE_LEAD
 from .claims import _sure_claim
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .table import mix
+from .table import slot_find, slot_put
 
 # search.bounds.R7_AT_LEAD and search.bounds.R7_AHEAD (compile-time constants: both searches must
 # be switched alike, or their node counts part)
@@ -167,9 +167,7 @@ def cache_key(h0, h1, h2, faceup, tr0, tr1, fus, nt, leader, besti, tm, caller):
 def cache_find(T, key):
     """Key's slot in the bounds' cache (its first word's index) and the slot's data word, which is
     0 on a miss: an empty slot, another key's, or one torn by two writers (see bounds_cache_key)."""
-    i = O_VBC + ((mix(key) & (VB_CACHE_SLOTS - 1)) << 1)
-    d = T[i + 1]
-    return i, (d if d != 0 and T[i] ^ d == key else 0)
+    return slot_find(T, O_VBC, VB_CACHE_SLOTS, key)
 
 
 @njit(cache=True, inline="always")
@@ -182,9 +180,7 @@ def cache_pair(d):
 def cache_put(T, i, key, lo, hi):
     """Store (lo, hi) for key in the slot at i: data lo + 128 | (hi + 128) << 8 | 1 << 16 (never 0),
     beside key ^ data."""
-    d = (lo + 128) | ((hi + 128) << 8) | (1 << 16)
-    T[i] = key ^ d
-    T[i + 1] = d
+    slot_put(T, i, key, (lo + 128) | ((hi + 128) << 8) | (1 << 16))
 
 
 @njit(cache=True)

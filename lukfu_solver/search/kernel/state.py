@@ -12,7 +12,7 @@ from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .table import mix
+from .table import slot_find, slot_put
 
 
 @njit(cache=True, inline="always")
@@ -204,13 +204,11 @@ def tt_key_cached(T, st, p):
     holds (full key ^ table key, table key), so that a slot torn by two threads writing at once
     reads as a miss, as the bounds' cache does (a table key of 0 is never served from it)."""
     fk = st[p, F_KEY]
-    i = O_KEYC + ((mix(fk) & (KEY_CACHE_SLOTS - 1)) << 1)
-    d = T[i + 1]
-    if d != 0 and T[i] ^ d == fk:
+    i, d = slot_find(T, O_KEYC, KEY_CACHE_SLOTS, fk)
+    if d != 0:
         return d
     key = tt_key(T, st, p)
-    T[i] = fk ^ key
-    T[i + 1] = key
+    slot_put(T, i, fk, key)
     return key
 
 

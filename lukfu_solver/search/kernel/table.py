@@ -23,6 +23,25 @@ def mix(key):
     return np.int64(x)
 
 
+@njit(cache=True)
+def slot_find(T, base, slots, key):
+    """A direct-mapped cache in the tail of T at ``base`` (``slots`` slots of two words, a power of
+    two), each slot (key ^ data, data) with data never 0: key's slot (its first word's index) and
+    its data word, 0 on a miss (an empty slot, another key's, or one torn by two writers). The
+    bounds' cache (kernel.bounds.cache_find) and the cache of table keys (kernel.state.tt_key_cached)
+    are both kept so."""
+    i = base + ((mix(key) & (slots - 1)) << 1)
+    d = T[i + 1]
+    return i, (d if d != 0 and T[i] ^ d == key else 0)
+
+
+@njit(cache=True)
+def slot_put(T, i, key, d):
+    """Store data d for key in the slot at i (slot_find's), beside key ^ d."""
+    T[i] = key ^ d
+    T[i + 1] = d
+
+
 @njit(cache=True, inline="always")
 def tt_bucket(nbm, key):
     """Word index of the bucket of key (nbm = buckets in use − 1): four slots of (key, data),
