@@ -118,12 +118,11 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     # the cache of table keys at the caller's lead only, where the keys repeat (a
                     # non-caller's discards reach it by many orders); elsewhere it missed more than
                     # it served and cost the table's probes their cache lines (issue 13, ninth round)
-                    if early:
-                        pass
-                    elif st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
-                        key = tt_key_cached(T, st, p)
-                    else:
-                        key = tt_key(T, st, p)
+                    if not early:  # (an early key was computed before the bounds)
+                        if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                            key = tt_key_cached(T, st, p)
+                        else:
+                            key = tt_key(T, st, p)
                     ctr[C_PROBES] += 1
                     slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
