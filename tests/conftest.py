@@ -155,3 +155,31 @@ def play(pos: Position, *texts: str) -> Position:
     for t in texts:
         pos.push_checked(Play.parse(t))
     return pos
+
+
+def kernel_playouts(seeds: range) -> Iterator[tuple[Position, object, int]]:
+    """(position, the kernel's state rows, ply) along seeded random playouts of whole deals, the
+    rows written by the kernel's own ``push`` (claims now and then), for the kernel's cache tests;
+    the kernel is imported here, so that only tests that need numba pay for it."""
+    import numpy as np
+
+    from lukfu_solver.game import deal_hands
+    from lukfu_solver.plays import CLAIM
+    from lukfu_solver.search import kernel as K
+    from lukfu_solver.search.fast import encode, load_row, tables
+
+    T = tables()
+    for seed in seeds:
+        rng = random.Random(seed)
+        pos = Position.start(deal_hands(rng), rng.randrange(3))
+        st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
+        load_row(st, 0, pos)
+        ply = 0
+        while pos.outcome is None:
+            yield pos, st, ply
+            legal = list(pos.legal_moves())
+            pool = legal if rng.random() < 0.3 else [m for m in legal if m.kind != CLAIM]
+            m = rng.choice(pool)
+            pos.push(m)
+            K.push(T, st, ply, encode(m))
+            ply += 1

@@ -12,19 +12,17 @@ the test finds such leads and shows that ``bounds_cache_key`` tells them apart.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
-from lukfu_solver.game import deal_hands  # noqa: E402
-from lukfu_solver.plays import CLAIM, SINGLE  # noqa: E402
-from lukfu_solver.position import Position  # noqa: E402
+from conftest import kernel_playouts  # noqa: E402
+
+from lukfu_solver.plays import SINGLE  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search import value_bounds  # noqa: E402
-from lukfu_solver.search.fast import encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.fast import tables  # noqa: E402
 from lukfu_solver.search.kernel import bounds as KB  # noqa: E402
 
 
@@ -42,29 +40,10 @@ def _cacheable(st: np.ndarray, p: int) -> bool:
     return st[p, K.F_TM] != st[p, K.F_CALLER]
 
 
-def _playouts(seeds: range):
-    """(position, state rows, ply) along seeded random playouts, claims now and then."""
-    T = tables()
-    for seed in seeds:
-        rng = random.Random(seed)
-        pos = Position.start(deal_hands(rng), rng.randrange(3))
-        st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
-        load_row(st, 0, pos)
-        ply = 0
-        while pos.outcome is None:
-            yield pos, st, ply
-            legal = list(pos.legal_moves())
-            pool = legal if rng.random() < 0.3 else [m for m in legal if m.kind != CLAIM]
-            m = rng.choice(pool)
-            pos.push(m)
-            K.push(T, st, ply, encode(m))
-            ply += 1
-
-
 def test_cached_bounds_equal_the_computed_ones_on_a_miss_and_on_the_hit() -> None:
     T = tables()
     hits = 0
-    for pos, st, ply in _playouts(range(40)):
+    for pos, st, ply in kernel_playouts(range(40)):
         where = str(pos)
         want = value_bounds(pos)
         row = st[ply].copy()
@@ -85,7 +64,7 @@ def test_cached_bounds_equal_the_computed_ones_on_a_miss_and_on_the_hit() -> Non
 def test_a_slot_of_another_key_or_torn_reads_as_a_miss() -> None:
     T = tables()
     checked = 0
-    for pos, st, ply in _playouts(range(40, 60)):
+    for pos, st, ply in kernel_playouts(range(40, 60)):
         if not _cacheable(st, ply):
             continue
         want = value_bounds(pos)
@@ -106,7 +85,7 @@ def test_the_zobrist_key_alone_would_confuse_the_scratch_leads() -> None:
     key; their bounds differ, and only bounds_cache_key tells them apart."""
     T = tables()
     confused = 0
-    for pos, st, ply in _playouts(range(60, 160)):
+    for pos, st, ply in kernel_playouts(range(60, 160)):
         w = int(st[ply, K.F_TM])
         if st[ply, K.F_ENDED] or st[ply, K.F_NTRICK] or w == st[ply, K.F_CALLER]:
             continue

@@ -12,19 +12,15 @@ nothing the uncached key does not.
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
-from lukfu_solver.game import deal_hands  # noqa: E402
-from lukfu_solver.plays import CLAIM  # noqa: E402
-from lukfu_solver.position import Position  # noqa: E402
+from conftest import kernel_playouts  # noqa: E402
+
 from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search import tt_key  # noqa: E402
-from lukfu_solver.search.fast import encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.fast import tables  # noqa: E402
 from lukfu_solver.search.kernel import state as KS  # noqa: E402
 from lukfu_solver.search.kernel.layout import to_unsigned  # noqa: E402
 from lukfu_solver.search.kernel.table import mix  # noqa: E402
@@ -37,34 +33,22 @@ def _slot(key: int) -> int:
 def test_cached_keys_equal_the_computed_ones_on_a_miss_and_on_the_hit() -> None:
     T = tables()
     rows = 0
-    for seed in range(40):
-        rng = random.Random(seed)
-        pos = Position.start(deal_hands(rng), rng.randrange(3))
-        st = np.zeros((K.MAX_PLY, K.NF), dtype=np.int64)
-        load_row(st, 0, pos)
-        ply = 0
-        while pos.outcome is None:
-            where = str(pos)
-            assert st[ply, K.F_KEY] == K.full_key(T, st, ply), where  # the search's rows keep F_KEY exact
-            want = int(K.tt_key(T, st, ply))
-            assert to_unsigned(want) == tt_key(pos), where
-            fk = int(st[ply, K.F_KEY])
-            i = _slot(fk)
-            T[i] = T[i + 1] = 0  # a miss
-            assert KS.tt_key_cached(T, st, ply) == want, where
-            assert int(T[i] ^ T[i + 1]) == fk and T[i + 1] == want, where  # stored
-            assert KS.tt_key_cached(T, st, ply) == want, where  # the hit
-            T[i + 1] ^= 1 << 20  # torn: another writer's data beside this key's check word
-            assert KS.tt_key_cached(T, st, ply) == want, where
-            assert T[i + 1] == want, where  # computed and stored again
-            T[i] = (fk ^ 1) ^ 12345  # another key's entry in the slot
-            T[i + 1] = 12345
-            assert KS.tt_key_cached(T, st, ply) == want, where
-            rows += 1
-            legal = list(pos.legal_moves())
-            pool = legal if rng.random() < 0.3 else [m for m in legal if m.kind != CLAIM]
-            m = rng.choice(pool)
-            pos.push(m)
-            K.push(T, st, ply, encode(m))
-            ply += 1
+    for pos, st, ply in kernel_playouts(range(40)):
+        where = str(pos)
+        assert st[ply, K.F_KEY] == K.full_key(T, st, ply), where  # the search's rows keep F_KEY exact
+        want = int(K.tt_key(T, st, ply))
+        assert to_unsigned(want) == tt_key(pos), where
+        fk = int(st[ply, K.F_KEY])
+        i = _slot(fk)
+        T[i] = T[i + 1] = 0  # a miss
+        assert KS.tt_key_cached(T, st, ply) == want, where
+        assert int(T[i] ^ T[i + 1]) == fk and T[i + 1] == want, where  # stored
+        assert KS.tt_key_cached(T, st, ply) == want, where  # the hit
+        T[i + 1] ^= 1 << 20  # torn: another writer's data beside this key's check word
+        assert KS.tt_key_cached(T, st, ply) == want, where
+        assert T[i + 1] == want, where  # computed and stored again
+        T[i] = (fk ^ 1) ^ 12345  # another key's entry in the slot
+        T[i + 1] = 12345
+        assert KS.tt_key_cached(T, st, ply) == want, where
+        rows += 1
     assert rows > 1000
