@@ -10,7 +10,6 @@ phases of a node (``docs/search.md``, "The compiled kernel"):
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
 - :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
 - :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
-- :mod:`.suitkey`: the table key's suit terms and their cache (``state.tt_key``);
 - :mod:`.moves`: move generation and the rank-equivalence reduction;
 - :mod:`.table`: the transposition table;
 - :mod:`.ordering`: the history table, the sort keys, killers, selection and sorting;
@@ -79,7 +78,7 @@ from .layout import *  # noqa: F403 (every name of the layout is part of the fac
 from .layout import _signed
 from .moves import move_ok
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
-from .state import full_key, push, tt_key, tt_key_full
+from .state import full_key, push, tt_key
 from .table import tt_grow, tt_lookup_move
 
 
@@ -95,7 +94,7 @@ def _compile_once_each() -> None:
     from numba.core import types
     from numba.core.registry import CPUDispatcher
 
-    from . import alphabeta, bounds, claims, layout, moves, ordering, state, suitkey, table
+    from . import alphabeta, bounds, claims, layout, moves, ordering, state, table
 
     def plain(template: Callable[..., object]) -> Callable[..., object]:
         def get_call_template(args: tuple, kws: dict) -> object:
@@ -103,7 +102,7 @@ def _compile_once_each() -> None:
 
         return get_call_template
 
-    for module in (alphabeta, bounds, claims, layout, moves, ordering, state, suitkey, table):
+    for module in (alphabeta, bounds, claims, layout, moves, ordering, state, table):
         for fn in vars(module).values():
             if isinstance(fn, CPUDispatcher) and fn.__module__ == module.__name__:
                 fn.get_call_template = plain(fn.get_call_template)
@@ -127,7 +126,6 @@ __all__ = [
     "search",
     "tt_grow",
     "tt_key",
-    "tt_key_full",
     "tt_lookup_move",
     "value_bounds",
 ]

@@ -205,11 +205,7 @@ O_VBC = (O_LOW9 + 512 + 7) & ~7
 # slots of two words (full key ^ table key, table key), written as the bounds' cache is
 KEY_CACHE_SLOTS = 1 << 16
 O_KEYC = O_VBC + 2 * VB_CACHE_SLOTS
-# the cache of the table key's suit terms (kernel.suitkey, issue 13, tenth round): SK_SLOTS slots of
-# four words (the name XOR a check, the term, touched and present ranks, "a set" ranks)
-SK_SLOTS = 1 << 12
-O_SKC = O_KEYC + 2 * KEY_CACHE_SLOTS
-T_SIZE = O_SKC + 4 * SK_SLOTS
+T_SIZE = O_KEYC + 2 * KEY_CACHE_SLOTS
 
 SUIT9 = 0x1FF
 

@@ -12,7 +12,6 @@ from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .suitkey import suits_key
 from .table import slot_find, slot_put
 
 
@@ -154,23 +153,8 @@ def slide_runs_all(T, h0, h1, h2, over, movable, key):
 
 @njit(cache=True)
 def tt_key(T, st, p):
-    """search.reference.tt_key: the row's full key XOR the four suits' terms of the canonical form
-    (kernel.suitkey, each through its cache) where they agree with the sequential computation,
-    else :func:`tt_key_full`."""
-    h0 = st[p, F_H0]
-    h1 = st[p, F_H0 + 1]
-    h2 = st[p, F_H0 + 2]
-    gone = ALL & ~(h0 | h1 | h2 | trick_cards(st, p))
-    terms, ok = suits_key(T, h0, h1, h2, gone, gone & ~st[p, F_FACEUP])
-    if ok:
-        return st[p, F_KEY] ^ terms
-    return tt_key_full(T, st, p)
-
-
-@njit(cache=True)
-def tt_key_full(T, st, p):
-    """search.reference.tt_key, all suits together in the reference's order: the Zobrist key of
-    the canonical form (reference.canonical_hands: cards slid down over gone cards, the gone cards split canonically), with the completed
+    """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
+    cards slid down over gone cards, the gone cards split canonically), with the completed
     tricks' face-up cards replaced by the cards in hands that a face-down discard blocks (one
     Zobrist term for both changes: the keys are XOR-linear in the mask)."""
     h0 = st[p, F_H0]
