@@ -12,7 +12,7 @@ from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .table import slot_find, slot_put
+from .table import mix, slot_find, slot_put
 
 
 @njit(cache=True, inline="always")
@@ -192,6 +192,12 @@ def tt_key(T, st, p):
         over = after
         live = h0 | h1 | h2
     return key ^ zmask(T, O_ZF, up ^ blocked_by(T, h0 | h1 | h2, cdown))
+
+
+@njit(cache=True, inline="always")
+def key_slot(fk):
+    """The index in T of the slot of the cache of table keys for the full key fk (slot_find's)."""
+    return O_KEYC + ((mix(fk) & (KEY_CACHE_SLOTS - 1)) << 1)
 
 
 @njit(cache=True)
