@@ -205,11 +205,7 @@ O_VBC = (O_LOW9 + 512 + 7) & ~7
 # slots of two words (full key ^ table key, table key), written as the bounds' cache is
 KEY_CACHE_SLOTS = 1 << 16
 O_KEYC = O_VBC + 2 * VB_CACHE_SLOTS
-# the cache of one suit's slides of the table key (kernel.slidecache, issue 13, tenth round):
-# SL_SLOTS slots of four words (the suit's name XOR a check, its key term, its places after)
-SL_SLOTS = 1 << 12
-O_SLC = O_KEYC + 2 * KEY_CACHE_SLOTS
-T_SIZE = O_SLC + 4 * SL_SLOTS
+T_SIZE = O_KEYC + 2 * KEY_CACHE_SLOTS
 
 SUIT9 = 0x1FF
 

@@ -12,10 +12,7 @@ from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .slidecache import slide_cached
 from .table import mix, slot_find, slot_put
-
-SLIDE_CACHE = True  # the single slides through the cache of suits' slides (kernel.slidecache)
 
 
 @njit(cache=True, inline="always")
@@ -156,13 +153,6 @@ def slide_runs_all(T, h0, h1, h2, over, movable, key):
 
 @njit(cache=True)
 def tt_key(T, st, p):
-    """search.reference.tt_key: :func:`tt_key_slides` with the single slides through the cache of
-    suits' slides (kernel.slidecache) when SLIDE_CACHE is set (the same key either way)."""
-    return tt_key_slides(T, st, p, SLIDE_CACHE)
-
-
-@njit(cache=True)
-def tt_key_slides(T, st, p, cached):
     """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
     cards slid down over gone cards, the gone cards split canonically), with the completed
     tricks' face-up cards replaced by the cards in hands that a face-down discard blocks (one
@@ -178,10 +168,7 @@ def tt_key_slides(T, st, p, cached):
     blocked = blocked_by(T, live, down)
     if blocked:
         while True:  # singles, then runs, again while a run moved (reference.canonical_hands)
-            if cached:
-                h0, h1, h2, gone, key = slide_cached(T, h0, h1, h2, gone, blocked, key)
-            else:
-                h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
+            h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
             h0, h1, h2, after, key = slide_runs(T, h0, h1, h2, gone, blocked, key)
             if after == gone:
                 break
@@ -198,10 +185,7 @@ def tt_key_slides(T, st, p, cached):
         cdown |= (above & -above) << shift
     over = gone & ~cdown
     while True:
-        if cached:
-            h0, h1, h2, over, key = slide_cached(T, h0, h1, h2, over, live & ~blocked, key)
-        else:
-            h0, h1, h2, over, key = slide(T, h0, h1, h2, over, live & ~blocked, key)
+        h0, h1, h2, over, key = slide(T, h0, h1, h2, over, live & ~blocked, key)
         h0, h1, h2, after, key = slide_runs(T, h0, h1, h2, over, live & ~blocked, key)
         if after == over:
             break
