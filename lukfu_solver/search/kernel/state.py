@@ -14,6 +14,8 @@ from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .table import mix, slot_find, slot_put
 
+SKIP_IDLE_RUNS = True  # slide_runs_all scans only the suits where a run may move (issue 13, tenth round)
+
 
 @njit(cache=True, inline="always")
 def free_card(T, hand, card):
@@ -95,17 +97,23 @@ def slide_runs(T, h0, h1, h2, over, movable, key):
         cand |= runs & ~((h << 1) & ~RANK1) & (over << 1) & ~RANK1 & movable
     if cand == 0:
         return h0, h1, h2, over, key
-    return slide_runs_all(T, h0, h1, h2, over, movable, key)
+    return slide_runs_all(T, h0, h1, h2, over, movable, key, cand)
 
 
 @njit(cache=True)
-def slide_runs_all(T, h0, h1, h2, over, movable, key):
-    """The run slides of :func:`slide_runs` once some run may move, in the reference's order."""
+def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
+    """The run slides of :func:`slide_runs` once some run may move, in the reference's order,
+    over the suits of ``cand`` only (its quick test's run bottoms with a card of ``over`` below):
+    a run moves only onto places of ``over`` just below it, which only a move in its own suit
+    changes, so a suit without such a bottom has none for the whole call; nor has a hand's suit
+    without three cards in a row."""
     for s in range(3):
         hand = h0 if s == 0 else (h1 if s == 1 else h2)
         for suit in range(4):
             shift = 9 * suit
             m9 = (hand >> shift) & SUIT9
+            if SKIP_IDLE_RUNS and ((cand >> shift) & SUIT9 == 0 or m9 & (m9 >> 1) & (m9 >> 2) == 0):
+                continue
             r = 0
             while r < 9:
                 if (m9 >> r) & 1 == 0:
