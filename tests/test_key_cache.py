@@ -52,3 +52,16 @@ def test_cached_keys_equal_the_computed_ones_on_a_miss_and_on_the_hit() -> None:
         assert KS.tt_key_cached(T, st, ply) == want, where
         rows += 1
     assert rows > 1000
+
+
+def test_the_prefetched_slot_is_the_one_looked_up() -> None:
+    """alphabeta prefetches ``key_slot(F_KEY)`` at the caller's lead before the bounds (issue 13,
+    tenth round): it must be the slot ``tt_key_cached`` then reads and writes."""
+    T = tables()
+    for pos, st, ply in kernel_playouts(range(5)):
+        fk = int(st[ply, K.F_KEY])
+        assert KS.key_slot(fk) == _slot(fk), str(pos)
+        i = _slot(fk)
+        T[i] = T[i + 1] = 0
+        KS.tt_key_cached(T, st, ply)
+        assert int(T[i] ^ T[i + 1]) == fk, str(pos)  # written at the prefetched slot

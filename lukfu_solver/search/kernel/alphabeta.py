@@ -24,7 +24,7 @@ from .bounds import (
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
-from .state import push, tt_key, tt_key_cached
+from .state import key_slot, push, tt_key, tt_key_cached
 from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
@@ -40,6 +40,7 @@ def schedule(ctr):
 
 # the kernel's own economy (issue 13, ninth round): the search's tree is the same with it and without
 PREFETCH_SETS = True
+PREFETCH_KEYC = True  # the caller's lead: its slot of the cache of table keys fetched while the bounds run
 
 
 @njit(cache=True, nogil=True)
@@ -108,6 +109,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 if early:
                     key = tt_key(T, st, p)
                     prefetch(tt.ctypes.data + 8 * tt_bucket(nbm, key))
+                elif PREFETCH_KEYC and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                    prefetch(T.ctypes.data + 8 * key_slot(st[p, F_KEY]))
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
                     v = lo if (lo >= beta or lo == hi) else hi

@@ -12,19 +12,10 @@ from ...cards import UNBEATABLE_LEAD
 from ...position import HAND_SIZE
 from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
-from .table import slot_find, slot_put
+from .table import mix, slot_find, slot_put
 
-
-@njit(cache=True, inline="always")
-def free_card(T, hand, card):
-    """search.reference._free: card of hand is in no set and no run of that hand."""
-    bit = bit_length(card) - 1
-    r = bit % 9
-    if popcount(hand & T[O_RANK + r + 1]) >= 3:
-        return False
-    m9 = (hand >> (bit - r)) & SUIT9
-    starts = m9 & (m9 >> 1) & (m9 >> 2)
-    return ((starts | (starts << 1) | (starts << 2)) >> r) & 1 == 0
+SKIP_IDLE_RUNS = True  # slide_runs_all scans only the suits where a run may move (issue 13, tenth round)
+RANKS4 = 0x8040201  # the rank-1 card of every suit (bits 0, 9, 18, 27): shifted by r, the cards of rank r + 1
 
 
 @njit(cache=True, inline="always")
@@ -44,7 +35,11 @@ def slide(T, h0, h1, h2, over, movable, key):
     returns (h0, h1, h2, over, key). Inlined, and with few branches: the card's hand is picked
     by masks, the walk down over the gone cards is one bit trick (the card stops above the
     highest lower card not in ``over`` or at the bottom of its suit), and a card that cannot
-    move moves by nothing (the Zobrist term of an empty mask is 0)."""
+    move moves by nothing (the Zobrist term of an empty mask is 0). The checks of
+    search.reference._free are written out for the card's suit, computed once a card: in a set
+    when its hand holds three of its rank (a mask of the rank, no table), in a run by the suit's
+    cards; at a place below, the hand with the card moved there (the card leaves another rank of
+    the same suit, so a set there needs two more of that rank; issue 13, tenth round)."""
     done = 0
     while True:
         cand = movable & (over << 1) & ~RANK1 & ~done
@@ -53,18 +48,29 @@ def slide(T, h0, h1, h2, over, movable, key):
         x = cand & -cand
         done |= (x << 1) - 1
         b = bit_length(x) - 1
+        suit = b // 9
+        sh = 9 * suit
+        r = b - sh
         m0 = -((h0 >> b) & 1)  # all ones when x is in that hand
         m1 = -((h1 >> b) & 1)
         m2 = -((h2 >> b) & 1)
         hand = (h0 & m0) | (h1 & m1) | (h2 & m2)
-        if not free_card(T, hand, x):
-            continue
+        m9 = (hand >> sh) & SUIT9
+        starts = m9 & (m9 >> 1) & (m9 >> 2)
+        if popcount(hand & (RANKS4 << r)) >= 3 or ((starts | (starts << 1) | (starts << 2)) >> r) & 1:
+            continue  # not free: in a set or a run
         low = 1 << bit_length((~over | SUIT_TOPS_BELOW_RANK1) & (x - 1))
-        while low != x and ((low & UNBEATABLE_LEAD) != 0 or not free_card(T, hand ^ x ^ low, low)):
+        while low != x:  # the lowest place that keeps the card free and is not that of C1 or T1
+            if (low & UNBEATABLE_LEAD) == 0:
+                rl = bit_length(low) - 1 - sh
+                if popcount(hand & (RANKS4 << rl)) < 2:
+                    n9 = m9 ^ ((x ^ low) >> sh)
+                    s9 = n9 & (n9 >> 1) & (n9 >> 2)
+                    if ((s9 | (s9 << 1) | (s9 << 2)) >> rl) & 1 == 0:
+                        break
             low <<= 1
         d = x ^ low
-        suit = b // 9
-        key ^= T[O_ZH + ((m1 & 1) + (m2 & 2)) * 2048 + suit * 512 + (d >> (9 * suit))]  # XOR-linear
+        key ^= T[O_ZH + ((m1 & 1) + (m2 & 2)) * 2048 + suit * 512 + (d >> sh)]  # XOR-linear
         h0 ^= d & m0
         h1 ^= d & m1
         h2 ^= d & m2
@@ -95,17 +101,23 @@ def slide_runs(T, h0, h1, h2, over, movable, key):
         cand |= runs & ~((h << 1) & ~RANK1) & (over << 1) & ~RANK1 & movable
     if cand == 0:
         return h0, h1, h2, over, key
-    return slide_runs_all(T, h0, h1, h2, over, movable, key)
+    return slide_runs_all(T, h0, h1, h2, over, movable, key, cand)
 
 
 @njit(cache=True)
-def slide_runs_all(T, h0, h1, h2, over, movable, key):
-    """The run slides of :func:`slide_runs` once some run may move, in the reference's order."""
+def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
+    """The run slides of :func:`slide_runs` once some run may move, in the reference's order,
+    over the suits of ``cand`` only (its quick test's run bottoms with a card of ``over`` below):
+    a run moves only onto places of ``over`` just below it, which only a move in its own suit
+    changes, so a suit without such a bottom has none for the whole call; nor has a hand's suit
+    without three cards in a row."""
     for s in range(3):
         hand = h0 if s == 0 else (h1 if s == 1 else h2)
         for suit in range(4):
             shift = 9 * suit
             m9 = (hand >> shift) & SUIT9
+            if SKIP_IDLE_RUNS and ((cand >> shift) & SUIT9 == 0 or m9 & (m9 >> 1) & (m9 >> 2) == 0):
+                continue
             r = 0
             while r < 9:
                 if (m9 >> r) & 1 == 0:
@@ -192,6 +204,12 @@ def tt_key(T, st, p):
         over = after
         live = h0 | h1 | h2
     return key ^ zmask(T, O_ZF, up ^ blocked_by(T, h0 | h1 | h2, cdown))
+
+
+@njit(cache=True, inline="always")
+def key_slot(fk):
+    """The index in T of the slot of the cache of table keys for the full key fk (slot_find's)."""
+    return O_KEYC + ((mix(fk) & (KEY_CACHE_SLOTS - 1)) << 1)
 
 
 @njit(cache=True)
