@@ -117,6 +117,23 @@ def test_the_stop_at_beta() -> None:
     assert stopped_early > 0, stopped_early
 
 
+def test_the_floor() -> None:
+    """With a floor (the search passes the node's lower bound) the bound is the full one wherever
+    that is above the floor, and at or below the floor otherwise: the singles and choices given up
+    early never change a bound the search uses."""
+    gave_up = 0
+    for pos in CASES:
+        full = B._discard_ahead_bound(pos, B.INF)
+        for floor in range(-14, 16, 2):
+            b = B._discard_ahead_bound(pos, B.INF, floor)
+            if full > floor:
+                assert b == full, (str(pos), floor, b, full)
+            else:
+                assert b <= floor, (str(pos), floor, b, full)
+                gave_up += b < full
+    assert gave_up > 0, gave_up
+
+
 def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seats still to play taken to hold exactly their hands (nothing missing: their higher
     cards always kept, their own Old cards and R7 singles as if the discard changed nothing, their
@@ -139,8 +156,8 @@ def _rows() -> list[Position]:
 def test_kernel_bound_equals_the_reference() -> None:
     """The compiled ``discard_ahead_bound`` (called directly: the switch is a compile-time
     constant, and the reference's is set alike) equals the reference's on every case and on
-    positions where it does not apply, for every stop the search can pass, and leaves the
-    position's own row as it found it."""
+    positions where it does not apply, for every stop and floor the search can pass, and leaves
+    the position's own row as it found it."""
     from lukfu_solver.search.fast import FastSolver, load_row
     from lukfu_solver.search.kernel import bounds as KB
     from lukfu_solver.search.kernel import discards as KD
@@ -148,11 +165,13 @@ def test_kernel_bound_equals_the_reference() -> None:
     assert KB.DISCARD_AHEAD == B.DISCARD_AHEAD
     solver = FastSolver(max_entries=1024)
     for pos in _rows():
-        hi0 = B.value_bounds(pos)[1]
+        lo0, hi0 = B.value_bounds(pos)
         load_row(solver.st, 0, pos)
         row = solver.st[0].copy()
         for stop in (hi0, B.INF, -4, 0, 2, 6):
-            assert KD.discard_ahead_bound(solver.T, solver.st, 0, stop) == B._discard_ahead_bound(pos, stop), str(pos)
+            for floor in (-B.INF, lo0, -2, 4):
+                got = KD.discard_ahead_bound(solver.T, solver.st, 0, stop, floor)
+                assert got == B._discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
         assert (solver.st[0] == row).all(), str(pos)
 
 

@@ -172,7 +172,7 @@ def _coalition_lead_bound(pos: Position, stop: int) -> int:
     return hi
 
 
-def _discard_ahead_bound(pos: Position, stop: int) -> int:
+def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
     """The caller's look-ahead for a follower's discards (issue 13, tenth round): at a non-caller's
     discard in a trick the caller is certain to win (nobody still to play can beat its play), a
     lower bound on the value after every discard of the seats still to play, or -INF where it
@@ -193,7 +193,9 @@ def _discard_ahead_bound(pos: Position, stop: int) -> int:
     lead is exact in its leader (:func:`_r7_ahead_bounds`, the others missing cards); and a lead
     by a seat missing cards (its Old cards and its R7 singles are not known: discarding a higher
     card face down takes Old from the cards below) is bounded by reach alone. Stops once a bound
-    reaches ``stop``."""
+    reaches ``stop``. The singles whose bound cannot pass ``floor`` (the search passes the node's
+    lower bound) or the best one so far are given up early (:func:`_disc_play`): the bound is
+    exact when above ``floor`` and at or below it otherwise."""
     caller = pos.caller
     trick = pos.trick
     if not trick or pos.to_move == caller or pos.best_seat != caller:
@@ -214,7 +216,8 @@ def _discard_ahead_bound(pos: Position, stop: int) -> int:
     for c in _bits(hand):
         if c & UNBEATABLE_LEAD or not others & _above_in_suit(c):
             continue
-        clo = _disc_play(caller, 1, c, caller, True, up | c, _with(list(hands), caller, hand & ~c), fu, left, unsure)
+        rem = _with(list(hands), caller, hand & ~c)
+        clo = _disc_play(caller, 1, c, caller, True, up | c, rem, fu, left, unsure, max(floor, lo))
         if clo > lo:
             lo = clo
             if lo >= stop:
@@ -228,32 +231,54 @@ def _missing(unsure: int, seat: int) -> int:
 
 
 def _disc_play(
-    caller: int, j: int, best: int, bs: int, led: bool, up: int, rem: list[int], fu: list[int], left: int, unsure: int
+    caller: int,
+    j: int,
+    best: int,
+    bs: int,
+    led: bool,
+    up: int,
+    rem: list[int],
+    fu: list[int],
+    left: int,
+    unsure: int,
+    floor: int,
 ) -> int:
     """:func:`_discard_ahead_bound`'s trick led with a single by the caller, from its ``j``-th
     player on (the best card ``best`` of seat ``bs``), the seats of ``unsure`` missing unknown
-    cards: the lower bound. A seat that discards here misses one card more."""
+    cards: the lower bound when it is above ``floor``, else -INF (a choice at or below ``floor``
+    ends the search of the others: the least cannot be above it). A seat that discards here
+    misses one card more. The choices are taken highest card first (the result does not depend
+    on the order); when the last follower is missing cards, every card it beats with wins it the
+    trick, whose end is then bounded by reach alone, the same for each: it is counted once."""
     if j == 3:
         after = [fu[x] + (1 if x == bs else 0) for x in range(3)]
         most = [a + left for a in after]
         lo = _reach_bounds(most, caller)[0]
-        if _missing(unsure, bs):
-            return lo
-        if bs == caller:
-            o1, o2 = rem[(caller + 1) % 3], rem[(caller + 2) % 3]
-            return max(lo, _claim_or_drain(caller, caller, rem[caller], after[caller], o1, o2, up, most))
-        if R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
-            lo = max(lo, _r7_ahead_bounds(caller, bs, rem, after, up, left, unsure)[0])
-        return lo
+        if not _missing(unsure, bs):
+            if bs == caller:
+                o1, o2 = rem[(caller + 1) % 3], rem[(caller + 2) % 3]
+                lo = max(lo, _claim_or_drain(caller, caller, rem[caller], after[caller], o1, o2, up, most))
+            elif R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
+                lo = max(lo, _r7_ahead_bounds(caller, bs, rem, after, up, left, unsure)[0])
+        return lo if lo > floor else -INF
     s = (caller + j) % 3
     h = rem[s]
     higher = 0 if led and best & UNBEATABLE_LEAD else h & _above_in_suit(best)
     m = _missing(unsure, s)
     lo = INF
-    for c in _bits(higher):
-        lo = min(lo, _disc_play(caller, j + 1, c, s, False, up | c, _with(rem, s, h & ~c), fu, left, unsure))
+    beats = _bits(higher)[::-1]
+    if j == 2 and m and higher:
+        beats = beats[:1]  # (any of them: the trick's end is the same)
+    for c in beats:
+        v = _disc_play(caller, j + 1, c, s, False, up | c, _with(rem, s, h & ~c), fu, left, unsure, floor)
+        if v == -INF:
+            return v
+        lo = min(lo, v)
     if higher.bit_count() <= m or not higher:  # it discards (it may have discarded its higher cards)
-        lo = min(lo, _disc_play(caller, j + 1, best, bs, led, up, rem, fu, left, unsure + (1 << 4 * s)))
+        v = _disc_play(caller, j + 1, best, bs, led, up, rem, fu, left, unsure + (1 << 4 * s), floor)
+        if v == -INF:
+            return v
+        lo = min(lo, v)
     return lo
 
 

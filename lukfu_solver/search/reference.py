@@ -263,7 +263,7 @@ class Solver(ZeroWindowDriver):
         if _bounds.DISCARD_AHEAD and pos.trick and pos.to_move != pos.caller:
             stop = min(beta, hi)
             if lo < stop:
-                b = _bounds._discard_ahead_bound(pos, stop)
+                b = _bounds._discard_ahead_bound(pos, stop, lo)
                 if b >= stop:
                     return self._store(key, entry, lo, hi, b, alpha, beta, None)
                 if b > lo:

@@ -192,7 +192,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         # its cut stored as a fail high, as the caller's look-ahead's
                         stop = beta if beta < hi else hi
                         if lo < stop:
-                            b = discard_ahead_bound(T, st, p, stop)
+                            b = discard_ahead_bound(T, st, p, stop, lo)
                             if b >= stop:
                                 ahead = True
                             elif b > lo:

@@ -18,11 +18,13 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 
 
 @njit(cache=True)
-def discard_ahead_bound(T, st, p, stop):
+def discard_ahead_bound(T, st, p, stop, floor):
     """search.bounds._discard_ahead_bound of row p: at a non-caller's discard in a trick the caller
     is certain to win, the best lower bound of the caller's look-ahead at its next lead over every
     single a non-caller can beat (disc_first), the seats still to play each missing as many
-    unknown cards as were led; -INF where it does not apply. Stops once it reaches stop."""
+    unknown cards as were led; -INF where it does not apply. Stops once it reaches stop; exact
+    when above floor (the singles that cannot pass it or the best so far given up early), at or
+    below floor otherwise."""
     caller = st[p, F_CALLER]
     nt = st[p, F_NTRICK]
     if nt == 0 or st[p, F_TM] == caller:
@@ -62,7 +64,7 @@ def discard_ahead_bound(T, st, p, stop):
         n0 = m0 & ~c if caller == 0 else m0
         n1 = m1 & ~c if caller == 1 else m1
         n2 = m2 & ~c if caller == 2 else m2
-        l1 = disc_first(T, caller, c, n0, n1, n2, f0, f1, f2, up | c, left, unsure)
+        l1 = disc_first(T, caller, c, n0, n1, n2, f0, f1, f2, up | c, left, unsure, floor if floor > lo else lo)
         if l1 > lo:
             lo = l1
             if lo >= stop:
@@ -71,61 +73,74 @@ def discard_ahead_bound(T, st, p, stop):
 
 
 @njit(cache=True)
-def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
-    """search.bounds._disc_play for the first follower of the caller's single c (the lower bound):
-    every higher card it holds, and the discard when it may hold none (then one card more
-    missing)."""
+def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
+    """search.bounds._disc_play for the first follower of the caller's single c (the lower bound
+    when above floor, else -INF): every higher card it holds, highest first, and the discard when
+    it may hold none (then one card more missing)."""
     s = (caller + 1) % 3
     h = m0 if s == 0 else (m1 if s == 1 else m2)
     higher = 0 if (c & UNBEATABLE_LEAD) else h & above_in_suit(c)
     lo = INF
     opts = higher
     while opts:
-        b = opts & -opts
+        b = 1 << (bit_length(opts) - 1)
         opts ^= b
         n0 = m0 & ~b if s == 0 else m0
         n1 = m1 & ~b if s == 1 else m1
         n2 = m2 & ~b if s == 2 else m2
-        l1 = disc_second(T, caller, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        l1 = disc_second(T, caller, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure, floor)
+        if l1 == -INF:
+            return l1
         if l1 < lo:
             lo = l1
     if popcount(higher) <= ((unsure >> (4 * s)) & 15):
-        l1 = disc_second(T, caller, c, caller, True, m0, m1, m2, f0, f1, f2, up, left, unsure + (1 << (4 * s)))
+        l1 = disc_second(T, caller, c, caller, True, m0, m1, m2, f0, f1, f2, up, left, unsure + (1 << (4 * s)), floor)
+        if l1 == -INF:
+            return l1
         if l1 < lo:
             lo = l1
     return lo
 
 
 @njit(cache=True)
-def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
+def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.bounds._disc_play for the last follower of the caller's single, the best card being
-    best (by seat bs, led or not): each way the trick ends bounded by disc_end."""
+    best (by seat bs, led or not): each way the trick ends bounded by disc_end, highest card first;
+    a follower missing cards wins with any of them, its end bounded once."""
     s = (caller + 2) % 3
     h = m0 if s == 0 else (m1 if s == 1 else m2)
     higher = 0 if (led and (best & UNBEATABLE_LEAD)) else h & above_in_suit(best)
+    miss = (unsure >> (4 * s)) & 15
     lo = INF
     opts = higher
     while opts:
-        b = opts & -opts
+        b = 1 << (bit_length(opts) - 1)
         opts ^= b
+        if miss:
+            opts = 0  # (any of them: the trick's end is the same)
         n0 = m0 & ~b if s == 0 else m0
         n1 = m1 & ~b if s == 1 else m1
         n2 = m2 & ~b if s == 2 else m2
-        l1 = disc_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        l1 = disc_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure, floor)
+        if l1 == -INF:
+            return l1
         if l1 < lo:
             lo = l1
-    if popcount(higher) <= ((unsure >> (4 * s)) & 15):
-        l1 = disc_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure + (1 << (4 * s)))
+    if popcount(higher) <= miss:
+        l1 = disc_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure + (1 << (4 * s)), floor)
+        if l1 == -INF:
+            return l1
         if l1 < lo:
             lo = l1
     return lo
 
 
 @njit(cache=True)
-def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
+def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.bounds._disc_play's end: seat w won the caller's single's trick; the lower bound by
     reach, and, unless w is missing cards, the caller's sure claim or drain against the hands
-    m0..m2, or a known non-caller's R7 look-ahead (r7_ahead_bounds, the others missing cards)."""
+    m0..m2, or a known non-caller's R7 look-ahead (r7_ahead_bounds, the others missing cards);
+    -INF when at or below floor."""
     a0 = f0 + (1 if w == 0 else 0)
     a1 = f1 + (1 if w == 1 else 0)
     a2 = f2 + (1 if w == 2 else 0)
@@ -133,20 +148,20 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     r1 = a1 + left
     r2 = a2 + left
     lo = reach_bounds(caller, r0, r1, r2)[0]
-    if (unsure >> (4 * w)) & 15:
-        return lo
-    hand = m0 if w == 0 else (m1 if w == 1 else m2)
-    if w == caller:
-        o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
-        o2 = m0 if (w + 2) % 3 == 0 else (m1 if (w + 2) % 3 == 1 else m2)
-        t, drain = _sure_claim(T, w, hand, a0 if w == 0 else (a1 if w == 1 else a2), o1, o2, up, caller)
-        r = reach_split(caller, r0, r1, r2)[1] - drain
-        b = 2 * (t - 5) if t >= 6 else -INF
-        v = -2 * (r - 5) if r >= 6 else 0
-        b = b if b > v else v
-        return b if b > lo else lo
-    if R7_AHEAD and left >= 3 and not has_set_or_run(hand):
-        alo = r7_ahead_bounds(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure)[0]
-        if alo > lo:
-            lo = alo
-    return lo
+    if ((unsure >> (4 * w)) & 15) == 0:
+        hand = m0 if w == 0 else (m1 if w == 1 else m2)
+        if w == caller:
+            o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
+            o2 = m0 if (w + 2) % 3 == 0 else (m1 if (w + 2) % 3 == 1 else m2)
+            t, drain = _sure_claim(T, w, hand, a0 if w == 0 else (a1 if w == 1 else a2), o1, o2, up, caller)
+            r = reach_split(caller, r0, r1, r2)[1] - drain
+            b = 2 * (t - 5) if t >= 6 else -INF
+            v = -2 * (r - 5) if r >= 6 else 0
+            b = b if b > v else v
+            if b > lo:
+                lo = b
+        elif R7_AHEAD and left >= 3 and not has_set_or_run(hand):
+            alo = r7_ahead_bounds(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure)[0]
+            if alo > lo:
+                lo = alo
+    return lo if lo > floor else -INF
