@@ -56,9 +56,10 @@ COALITION_AHEAD_SKIP = True
 # (docs/search.md, "The R7 one-trick bound after the probe, measured again (ninth round)").
 # Switch both files alike.
 R7_AFTER_PROBE = False
-# Issue 13, tenth round: at a non-caller's discard in a trick the caller is certain to win, the
-# caller's look-ahead at its next lead computed once for every discard of the seats still to play,
-# each holding its hand less as many unknown cards as were led (_discard_ahead_bound). The search
+# Issue 13, tenth round: at a non-caller's discard in a trick whose winner is certain, the winner's
+# look-ahead at its next lead (the caller's best single, or a non-caller's R7 moves) computed once
+# for every discard of the seats still to play, each holding its hand less as many unknown cards
+# as were led (_discard_ahead_bound). The search
 # calls it after the table probe, up to the window's beta, storing its cuts as fail highs, as the
 # caller's look-ahead (docs/search.md, "A follower's discards by one bound (tenth round)"); the
 # kernel has the same switch.
@@ -173,10 +174,11 @@ def _coalition_lead_bound(pos: Position, stop: int) -> int:
 
 
 def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
-    """The caller's look-ahead for a follower's discards (issue 13, tenth round): at a non-caller's
-    discard in a trick the caller is certain to win (nobody still to play can beat its play), a
-    lower bound on the value after every discard of the seats still to play, or -INF where it
-    does not apply (fewer than three cards a hand after the trick).
+    """The next leader's look-ahead for a follower's discards (issue 13, tenth round): at a
+    non-caller's discard in a trick whose winner is certain (nobody still to play can beat its
+    play), a lower bound on the value after every discard of the seats still to play, or -INF
+    where it does not apply (fewer than three cards a hand after the trick; a non-caller winner
+    holding a set or a run).
 
     After any discards the caller leads with its hand and may lead any single c (R7 binds
     non-callers only), so, as in :func:`_caller_lead_bound`, the value is at least each c's trick
@@ -192,24 +194,37 @@ def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
     R13: a face-down discard makes nothing Old), so the R7 look-ahead at a known non-caller's
     lead is exact in its leader (:func:`_r7_ahead_bounds`, the others missing cards); and a lead
     by a seat missing cards (its Old cards and its R7 singles are not known: discarding a higher
-    card face down takes Old from the cards below) is bounded by reach alone. Stops once a bound
-    reaches ``stop``. The singles whose bound cannot pass ``floor`` (the search passes the node's
+    card face down takes Old from the cards below) is bounded by reach alone.
+
+    When the winner is a non-caller holding no set and no run, its moves at its lead are the claim
+    and the singles R7 lets it lead, all known (its hand and its Old cards are), so the R7
+    look-ahead (:func:`_r7_ahead_bounds`, the lower bound) is played out once, the seats still to
+    play (the caller among them, perhaps) missing their discards: the least over its moves.
+
+    Stops once a bound reaches ``stop``. The singles whose bound cannot pass ``floor`` (the search passes the node's
     lower bound) or the best one so far are given up early (:func:`_disc_play`): the bound is
     exact when above ``floor`` and at or below it otherwise."""
     caller = pos.caller
     trick = pos.trick
-    if not trick or pos.to_move == caller or pos.best_seat != caller:
+    if not trick or pos.to_move == caller:
         return -INF
     rest, beaters = _still_to_play(pos)
-    left = pos.hands[caller].bit_count() - 1  # cards a seat after the played-out trick
-    if beaters or left < 2:
+    if beaters:
         return -INF
-    k = trick[0].size
-    unsure = sum(k << 4 * s for s in rest)
+    w = pos.best_seat
+    unsure = sum(trick[0].size << 4 * s for s in rest)
     fu = list(pos.fu)
-    fu[caller] += pos.best.size
+    fu[w] += pos.best.size
     up = pos.faceup | pos.trick_faceup
     hands = pos.hands
+    if w != caller:  # the R7 look-ahead at the winner's lead, the seats still to play missing cards
+        n = hands[w].bit_count()
+        if not R7_AHEAD or n < 3 or _has_set_or_run(hands[w]):
+            return -INF
+        return _r7_ahead_above(caller, w, list(hands), fu, up, n, unsure, floor)
+    left = hands[caller].bit_count() - 1  # cards a seat after the played-out trick
+    if left < 2:
+        return -INF
     hand = hands[caller]
     others = hands[(caller + 1) % 3] | hands[(caller + 2) % 3]
     lo = -INF
@@ -222,6 +237,29 @@ def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
             lo = clo
             if lo >= stop:
                 break
+    return lo
+
+
+def _r7_ahead_above(
+    caller: int, w: int, hands: list[int], fu: list[int], up: int, left: int, unsure: int, floor: int
+) -> int:
+    """The lower bound of :func:`_r7_ahead_bounds` when it is above ``floor``, else -INF: the
+    least over the claim and the R7 singles, given up at the first at or below ``floor``."""
+    hand = hands[w]
+    old = old_cards(hand, up)
+    lo = INF
+    t = fu[w] + old.bit_count()
+    if t >= 6:
+        lo = payments(w, t, caller)[caller]
+        if lo <= floor:
+            return -INF
+    nonold = hand & ~old
+    singles = nonold & SUIT_MASK[(nonold.bit_length() - 1) // 9] if nonold else hand
+    for c in _bits(singles):
+        clo = _ahead_play(caller, w, 1, c, w, True, up | c, _with(hands, w, hand & ~c), fu, left - 1, unsure)[0]
+        if clo <= floor:
+            return -INF
+        lo = min(lo, clo)
     return lo
 
 

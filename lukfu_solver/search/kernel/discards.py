@@ -1,8 +1,9 @@
-"""The caller's look-ahead for a follower's discards (issue 13, tenth round), compiled:
+"""The next leader's look-ahead for a follower's discards (issue 13, tenth round), compiled:
 :func:`discard_ahead_bound` as :func:`lukfu_solver.search.bounds._discard_ahead_bound` computes it.
-At a non-caller's discard in a trick the caller is certain to win, the caller's single-trick
-look-ahead at its next lead is played out once for every discard of the seats still to play, each
-holding its hand less as many unknown cards as were led; the search calls it after the table
+At a non-caller's discard in a trick whose winner is certain, the winner's look-ahead at its next
+lead (the caller's single-trick look-ahead, or a non-caller's R7 look-ahead) is played out once
+for every discard of the seats still to play, each holding its hand less as many unknown cards as
+were led; the search calls it after the table
 probe (``kernel.alphabeta.search``), switched by ``bounds.DISCARD_AHEAD``."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
@@ -12,17 +13,27 @@ from __future__ import annotations
 from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
-from .bounds import R7_AHEAD, has_set_or_run, r7_ahead_bounds, reach_bounds, reach_split
+from .bounds import (
+    R7_AHEAD,
+    ahead_first,
+    has_set_or_run,
+    payment_to_caller,
+    r7_ahead_bounds,
+    r7_singles,
+    reach_bounds,
+    reach_split,
+)
 from .claims import _sure_claim
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
 @njit(cache=True)
 def discard_ahead_bound(T, st, p, stop, floor):
-    """search.bounds._discard_ahead_bound of row p: at a non-caller's discard in a trick the caller
-    is certain to win, the best lower bound of the caller's look-ahead at its next lead over every
-    single a non-caller can beat (disc_first), the seats still to play each missing as many
-    unknown cards as were led; -INF where it does not apply. Stops once it reaches stop; exact
+    """search.bounds._discard_ahead_bound of row p: at a non-caller's discard in a trick whose winner
+    is certain, the seats still to play each missing as many unknown cards as were led: the best
+    lower bound of the caller's look-ahead at its next lead over every single a non-caller can beat
+    (disc_first), or a non-caller winner's R7 look-ahead (r7_ahead_bounds); -INF where it does not
+    apply. Stops once it reaches stop; exact
     when above floor (the singles that cannot pass it or the best so far given up early), at or
     below floor otherwise."""
     caller = st[p, F_CALLER]
@@ -31,12 +42,7 @@ def discard_ahead_bound(T, st, p, stop, floor):
         return -INF
     leader = st[p, F_LEADER]
     bi = st[p, F_BESTI]
-    if (leader + bi) % 3 != caller:
-        return -INF
-    hand = st[p, F_H0 + caller]
-    left = popcount(hand) - 1  # cards a seat after the played-out trick
-    if left < 2:
-        return -INF
+    w = (leader + bi) % 3
     best = st[p, F_TR0 + bi]
     k = m_size(st[p, F_TR0])
     unsure = 0
@@ -46,13 +52,22 @@ def discard_ahead_bound(T, st, p, stop, floor):
             return -INF
         unsure += k << (4 * s)
     size = m_size(best)
-    f0 = st[p, F_FU0] + (size if caller == 0 else 0)
-    f1 = st[p, F_FU0 + 1] + (size if caller == 1 else 0)
-    f2 = st[p, F_FU0 + 2] + (size if caller == 2 else 0)
+    f0 = st[p, F_FU0] + (size if w == 0 else 0)
+    f1 = st[p, F_FU0 + 1] + (size if w == 1 else 0)
+    f2 = st[p, F_FU0 + 2] + (size if w == 2 else 0)
     up = st[p, F_FACEUP] | trick_faceup(st, p)
     m0 = st[p, F_H0]
     m1 = st[p, F_H0 + 1]
     m2 = st[p, F_H0 + 2]
+    if w != caller:  # the R7 look-ahead at the winner's lead, the seats still to play missing cards
+        hw = st[p, F_H0 + w]
+        if not R7_AHEAD or popcount(hw) < 3 or has_set_or_run(hw):
+            return -INF
+        return r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, popcount(hw), unsure, floor)
+    hand = st[p, F_H0 + caller]
+    left = popcount(hand) - 1  # cards a seat after the played-out trick
+    if left < 2:
+        return -INF
     others = st[p, F_H0 + (caller + 1) % 3] | st[p, F_H0 + (caller + 2) % 3]
     lo = -INF
     cards = hand
@@ -165,3 +180,30 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
             if alo > lo:
                 lo = alo
     return lo if lo > floor else -INF
+
+
+@njit(cache=True)
+def r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
+    """search.bounds._r7_ahead_above: the lower bound of r7_ahead_bounds when above floor, else
+    -INF, given up at the first of the claim and the R7 singles at or below floor."""
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    old = old_cards(T, hand, up)
+    lo = INF
+    t = (f0 if w == 0 else (f1 if w == 1 else f2)) + popcount(old)
+    if t >= 6:
+        lo = payment_to_caller(w, t, caller)
+        if lo <= floor:
+            return -INF
+    singles = r7_singles(T, hand, old)
+    while singles:
+        c = singles & -singles
+        singles ^= c
+        n0 = m0 & ~c if w == 0 else m0
+        n1 = m1 & ~c if w == 1 else m1
+        n2 = m2 & ~c if w == 2 else m2
+        l1 = ahead_first(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure)[0]
+        if l1 <= floor:
+            return -INF
+        if l1 < lo:
+            lo = l1
+    return lo
