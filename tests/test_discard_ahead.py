@@ -1,13 +1,14 @@
-"""The caller's look-ahead for a follower's discards (issue 13, tenth round:
+"""The next leader's look-ahead for a follower's discards (issue 13, tenth round:
 ``search.bounds._discard_ahead_bound``) proved on seeded endgames.
 
-At a non-caller's discard in a trick the caller is certain to win (nobody still to play can beat
-its play), the search would visit every discard of the seats still to play, and in a successful
-test each child, the caller's next lead, is mostly decided at once by its bounds or its look-ahead
-(``_caller_lead_bound``). The bound plays that look-ahead out once for all discards: each seat still
-to play holds its hand less as many unknown cards as were led, its choices are all that some
-discard allows, and a lead of its own is bounded by reach alone (its Old cards and its R7 singles
-are not known: a card discarded face down takes Old from the cards below it, R12). Here the bound
+At a non-caller's discard in a trick whose winner is certain (nobody still to play can beat its
+play), the search would visit every discard of the seats still to play, and in a successful test
+each child, the winner's next lead, is mostly decided at once by its bounds or the caller's
+look-ahead (``_caller_lead_bound``). The bound plays the winner's look-ahead out once for all
+discards (the caller's best single's trick, or a non-caller's R7 moves): each seat still to play
+holds its hand less as many unknown cards as were led, its choices are all that some discard
+allows, and a lead of its own is bounded by reach alone (its Old cards and its R7 singles are not
+known: a card discarded face down takes Old from the cards below it, R12). Here the bound
 is checked against the plain alpha-beta reference of ``tests/oracle.py`` on every seeded endgame
 where it applies (it must never pass the true value, with a stop at beta or without), shown to cut,
 shown to catch a deliberately unsound variant (the seats still to play taken to hold exactly their

@@ -9,7 +9,7 @@ phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
 - :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
-- :mod:`.discards`: the caller's look-ahead for a follower's discards (``discard_ahead_bound``);
+- :mod:`.discards`: the next leader's look-ahead for a follower's discards (``discard_ahead_bound``);
 - :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
 - :mod:`.moves`: move generation and the rank-equivalence reduction;
 - :mod:`.table`: the transposition table;

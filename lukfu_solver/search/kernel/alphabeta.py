@@ -188,8 +188,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                 elif b < hi:
                                     hi = b
                     elif not cut and DISCARD_AHEAD and st[p, F_TM] != st[p, F_CALLER]:
-                        # the caller's look-ahead for a follower's discards (tenth round): up to beta,
-                        # its cut stored as a fail high, as the caller's look-ahead's
+                        # the next leader's look-ahead for a follower's discards (tenth round): up to
+                        # beta, its cut stored as a fail high, as the caller's look-ahead's
                         stop = beta if beta < hi else hi
                         if lo < stop:
                             b = discard_ahead_bound(T, st, p, stop, lo)

@@ -35,8 +35,8 @@ COALITION_AHEAD = True
 COALITION_AHEAD_SKIP = True
 # search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
 R7_AFTER_PROBE = False
-# search.bounds.DISCARD_AHEAD (issue 13, tenth round): the caller's look-ahead for a follower's
-# discards; the search calls discard_ahead_bound after the table probe (kernel.alphabeta.search)
+# search.bounds.DISCARD_AHEAD (issue 13, tenth round): the next leader's look-ahead for a follower's
+# discards; the search calls discards.discard_ahead_bound after the table probe (alphabeta.search)
 DISCARD_AHEAD = True
 
 
