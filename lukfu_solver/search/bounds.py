@@ -56,6 +56,14 @@ COALITION_AHEAD_SKIP = True
 # (docs/search.md, "The R7 one-trick bound after the probe, measured again (ninth round)").
 # Switch both files alike.
 R7_AFTER_PROBE = False
+# Issue 13, tenth round: at a non-caller's discard in a trick whose winner is certain, the winner's
+# look-ahead at its next lead (the caller's best single, or a non-caller's R7 moves) computed once
+# for every discard of the seats still to play, each holding its hand less as many unknown cards
+# as were led (_discard_ahead_bound). The search
+# calls it after the table probe, up to the window's beta, storing its cuts as fail highs, as the
+# caller's look-ahead (docs/search.md, "A follower's discards by one bound (tenth round)"); the
+# kernel has the same switch.
+DISCARD_AHEAD = True
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
@@ -163,6 +171,153 @@ def _coalition_lead_bound(pos: Position, stop: int) -> int:
             if hi <= stop:
                 break
     return hi
+
+
+def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
+    """The next leader's look-ahead for a follower's discards (issue 13, tenth round): at a
+    non-caller's discard in a trick whose winner is certain (nobody still to play can beat its
+    play), a lower bound on the value after every discard of the seats still to play, or -INF
+    where it does not apply (fewer than three cards a hand after the trick; a non-caller winner
+    holding a set or a run).
+
+    After any discards the caller leads with its hand and may lead any single c (R7 binds
+    non-callers only), so, as in :func:`_caller_lead_bound`, the value is at least each c's trick
+    played out over every choice that matters, each end bounded. Here it is played out once for
+    all discards: each seat still to play holds its hand less as many unknown cards as were led
+    (or more, once it has discarded in the played-out trick too), and its choices are all that
+    some discard allows: to beat with any higher card it holds now (it may have kept it), or to
+    discard when it holds no more higher cards than it is missing (it may have discarded them
+    all); the least of their bounds is taken (:func:`_disc_play`). The ends are bounded with the
+    hands as supersets of the true ones: the caller's sure claim and drain stay real strategies
+    against fewer cards (plays nobody holding more can beat stay unbeaten); the caller's Old
+    cards, and a known non-caller's, depend on the face-up cards and their own hand only (R12,
+    R13: a face-down discard makes nothing Old), so the R7 look-ahead at a known non-caller's
+    lead is exact in its leader (:func:`_r7_ahead_bounds`, the others missing cards); and a lead
+    by a seat missing cards (its Old cards and its R7 singles are not known: discarding a higher
+    card face down takes Old from the cards below) is bounded by reach alone.
+
+    When the winner is a non-caller holding no set and no run, its moves at its lead are the claim
+    and the singles R7 lets it lead, all known (its hand and its Old cards are), so the R7
+    look-ahead (:func:`_r7_ahead_bounds`, the lower bound) is played out once, the seats still to
+    play (the caller among them, perhaps) missing their discards: the least over its moves.
+
+    Stops once a bound reaches ``stop``. The singles whose bound cannot pass ``floor`` (the search passes the node's
+    lower bound) or the best one so far are given up early (:func:`_disc_play`): the bound is
+    exact when above ``floor`` and at or below it otherwise."""
+    caller = pos.caller
+    trick = pos.trick
+    if not trick or pos.to_move == caller:
+        return -INF
+    rest, beaters = _still_to_play(pos)
+    if beaters:
+        return -INF
+    w = pos.best_seat
+    unsure = sum(trick[0].size << 4 * s for s in rest)
+    fu = list(pos.fu)
+    fu[w] += pos.best.size
+    up = pos.faceup | pos.trick_faceup
+    hands = pos.hands
+    if w != caller:  # the R7 look-ahead at the winner's lead, the seats still to play missing cards
+        n = hands[w].bit_count()
+        if not R7_AHEAD or n < 3 or _has_set_or_run(hands[w]):
+            return -INF
+        return _r7_ahead_above(caller, w, list(hands), fu, up, n, unsure, floor)
+    left = hands[caller].bit_count() - 1  # cards a seat after the played-out trick
+    if left < 2:
+        return -INF
+    hand = hands[caller]
+    others = hands[(caller + 1) % 3] | hands[(caller + 2) % 3]
+    lo = -INF
+    for c in _bits(hand):
+        if c & UNBEATABLE_LEAD or not others & _above_in_suit(c):
+            continue
+        rem = _with(list(hands), caller, hand & ~c)
+        clo = _disc_play(caller, 1, c, caller, True, up | c, rem, fu, left, unsure, max(floor, lo))
+        if clo > lo:
+            lo = clo
+            if lo >= stop:
+                break
+    return lo
+
+
+def _r7_ahead_above(
+    caller: int, w: int, hands: list[int], fu: list[int], up: int, left: int, unsure: int, floor: int
+) -> int:
+    """The lower bound of :func:`_r7_ahead_bounds` when it is above ``floor``, else -INF: the
+    least over the claim and the R7 singles, given up at the first at or below ``floor``."""
+    hand = hands[w]
+    old = old_cards(hand, up)
+    lo = INF
+    t = fu[w] + old.bit_count()
+    if t >= 6:
+        lo = payments(w, t, caller)[caller]
+        if lo <= floor:
+            return -INF
+    nonold = hand & ~old
+    singles = nonold & SUIT_MASK[(nonold.bit_length() - 1) // 9] if nonold else hand
+    for c in _bits(singles):
+        clo = _ahead_play(caller, w, 1, c, w, True, up | c, _with(hands, w, hand & ~c), fu, left - 1, unsure)[0]
+        if clo <= floor:
+            return -INF
+        lo = min(lo, clo)
+    return lo
+
+
+def _missing(unsure: int, seat: int) -> int:
+    """How many unknown cards ``seat`` is missing (four bits a seat of ``unsure``)."""
+    return unsure >> 4 * seat & 15
+
+
+def _disc_play(
+    caller: int,
+    j: int,
+    best: int,
+    bs: int,
+    led: bool,
+    up: int,
+    rem: list[int],
+    fu: list[int],
+    left: int,
+    unsure: int,
+    floor: int,
+) -> int:
+    """:func:`_discard_ahead_bound`'s trick led with a single by the caller, from its ``j``-th
+    player on (the best card ``best`` of seat ``bs``), the seats of ``unsure`` missing unknown
+    cards: the lower bound when it is above ``floor``, else -INF (a choice at or below ``floor``
+    ends the search of the others: the least cannot be above it). A seat that discards here
+    misses one card more. The choices are taken highest card first (the result does not depend
+    on the order); when the last follower is missing cards, every card it beats with wins it the
+    trick, whose end is then bounded by reach alone, the same for each: it is counted once."""
+    if j == 3:
+        after = [fu[x] + (1 if x == bs else 0) for x in range(3)]
+        most = [a + left for a in after]
+        lo = _reach_bounds(most, caller)[0]
+        if not _missing(unsure, bs):
+            if bs == caller:
+                o1, o2 = rem[(caller + 1) % 3], rem[(caller + 2) % 3]
+                lo = max(lo, _claim_or_drain(caller, caller, rem[caller], after[caller], o1, o2, up, most))
+            elif R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
+                lo = max(lo, _r7_ahead_bounds(caller, bs, rem, after, up, left, unsure)[0])
+        return lo if lo > floor else -INF
+    s = (caller + j) % 3
+    h = rem[s]
+    higher = 0 if led and best & UNBEATABLE_LEAD else h & _above_in_suit(best)
+    m = _missing(unsure, s)
+    lo = INF
+    beats = _bits(higher)[::-1]
+    if j == 2 and m and higher:
+        beats = beats[:1]  # (any of them: the trick's end is the same)
+    for c in beats:
+        v = _disc_play(caller, j + 1, c, s, False, up | c, _with(rem, s, h & ~c), fu, left, unsure, floor)
+        if v == -INF:
+            return v
+        lo = min(lo, v)
+    if higher.bit_count() <= m or not higher:  # it discards (it may have discarded its higher cards)
+        v = _disc_play(caller, j + 1, best, bs, led, up, rem, fu, left, unsure + (1 << 4 * s), floor)
+        if v == -INF:
+            return v
+        lo = min(lo, v)
+    return lo
 
 
 def _has_set_or_run(hand: int) -> bool:
@@ -298,7 +453,7 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
         hi = min(hi, b)
         if R7_AHEAD and left >= 3 and lo < hi and not _has_set_or_run(rem[w]):
             # the seats still to play that discarded keep their whole hand here: one card unknown
-            unsure = sum(1 << s for s in rest if rem[s] == hands[s])
+            unsure = sum(1 << 4 * s for s in rest if rem[s] == hands[s])
             alo, ahi = _r7_ahead_bounds(caller, w, rem, after, up, left, unsure)
             lo, hi = max(lo, alo), min(hi, ahi)
         return lo, hi
@@ -337,8 +492,9 @@ def _r7_ahead_bounds(
     its ends bounded by the plain lead bound (one level, no recursion). This is the trick R7 forces
     a non-caller to hand back, which the sure claim cannot see.
 
-    The seats in ``unsure`` (a bit mask) discarded in the trick before, which the playout does not
-    choose: each holds one card fewer than ``hands`` says, any of them. Their choices are taken
+    The seats in ``unsure`` (four bits a seat, :func:`_missing`: how many) discarded in the trick
+    before, which the playout does not choose: each holds one card fewer than ``hands`` says (or
+    more, for :func:`_discard_ahead_bound`), any of them. Their choices are taken
     over everything some discard allows and joined on both sides (the least lower bound, the
     greatest upper one), and a lead of theirs is bounded by what each side can reach only."""
     hand = hands[w]
@@ -370,12 +526,13 @@ def _ahead_play(
 ) -> tuple[int, int]:
     """The look-ahead's trick led with a single by ``leader``, from its ``j``-th player on (the
     best card ``best`` of seat ``bs``): :func:`_single_trick_bounds`' ``play`` with ``left`` (at
-    least 2) cards a seat after the trick, and the seats of ``unsure`` missing one unknown card."""
+    least 2) cards a seat after the trick, and the seats of ``unsure`` missing unknown cards (four
+    bits a seat: how many)."""
     if j == 3:
         after = [fu[k] + (1 if k == bs else 0) for k in range(3)]
         most = [a + left for a in after]
         lo, hi = _reach_bounds(most, caller)
-        if unsure >> bs & 1:
+        if _missing(unsure, bs):
             return lo, hi
         b = _claim_or_drain(caller, bs, rem[bs], after[bs], rem[(bs + 1) % 3], rem[(bs + 2) % 3], up, most)
         return (max(lo, b), hi) if bs == caller else (lo, min(hi, b))
@@ -388,10 +545,11 @@ def _ahead_play(
         _ahead_play(caller, leader, j + 1, c, s, False, up | c, _with(rem, s, h & ~c), fu, left, unsure)
         for c in _bits(higher)
     ]
-    if not unsure >> s & 1:
+    m = _missing(unsure, s)
+    if not m:
         pick = max if s == caller else min
         return pick(o[0] for o in options), pick(o[1] for o in options)
-    if not higher & (higher - 1):  # its one higher card may be the one it discarded
+    if higher.bit_count() <= m:  # its higher cards may be the ones it discarded
         options.append(_ahead_play(caller, leader, j + 1, best, bs, led, up, rem, fu, left, unsure))
     return min(o[0] for o in options), max(o[1] for o in options)
 

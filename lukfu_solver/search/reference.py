@@ -257,6 +257,18 @@ class Solver(ZeroWindowDriver):
                     return self._store(key, entry, lo, hi, b, alpha, beta, None)
                 if b < hi:
                     hi = b
+        # the next leader's look-ahead for a follower's discards (tenth round): at a non-caller's
+        # discard in a trick whose winner is certain, once for every discard of the seats still to
+        # play; up to beta (or the upper bound), its cut stored as this node's fail high (no move),
+        # as the caller's
+        if _bounds.DISCARD_AHEAD and pos.trick and pos.to_move != pos.caller:
+            stop = min(beta, hi)
+            if lo < stop:
+                b = _bounds._discard_ahead_bound(pos, stop, lo)
+                if b >= stop:
+                    return self._store(key, entry, lo, hi, b, alpha, beta, None)
+                if b > lo:
+                    lo = b
         a0, b0 = alpha, beta
         if lo > alpha:
             alpha = lo

@@ -9,6 +9,7 @@ phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
 - :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
+- :mod:`.discards`: the next leader's look-ahead for a follower's discards (``discard_ahead_bound``);
 - :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
 - :mod:`.moves`: move generation and the rank-equivalence reduction;
 - :mod:`.table`: the transposition table;
@@ -94,7 +95,7 @@ def _compile_once_each() -> None:
     from numba.core import types
     from numba.core.registry import CPUDispatcher
 
-    from . import alphabeta, bounds, claims, layout, moves, ordering, state, table
+    from . import alphabeta, bounds, claims, discards, layout, moves, ordering, state, table
 
     def plain(template: Callable[..., object]) -> Callable[..., object]:
         def get_call_template(args: tuple, kws: dict) -> object:
@@ -102,7 +103,7 @@ def _compile_once_each() -> None:
 
         return get_call_template
 
-    for module in (alphabeta, bounds, claims, layout, moves, ordering, state, table):
+    for module in (alphabeta, bounds, claims, discards, layout, moves, ordering, state, table):
         for fn in vars(module).values():
             if isinstance(fn, CPUDispatcher) and fn.__module__ == module.__name__:
                 fn.get_call_template = plain(fn.get_call_template)

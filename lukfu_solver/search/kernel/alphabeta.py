@@ -13,6 +13,7 @@ from numba import njit
 from .bounds import (
     CALLER_AHEAD,
     COALITION_AHEAD,
+    DISCARD_AHEAD,
     R7_AFTER_PROBE,
     R7_AT_LEAD,
     caller_lead_bound,
@@ -21,6 +22,7 @@ from .bounds import (
     r7_lead_bounds,
     value_bounds,
 )
+from .discards import discard_ahead_bound
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
@@ -188,6 +190,16 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                     ahead = True
                                 elif b < hi:
                                     hi = b
+                    elif not cut and DISCARD_AHEAD and st[p, F_TM] != st[p, F_CALLER]:
+                        # the next leader's look-ahead for a follower's discards (tenth round): up to
+                        # beta, its cut stored as a fail high, as the caller's look-ahead's
+                        stop = beta if beta < hi else hi
+                        if lo < stop:
+                            b = discard_ahead_bound(T, st, p, stop, lo)
+                            if b >= stop:
+                                ahead = True
+                            elif b > lo:
+                                lo = b
                     if ahead or not cut:  # the frame of a node searched or stored here
                         fr[p, R_A0] = alpha
                         fr[p, R_B0] = beta
@@ -202,7 +214,11 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         fr[p, R_MAX] = 1 if st[p, F_TM] == st[p, F_CALLER] else 0
                         fr[p, R_G] = b
                         fr[p, R_BEST] = NO_MOVE
-                        fr[p, R_NCARDS] = popcount(st[p, F_H0])
+                        nc = popcount(st[p, F_H0])
+                        i0 = (0 - st[p, F_LEADER]) % 3
+                        if i0 < st[p, F_NTRICK]:
+                            nc += m_size(st[p, F_TR0 + i0])
+                        fr[p, R_NCARDS] = nc
                         phase = STORE
                     elif cut:
                         phase = RETURN

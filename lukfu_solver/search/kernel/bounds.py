@@ -35,6 +35,9 @@ COALITION_AHEAD = True
 COALITION_AHEAD_SKIP = True
 # search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
 R7_AFTER_PROBE = False
+# search.bounds.DISCARD_AHEAD (issue 13, tenth round): the next leader's look-ahead for a follower's
+# discards; the search calls discards.discard_ahead_bound after the table probe (alphabeta.search)
+DISCARD_AHEAD = True
 
 
 @njit(cache=True, inline="always")
@@ -413,14 +416,14 @@ def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
 def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended`` calling _r7_ahead_bounds: non-caller w won the
     trick of row p and leads next; m0..m2 the hands then. The seats still to play whose hand is
-    unchanged discarded an unknown card (the ``unsure`` mask)."""
+    unchanged discarded an unknown card (``unsure``: four bits a seat, how many cards it misses)."""
     nt = st[p, F_NTRICK]
     leader = st[p, F_LEADER]
     unsure = 0
     for j in range(nt, 3):
         s = (leader + j) % 3
         if (m0 if s == 0 else (m1 if s == 1 else m2)) == st[p, F_H0 + s]:
-            unsure |= 1 << s
+            unsure |= 1 << (4 * s)
     f0 = st[p, F_FU0] + (1 if w == 0 else 0)
     f1 = st[p, F_FU0 + 1] + (1 if w == 1 else 0)
     f2 = st[p, F_FU0 + 2] + (1 if w == 2 else 0)
@@ -457,7 +460,7 @@ def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
 @njit(cache=True, inline="always")
 def fold_unsure(mode, lo, hi, olo, ohi):
     """One option joined to a choice: the caller's best (mode 0), a non-caller's (1), or, for a
-    seat missing an unknown card, the envelope of all (2)."""
+    seat missing unknown cards, the envelope of all (2)."""
     if mode == 0:
         return max(lo, olo), max(hi, ohi)
     if mode == 1:
@@ -474,7 +477,8 @@ def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
     higher = 0 if (c & UNBEATABLE_LEAD) else h & above_in_suit(c)
     if higher == 0:
         return ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
-    mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
+    miss = (unsure >> (4 * s)) & 15
+    mode = 2 if miss else (0 if s == caller else 1)
     lo = INF if mode != 0 else -INF
     hi = -INF if mode != 1 else INF
     opts = higher
@@ -486,7 +490,7 @@ def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
         n2 = m2 & ~b if s == 2 else m2
         l1, h1 = ahead_second(T, caller, leader, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
-    if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
+    if mode == 2 and popcount(higher) <= miss:  # its higher cards may be the ones it discarded
         l1, h1 = ahead_second(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     return lo, hi
@@ -501,7 +505,8 @@ def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, l
     higher = 0 if (led and (best & UNBEATABLE_LEAD)) else h & above_in_suit(best)
     if higher == 0:
         return ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
-    mode = 2 if (unsure >> s) & 1 else (0 if s == caller else 1)
+    miss = (unsure >> (4 * s)) & 15
+    mode = 2 if miss else (0 if s == caller else 1)
     lo = INF if mode != 0 else -INF
     hi = -INF if mode != 1 else INF
     opts = higher
@@ -513,7 +518,7 @@ def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, l
         n2 = m2 & ~b if s == 2 else m2
         l1, h1 = ahead_end(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
-    if mode == 2 and (higher & (higher - 1)) == 0:  # its one higher card may be the one it discarded
+    if mode == 2 and popcount(higher) <= miss:  # its higher cards may be the ones it discarded
         l1, h1 = ahead_end(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
         lo, hi = fold_unsure(mode, lo, hi, l1, h1)
     return lo, hi
@@ -522,7 +527,7 @@ def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, l
 @njit(cache=True)
 def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play's end: seat w won the look-ahead's trick; bounded by reach and,
-    unless w is missing an unknown card, by its lead bound against the hands m0..m2."""
+    unless w is missing unknown cards, by its lead bound against the hands m0..m2."""
     a0 = f0 + (1 if w == 0 else 0)
     a1 = f1 + (1 if w == 1 else 0)
     a2 = f2 + (1 if w == 2 else 0)
@@ -530,7 +535,7 @@ def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     r1 = a1 + left
     r2 = a2 + left
     lo, hi = reach_bounds(caller, r0, r1, r2)
-    if (unsure >> w) & 1:
+    if (unsure >> (4 * w)) & 15:
         return lo, hi
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
     o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
@@ -744,3 +749,4 @@ def coalition_lead_bound(T, st, p, stop):
             if hi <= stop:
                 break
     return hi
+
