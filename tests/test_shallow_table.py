@@ -39,7 +39,7 @@ def test_kernel_leaves_out_the_same_nodes():
     assert kernel_alphabeta.TT_MIN_CARDS == reference.TT_MIN_CARDS
 
 
-@pytest.mark.parametrize("limits", [reference.TT_MIN_CARDS, (3, 3, 3), (4, 0, 13)])
+@pytest.mark.parametrize("limits", [reference.TT_MIN_CARDS, (3, 3, 3), (4, 0, 13), (0, 0, 13)])
 def test_values_are_the_oracles(limits, monkeypatch):
     monkeypatch.setattr(reference, "TT_MIN_CARDS", limits)
     for pos in endgame_mix(12, (3, 4), 900):

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
 from ..plays import CLAIM, DISCARD, Play
-from ..position import HAND_SIZE, Z_FACEUP, Z_HAND, Position, zmask
+from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
 from . import bounds as _bounds
 from .bounds import reach, value_bounds
@@ -56,7 +56,7 @@ file (the results, the value range, the bounds, the reduction): the same objects
 :mod:`.result`, :mod:`.bounds` and :mod:`.reductions`."""
 
 
-TT_MIN_CARDS = (0, 0, HAND_SIZE + 1)
+TT_MIN_CARDS = (0, 0, 8)
 """By the cards already played in the trick (0, 1 or 2): a node whose seat to move holds fewer
 cards than this neither probes nor stores the table (issue 13, tenth round; the kernel's
 ``alphabeta.TT_MIN_CARDS`` is the same)."""

@@ -46,7 +46,7 @@ PREFETCH_KEYC = True  # the caller's lead: its slot of the cache of table keys f
 # fewer cards than this neither probes nor stores the table (search.reference.TT_MIN_CARDS, the same):
 # the last follower's entries seldom decide a test, and their key, probe and store cost more than the
 # nodes they save
-TT_MIN_CARDS = (0, 0, HAND_SIZE + 1)
+TT_MIN_CARDS = (0, 0, 8)
 
 
 @njit(cache=True, nogil=True)
