@@ -42,6 +42,7 @@ __all__ = [
     "SearchAborted",
     "SolveResult",
     "Solver",
+    "TT_MIN_CARDS",
     "blocked_cards",
     "iter_pv_positions",
     "plain_alphabeta",
@@ -53,6 +54,12 @@ __all__ = [
 """Besides its own names, the names other modules import from here since the search was one
 file (the results, the value range, the bounds, the reduction): the same objects as in
 :mod:`.result`, :mod:`.bounds` and :mod:`.reductions`."""
+
+
+TT_MIN_CARDS = (0, 0, 8)
+"""By the cards already played in the trick (0, 1 or 2): a node whose seat to move holds fewer
+cards than this neither probes nor stores the table (issue 13, tenth round; the kernel's
+``alphabeta.TT_MIN_CARDS`` is the same)."""
 
 
 class Solver(ZeroWindowDriver):
@@ -213,10 +220,11 @@ class Solver(ZeroWindowDriver):
         # inside a trick rarely transpose, but MTD(f)'s successive tests walk the same tree again,
         # and an entry there stops the walk before the moves are generated (bench/solve.py: set b
         # 80 s -> 68 s in total, median 0.27 -> 0.23 s)
-        key = tt_key(pos)
-        self.tt_probes += 1
-        entry = self.tt.get(key)
-        tt_move = None
+        key = entry = tt_move = None
+        if pos.hands[pos.to_move].bit_count() >= TT_MIN_CARDS[len(pos.trick)]:
+            key = tt_key(pos)
+            self.tt_probes += 1
+            entry = self.tt.get(key)
         if entry is not None:
             self.tt_hits += 1
             elo, ehi, tt_move = entry
@@ -313,11 +321,14 @@ class Solver(ZeroWindowDriver):
         return self._store(key, entry, lo, hi, g, a0, b0, best_move if improved else None)
 
     def _store(
-        self, key: int, entry: list | None, lo: int, hi: int, g: int, a0: int, b0: int, move: Play | None
+        self, key: int | None, entry: list | None, lo: int, hi: int, g: int, a0: int, b0: int, move: Play | None
     ) -> int:
         """Store the node's result ``g`` of the window (a0, b0) under ``key`` (a new entry starts from
         the node's bounds ``lo``, ``hi``): exact inside the window, a lower bound at or above b0,
-        an upper one at or below a0; ``move`` (None: keep the entry's) is the table move. Returns g."""
+        an upper one at or below a0; ``move`` (None: keep the entry's) is the table move. Returns g;
+        a node with no key (below :data:`TT_MIN_CARDS`) stores nothing."""
+        if key is None:
+            return g
         if entry is None:
             entry = [lo, hi, move]
             if len(self.tt) >= self.max_entries:

@@ -44,6 +44,12 @@ def schedule(ctr):
 PREFETCH_SETS = True
 PREFETCH_KEYC = True  # the caller's lead: its slot of the cache of table keys fetched while the bounds run
 
+# issue 13, tenth round: by the cards already played in the trick, a node whose seat to move holds
+# fewer cards than this neither probes nor stores the table (search.reference.TT_MIN_CARDS, the same):
+# the last follower's entries seldom decide a test, and their key, probe and store cost more than the
+# nodes they save
+TT_MIN_CARDS = (0, 0, 8)
+
 
 @njit(cache=True, nogil=True)
 def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume):
@@ -102,7 +108,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 # a trick led with a set or run, and a non-caller's lead holding one: the bounds
                 # decide fewer than one in a hundred of them, so their key comes first and the
                 # table's bucket is fetched while the bounds run (the probe itself after them)
-                early = PREFETCH_SETS and (
+                # the table only where the seat to move holds TT_MIN_CARDS[cards played in the trick]
+                use_tt = popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]
+                early = use_tt and PREFETCH_SETS and (
                     m_kind(st[p, F_TR0]) != SINGLE
                     if st[p, F_NTRICK] > 0
                     else st[p, F_TM] != st[p, F_CALLER] and has_set_or_run(st[p, F_H0 + st[p, F_TM]])
@@ -111,7 +119,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 if early:
                     key = tt_key(T, st, p)
                     prefetch(tt.ctypes.data + 8 * tt_bucket(nbm, key))
-                elif PREFETCH_KEYC and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                elif use_tt and PREFETCH_KEYC and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                     prefetch(T.ctypes.data + 8 * key_slot(st[p, F_KEY]))
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
@@ -123,13 +131,15 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     # the cache of table keys at the caller's lead only, where the keys repeat (a
                     # non-caller's discards reach it by many orders); elsewhere it missed more than
                     # it served and cost the table's probes their cache lines (issue 13, ninth round)
-                    if not early:  # (an early key was computed before the bounds)
-                        if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
-                            key = tt_key_cached(T, st, p)
-                        else:
-                            key = tt_key(T, st, p)
-                    ctr[C_PROBES] += 1
-                    slot = tt_find(tt, nbm, key)
+                    slot = -1
+                    if use_tt:
+                        if not early:  # (an early key was computed before the bounds)
+                            if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                                key = tt_key_cached(T, st, p)
+                            else:
+                                key = tt_key(T, st, p)
+                        ctr[C_PROBES] += 1
+                        slot = tt_find(tt, nbm, key)
                     ttm = NO_MOVE
                     had = 0
                     elo = 0
@@ -207,7 +217,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                             fr[p, R_LO] = lo
                             fr[p, R_HI] = hi
                         fr[p, R_KEY] = key
-                        fr[p, R_HAD] = had
+                        fr[p, R_HAD] = had if use_tt else -1
                         fr[p, R_ELO] = elo
                         fr[p, R_EHI] = ehi
                     if ahead:
@@ -352,25 +362,26 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     continue
         else:
             g = fr[p, R_G]
-        while not tt_store(
-            tt,
-            ctr,
-            nbm,
-            fr[p, R_KEY],
-            fr[p, R_HAD],
-            fr[p, R_ELO],
-            fr[p, R_EHI],
-            fr[p, R_LO],
-            fr[p, R_HI],
-            g,
-            fr[p, R_A0],
-            fr[p, R_B0],
-            fr[p, R_BEST] if (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
-            fr[p, R_NCARDS],
-        ):
-            nbm = tt_grow(tt, ctr)
-        if 2 * ctr[C_ENTRIES] > 4 * (nbm + 1) and (nbm + 1) * 16 <= tt.shape[0]:
-            nbm = tt_grow(tt, ctr)  # half full: grow (the table stays as small as it can be)
+        if fr[p, R_HAD] >= 0:
+            while not tt_store(
+                tt,
+                ctr,
+                nbm,
+                fr[p, R_KEY],
+                fr[p, R_HAD],
+                fr[p, R_ELO],
+                fr[p, R_EHI],
+                fr[p, R_LO],
+                fr[p, R_HI],
+                g,
+                fr[p, R_A0],
+                fr[p, R_B0],
+                fr[p, R_BEST] if (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
+                fr[p, R_NCARDS],
+            ):
+                nbm = tt_grow(tt, ctr)
+            if 2 * ctr[C_ENTRIES] > 4 * (nbm + 1) and (nbm + 1) * 16 <= tt.shape[0]:
+                nbm = tt_grow(tt, ctr)  # half full: grow (the table stays as small as it can be)
         v = g
         phase = RETURN
 
