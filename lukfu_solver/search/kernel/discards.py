@@ -18,7 +18,6 @@ from .bounds import (
     ahead_first,
     has_set_or_run,
     payment_to_caller,
-    r7_ahead_bounds,
     r7_singles,
     reach_bounds,
     reach_split,
@@ -176,7 +175,9 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
             if b > lo:
                 lo = b
         elif R7_AHEAD and left >= 3 and not has_set_or_run(hand):
-            alo = r7_ahead_bounds(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure)[0]
+            # only above what the end already has and the floor: given up at the first move at or
+            # below both (r7_ahead_above; the end's bound is the same)
+            alo = r7_ahead_above(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure, lo if lo > floor else floor)
             if alo > lo:
                 lo = alo
     return lo if lo > floor else -INF
