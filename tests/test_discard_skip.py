@@ -72,3 +72,46 @@ def test_elsewhere_it_raises_the_lower_bound() -> None:
         raised[k] = raised.get(k, 0) + (B._discard_ahead_bound(pos, B.INF) > B.value_bounds(pos)[0])
     assert raised.get((False, False), 0) > 0, raised
     assert raised.get((True, True), 0) > 0, raised
+
+
+def test_kernel_bound_equals_the_reference_on_every_kind() -> None:
+    """The compiled bound (its R7 look-ahead at an end given up at the end's reach and the floor,
+    and played out for its lower bound alone) equals the reference's on every case, for the stops
+    and floors the search can pass."""
+    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.kernel import discards as KD
+
+    solver = FastSolver(max_entries=1024)
+    for pos in CASES[::2]:
+        lo0, hi0 = B.value_bounds(pos)
+        load_row(solver.st, 0, pos)
+        for stop in (hi0, B.INF, 0, 4):
+            for floor in (-B.INF, lo0, -2, 2):
+                got = KD.discard_ahead_bound(solver.T, solver.st, 0, stop, floor)
+                assert got == B._discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
+
+
+def test_the_lower_bound_alone_of_the_r7_trick() -> None:
+    """``discards.ahead_first_lo`` is ``bounds.ahead_first``'s lower bound, for every single of a
+    leader's hand and every way the others may be missing cards, on seeded positions at a lead."""
+    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.kernel import bounds as KB
+    from lukfu_solver.search.kernel import discards as KD
+    from lukfu_solver.search.kernel.layout import F_FACEUP, F_FU0, F_H0
+
+    solver = FastSolver(max_entries=1024)
+    checked = 0
+    for seed in range(300):
+        pos = random_endgame(67_000 + seed, 4 + seed % 5)
+        load_row(solver.st, 0, pos)
+        r = solver.st[0]
+        m, f, up = [int(r[F_H0 + s]) for s in range(3)], [int(r[F_FU0 + s]) for s in range(3)], int(r[F_FACEUP])
+        w = pos.to_move
+        left = pos.cards_per_hand()
+        for c in (1 << i for i in range(64) if m[w] >> i & 1):
+            n = [h & ~c if s == w else h for s, h in enumerate(m)]
+            for unsure in (0, 1 << 4 * ((w + 1) % 3), 1 << 4 * ((w + 2) % 3), 2 << 4 * ((w + 1) % 3) | 1 << 4 * ((w + 2) % 3)):
+                args = (solver.T, pos.caller, w, c, *n, *f, up | c, left - 1, unsure)
+                assert KD.ahead_first_lo(*args) == KB.ahead_first(*args)[0], (str(pos), c, unsure)
+                checked += 1
+    assert checked >= 1000, checked
