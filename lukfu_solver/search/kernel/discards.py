@@ -67,6 +67,22 @@ def discard_ahead_bound(T, st, p, stop, floor):
     if left < 2:
         return -INF
     others = st[p, F_H0 + (caller + 1) % 3] | st[p, F_H0 + (caller + 2) % 3]
+    # a single's playout is the least of its ends (both followers are non-callers), -INF once one
+    # is at or below the floor; an end a follower missing cards wins is bounded by reach alone, the
+    # same for every single: where such an end is reachable and at or below the floor, the single
+    # is given up before its playout (the bound is the same; search.bounds plays it out)
+    s1 = (caller + 1) % 3
+    s2 = (caller + 2) % 3
+    u1 = (unsure >> (4 * s1)) & 15
+    u2 = (unsure >> (4 * s2)) & 15
+    h1 = st[p, F_H0 + s1]
+    h2 = st[p, F_H0 + s2]
+    g1 = reach_bounds(
+        caller, f0 + left + (1 if s1 == 0 else 0), f1 + left + (1 if s1 == 1 else 0), f2 + left + (1 if s1 == 2 else 0)
+    )[0]
+    g2 = reach_bounds(
+        caller, f0 + left + (1 if s2 == 0 else 0), f1 + left + (1 if s2 == 1 else 0), f2 + left + (1 if s2 == 2 else 0)
+    )[0]
     lo = -INF
     cards = hand
     while cards:
@@ -74,6 +90,18 @@ def discard_ahead_bound(T, st, p, stop, floor):
         cards ^= c
         if (c & UNBEATABLE_LEAD) or (others & above_in_suit(c)) == 0:
             continue
+        fl = floor if floor > lo else lo
+        if (u1 and g1 <= fl) or (u2 and g2 <= fl):
+            x1 = h1 & above_in_suit(c)
+            if u2 and g2 <= fl:  # the last follower beats: after the first's discard, or its lowest beat
+                if popcount(x1) <= u1 and (h2 & above_in_suit(c)):
+                    continue
+                if x1 and (h2 & above_in_suit(x1 & -x1)):
+                    continue
+            if u1 and g1 <= fl and x1:  # the first follower beats with its highest, the last discards
+                x2 = h2 & above_in_suit(1 << (bit_length(x1) - 1))
+                if popcount(x2) <= u2:
+                    continue
         n0 = m0 & ~c if caller == 0 else m0
         n1 = m1 & ~c if caller == 1 else m1
         n2 = m2 & ~c if caller == 2 else m2
