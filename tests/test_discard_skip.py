@@ -115,3 +115,69 @@ def test_the_lower_bound_alone_of_the_r7_trick() -> None:
                 assert KD.ahead_first_lo(*args) == KB.ahead_first(*args)[0], (str(pos), c, unsure)
                 checked += 1
     assert checked >= 1000, checked
+
+
+def _pretest_cases() -> list[tuple]:
+    """Each caller's single of the cases the caller wins, as ``kernel.discards.discard_ahead_bound``
+    plays it out: (caller, c, up, hands after c, fu, left, unsure)."""
+    from lukfu_solver.cards import UNBEATABLE_LEAD
+
+    out = []
+    for pos in CASES:
+        if pos.best_seat != pos.caller:
+            continue
+        caller = pos.caller
+        rest, _ = B._still_to_play(pos)
+        unsure = sum(pos.trick[0].size << 4 * s for s in rest)
+        fu = list(pos.fu)
+        fu[caller] += pos.best.size
+        up = pos.faceup | pos.trick_faceup
+        hand = pos.hands[caller]
+        others = pos.hands[(caller + 1) % 3] | pos.hands[(caller + 2) % 3]
+        for c in B._bits(hand):
+            if c & UNBEATABLE_LEAD or not others & B._above_in_suit(c):
+                continue
+            rem = B._with(list(pos.hands), caller, hand & ~c)
+            out.append((caller, c, up | c, rem, fu, hand.bit_count() - 1, unsure))
+    return out
+
+
+def _given_up(case: tuple, fl: int, exact: bool = True) -> bool:
+    """The kernel's test before a single's playout (``discard_ahead_bound``), in Python; with
+    ``exact`` False, a wrong variant that forgets to check that the follower can win the trick."""
+    caller, c, _, rem, fu, left, unsure = case
+    s1, s2 = (caller + 1) % 3, (caller + 2) % 3
+    u1, u2 = unsure >> 4 * s1 & 15, unsure >> 4 * s2 & 15
+    g = [B._reach_bounds([fu[x] + left + (x == s) for x in range(3)], caller)[0] for s in range(3)]
+    h1, h2 = rem[s1], rem[s2]
+    x1 = h1 & B._above_in_suit(c)
+    if u2 and g[s2] <= fl:
+        if not exact:
+            return True
+        if x1.bit_count() <= u1 and h2 & B._above_in_suit(c):
+            return True
+        if x1 and h2 & B._above_in_suit(x1 & -x1):
+            return True
+    if u1 and g[s1] <= fl and (x1 or not exact):
+        if not exact:
+            return True
+        return (h2 & B._above_in_suit(1 << x1.bit_length() - 1)).bit_count() <= u2
+    return False
+
+
+def test_the_test_before_a_singles_playout() -> None:
+    """Where the kernel gives a caller's single up before its playout, the reference's playout
+    (``bounds._disc_play``) is at or below the floor too, for every floor; it gives up many; the
+    wrong variant (a reachable end not checked) gives up singles whose playout is above the floor."""
+    fired = wrong = 0
+    for case in _pretest_cases():
+        caller, c, up, rem, fu, left, unsure = case
+        for fl in range(-12, 13, 2):
+            v = B._disc_play(caller, 1, c, caller, True, up, rem, fu, left, unsure, fl)
+            if _given_up(case, fl):
+                assert v == -B.INF, (case, fl, v)
+                fired += 1
+            elif _given_up(case, fl, exact=False):
+                wrong += v > -B.INF
+    assert fired >= 200, fired
+    assert wrong >= 5, wrong
