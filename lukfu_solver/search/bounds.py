@@ -297,7 +297,9 @@ def _disc_play(
                 o1, o2 = rem[(caller + 1) % 3], rem[(caller + 2) % 3]
                 lo = max(lo, _claim_or_drain(caller, caller, rem[caller], after[caller], o1, o2, up, most))
             elif R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
-                lo = max(lo, _r7_ahead_bounds(caller, bs, rem, after, up, left, unsure)[0])
+                # only above the end's reach and the floor: given up at the first move at or below
+                # both (the end's bound is the same)
+                lo = max(lo, _r7_ahead_above(caller, bs, rem, after, up, left, unsure, max(lo, floor)))
         return lo if lo > floor else -INF
     s = (caller + j) % 3
     h = rem[s]

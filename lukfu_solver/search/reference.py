@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 
 from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
-from ..plays import CLAIM, DISCARD, Play
+from ..plays import CLAIM, DISCARD, SINGLE, Play
 from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
 from . import bounds as _bounds
@@ -269,7 +269,14 @@ class Solver(ZeroWindowDriver):
         # discard in a trick whose winner is certain, once for every discard of the seats still to
         # play; up to beta (or the upper bound), its cut stored as this node's fail high (no move),
         # as the caller's
-        if _bounds.DISCARD_AHEAD and pos.trick and pos.to_move != pos.caller:
+        # (a trick led with a single that a non-caller wins is left out: there the bound is the R7
+        # look-ahead that value_bounds' single-trick playout already gives, never above lo)
+        if (
+            _bounds.DISCARD_AHEAD
+            and pos.trick
+            and pos.to_move != pos.caller
+            and (pos.trick[0].kind != SINGLE or pos.best_seat == pos.caller)
+        ):
             stop = min(beta, hi)
             if lo < stop:
                 b = _bounds._discard_ahead_bound(pos, stop, lo)

@@ -200,9 +200,19 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                     ahead = True
                                 elif b < hi:
                                     hi = b
-                    elif not cut and DISCARD_AHEAD and st[p, F_TM] != st[p, F_CALLER]:
+                    elif (
+                        not cut
+                        and DISCARD_AHEAD
+                        and st[p, F_TM] != st[p, F_CALLER]
+                        and (
+                            m_kind(st[p, F_TR0]) != SINGLE
+                            or (st[p, F_LEADER] + st[p, F_BESTI]) % 3 == st[p, F_CALLER]
+                        )
+                    ):
                         # the next leader's look-ahead for a follower's discards (tenth round): up to
-                        # beta, its cut stored as a fail high, as the caller's look-ahead's
+                        # beta, its cut stored as a fail high, as the caller's look-ahead's; not in a
+                        # trick led with a single that a non-caller wins, where it is the R7
+                        # look-ahead value_bounds' single-trick playout already gives (never above lo)
                         stop = beta if beta < hi else hi
                         if lo < stop:
                             b = discard_ahead_bound(T, st, p, stop, lo)

@@ -15,10 +15,8 @@ from numba import njit
 from ...cards import UNBEATABLE_LEAD
 from .bounds import (
     R7_AHEAD,
-    ahead_first,
     has_set_or_run,
     payment_to_caller,
-    r7_ahead_bounds,
     r7_singles,
     reach_bounds,
     reach_split,
@@ -69,6 +67,22 @@ def discard_ahead_bound(T, st, p, stop, floor):
     if left < 2:
         return -INF
     others = st[p, F_H0 + (caller + 1) % 3] | st[p, F_H0 + (caller + 2) % 3]
+    # a single's playout is the least of its ends (both followers are non-callers), -INF once one
+    # is at or below the floor; an end a follower missing cards wins is bounded by reach alone, the
+    # same for every single: where such an end is reachable and at or below the floor, the single
+    # is given up before its playout (the bound is the same; search.bounds plays it out)
+    s1 = (caller + 1) % 3
+    s2 = (caller + 2) % 3
+    u1 = (unsure >> (4 * s1)) & 15
+    u2 = (unsure >> (4 * s2)) & 15
+    h1 = st[p, F_H0 + s1]
+    h2 = st[p, F_H0 + s2]
+    g1 = reach_bounds(
+        caller, f0 + left + (1 if s1 == 0 else 0), f1 + left + (1 if s1 == 1 else 0), f2 + left + (1 if s1 == 2 else 0)
+    )[0]
+    g2 = reach_bounds(
+        caller, f0 + left + (1 if s2 == 0 else 0), f1 + left + (1 if s2 == 1 else 0), f2 + left + (1 if s2 == 2 else 0)
+    )[0]
     lo = -INF
     cards = hand
     while cards:
@@ -76,6 +90,18 @@ def discard_ahead_bound(T, st, p, stop, floor):
         cards ^= c
         if (c & UNBEATABLE_LEAD) or (others & above_in_suit(c)) == 0:
             continue
+        fl = floor if floor > lo else lo
+        if (u1 and g1 <= fl) or (u2 and g2 <= fl):
+            x1 = h1 & above_in_suit(c)
+            if u2 and g2 <= fl:  # the last follower beats: after the first's discard, or its lowest beat
+                if popcount(x1) <= u1 and (h2 & above_in_suit(c)):
+                    continue
+                if x1 and (h2 & above_in_suit(x1 & -x1)):
+                    continue
+            if u1 and g1 <= fl and x1:  # the first follower beats with its highest, the last discards
+                x2 = h2 & above_in_suit(1 << (bit_length(x1) - 1))
+                if popcount(x2) <= u2:
+                    continue
         n0 = m0 & ~c if caller == 0 else m0
         n1 = m1 & ~c if caller == 1 else m1
         n2 = m2 & ~c if caller == 2 else m2
@@ -176,7 +202,9 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
             if b > lo:
                 lo = b
         elif R7_AHEAD and left >= 3 and not has_set_or_run(hand):
-            alo = r7_ahead_bounds(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure)[0]
+            # only above what the end already has and the floor: given up at the first move at or
+            # below both (r7_ahead_above; the end's bound is the same)
+            alo = r7_ahead_above(T, caller, w, m0, m1, m2, a0, a1, a2, up, left, unsure, lo if lo > floor else floor)
             if alo > lo:
                 lo = alo
     return lo if lo > floor else -INF
@@ -201,9 +229,95 @@ def r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor
         n0 = m0 & ~c if w == 0 else m0
         n1 = m1 & ~c if w == 1 else m1
         n2 = m2 & ~c if w == 2 else m2
-        l1 = ahead_first(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure)[0]
+        l1 = ahead_first_lo(T, caller, w, c, n0, n1, n2, f0, f1, f2, up | c, left - 1, unsure)
         if l1 <= floor:
             return -INF
         if l1 < lo:
             lo = l1
     return lo
+
+
+# The lower bounds alone of bounds.ahead_first, ahead_second and ahead_end (the R7 look-ahead's
+# trick), for r7_ahead_above, which needs no upper bound: an end a non-caller wins is then
+# bounded by reach alone (its sure claim only lowers the upper bound), so the sure claim is
+# computed at the caller's ends only. The values are bounds.ahead_first's lower bounds exactly.
+
+
+@njit(cache=True)
+def ahead_first_lo(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """bounds.ahead_first(...)[0]: the first follower of the look-ahead's trick led with single c."""
+    s = (leader + 1) % 3
+    h = m0 if s == 0 else (m1 if s == 1 else m2)
+    higher = 0 if (c & UNBEATABLE_LEAD) else h & above_in_suit(c)
+    if higher == 0:
+        return ahead_second_lo(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
+    miss = (unsure >> (4 * s)) & 15
+    maxi = miss == 0 and s == caller
+    lo = -INF if maxi else INF
+    opts = higher
+    while opts:
+        b = opts & -opts
+        opts ^= b
+        n0 = m0 & ~b if s == 0 else m0
+        n1 = m1 & ~b if s == 1 else m1
+        n2 = m2 & ~b if s == 2 else m2
+        l1 = ahead_second_lo(T, caller, leader, b, s, False, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        if (l1 > lo) if maxi else (l1 < lo):
+            lo = l1
+    if miss and popcount(higher) <= miss:  # its higher cards may be the ones it discarded
+        l1 = ahead_second_lo(T, caller, leader, c, leader, True, m0, m1, m2, f0, f1, f2, up, left, unsure)
+        if l1 < lo:
+            lo = l1
+    return lo
+
+
+@njit(cache=True)
+def ahead_second_lo(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """bounds.ahead_second(...)[0]: the last follower of the look-ahead's trick."""
+    s = (leader + 2) % 3
+    h = m0 if s == 0 else (m1 if s == 1 else m2)
+    higher = 0 if (led and (best & UNBEATABLE_LEAD)) else h & above_in_suit(best)
+    if higher == 0:
+        return ahead_end_lo(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
+    miss = (unsure >> (4 * s)) & 15
+    maxi = miss == 0 and s == caller
+    lo = -INF if maxi else INF
+    opts = higher
+    while opts:
+        b = opts & -opts
+        opts ^= b
+        n0 = m0 & ~b if s == 0 else m0
+        n1 = m1 & ~b if s == 1 else m1
+        n2 = m2 & ~b if s == 2 else m2
+        l1 = ahead_end_lo(T, caller, s, n0, n1, n2, f0, f1, f2, up | b, left, unsure)
+        if (l1 > lo) if maxi else (l1 < lo):
+            lo = l1
+    if miss and popcount(higher) <= miss:  # its higher cards may be the ones it discarded
+        l1 = ahead_end_lo(T, caller, bs, m0, m1, m2, f0, f1, f2, up, left, unsure)
+        if l1 < lo:
+            lo = l1
+    return lo
+
+
+@njit(cache=True)
+def ahead_end_lo(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
+    """bounds.ahead_end(...)[0]: reach, and the caller's sure claim or drain where it won (and
+    is not missing cards, which it never is)."""
+    a0 = f0 + (1 if w == 0 else 0)
+    a1 = f1 + (1 if w == 1 else 0)
+    a2 = f2 + (1 if w == 2 else 0)
+    r0 = a0 + left
+    r1 = a1 + left
+    r2 = a2 + left
+    lo = reach_bounds(caller, r0, r1, r2)[0]
+    if w != caller or (unsure >> (4 * w)) & 15:
+        return lo
+    o1 = m0 if (w + 1) % 3 == 0 else (m1 if (w + 1) % 3 == 1 else m2)
+    o2 = m0 if (w + 2) % 3 == 0 else (m1 if (w + 2) % 3 == 1 else m2)
+    hand = m0 if w == 0 else (m1 if w == 1 else m2)
+    t, drain = _sure_claim(T, w, hand, a0 if w == 0 else (a1 if w == 1 else a2), o1, o2, up, caller)
+    r = reach_split(caller, r0, r1, r2)[1] - drain
+    b = 2 * (t - 5) if t >= 6 else -INF
+    v = -2 * (r - 5) if r >= 6 else 0
+    b = b if b > v else v
+    return b if b > lo else lo
