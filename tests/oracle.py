@@ -168,6 +168,18 @@ def oracle_ab(pos: Position) -> int:
     return _alphabeta(pos.copy(), -100, 100)
 
 
+_AB_VALUES: dict[str, int] = {}
+
+
+def oracle_ab_once(pos: Position) -> int:
+    """:func:`oracle_ab` of ``pos``, computed once per position (by its text form) for the whole
+    test run: the bound tests ask for the same endgames' values in several tests."""
+    text = str(pos)
+    if text not in _AB_VALUES:
+        _AB_VALUES[text] = oracle_ab(pos)
+    return _AB_VALUES[text]
+
+
 # ---------------------------------------------------------------- related positions
 
 

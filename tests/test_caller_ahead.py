@@ -24,7 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab, random_endgame  # noqa: E402
+from oracle import oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.cards import UNBEATABLE_LEAD  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
@@ -66,15 +66,6 @@ def _cases() -> list[Position]:
 
 
 CASES = _cases()
-_VALUES: dict[str, int] = {}
-
-
-def _value(pos: Position) -> int:
-    """The oracle's value of ``pos``, computed once for all the tests here."""
-    text = str(pos)
-    if text not in _VALUES:
-        _VALUES[text] = oracle_ab(pos)
-    return _VALUES[text]
 
 
 def test_the_cases_are_many_and_varied() -> None:
@@ -91,7 +82,7 @@ def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyP
     raised = proved = 0
     for pos in CASES:
         text = str(pos)
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         lo0, hi0 = _without(pos)
         skipped, every = _full(pos, True, monkeypatch), _full(pos, False, monkeypatch)
         assert str(pos) == text  # the bound leaves the position as it found it
@@ -112,7 +103,7 @@ def test_the_stop_at_beta(monkeypatch: pytest.MonkeyPatch) -> None:
     decides is decided rightly, and the tests it cannot decide see the same bound."""
     stopped_early = 0
     for pos in CASES:
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         full = _full(pos, B.CALLER_AHEAD_SKIP, monkeypatch)
         for beta in range(-14, 16, 2):
             b = B._caller_lead_bound(pos, beta)
@@ -133,7 +124,7 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:
         m.setattr(B, "_single_trick_bounds", lambda pos: (real(pos)[1], real(pos)[1]))
         for pos in CASES:
-            wrong += B._caller_lead_bound(pos, B.INF) > _value(pos)
+            wrong += B._caller_lead_bound(pos, B.INF) > oracle_ab_once(pos)
     assert wrong >= 20, wrong
 
 
@@ -168,7 +159,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
         with monkeypatch.context() as m:
             m.setattr(B, "CALLER_AHEAD", False)
             off = make_solver("reference").solve(pos)
-        assert on.value == off.value == _value(pos), str(pos)
+        assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes
     assert fewer >= 10, fewer
 
@@ -178,5 +169,5 @@ def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     compiled, reference = make_solver("compiled"), make_solver("reference")
     for pos in CASES[:80]:
         a, b = compiled.solve(pos), reference.solve(pos)
-        assert a.value == b.value == _value(pos), str(pos)
+        assert a.value == b.value == oracle_ab_once(pos), str(pos)
         assert a.nodes == b.nodes, str(pos)

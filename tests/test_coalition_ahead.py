@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab, random_endgame  # noqa: E402
+from oracle import oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.plays import SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
@@ -62,15 +62,6 @@ def _cases() -> list[Position]:
 
 
 CASES = _cases()
-_VALUES: dict[str, int] = {}
-
-
-def _value(pos: Position) -> int:
-    """The oracle's value of ``pos``, computed once for all the tests here."""
-    text = str(pos)
-    if text not in _VALUES:
-        _VALUES[text] = oracle_ab(pos)
-    return _VALUES[text]
 
 
 def test_the_cases_are_many_and_varied() -> None:
@@ -90,7 +81,7 @@ def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyP
     lowered = proved = 0
     for pos in CASES:
         text = str(pos)
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         lo0, hi0 = B.value_bounds(pos)
         skipped, every = _full(pos, True, monkeypatch), _full(pos, False, monkeypatch)
         assert str(pos) == text  # the bound leaves the position as it found it
@@ -111,7 +102,7 @@ def test_the_stop_at_alpha(monkeypatch: pytest.MonkeyPatch) -> None:
     bound."""
     stopped_early = 0
     for pos in CASES:
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         full = _full(pos, B.COALITION_AHEAD_SKIP, monkeypatch)
         for alpha in range(-16, 14, 2):
             b = B._coalition_lead_bound(pos, alpha)
@@ -133,7 +124,7 @@ def test_unsound_variants_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:
         m.setattr(B, "_single_trick_bounds", lambda pos: (real(pos)[0], real(pos)[0]))
         for pos in CASES:
-            lower += B._coalition_lead_bound(pos, -B.INF) < _value(pos)
+            lower += B._coalition_lead_bound(pos, -B.INF) < oracle_ab_once(pos)
     assert lower >= 10, lower
 
     def every_single(pos: Position) -> int:
@@ -146,7 +137,7 @@ def test_unsound_variants_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
                 pos.pop()
         return hi
 
-    illegal = sum(every_single(pos) < _value(pos) for pos in CASES)
+    illegal = sum(every_single(pos) < oracle_ab_once(pos) for pos in CASES)
     assert illegal >= 3, illegal
 
 
@@ -182,7 +173,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
         with monkeypatch.context() as m:
             m.setattr(B, "COALITION_AHEAD", False)
             off = make_solver("reference").solve(pos)
-        assert on.value == off.value == _value(pos), str(pos)
+        assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes
     assert fewer >= 5, fewer
 
@@ -192,7 +183,7 @@ def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     compiled, reference = make_solver("compiled"), make_solver("reference")
     for pos in CASES[:80]:
         a, b = compiled.solve(pos), reference.solve(pos)
-        assert a.value == b.value == _value(pos), str(pos)
+        assert a.value == b.value == oracle_ab_once(pos), str(pos)
         assert a.nodes == b.nodes, str(pos)
 
 
@@ -234,6 +225,6 @@ def test_the_r7_bound_after_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
             moved = make_solver("reference").solve(pos)
             m.setattr(B, "R7_AFTER_PROBE", False)
             none = make_solver("reference").solve(pos)
-        assert moved.value == none.value == _value(pos), str(pos)
+        assert moved.value == none.value == oracle_ab_once(pos), str(pos)
         more += none.nodes > moved.nodes
     assert more >= 5, more

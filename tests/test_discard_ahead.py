@@ -28,7 +28,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab, random_endgame  # noqa: E402
+from oracle import oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
@@ -64,15 +64,6 @@ def _cases() -> list[Position]:
 
 
 CASES = _cases()
-_VALUES: dict[str, int] = {}
-
-
-def _value(pos: Position) -> int:
-    """The oracle's value of ``pos``, computed once for all the tests here."""
-    text = str(pos)
-    if text not in _VALUES:
-        _VALUES[text] = oracle_ab(pos)
-    return _VALUES[text]
 
 
 def test_the_cases_are_many_and_varied() -> None:
@@ -91,7 +82,7 @@ def test_the_bound_never_passes_the_value_and_cuts() -> None:
     raised = proved = 0
     for pos in CASES:
         text = str(pos)
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         lo0, hi0 = B.value_bounds(pos)
         b = B._discard_ahead_bound(pos, B.INF)
         assert str(pos) == text  # the bound leaves the position as it found it
@@ -107,7 +98,7 @@ def test_the_stop_at_beta() -> None:
     below beta, and otherwise reaches beta without passing the value."""
     stopped_early = 0
     for pos in CASES:
-        v = _value(pos)
+        v = oracle_ab_once(pos)
         full = B._discard_ahead_bound(pos, B.INF)
         for beta in range(-14, 16, 2):
             b = B._discard_ahead_bound(pos, beta)
@@ -145,7 +136,7 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:
         m.setattr(B, "_missing", lambda unsure, seat: 0)
         for pos in CASES:
-            wrong += B._discard_ahead_bound(pos, B.INF) > _value(pos)
+            wrong += B._discard_ahead_bound(pos, B.INF) > oracle_ab_once(pos)
     assert wrong >= 5, wrong
 
 
@@ -188,7 +179,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
         with monkeypatch.context() as m:
             m.setattr(B, "DISCARD_AHEAD", False)
             off = make_solver("reference").solve(pos)
-        assert on.value == off.value == _value(pos), str(pos)
+        assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes
     assert fewer >= 20, fewer
 
@@ -198,5 +189,5 @@ def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     compiled, reference = make_solver("compiled"), make_solver("reference")
     for pos in CASES:
         a, b = compiled.solve(pos), reference.solve(pos)
-        assert a.value == b.value == _value(pos), str(pos)
+        assert a.value == b.value == oracle_ab_once(pos), str(pos)
         assert a.nodes == b.nodes, str(pos)
