@@ -14,6 +14,7 @@ from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
 from .bounds import (
+    DISCARD_CALLER,
     R7_AHEAD,
     has_set_or_run,
     payment_to_caller,
@@ -61,6 +62,10 @@ def discard_ahead_bound(T, st, p, stop, floor):
         hw = st[p, F_H0 + w]
         if not R7_AHEAD or popcount(hw) < 3 or has_set_or_run(hw):
             return -INF
+        if DISCARD_CALLER and nt == 1 and (leader + 2) % 3 == caller:  # the caller still to play, last
+            return caller_discards_above(
+                T, caller, w, m0, m1, m2, f0, f1, f2, up, popcount(hw), unsure & ~(15 << (4 * caller)), stop, floor
+            )
         return r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, popcount(hw), unsure, floor)
     hand = st[p, F_H0 + caller]
     left = popcount(hand) - 1  # cards a seat after the played-out trick
@@ -208,6 +213,43 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
             if alo > lo:
                 lo = alo
     return lo if lo > floor else -INF
+
+
+@njit(cache=True)
+def caller_discards_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, stop, floor):
+    """search.bounds._caller_discards_above: the best of r7_ahead_above over the caller's discards
+    (of as many cards as its hand holds more than left), in the order of bounds._discard_subsets
+    (index sets of the hand's cards by rank then suit, in increasing order as numbers: Gosper's
+    successor), stopping once one reaches stop; exact when above floor."""
+    hand = m0 if caller == 0 else (m1 if caller == 1 else m2)
+    n = popcount(hand)
+    k = n - left
+    lo = -INF
+    x = (1 << k) - 1
+    while x < (1 << n):
+        d = 0
+        y = x
+        r = 0
+        while y:  # the cards of the hand by rank, then suit: a bit of x each
+            for s in range(4):
+                c = (1 << (9 * s + r)) & hand
+                if c:
+                    if y & 1:
+                        d |= c
+                    y >>= 1
+            r += 1
+        n0 = m0 & ~d if caller == 0 else m0
+        n1 = m1 & ~d if caller == 1 else m1
+        n2 = m2 & ~d if caller == 2 else m2
+        v = r7_ahead_above(T, caller, w, n0, n1, n2, f0, f1, f2, up, left, unsure, floor if floor > lo else lo)
+        if v > lo:
+            lo = v
+            if lo >= stop:
+                break
+        c = x & -x
+        t = x + c
+        x = (((t ^ x) >> 2) // c) | t
+    return lo
 
 
 @njit(cache=True)
