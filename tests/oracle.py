@@ -15,6 +15,7 @@ into the test.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from lukfu_solver.game import deal_hands
 from lukfu_solver.plays import CLAIM, Play
@@ -123,6 +124,39 @@ def multi_lead_endgames(count: int, sizes: tuple[int, ...], seed0: int) -> list[
         except LookupError:
             pass
         seed += 1
+    return out
+
+
+def open_endgames(
+    seed0: int,
+    seeds: int,
+    shape: Callable[[int], tuple[int, int, bool]],
+    where: Callable[[Position], bool],
+    most_sevens: int | None = None,
+) -> list[Position]:
+    """The seeded endgames ``random_endgame(seed0 + i, *shape(i))`` for ``i`` below ``seeds``
+    (shape: cards a hand, plays of the trick made, a set or run led) where ``where`` holds and
+    ``value_bounds`` leave the value open: the positions a bound under test runs on. Seeds whose
+    leader holds no set or run for a ``multi`` lead are skipped; with ``most_sevens``, only that
+    many of seven cards (the oracle takes seconds each there)."""
+    from lukfu_solver.search.bounds import value_bounds
+
+    out = []
+    sevens = 0
+    for i in range(seeds):
+        n, plays, multi = shape(i)
+        if n == 7 and most_sevens is not None and sevens >= most_sevens:
+            continue
+        try:
+            pos = random_endgame(seed0 + i, n, plays, multi=multi)
+        except LookupError:
+            continue
+        if not where(pos):
+            continue
+        lo, hi = value_bounds(pos)
+        if lo < hi:
+            out.append(pos)
+            sevens += n == 7
     return out
 
 

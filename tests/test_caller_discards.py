@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab_once, random_endgame  # noqa: E402
+from oracle import open_endgames, oracle_ab_once  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
@@ -44,23 +44,13 @@ def _cases() -> list[Position]:
     set and no run) and the bounds leave the value open: six cards a hand (with five the leader
     keeps too few after a lead of three), and the first twelve of seven (the oracle takes seconds
     each there)."""
-    out = []
-    sevens = 0
-    for seed in range(3000):
-        n = (6, 6, 6, 7)[seed % 4]
-        if n == 7 and sevens >= 12:
-            continue
-        try:
-            pos = random_endgame(61_000 + seed, n, 1, multi=True)
-        except LookupError:
-            continue
-        if not _caller_last(pos) or B._discard_ahead_bound(pos, B.INF) == -B.INF:
-            continue
-        lo, hi = B.value_bounds(pos)
-        if lo < hi:
-            out.append(pos)
-            sevens += n == 7
-    return out
+    return open_endgames(
+        61_000,
+        3000,
+        lambda i: ((6, 6, 6, 7)[i % 4], 1, True),
+        lambda p: _caller_last(p) and B._discard_ahead_bound(p, B.INF) > -B.INF,
+        most_sevens=12,
+    )
 
 
 CASES = _cases()

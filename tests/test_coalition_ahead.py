@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab_once, random_endgame  # noqa: E402
+from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.plays import SINGLE, Play  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
@@ -50,15 +50,7 @@ def _full(pos: Position, skip: bool, monkeypatch: pytest.MonkeyPatch) -> int:
 def _cases() -> list[Position]:
     """Seeded endgames of 3-5 cards a hand at a non-caller's lead holding a set or a run, whose
     bounds leave the value open: where the look-ahead runs."""
-    out = []
-    for seed in range(6000):
-        pos = random_endgame(41_000 + seed, 3 + seed % 3)
-        if not _runs_here(pos):
-            continue
-        lo, hi = B.value_bounds(pos)
-        if lo < hi:
-            out.append(pos)
-    return out
+    return open_endgames(41_000, 6000, lambda i: (3 + i % 3, 0, False), _runs_here)
 
 
 CASES = _cases()

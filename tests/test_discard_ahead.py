@@ -28,7 +28,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from oracle import oracle_ab_once, random_endgame  # noqa: E402
+from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
@@ -39,28 +39,21 @@ def _applies(pos: Position) -> bool:
     return B._discard_ahead_bound(pos, B.INF) > -B.INF
 
 
+def _shape(i: int) -> tuple[int, int, bool]:
+    """Four to seven cards a hand by turns (a set or run led with six and seven), one or two plays
+    of the trick made."""
+    n, multi = ((4, False), (5, False), (6, True), (7, True))[i % 4]
+    return n, 1 + (i // 4) % 2, multi
+
+
 def _cases() -> list[Position]:
     """Seeded mid-trick endgames at a non-caller's discard in a trick the caller wins, whose bounds
     leave the value open: where the bound runs. Four or five cards a hand with any lead (a single,
     in effect: a set or run lead leaves too few cards after the trick), six with a set or run led,
     and the first ten such of seven cards (the oracle takes seconds each there)."""
-    out = []
-    sevens = 0
-    for seed in range(3200):
-        n, multi = ((4, False), (5, False), (6, True), (7, True))[seed % 4]
-        if n == 7 and sevens >= 10:
-            continue
-        try:
-            pos = random_endgame(47_000 + seed, n, 1 + (seed // 4) % 2, multi=multi)
-        except LookupError:
-            continue
-        if not pos.trick or pos.to_move == pos.caller or not _applies(pos):
-            continue
-        lo, hi = B.value_bounds(pos)
-        if lo < hi:
-            out.append(pos)
-            sevens += n == 7
-    return out
+    return open_endgames(
+        47_000, 3200, _shape, lambda p: bool(p.trick) and p.to_move != p.caller and _applies(p), most_sevens=10
+    )
 
 
 CASES = _cases()

@@ -68,7 +68,9 @@ DISCARD_AHEAD = True
 # set or a run and wins it, the other non-caller discards), the caller's own discard is not taken
 # as unknown but chosen: the look-ahead is played out for its discards one by one, the first that
 # reaches the window's beta cutting (_caller_discards_above; docs/search.md, "The caller's own
-# discard chosen (eleventh round)"). The kernel has the same switch.
+# discard chosen (eleventh round)"). Not after a single led: the search does not call the bound
+# in a single's trick a non-caller wins (tests/test_discard_skip.py), and calling it there for the
+# caller's choice was measured to cost more than it saves. The kernel has the same switch.
 DISCARD_CALLER = True
 
 
@@ -205,7 +207,9 @@ def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
     When the winner is a non-caller holding no set and no run, its moves at its lead are the claim
     and the singles R7 lets it lead, all known (its hand and its Old cards are), so the R7
     look-ahead (:func:`_r7_ahead_bounds`, the lower bound) is played out once, the seats still to
-    play (the caller among them, perhaps) missing their discards: the least over its moves.
+    play (the caller among them, perhaps) missing their discards: the least over its moves. Where
+    a set or a run was led and the caller is the last to play, its discard is chosen instead
+    (:func:`_caller_discards_above`: the best over its discards).
 
     Stops once a bound reaches ``stop``. The singles whose bound cannot pass ``floor`` (the search passes the node's
     lower bound) or the best one so far are given up early (:func:`_disc_play`): the bound is
@@ -227,7 +231,7 @@ def _discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
         n = hands[w].bit_count()
         if not R7_AHEAD or n < 3 or _has_set_or_run(hands[w]):
             return -INF
-        if DISCARD_CALLER and caller in rest:
+        if DISCARD_CALLER and caller in rest and trick[0].size > 1:
             return _caller_discards_above(caller, w, list(hands), fu, up, n, unsure & ~(15 << 4 * caller), stop, floor)
         return _r7_ahead_above(caller, w, list(hands), fu, up, n, unsure, floor)
     left = hands[caller].bit_count() - 1  # cards a seat after the played-out trick

@@ -62,7 +62,7 @@ def discard_ahead_bound(T, st, p, stop, floor):
         hw = st[p, F_H0 + w]
         if not R7_AHEAD or popcount(hw) < 3 or has_set_or_run(hw):
             return -INF
-        if DISCARD_CALLER and nt == 1 and (leader + 2) % 3 == caller:  # the caller still to play, last
+        if DISCARD_CALLER and k > 1 and nt == 1 and (leader + 2) % 3 == caller:  # a set or run, the caller last
             return caller_discards_above(
                 T, caller, w, m0, m1, m2, f0, f1, f2, up, popcount(hw), unsure & ~(15 << (4 * caller)), stop, floor
             )
