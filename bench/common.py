@@ -34,21 +34,31 @@ BASELINE_COMMIT = "fbfdd6f"
 T = TypeVar("T")
 
 
-def baseline_tree(path: Path | None) -> Path:
-    """A directory holding the ``lukfu_solver`` package of git :data:`BASELINE_COMMIT`
-    (``path`` if given; else extracted once by ``git archive`` into the system's temp directory,
-    where numba also caches its compiled kernel)."""
+def baseline_tree(path: Path | None, rev: str = BASELINE_COMMIT) -> Path:
+    """A directory holding the ``lukfu_solver`` package of git revision ``rev`` (by default
+    :data:`BASELINE_COMMIT`): ``path`` if given; else extracted once by ``git archive`` into the
+    system's temp directory (named by the revision's hash), where numba also caches its compiled
+    kernel. A revision git does not know raises ``ValueError``."""
     if path is not None:
         return path
-    tree = Path(tempfile.gettempdir()) / f"lukfu-baseline-{BASELINE_COMMIT}"
-    if not (tree / "lukfu_solver" / "fastsearch.py").exists():
+    found = subprocess.run(
+        ["git", "-C", str(REPO_DIR), "rev-parse", "--short=12", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode != 0:
+        raise ValueError(f"baseline revision {rev!r}: git knows no such commit")
+    tree = Path(tempfile.gettempdir()) / f"lukfu-baseline-{found.stdout.strip()}"
+    marker = tree / ".extracted"
+    if not marker.exists():
         tree.mkdir(parents=True, exist_ok=True)
         archive = subprocess.run(
-            ["git", "-C", str(REPO_DIR), "archive", BASELINE_COMMIT, "lukfu_solver"],
+            ["git", "-C", str(REPO_DIR), "archive", rev, "lukfu_solver"],
             capture_output=True,
             check=True,
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        marker.touch()
     return tree
 
 

@@ -22,8 +22,9 @@ driver's comparison then still runs on one thread).
 ``--only SEED:CALLER,...`` keeps only those positions of the sets (the worst case on two threads).
 ``--baseline``: beside every solve, the same position is solved by the solver of git
 ``fbfdd6f`` (the compiled ``FastSolver`` before issue 13, extracted from git by ``git archive``
-into a directory of the system's temporary directory, or ``--baseline-path``, which may also hold
-a later tree, e.g. a branch point, whose solver lives in ``search.fast``) in a subprocess,
+into a directory of the system's temporary directory), or of another revision
+(``--baseline-rev REV``, e.g. a branch point, whose solver lives in ``search.fast``), or of a
+tree on disk (``--baseline-path``), in a subprocess,
 one position after the other, so that both see the same machine; values must agree, and the
 ratios baseline/solver of total nodes and total CPU time are printed and saved.
 Times are wall and CPU (``cpu_ms``, the process's CPU time: both threads with ``--threads 2``).
@@ -147,6 +148,10 @@ def measure_plain(case: Case, cap: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- the baseline (fbfdd6f)
 
+BASELINE_LABEL = BASELINE_COMMIT
+"""How results name the baseline: ``--baseline-rev``, else the ``--baseline-path`` directory's
+name, else :data:`BASELINE_COMMIT` (set by :func:`main`)."""
+
 _BASELINE_WORKER = """
 import json, sys, time
 try:
@@ -206,7 +211,7 @@ def compare_baseline(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -
         for i, who in enumerate(("solver", "baseline"))
     }
     return {
-        "baseline": BASELINE_COMMIT,
+        "baseline": BASELINE_LABEL,
         "over": "positions both completed",
         "positions": len(both),
         "totals": tot,
@@ -503,6 +508,11 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline", action="store_true", help=f"solve every position with the solver of {BASELINE_COMMIT} too"
     )
     parser.add_argument(
+        "--baseline-rev",
+        default=None,
+        help=f"the git revision whose solver is the baseline, extracted by git archive ({BASELINE_COMMIT})",
+    )
+    parser.add_argument(
         "--baseline-path", type=Path, default=None, help="a directory holding that solver's lukfu_solver package"
     )
     parser.add_argument("--time-limit", type=float, default=60.0, help="solver time limit per position, s (60)")
@@ -527,6 +537,13 @@ def main(argv: list[str] | None = None) -> int:
         help="threads per position (2: a helper thread shares the table; --solver fast only)",
     )
     args = parser.parse_args(argv)
+    global BASELINE_LABEL
+    BASELINE_LABEL = args.baseline_rev or (args.baseline_path.name if args.baseline_path else BASELINE_COMMIT)
+    if args.baseline:
+        try:  # the baseline's tree first: a revision git does not know is an error before any work
+            args.baseline_path = baseline_tree(args.baseline_path, args.baseline_rev or BASELINE_COMMIT)
+        except ValueError as exc:
+            parser.error(f"--baseline-rev: {exc}")
     if args.threads != 1 and args.solver != "fast":
         parser.error("--threads 2 needs --solver fast")
     global SOLVER_KIND
