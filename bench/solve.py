@@ -176,8 +176,10 @@ for line in sys.stdin:
 class Baseline:
     """The baseline solver in a subprocess: :meth:`solve` one position at a time."""
 
-    def __init__(self, path: Path | None) -> None:
-        env = dict(os.environ, PYTHONPATH=str(baseline_tree(path)))
+    def __init__(self, tree: Path) -> None:
+        """``tree``: the directory holding the baseline's ``lukfu_solver`` (:func:`main` resolves
+        it once with ``common.baseline_tree``)."""
+        env = dict(os.environ, PYTHONPATH=str(tree))
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _BASELINE_WORKER],
             stdin=subprocess.PIPE,

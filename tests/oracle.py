@@ -136,7 +136,8 @@ def open_endgames(
 ) -> list[Position]:
     """The seeded endgames ``random_endgame(seed0 + i, *shape(i))`` for ``i`` below ``seeds``
     (shape: cards a hand, plays of the trick made, a set or run led) where ``where`` holds and
-    ``value_bounds`` leave the value open: the positions a bound under test runs on. Seeds whose
+    ``value_bounds`` leave the value open: the positions a bound under test runs on (the
+    search's bounds choose the cases only; the oracle's values never use them). Seeds whose
     leader holds no set or run for a ``multi`` lead are skipped; with ``most_sevens``, only that
     many of seven cards (the oracle takes seconds each there)."""
     from lukfu_solver.search.bounds import value_bounds
