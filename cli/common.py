@@ -24,9 +24,12 @@ except ImportError:  # pragma: no cover - an older Typer uses Click itself
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import N_, _, language, set_language, take_lang_option
+from lukfu_solver.parallel import WorkerLost
 
 EXIT_BAD_INPUT = 2
 """Exit code for bad input (notation, file, arguments), the same as Typer's usage errors."""
+EXIT_FAILED = 1
+"""Exit code when the work could not finish for a reason outside the input (a worker process lost)."""
 EXIT_INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT)."""
 EXIT_TERMINATED = 143
@@ -254,8 +257,9 @@ class LukfuGroup(TranslatedHelp, TyperGroup):
     ``NotationError`` (bad card, position, view, move, record) prints ``error: <field>: <fault>``;
     an ``OSError`` (a file that cannot be read) prints ``error: file: <name>: <reason>``;
     a usage error (a bad option value, an unknown option) prints ``error: <what Typer says>``
-    on one line too, instead of Typer's box, so every error has one form; Ctrl-C prints
-    ``interrupted`` and exits 130. A broken pipe is left to Typer. Anything else is a bug and
+    on one line too, instead of Typer's box, so every error has one form; a worker process lost
+    mid-batch (:class:`~lukfu_solver.parallel.WorkerLost`) prints one line and exits 1; Ctrl-C
+    prints ``interrupted`` and exits 130. A broken pipe is left to Typer. Anything else is a bug and
     keeps its traceback.
 
     It also sets the language of everything printed: ``--lang CODE`` anywhere on the line (before
@@ -297,6 +301,9 @@ class LukfuGroup(TranslatedHelp, TyperGroup):
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except BrokenPipeError:
             raise
+        except WorkerLost as err:
+            error_line(str(err))
+            raise typer.Exit(EXIT_FAILED) from None
         except OSError as err:
             error_line(os_error_message(err))
             raise typer.Exit(EXIT_BAD_INPUT) from None

@@ -6,6 +6,7 @@ deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import random
 import subprocess
@@ -67,6 +68,21 @@ def _kernel_compiled_once() -> None:
         prepare_kernel()
         if proc is not None:
             proc.wait()
+
+
+HANG_LIMIT = 600
+"""Seconds one test may take before it is taken for hung: far above the slowest test (about a
+minute, with the first compile), far below CI's own limit."""
+
+
+@pytest.fixture(autouse=True)
+def _hang_guard() -> Iterator[None]:
+    """A test that hangs prints every thread's stack and ends the run with exit code 1 after
+    :data:`HANG_LIMIT` seconds, so CI fails at once with the place of the hang instead of waiting
+    silently for its own time limit (a lost worker once left a pool waiting for ever)."""
+    faulthandler.dump_traceback_later(HANG_LIMIT, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(autouse=True)

@@ -256,14 +256,19 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 130 and result.stderr.strip() == "interrupted" and result.stdout == ""
 
 
-@pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
-def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
+def slow_batch(tmp_path: Path) -> Path:
+    """A batch file: one small endgame answered at once, then four of the slowest full deals of
+    bench/solve.py (seconds each), so a pool of two is surely still busy after the first line."""
     path = tmp_path / "slow.txt"
-    # among the slowest full deals of bench/solve.py (seconds each), so the pool is surely still busy
     slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
     path.write_text(f"{random_endgame(0, 3)}\n" + "".join(f"{p}\n" for p in slow))
+    return path
+
+
+@pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
+def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [LUKFU, "solve", "--batch", str(path), "--jobs", "2"],
+        [LUKFU, "solve", "--batch", str(slow_batch(tmp_path)), "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -282,6 +287,45 @@ def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
             proc.kill()
     assert proc.returncode == 130
     assert err == "interrupted\n" and out == ""
+
+
+def _spawned_workers(pid: int) -> list[int]:
+    """The multiprocessing workers among the children of ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:  # not a process, or one that just ended
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists(LUKFU) or not os.path.isdir("/proc"), reason="needs the lukfu script and /proc")
+def test_a_killed_worker_ends_the_batch_with_one_line(tmp_path: Path) -> None:
+    # a worker killed mid-batch (the system out of memory, say): the command must not wait for ever
+    proc = subprocess.Popen(
+        [LUKFU, "solve", "--batch", str(slow_batch(tmp_path)), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = json.loads(proc.stdout.readline())  # the pool is running
+        workers = _spawned_workers(proc.pid)
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert first["position"] == str(random_endgame(0, 3))
+    assert proc.returncode == 1
+    assert err == "error: a worker process stopped unexpectedly; the results already written stand\n"
+    assert "Traceback" not in out
 
 
 def test_help_does_not_import_search() -> None:

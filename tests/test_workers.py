@@ -1,20 +1,43 @@
 """The process-pool path of ``parallel.ordered_map`` and its ``Workers`` (no cluster): results in
 input order for any ``jobs``, an endless input read only as far as the results are taken, errors
-reaching the caller, and the workers stopped when the caller stops reading."""
+reaching the caller, a worker that dies reported instead of waited for, and the workers stopped
+when the caller stops reading."""
 
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+import os
+import signal
+import time
 from collections.abc import Iterator
 
 import pytest
 
-from lukfu_solver.parallel import Workers, ordered_map
+from lukfu_solver.parallel import WorkerLost, Workers, ordered_map
 
 
 def square(x: int) -> int:
     """A task a spawned worker can import."""
     return x * x
+
+
+def dies_on_three(x: int) -> int:
+    """A task whose worker process dies on one item, as one killed by the system would."""
+    if x == 3:
+        os._exit(3)
+    return x
+
+
+def slow(x: int) -> int:
+    """A task still running when the caller gives up."""
+    time.sleep(30)
+    return x
+
+
+def ctrl_c_ignored(_x: int) -> bool:
+    """Whether this worker ignores Ctrl-C."""
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
 
 
 def fails_on_seven(x: int) -> int:
@@ -55,3 +78,33 @@ def test_workers_serve_several_maps() -> None:
 def test_an_error_in_a_task_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="seven"):
         list(ordered_map(fails_on_seven, range(10), 2))
+
+
+def test_a_dead_worker_is_reported_not_waited_for() -> None:
+    # a multiprocessing.Pool would start a new worker and wait for the lost task's result for ever
+    start = time.monotonic()
+    with pytest.raises(WorkerLost, match="worker process stopped unexpectedly"):
+        list(ordered_map(dies_on_three, range(10), 2))
+    assert time.monotonic() - start < 60
+    assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_in_the_middle_ends_the_workers_at_once() -> None:
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # as Ctrl-C while the caller waits for a result
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 2.0)
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt), Workers(2) as workers:
+            next(workers.map(slow, range(4)))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.monotonic() - start < 20  # the 30 s tasks were not waited for
+    assert multiprocessing.active_children() == []
+
+
+def test_every_worker_starts_with_ctrl_c_ignored() -> None:
+    assert all(ordered_map(ctrl_c_ignored, range(8), 2))

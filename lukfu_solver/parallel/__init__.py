@@ -5,7 +5,8 @@ order, so a seed gives the same output however the work is spread. It runs
 
 - in this process (``jobs`` 1),
 - on a pool of ``jobs`` spawned processes that start with Ctrl-C ignored, so only the parent
-  reacts to it and stops the pool, or
+  reacts to it and stops the pool (a worker that dies, killed or crashed, raises
+  :class:`WorkerLost` in the parent instead of leaving it waiting for ever), or
 - on a Dask cluster when a scheduler is given (``scheduler=`` or :func:`using`): an address
   ``tcp://host:port`` of a running scheduler or ``local[:N]`` for a ``LocalCluster`` of N worker
   processes (:mod:`.cluster`, the only module that imports Dask, imported only then).
@@ -26,15 +27,17 @@ import itertools
 import os
 import re
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.pool import AsyncResult, Pool
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import NotationError
 from ..i18n import SOURCE_LANGUAGE, _, language, set_language, using_language
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from .cluster import Cluster, Progress
 
 T = TypeVar("T")
@@ -63,6 +66,15 @@ class ClusterLost(NotationError):
 
     def __init__(self, message: str) -> None:
         super().__init__("scheduler", message)
+
+
+class WorkerLost(RuntimeError):
+    """A worker process of a local pool ended in the middle of the work (killed, out of memory,
+    crashed): the batch cannot finish, so the caller hears of it at once instead of waiting for
+    a result that will never come. The results already given stand."""
+
+    def __init__(self) -> None:
+        super().__init__(_("a worker process stopped unexpectedly; the results already written stand"))
 
 
 @dataclass(frozen=True)
@@ -172,17 +184,30 @@ def _in_language(code: str, fn: Callable[[T], R], item: T) -> R:
         return fn(item)
 
 
-def worker_pool(jobs: int) -> Pool:
-    """A pool of ``jobs`` spawned workers that ignore Ctrl-C from their very start (an ignored
-    signal stays ignored across exec, so a worker still starting up cannot print a traceback)."""
+def _ready() -> None:
+    """A task that does nothing: sent once a worker so that every worker starts at once."""
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` spawned workers, all started at once with Ctrl-C ignored from their very
+    start (an ignored signal stays ignored across exec, so a worker still starting up cannot print
+    a traceback). A ``ProcessPoolExecutor`` and not a ``multiprocessing.Pool``: when a worker dies
+    the executor fails the pending work (:class:`WorkerLost`), where a ``Pool`` silently starts a
+    new worker and leaves the lost task's result pending for ever."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context("spawn")
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start_worker, initargs=(language(),))
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
     try:
-        return ctx.Pool(jobs, initializer=_start_worker, initargs=(language(),))
+        for _i in range(jobs):  # a spawn-context executor starts a worker on each submit until ``jobs``
+            pool.submit(_ready)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
+    return pool
 
 
 def ordered_map(
@@ -239,42 +264,51 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self._pool: Pool | None = worker_pool(jobs) if jobs > 1 else None
+        self._pool: ProcessPoolExecutor | None = worker_pool(jobs) if jobs > 1 else None
 
     def map(self, fn: Callable[[T], R], items: Iterable[T], chunksize: int = 1) -> Iterator[R]:
         """``map(fn, items)`` in input order, streamed; at most ``4 * jobs`` chunks of
         ``chunksize`` items are in flight, so an endless ``items`` is read only as far as the
-        results are taken (``Pool.imap`` would drain it ahead of the workers)."""
+        results are taken (``Executor.map`` would drain it ahead of the workers). A worker that
+        dies raises :class:`WorkerLost`."""
         if self._pool is None:
             yield from map(fn, items)
             return
+        from concurrent.futures.process import BrokenProcessPool
+
         it = iter(items)
-        window: collections.deque[AsyncResult[list[R]]] = collections.deque()
+        window: collections.deque[Future[list[R]]] = collections.deque()
 
         def submit() -> bool:
             chunk = list(itertools.islice(it, chunksize))
             if chunk:
                 assert self._pool is not None
-                window.append(self._pool.apply_async(_run_chunk, (fn, chunk)))
+                try:
+                    window.append(self._pool.submit(_run_chunk, fn, chunk))
+                except BrokenProcessPool:
+                    raise WorkerLost() from None
             return bool(chunk)
 
         while len(window) < 4 * self.jobs and submit():
             pass
         while window:
-            results = window.popleft().get()
+            try:
+                results = window.popleft().result()
+            except BrokenProcessPool:
+                raise WorkerLost() from None
             submit()
             yield from results
 
     def close(self, finished: bool) -> None:
-        """Stop the workers: let them exit when the work ``finished``, else terminate them."""
-        if self._pool is None:
+        """Stop the workers: let them exit when the work ``finished``, else cancel what is queued
+        and terminate them at once."""
+        pool, self._pool = self._pool, None
+        if pool is None:
             return
         if finished:
-            self._pool.close()
-        else:
-            self._pool.terminate()
-        self._pool.join()
-        self._pool = None
+            pool.shutdown(wait=True)
+            return
+        _terminate(pool)
 
     def __enter__(self) -> Workers:
         return self
@@ -283,12 +317,28 @@ class Workers:
         self.close(exc_type is None)
 
 
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool``'s workers now, in the middle of their tasks (Ctrl-C, an error, a caller that
+    stopped reading), then let the executor's own thread reap them, so no worker outlives the
+    call. The executor's table of processes is the handle on them (``terminate_workers``, public
+    from Python 3.14, does not wait for them to end)."""
+    processes = getattr(pool, "_processes", None)
+    if processes is None and hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list((processes or {}).values()):
+        if process.exitcode is None:
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 __all__ = [
     "CONNECT_TIMEOUT",
     "ClusterLost",
     "DASK_HINT",
     "SchedulerSpec",
     "SchedulerUnreachable",
+    "WorkerLost",
     "Workers",
     "connect",
     "current_cluster",
