@@ -1,5 +1,5 @@
 """The caller's own discard chosen in the discard look-ahead (issue 13, eleventh round:
-``search.bounds._caller_discards_above``) proved on seeded endgames.
+``search.discards.caller_discards_above``) proved on seeded endgames.
 
 Where a non-caller leads a set or a run that nobody can beat, the other non-caller discards and the
 caller, last to play, discards too. The tenth round's bound took both discards as unknown (the
@@ -29,6 +29,7 @@ from oracle import open_endgames, oracle_ab_once  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
+from lukfu_solver.search import discards as D  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
 
 
@@ -48,7 +49,7 @@ def _cases() -> list[Position]:
         61_000,
         3000,
         lambda i: ((6, 6, 6, 7)[i % 4], 1, True),
-        lambda p: _caller_last(p) and B._discard_ahead_bound(p, B.INF) > -B.INF,
+        lambda p: _caller_last(p) and D.discard_ahead_bound(p, B.INF) > -B.INF,
         most_sevens=12,
     )
 
@@ -59,8 +60,8 @@ CASES = _cases()
 def _old_bound(pos: Position, monkeypatch: pytest.MonkeyPatch) -> int:
     """The tenth round's bound: the caller's discard taken as unknown."""
     with monkeypatch.context() as m:
-        m.setattr(B, "DISCARD_CALLER", False)
-        return B._discard_ahead_bound(pos, B.INF)
+        m.setattr(D, "DISCARD_CALLER", False)
+        return D.discard_ahead_bound(pos, B.INF)
 
 
 def test_the_cases_are_many_and_varied() -> None:
@@ -71,7 +72,7 @@ def test_the_cases_are_many_and_varied() -> None:
 
 
 def test_the_subsets_are_every_discard_lowest_first() -> None:
-    """``_discard_subsets`` gives every set of k cards of the hand once, each of k cards of the
+    """``discard_subsets`` gives every set of k cards of the hand once, each of k cards of the
     hand, all sets of the i lowest cards (by rank, then suit) before any holding the next."""
     from math import comb
 
@@ -79,7 +80,7 @@ def test_the_subsets_are_every_discard_lowest_first() -> None:
         hand = pos.hands[pos.caller]
         cards = sorted(B._bits(hand), key=lambda c: ((c.bit_length() - 1) % 9, c))
         for k in range(1, 4):
-            subs = B._discard_subsets(hand, k)
+            subs = D.discard_subsets(hand, k)
             assert len(subs) == len(set(subs)) == comb(len(cards), k)
             assert all(d & ~hand == 0 and d.bit_count() == k for d in subs)
             tops = [max(cards.index(c) for c in B._bits(d)) for d in subs]
@@ -95,7 +96,7 @@ def test_the_bound_is_between_the_old_one_and_the_value(monkeypatch: pytest.Monk
         text = str(pos)
         v = oracle_ab_once(pos)
         old = _old_bound(pos, monkeypatch)
-        b = B._discard_ahead_bound(pos, B.INF)
+        b = D.discard_ahead_bound(pos, B.INF)
         assert str(pos) == text  # the bound leaves the position as it found it
         assert old <= b <= v, (text, old, b, v)
         raised += b > old
@@ -110,15 +111,15 @@ def test_the_stop_and_the_floor() -> None:
     is above the floor, and at or below the floor otherwise."""
     stopped_early = 0
     for pos in CASES:
-        full = B._discard_ahead_bound(pos, B.INF)
+        full = D.discard_ahead_bound(pos, B.INF)
         for x in range(-14, 16, 2):
-            b = B._discard_ahead_bound(pos, x)
+            b = D.discard_ahead_bound(pos, x)
             if full >= x:
                 assert x <= b <= full, (str(pos), x, b, full)
                 stopped_early += b < full
             else:
                 assert b == full, (str(pos), x, b, full)
-            f = B._discard_ahead_bound(pos, B.INF, x)
+            f = D.discard_ahead_bound(pos, B.INF, x)
             assert f == full if full > x else f <= x, (str(pos), x, f, full)
     assert stopped_early > 0, stopped_early
 
@@ -129,9 +130,9 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     bound from this one."""
     wrong = 0
     with monkeypatch.context() as m:
-        m.setattr(B, "_discard_subsets", lambda hand, k: [0])
+        m.setattr(D, "discard_subsets", lambda hand, k: [0])
         for pos in CASES:
-            wrong += B._discard_ahead_bound(pos, B.INF) > oracle_ab_once(pos)
+            wrong += D.discard_ahead_bound(pos, B.INF) > oracle_ab_once(pos)
     assert wrong >= 3, wrong
 
 
@@ -142,7 +143,7 @@ def test_kernel_bound_equals_the_reference() -> None:
     from lukfu_solver.search.kernel import bounds as KB
     from lukfu_solver.search.kernel import discards as KD
 
-    assert KB.DISCARD_CALLER == B.DISCARD_CALLER
+    assert KB.DISCARD_CALLER == D.DISCARD_CALLER
     solver = FastSolver(max_entries=1024)
     for pos in CASES:
         lo0, hi0 = B.value_bounds(pos)
@@ -150,7 +151,7 @@ def test_kernel_bound_equals_the_reference() -> None:
         for stop in (hi0, B.INF, -4, 0, 2, 6):
             for floor in (-B.INF, lo0, -2, 4):
                 got = KD.discard_ahead_bound(solver.T, solver.st, 0, stop, floor)
-                assert got == B._discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
+                assert got == D.discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
 
 
 def test_the_searches_with_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,7 +162,7 @@ def test_the_searches_with_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     fewer = 0
     for pos in CASES:
         with monkeypatch.context() as m:
-            m.setattr(B, "DISCARD_CALLER", False)
+            m.setattr(D, "DISCARD_CALLER", False)
             off = make_solver("reference").solve(pos)
         on = make_solver("reference").solve(pos)
         fast = make_solver("compiled").solve(pos)

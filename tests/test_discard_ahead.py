@@ -1,5 +1,5 @@
 """The next leader's look-ahead for a follower's discards (issue 13, tenth round:
-``search.bounds._discard_ahead_bound``) proved on seeded endgames.
+``search.discards.discard_ahead_bound``) proved on seeded endgames.
 
 At a non-caller's discard in a trick whose winner is certain (nobody still to play can beat its
 play), the search would visit every discard of the seats still to play, and in a successful test
@@ -32,11 +32,12 @@ from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
+from lukfu_solver.search import discards as D  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
 
 
 def _applies(pos: Position) -> bool:
-    return B._discard_ahead_bound(pos, B.INF) > -B.INF
+    return D.discard_ahead_bound(pos, B.INF) > -B.INF
 
 
 def _shape(i: int) -> tuple[int, int, bool]:
@@ -77,7 +78,7 @@ def test_the_bound_never_passes_the_value_and_cuts() -> None:
         text = str(pos)
         v = oracle_ab_once(pos)
         lo0, hi0 = B.value_bounds(pos)
-        b = B._discard_ahead_bound(pos, B.INF)
+        b = D.discard_ahead_bound(pos, B.INF)
         assert str(pos) == text  # the bound leaves the position as it found it
         assert b <= v, (text, v, b)
         raised += b > lo0
@@ -92,9 +93,9 @@ def test_the_stop_at_beta() -> None:
     stopped_early = 0
     for pos in CASES:
         v = oracle_ab_once(pos)
-        full = B._discard_ahead_bound(pos, B.INF)
+        full = D.discard_ahead_bound(pos, B.INF)
         for beta in range(-14, 16, 2):
-            b = B._discard_ahead_bound(pos, beta)
+            b = D.discard_ahead_bound(pos, beta)
             if full >= beta:
                 assert beta <= b <= full <= v, (str(pos), beta, b, full, v)
                 stopped_early += b < full
@@ -109,9 +110,9 @@ def test_the_floor() -> None:
     early never change a bound the search uses."""
     gave_up = 0
     for pos in CASES:
-        full = B._discard_ahead_bound(pos, B.INF)
+        full = D.discard_ahead_bound(pos, B.INF)
         for floor in range(-14, 16, 2):
-            b = B._discard_ahead_bound(pos, B.INF, floor)
+            b = D.discard_ahead_bound(pos, B.INF, floor)
             if full > floor:
                 assert b == full, (str(pos), floor, b, full)
             else:
@@ -129,7 +130,7 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as m:
         m.setattr(B, "_missing", lambda unsure, seat: 0)
         for pos in CASES:
-            wrong += B._discard_ahead_bound(pos, B.INF) > oracle_ab_once(pos)
+            wrong += D.discard_ahead_bound(pos, B.INF) > oracle_ab_once(pos)
     assert wrong >= 5, wrong
 
 
@@ -148,7 +149,7 @@ def test_kernel_bound_equals_the_reference() -> None:
     from lukfu_solver.search.kernel import bounds as KB
     from lukfu_solver.search.kernel import discards as KD
 
-    assert KB.DISCARD_AHEAD == B.DISCARD_AHEAD
+    assert KB.DISCARD_AHEAD == D.DISCARD_AHEAD
     solver = FastSolver(max_entries=1024)
     for pos in _rows():
         lo0, hi0 = B.value_bounds(pos)
@@ -157,7 +158,7 @@ def test_kernel_bound_equals_the_reference() -> None:
         for stop in (hi0, B.INF, -4, 0, 2, 6):
             for floor in (-B.INF, lo0, -2, 4):
                 got = KD.discard_ahead_bound(solver.T, solver.st, 0, stop, floor)
-                assert got == B._discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
+                assert got == D.discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
         assert (solver.st[0] == row).all(), str(pos)
 
 
@@ -167,10 +168,10 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     fewer = 0
     for pos in CASES:
         with monkeypatch.context() as m:
-            m.setattr(B, "DISCARD_AHEAD", True)
+            m.setattr(D, "DISCARD_AHEAD", True)
             on = make_solver("reference").solve(pos)
         with monkeypatch.context() as m:
-            m.setattr(B, "DISCARD_AHEAD", False)
+            m.setattr(D, "DISCARD_AHEAD", False)
             off = make_solver("reference").solve(pos)
         assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes

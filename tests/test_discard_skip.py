@@ -1,6 +1,6 @@
 """Where the search leaves out the follower's discard bound (issue 13, tenth round, "The discard
 bound where it can decide"): in a trick led with a single that a non-caller is certain to win,
-``search.bounds._discard_ahead_bound`` is the winner's R7 look-ahead with the seats still to play
+``search.discards.discard_ahead_bound`` is the winner's R7 look-ahead with the seats still to play
 missing one card each, which is what ``value_bounds``' single-trick playout already gives at its
 only end (everybody still to play discards; a discarding seat keeps its whole hand there, one card
 unknown). So the bound never passes the node's lower bound there and both searches skip the call,
@@ -21,6 +21,7 @@ from oracle import random_endgame  # noqa: E402
 from lukfu_solver.plays import SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
+from lukfu_solver.search import discards as D  # noqa: E402
 
 
 def _cases() -> list[Position]:
@@ -33,7 +34,7 @@ def _cases() -> list[Position]:
             pos = random_endgame(61_000 + seed, n, 1 + (seed // 5) % 2, multi=seed % 3 == 0)
         except LookupError:
             continue
-        if pos.trick and pos.to_move != pos.caller and B._discard_ahead_bound(pos, B.INF) > -B.INF:
+        if pos.trick and pos.to_move != pos.caller and D.discard_ahead_bound(pos, B.INF) > -B.INF:
             out.append(pos)
     return out
 
@@ -58,7 +59,7 @@ def test_a_non_callers_single_trick_adds_nothing() -> None:
     n = 0
     for pos in CASES:
         if _kind(pos) == (True, False):
-            assert B._discard_ahead_bound(pos, B.INF) <= B.value_bounds(pos)[0], str(pos)
+            assert D.discard_ahead_bound(pos, B.INF) <= B.value_bounds(pos)[0], str(pos)
             n += 1
     assert n >= 20, n
 
@@ -69,7 +70,7 @@ def test_elsewhere_it_raises_the_lower_bound() -> None:
     raised: dict[tuple[bool, bool], int] = {}
     for pos in CASES:
         k = _kind(pos)
-        raised[k] = raised.get(k, 0) + (B._discard_ahead_bound(pos, B.INF) > B.value_bounds(pos)[0])
+        raised[k] = raised.get(k, 0) + (D.discard_ahead_bound(pos, B.INF) > B.value_bounds(pos)[0])
     assert raised.get((False, False), 0) > 0, raised
     assert raised.get((True, True), 0) > 0, raised
 
@@ -88,7 +89,7 @@ def test_kernel_bound_equals_the_reference_on_every_kind() -> None:
         for stop in (hi0, B.INF, 0, 4):
             for floor in (-B.INF, lo0, -2, 2):
                 got = KD.discard_ahead_bound(solver.T, solver.st, 0, stop, floor)
-                assert got == B._discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
+                assert got == D.discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
 
 
 def test_the_lower_bound_alone_of_the_r7_trick() -> None:
@@ -167,13 +168,13 @@ def _given_up(case: tuple, fl: int, exact: bool = True) -> bool:
 
 def test_the_test_before_a_singles_playout() -> None:
     """Where the kernel gives a caller's single up before its playout, the reference's playout
-    (``bounds._disc_play``) is at or below the floor too, for every floor; it gives up many; the
+    (``discards._disc_play``) is at or below the floor too, for every floor; it gives up many; the
     wrong variant (a reachable end not checked) gives up singles whose playout is above the floor."""
     fired = wrong = 0
     for case in _pretest_cases():
         caller, c, up, rem, fu, left, unsure = case
         for fl in range(-12, 13, 2):
-            v = B._disc_play(caller, 1, c, caller, True, up, rem, fu, left, unsure, fl)
+            v = D._disc_play(caller, 1, c, caller, True, up, rem, fu, left, unsure, fl)
             if _given_up(case, fl):
                 assert v == -B.INF, (case, fl, v)
                 fired += 1

@@ -27,13 +27,13 @@ from lukfu_solver.search import make_solver
 # look-ahead after the table probe (search.bounds.COALITION_AHEAD, eighth round, switched on) leaves
 # all five counts as they were (none of these searches meets a non-caller's lead with a set or a run
 # where the look-ahead tightens anything). Re-recorded for issue 13's caller look-ahead for a follower's
-# discards (search.bounds.DISCARD_AHEAD, tenth round, switched on in both searches alike): the nodes
+# discards (search.discards.DISCARD_AHEAD, tenth round, switched on in both searches alike): the nodes
 # were 18, 349, 368, 1353 and 3509 before; the values are unchanged.
 # Re-recorded again for the table left out at the last follower with fewer than 8 cards
 # (reference.TT_MIN_CARDS, kernel alphabeta.TT_MIN_CARDS, tenth round, a tree change in both searches
 # alike): the nodes were 18, 349, 368, 1241 and 3142 with the discard bound alone (18, 352, 371, 1200 and
 # 3517 with the table's change alone); the values are unchanged.
-# Issue 13's caller's own discard chosen in that bound (search.bounds.DISCARD_CALLER, eleventh round,
+# Issue 13's caller's own discard chosen in that bound (search.discards.DISCARD_CALLER, eleventh round,
 # switched on in both searches alike) leaves all five counts as they were.
 FIXED = [
     ("C3S23M1T17/C46S15T23/C578S47T5 0 2 3,1,2 S69M2345678T4689 -", -2, 18),

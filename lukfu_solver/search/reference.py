@@ -26,6 +26,7 @@ from ..plays import CLAIM, DISCARD, SINGLE, Play
 from ..position import Z_FACEUP, Z_HAND, Position, zmask
 from ..rules import can_beat
 from . import bounds as _bounds
+from . import discards as _discards
 from .bounds import reach, value_bounds
 from .driver import ZeroWindowDriver
 from .reductions import reduced_moves
@@ -272,14 +273,14 @@ class Solver(ZeroWindowDriver):
         # (a trick led with a single that a non-caller wins is left out: there the bound is the R7
         # look-ahead that value_bounds' single-trick playout already gives, never above lo)
         if (
-            _bounds.DISCARD_AHEAD
+            _discards.DISCARD_AHEAD
             and pos.trick
             and pos.to_move != pos.caller
             and (pos.trick[0].kind != SINGLE or pos.best_seat == pos.caller)
         ):
             stop = min(beta, hi)
             if lo < stop:
-                b = _bounds._discard_ahead_bound(pos, stop, lo)
+                b = _discards.discard_ahead_bound(pos, stop, lo)
                 if b >= stop:
                     return self._store(key, entry, lo, hi, b, alpha, beta, None)
                 if b > lo:

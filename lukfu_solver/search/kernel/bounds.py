@@ -35,10 +35,10 @@ COALITION_AHEAD = True
 COALITION_AHEAD_SKIP = True
 # search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
 R7_AFTER_PROBE = False
-# search.bounds.DISCARD_AHEAD (issue 13, tenth round): the next leader's look-ahead for a follower's
+# search.discards.DISCARD_AHEAD (issue 13, tenth round): the next leader's look-ahead for a follower's
 # discards; the search calls discards.discard_ahead_bound after the table probe (alphabeta.search)
 DISCARD_AHEAD = True
-# search.bounds.DISCARD_CALLER (issue 13, eleventh round): there, the caller's own discard chosen
+# search.discards.DISCARD_CALLER (issue 13, eleventh round): there, the caller's own discard chosen
 # when it is the last to play (discards.caller_discards_above)
 DISCARD_CALLER = True
 

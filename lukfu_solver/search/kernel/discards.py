@@ -1,10 +1,10 @@
 """The next leader's look-ahead for a follower's discards (issue 13, tenth round), compiled:
-:func:`discard_ahead_bound` as :func:`lukfu_solver.search.bounds._discard_ahead_bound` computes it.
+:func:`discard_ahead_bound` as :func:`lukfu_solver.search.discards.discard_ahead_bound` computes it.
 At a non-caller's discard in a trick whose winner is certain, the winner's look-ahead at its next
 lead (the caller's single-trick look-ahead, or a non-caller's R7 look-ahead) is played out once
 for every discard of the seats still to play, each holding its hand less as many unknown cards as
 were led; the search calls it after the table
-probe (``kernel.alphabeta.search``), switched by ``bounds.DISCARD_AHEAD``."""
+probe (``kernel.alphabeta.search``), switched by ``bounds.DISCARD_AHEAD`` (the reference's switch is ``search.discards.DISCARD_AHEAD``)."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -28,7 +28,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 
 @njit(cache=True)
 def discard_ahead_bound(T, st, p, stop, floor):
-    """search.bounds._discard_ahead_bound of row p: at a non-caller's discard in a trick whose winner
+    """search.discards.discard_ahead_bound of row p: at a non-caller's discard in a trick whose winner
     is certain, the seats still to play each missing as many unknown cards as were led: the best
     lower bound of the caller's look-ahead at its next lead over every single a non-caller can beat
     (disc_first), or a non-caller winner's R7 look-ahead (r7_ahead_bounds); -INF where it does not
@@ -120,7 +120,7 @@ def discard_ahead_bound(T, st, p, stop, floor):
 
 @njit(cache=True)
 def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
-    """search.bounds._disc_play for the first follower of the caller's single c (the lower bound
+    """search.discards._disc_play for the first follower of the caller's single c (the lower bound
     when above floor, else -INF): every higher card it holds, highest first, and the discard when
     it may hold none (then one card more missing)."""
     s = (caller + 1) % 3
@@ -150,7 +150,7 @@ def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
 
 @njit(cache=True)
 def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
-    """search.bounds._disc_play for the last follower of the caller's single, the best card being
+    """search.discards._disc_play for the last follower of the caller's single, the best card being
     best (by seat bs, led or not): each way the trick ends bounded by disc_end, highest card first;
     a follower missing cards wins with any of them, its end bounded once."""
     s = (caller + 2) % 3
@@ -183,7 +183,7 @@ def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsu
 
 @njit(cache=True)
 def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
-    """search.bounds._disc_play's end: seat w won the caller's single's trick; the lower bound by
+    """search.discards._disc_play's end: seat w won the caller's single's trick; the lower bound by
     reach, and, unless w is missing cards, the caller's sure claim or drain against the hands
     m0..m2, or a known non-caller's R7 look-ahead (r7_ahead_bounds, the others missing cards);
     -INF when at or below floor."""
@@ -217,8 +217,8 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
 
 @njit(cache=True)
 def caller_discards_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, stop, floor):
-    """search.bounds._caller_discards_above: the best of r7_ahead_above over the caller's discards
-    (of as many cards as its hand holds more than left), in the order of bounds._discard_subsets
+    """search.discards.caller_discards_above: the best of r7_ahead_above over the caller's discards
+    (of as many cards as its hand holds more than left), in the order of discards.discard_subsets
     (index sets of the hand's cards by rank then suit, in increasing order as numbers: Gosper's
     successor), stopping once one reaches stop; exact when above floor."""
     hand = m0 if caller == 0 else (m1 if caller == 1 else m2)
@@ -254,7 +254,7 @@ def caller_discards_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure
 
 @njit(cache=True)
 def r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
-    """search.bounds._r7_ahead_above: the lower bound of r7_ahead_bounds when above floor, else
+    """search.discards._r7_ahead_above: the lower bound of r7_ahead_bounds when above floor, else
     -INF, given up at the first of the claim and the R7 singles at or below floor."""
     hand = m0 if w == 0 else (m1 if w == 1 else m2)
     old = old_cards(T, hand, up)
