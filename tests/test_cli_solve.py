@@ -7,7 +7,10 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_checks import assert_bad_input
@@ -256,35 +259,40 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 130 and result.stderr.strip() == "interrupted" and result.stdout == ""
 
 
-def slow_batch(tmp_path: Path) -> Path:
-    """A batch file: one small endgame answered at once, then four of the slowest full deals of
-    bench/solve.py (seconds each), so a pool of two is surely still busy after the first line."""
+@contextmanager
+def busy_pool(tmp_path: Path, **popen: Any) -> Iterator[subprocess.Popen[str]]:
+    """``lukfu solve --batch --jobs 2`` running on a batch whose first line (a small endgame) is
+    answered at once and whose four next ones (among the slowest full deals of bench/solve.py,
+    seconds each) keep the pool of two busy: yielded once the first answer is read, killed on the
+    way out if still running. ``popen``: more arguments for ``subprocess.Popen``."""
     path = tmp_path / "slow.txt"
     slow = [full_deal(seed, caller) for seed, caller in ((12, 0), (13, 1), (9, 0), (11, 0))]
     path.write_text(f"{random_endgame(0, 3)}\n" + "".join(f"{p}\n" for p in slow))
-    return path
+    proc = subprocess.Popen(
+        [LUKFU, "solve", "--batch", str(path), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
+    try:
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())  # the pool is running
+        assert first["position"] == str(random_endgame(0, 3))
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
-        [LUKFU, "solve", "--batch", str(slow_batch(tmp_path)), "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        # a shell starts background jobs with Ctrl-C ignored, and Python keeps an ignored SIGINT:
-        # give the command the disposition a terminal would
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        first = json.loads(proc.stdout.readline())  # the pool is running
-        assert first["position"] == str(random_endgame(0, 3))
+    # a shell starts background jobs with Ctrl-C ignored, and Python keeps an ignored SIGINT:
+    # give the command the disposition a terminal would
+    terminal = {"start_new_session": True, "preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
+    with busy_pool(tmp_path, **terminal) as proc:
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
         out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     assert proc.returncode == 130
     assert err == "interrupted\n" and out == ""
 
@@ -307,22 +315,11 @@ def _spawned_workers(pid: int) -> list[int]:
 @pytest.mark.skipif(not os.path.exists(LUKFU) or not os.path.isdir("/proc"), reason="needs the lukfu script and /proc")
 def test_a_killed_worker_ends_the_batch_with_one_line(tmp_path: Path) -> None:
     # a worker killed mid-batch (the system out of memory, say): the command must not wait for ever
-    proc = subprocess.Popen(
-        [LUKFU, "solve", "--batch", str(slow_batch(tmp_path)), "--jobs", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        first = json.loads(proc.stdout.readline())  # the pool is running
+    with busy_pool(tmp_path) as proc:
         workers = _spawned_workers(proc.pid)
         assert len(workers) == 2
         os.kill(workers[0], signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert first["position"] == str(random_endgame(0, 3))
     assert proc.returncode == 1
     assert err == "error: a worker process stopped unexpectedly; the results already written stand\n"
     assert "Traceback" not in out
