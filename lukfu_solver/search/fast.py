@@ -174,10 +174,11 @@ class FastSolver(ZeroWindowDriver):
 
     ``max_entries`` sizes the table: at most ``tt_slots`` slots of 16 bytes (default the power of
     two at or above twice ``max_entries``: 4M slots, 64 MB, for the default 2M entries). The
-    table starts with ``start_slots`` and doubles when half full and, below ``exact_slots``,
-    whenever one bucket of four slots (one cache line) is full, so that searches of up to tens
-    of thousands of entries never lose one (``tt_replaced`` stays 0) and their node counts equal
-    the reference's. At full size, a full bucket gives up the entry nearest the end of the deal.
+    table starts with ``start_slots`` and doubles when half full and, below ``exact_slots``
+    (default: the full size), whenever one bucket of four slots (one cache line) is full, so that
+    a search loses no entry before the table is at full size (``tt_replaced`` stays 0) and its
+    node counts equal the reference's, full deals included. At full size, a full bucket gives up
+    the entry nearest the end of the deal.
     The table and the history persist across calls, as in the reference.
 
     ``threads=2`` finds the value with two searches sharing the table (lazy SMP): once a solve
@@ -195,7 +196,7 @@ class FastSolver(ZeroWindowDriver):
         reduce: bool = True,
         tt_slots: int | None = None,
         start_slots: int = 1 << 16,
-        exact_slots: int = 1 << 20,
+        exact_slots: int | None = None,
         threads: int = 1,
     ) -> None:
         if threads not in (1, 2):
@@ -214,7 +215,7 @@ class FastSolver(ZeroWindowDriver):
         self.tt, self.hk, self.hv, self.ctr = a.tt, a.hk, a.hv, a.ctr
         self.ctr[K.C_REDUCE] = 1 if reduce else 0
         self.ctr[K.C_TTB] = min(slots, start_slots) // 4
-        self.ctr[K.C_EXACT_B] = exact_slots // 4
+        self.ctr[K.C_EXACT_B] = (slots if exact_slots is None else exact_slots) // 4
         self._deadline = 0.0
         self._stopped: str | None = None
         self._ply = 0
