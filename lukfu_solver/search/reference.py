@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from ..cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, CardSet
 from ..plays import CLAIM, DISCARD, SINGLE, Play
-from ..position import Z_FACEUP, Z_HAND, Position, zmask
+from ..position import Z_FACEUP, Z_HAND, Z_TRICK_DOWN, Position, zmask
 from ..rules import can_beat
 from . import bounds as _bounds
 from . import discards as _discards
@@ -61,6 +61,14 @@ TT_MIN_CARDS = (0, 0, 8)
 """By the cards already played in the trick (0, 1 or 2): a node whose seat to move holds fewer
 cards than this neither probes nor stores the table (issue 13, tenth round; the kernel's
 ``alphabeta.TT_MIN_CARDS`` is the same)."""
+
+LAST_KEY = True
+"""Issue 13, twelfth round: where the second player of a trick discarded and the last one cannot
+beat the lead, the table is used (whatever the hand's size) under :func:`last_key`, the key of the
+position as if that discard were already gone; ``kernel.alphabeta.LAST_KEY`` is the same."""
+
+Z_LAST = 0x5A3C6E1F0B9D2748
+"""Mixed into :func:`last_key`'s keys, so that they never meet :func:`tt_key`'s."""
 
 
 class Solver(ZeroWindowDriver):
@@ -222,8 +230,11 @@ class Solver(ZeroWindowDriver):
         # and an entry there stops the walk before the moves are generated (bench/solve.py: set b
         # 80 s -> 68 s in total, median 0.27 -> 0.23 s)
         key = entry = tt_move = None
-        if pos.hands[pos.to_move].bit_count() >= TT_MIN_CARDS[len(pos.trick)]:
+        if LAST_KEY and len(pos.trick) == 2:
+            key = last_key(pos)
+        if key is None and pos.hands[pos.to_move].bit_count() >= TT_MIN_CARDS[len(pos.trick)]:
             key = tt_key(pos)
+        if key is not None:
             self.tt_probes += 1
             entry = self.tt.get(key)
         if entry is not None:
@@ -430,11 +441,44 @@ def tt_key(pos: Position) -> int:
     known from the hands and the trick, so the blocked cards stand for the split.
     """
     hands, down = canonical_hands(pos)
-    key = pos.key ^ zmask(Z_FACEUP, pos.faceup)
+    return _canonical_key(pos, pos.key, hands, down)
+
+
+def _canonical_key(pos: Position, key: int, hands: list[int], down: int) -> int:
+    """``key`` (the position's Zobrist key, or :func:`last_key`'s start) with the hands made
+    ``hands`` and the face-up cards replaced by the cards in ``hands`` that ``down`` blocks."""
+    key ^= zmask(Z_FACEUP, pos.faceup)
     for s in range(3):
         if hands[s] != pos.hands[s]:
             key ^= zmask(Z_HAND[s], hands[s] ^ pos.hands[s])
     return key ^ zmask(Z_FACEUP, _blocked(hands[0] | hands[1] | hands[2], down))
+
+
+def last_key(pos: Position) -> int | None:
+    """The table key of the last player to a trick who can only discard, after the second
+    player's discard (None elsewhere): :func:`tt_key` with that discard taken as already gone
+    face down.
+
+    The discard wins nothing and is never seen again; what it leaves behind is only that its
+    cards are gone and block the cards below them (R12), as they will once the trick is over.
+    The last player's moves are every discard of as many cards as the lead, whatever the second
+    put down, and the lead wins. So two such positions whose hands, lead, fu and blocked cards
+    agree once the discard counts as gone are the same game: the positions after the trick, for
+    each discard of the last player, are the same (``tt_key``'s canonical form, with the
+    discard's cards gone too). Many discards of the second player lead to one such position, so
+    its entry decides the last player's node for them all (twelfth round of issue 13;
+    ``tests/test_last_key.py`` proves the merge where it applies)."""
+    trick = pos.trick
+    if len(trick) != 2 or trick[1].kind != DISCARD or pos.outcome is not None:
+        return None
+    if can_beat(pos.hands[pos.to_move], trick[0], True):
+        return None
+    gone = trick[1].cards
+    hands, down = _canonical(list(pos.hands), pos.facedown | gone, pos.trick_cards & ~gone)
+    key = pos.key ^ zmask(Z_TRICK_DOWN[(pos.leader + 1) % 3], gone) ^ Z_LAST
+    return _canonical_key(pos, key, hands, down)
+
+
 
 
 RANK1 = 0x201 | (0x201 << 18)
@@ -474,11 +518,15 @@ def canonical_hands(pos: Position) -> tuple[list[int], int]:
     In each case whole runs then slide as blocks (:func:`_slide_runs`), and singles and runs
     again while a run moved.
     """
-    hands = list(pos.hands)
+    return _canonical(list(pos.hands), pos.facedown, pos.trick_cards)
+
+
+def _canonical(hands: list[int], down: int, trick_cards: int) -> tuple[list[int], int]:
+    """:func:`canonical_hands` of a position with these hands, face-down cards of completed
+    tricks and cards in the trick (``hands`` is changed in place and returned)."""
     live = hands[0] | hands[1] | hands[2]
-    down = pos.facedown
     blocked = _blocked(live, down)
-    gone = ALL_CARDS & ~live & ~pos.trick_cards
+    gone = ALL_CARDS & ~live & ~trick_cards
     if blocked:
         while True:  # singles, then runs, again while a run moved (it may free a single's way down)
             gone = _slide(hands, gone, blocked)

@@ -79,7 +79,7 @@ from .layout import *  # noqa: F403 (every name of the layout is part of the fac
 from .layout import _signed
 from .moves import move_ok
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
-from .state import full_key, push, tt_key
+from .state import full_key, last_key, push, tt_key
 from .table import tt_grow, tt_lookup_move
 
 
@@ -127,6 +127,7 @@ __all__ = [
     "search",
     "tt_grow",
     "tt_key",
+    "last_key",
     "tt_lookup_move",
     "value_bounds",
 ]

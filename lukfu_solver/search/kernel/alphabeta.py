@@ -26,7 +26,7 @@ from .discards import discard_ahead_bound
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
-from .state import key_slot, push, tt_key, tt_key_cached
+from .state import key_slot, last_applies, last_key_at, push, tt_key, tt_key_cached
 from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
@@ -49,6 +49,10 @@ PREFETCH_KEYC = True  # the caller's lead: its slot of the cache of table keys f
 # the last follower's entries seldom decide a test, and their key, probe and store cost more than the
 # nodes they save
 TT_MIN_CARDS = (0, 0, 8)
+
+# issue 13, twelfth round: the last player to a trick, unable to beat the lead after the second player's
+# discard, uses the table whatever its hand's size, under last_key (search.reference.LAST_KEY, the same)
+LAST_KEY = True
 
 
 @njit(cache=True, nogil=True)
@@ -109,7 +113,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 # decide fewer than one in a hundred of them, so their key comes first and the
                 # table's bucket is fetched while the bounds run (the probe itself after them)
                 # the table only where the seat to move holds TT_MIN_CARDS[cards played in the trick]
-                use_tt = popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]
+                lastn = LAST_KEY and st[p, F_NTRICK] == 2 and last_applies(T, st, p)
+                use_tt = lastn or popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]
                 early = use_tt and PREFETCH_SETS and (
                     m_kind(st[p, F_TR0]) != SINGLE
                     if st[p, F_NTRICK] > 0
@@ -117,7 +122,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 )
                 key = 0
                 if early:
-                    key = tt_key(T, st, p)
+                    key = last_key_at(T, st, p) if lastn else tt_key(T, st, p)
                     prefetch(tt.ctypes.data + 8 * tt_bucket(nbm, key))
                 elif use_tt and PREFETCH_KEYC and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                     prefetch(T.ctypes.data + 8 * key_slot(st[p, F_KEY]))
@@ -133,7 +138,9 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     # it served and cost the table's probes their cache lines (issue 13, ninth round)
                     slot = -1
                     if use_tt:
-                        if not early:  # (an early key was computed before the bounds)
+                        if lastn and not early:
+                            key = last_key_at(T, st, p)
+                        elif not early:  # (an early key was computed before the bounds)
                             if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                                 key = tt_key_cached(T, st, p)
                             else:

@@ -169,14 +169,48 @@ def tt_key(T, st, p):
     cards slid down over gone cards, the gone cards split canonically), with the completed
     tricks' face-up cards replaced by the cards in hands that a face-down discard blocks (one
     Zobrist term for both changes: the keys are XOR-linear in the mask)."""
-    h0 = st[p, F_H0]
-    h1 = st[p, F_H0 + 1]
-    h2 = st[p, F_H0 + 2]
-    up = st[p, F_FACEUP]
+    return canonical_key(T, st[p, F_H0], st[p, F_H0 + 1], st[p, F_H0 + 2], st[p, F_FACEUP], trick_cards(st, p), st[p, F_KEY])
+
+
+# mixed into last_key's keys (search.reference.Z_LAST, the same)
+Z_LAST = 0x5A3C6E1F0B9D2748
+
+
+@njit(cache=True)
+def last_key(T, st, p):
+    """search.reference.last_key of row p: at the last player's turn in a trick, the second
+    player having discarded and the last unable to beat the lead, tt_key with that discard
+    taken as gone face down (0 elsewhere: no key of this kind)."""
+    if not last_applies(T, st, p):
+        return 0
+    return last_key_at(T, st, p)
+
+
+@njit(cache=True, inline="always")
+def last_applies(T, st, p):
+    """Whether row p is a node of last_key: the last player to a trick after the second player's
+    discard, unable to beat the lead."""
+    if st[p, F_NTRICK] != 2 or m_kind(st[p, F_TR0 + 1]) != DISCARD:
+        return False
+    return not can_beat(T, st[p, F_H0 + st[p, F_TM]], st[p, F_TR0], True)
+
+
+@njit(cache=True)
+def last_key_at(T, st, p):
+    """last_key of a row where last_applies holds (the search checks that first)."""
+    gone = m_cards(st[p, F_TR0 + 1])
+    seat = (st[p, F_LEADER] + 1) % 3
+    key = st[p, F_KEY] ^ zmask(T, O_ZD + seat * 2048, gone) ^ Z_LAST
+    return canonical_key(T, st[p, F_H0], st[p, F_H0 + 1], st[p, F_H0 + 2], st[p, F_FACEUP], m_cards(st[p, F_TR0]), key)
+
+
+@njit(cache=True, inline="always")
+def canonical_key(T, h0, h1, h2, up, tcards, key):
+    """tt_key of a row with these hands, face-up cards, cards in the trick and Zobrist key
+    (reference._canonical_key of reference._canonical)."""
     live = h0 | h1 | h2
-    gone = ALL & ~(live | trick_cards(st, p))
+    gone = ALL & ~(live | tcards)
     down = gone & ~up
-    key = st[p, F_KEY]
     blocked = blocked_by(T, live, down)
     if blocked:
         while True:  # singles, then runs, again while a run moved (reference.canonical_hands)
