@@ -176,9 +176,9 @@ class FastSolver(ZeroWindowDriver):
     two at or above twice ``max_entries``: 4M slots, 64 MB, for the default 2M entries). The
     table starts with ``start_slots`` and doubles when half full and, below ``exact_slots``
     (default: the full size), whenever one bucket of four slots (one cache line) is full, so that
-    a search loses no entry before the table is at full size (``tt_replaced`` stays 0) and its
-    node counts equal the reference's, full deals included. At full size, a full bucket gives up
-    the entry nearest the end of the deal.
+    a search loses no entry before the table is at full size, and while it loses none
+    (``tt_replaced`` stays 0) its node counts equal the reference's. At full size, a full bucket
+    gives up the entry nearest the end of the deal.
     The table and the history persist across calls, as in the reference.
 
     ``threads=2`` finds the value with two searches sharing the table (lazy SMP): once a solve

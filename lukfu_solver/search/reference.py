@@ -469,7 +469,7 @@ def last_key(pos: Position) -> int | None:
     its entry decides the last player's node for them all (twelfth round of issue 13;
     ``tests/test_last_key.py`` proves the merge where it applies)."""
     trick = pos.trick
-    if len(trick) != 2 or trick[1].kind != DISCARD or pos.outcome is not None:
+    if len(trick) != 2 or trick[1].kind != DISCARD:
         return None
     if can_beat(pos.hands[pos.to_move], trick[0], True):
         return None
@@ -477,8 +477,6 @@ def last_key(pos: Position) -> int | None:
     hands, down = _canonical(list(pos.hands), pos.facedown | gone, pos.trick_cards & ~gone)
     key = pos.key ^ zmask(Z_TRICK_DOWN[(pos.leader + 1) % 3], gone) ^ Z_LAST
     return _canonical_key(pos, key, hands, down)
-
-
 
 
 RANK1 = 0x201 | (0x201 << 18)

@@ -116,6 +116,7 @@ __all__ = [
     "full_key",
     "hist_add",
     "hist_rehash",
+    "last_key",
     "legal_moves",
     "move_ok",
     "node_moves",
@@ -127,7 +128,6 @@ __all__ = [
     "search",
     "tt_grow",
     "tt_key",
-    "last_key",
     "tt_lookup_move",
     "value_bounds",
 ]

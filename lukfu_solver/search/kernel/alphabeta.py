@@ -138,10 +138,10 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     # it served and cost the table's probes their cache lines (issue 13, ninth round)
                     slot = -1
                     if use_tt:
-                        if lastn and not early:
-                            key = last_key_at(T, st, p)
-                        elif not early:  # (an early key was computed before the bounds)
-                            if st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                        if not early:  # (an early key was computed before the bounds)
+                            if lastn:
+                                key = last_key_at(T, st, p)
+                            elif st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                                 key = tt_key_cached(T, st, p)
                             else:
                                 key = tt_key(T, st, p)
