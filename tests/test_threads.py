@@ -10,6 +10,7 @@ import pytest
 from lukfu_solver.endgames import full_deal, random_endgame
 from lukfu_solver.position import Position
 from lukfu_solver.search import fast
+from lukfu_solver.search import kernel as K
 from lukfu_solver.search.fast import FastSolver
 
 
@@ -70,6 +71,48 @@ def test_two_threads_stop_at_their_limits_with_true_bounds(limit: dict, helper_a
     assert helper_at_once
     assert threading.active_count() == before
     assert not res.complete and res.lower <= exact <= res.upper
+
+
+def stored_moves(solver: FastSolver) -> tuple[int, int]:
+    """(entries, entries holding a best move) of the solver's table."""
+    data = solver.tt[1::2]
+    used = data[data != 0]
+    return len(used), int(((used & NO_MOVE_BITS) != NO_MOVE_BITS).sum())
+
+
+NO_MOVE_BITS = (1 << 44) - 1  # the move field of a table entry, all ones when it holds no move
+
+
+def test_a_search_told_to_keep_no_moves_stores_bounds_alone() -> None:
+    pos = random_endgame(46, 9)
+    plain = FastSolver()
+    bare = FastSolver()
+    bare.ctr[K.C_NO_MOVES] = 1
+    assert bare.solve(pos).value == plain.solve(pos).value
+    entries, with_move = stored_moves(plain)
+    assert with_move > 0  # the check can fail: a plain search stores moves
+    entries, with_move = stored_moves(bare)
+    assert entries > 0 and with_move == 0
+
+
+def test_the_helper_keeps_no_moves_and_the_main_search_does(
+    helper_at_once: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helper's tests at other thresholds store bounds only (issue 13, thirteenth round: their
+    best moves misled the main search's order); the main search keeps its moves."""
+    helpers: list[FastSolver] = []
+    started = FastSolver._start_helper
+
+    def keep(self: FastSolver) -> None:
+        started(self)
+        assert self._helper is not None
+        helpers.append(self._helper)
+
+    monkeypatch.setattr(FastSolver, "_start_helper", keep)
+    main = FastSolver(threads=2)
+    assert main.solve(full_deal(5, 0)).complete
+    assert helpers and all(h.ctr[K.C_NO_MOVES] == 1 for h in helpers)
+    assert main.ctr[K.C_NO_MOVES] == 0 and stored_moves(main)[1] > 0
 
 
 def test_threads_must_be_one_or_two() -> None:

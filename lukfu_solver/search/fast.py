@@ -182,9 +182,10 @@ class FastSolver(ZeroWindowDriver):
     The table and the history persist across calls, as in the reference.
 
     ``threads=2`` finds the value with two searches sharing the table (lazy SMP): once a solve
-    has run for ``HELPER_AFTER`` s, a helper thread runs the same driver on the same position
+    has run for ``HELPER_AFTER`` s, a helper thread runs the other driver on the same position
     with its own history, both post the root bounds their tests prove, and a test that the
-    other's bounds answer is dropped. The value is the same as with one thread; node counts, and
+    other's bounds answer is dropped. The helper stores bounds but no best moves, so that the
+    main search's move order is its own. The value is the same as with one thread; node counts, and
     the best move and principal variation where several moves keep the value, may differ from
     run to run. The principal variation and all-moves passes run on one thread afterwards.
     """
@@ -360,6 +361,9 @@ class FastSolver(ZeroWindowDriver):
         helper.tt = self.tt
         helper.ctr[K.C_TTB] = self.ctr[K.C_TTB]
         helper.ctr[K.C_EXACT_B] = self.ctr[K.C_EXACT_B]
+        # bounds only: the best moves of tests at other thresholds misled the main search's order
+        # (issue 13, thirteenth round: set c seed 14 caller 0 took 1.8 s with them, 0.19 s without)
+        helper.ctr[K.C_NO_MOVES] = 1
         helper._race = race
         self._helper = helper
         root = self._root

@@ -393,7 +393,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 g,
                 fr[p, R_A0],
                 fr[p, R_B0],
-                fr[p, R_BEST] if (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
+                fr[p, R_BEST] if ctr[C_NO_MOVES] == 0 and (g > fr[p, R_A0] if fr[p, R_MAX] else g < fr[p, R_B0]) else NO_MOVE,
                 fr[p, R_NCARDS],
             ):
                 nbm = tt_grow(tt, ctr)

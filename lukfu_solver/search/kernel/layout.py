@@ -171,6 +171,7 @@ C_REPLACED = 11  # table entries overwritten by another key
 C_NEXT = 12  # node count of the next limit check (Solver._next_check)
 C_EXPANDED = 13  # nodes whose moves were searched
 C_GENERATED = 14  # moves generated (after the reduction; none where a known move cut, alphabeta.known_move)
+C_NO_MOVES = 15  # 1: store no best moves (the helper thread's search: see search.fast.FastSolver._start_helper)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
