@@ -78,9 +78,13 @@ def tt_grow(tt, ctr):
     return 2 * nb - 1
 
 
+MOVE_FIELD = (1 << 44) - 1
+"""The move's bits of a table entry's data word; all ones when the entry holds no move."""
+
+
 @njit(cache=True, inline="always")
 def tt_pack(move, lo, hi, ncards):
-    return (move & ((1 << 44) - 1)) | ((lo + 16) << 44) | ((hi + 16) << 49) | (ncards << 54)
+    return (move & MOVE_FIELD) | ((lo + 16) << 44) | ((hi + 16) << 49) | (ncards << 54)
 
 
 @njit(cache=True, inline="always")
@@ -95,8 +99,8 @@ def tt_hi(d):
 
 @njit(cache=True, inline="always")
 def tt_move(d):
-    m = d & ((1 << 44) - 1)
-    return NO_MOVE if m == (1 << 44) - 1 else m  # all ones: no move stored
+    m = d & MOVE_FIELD
+    return NO_MOVE if m == MOVE_FIELD else m  # all ones: no move stored
 
 
 @njit(cache=True, inline="always")
