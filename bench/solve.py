@@ -52,6 +52,7 @@ from common import (  # bench/ is on the path: python puts the script's director
     endgame_cases,
     fmt,
     make_console,
+    percentile,
     progress,
     ratio,
     save_json,
@@ -225,6 +226,7 @@ def compare_baseline(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -
             "nodes": summary((b["nodes"] for b in base), 1),
         },
         "solver_cpu_ms": summary(s["cpu_ms"] for s in solver),
+        "cpu_p95_ratio": ratio(percentile([b["cpu_ms"] for b in base], 95), percentile([s["cpu_ms"] for s in solver], 95)),
         "value_mismatches": [
             {"seed": s["seed"], "caller": s["caller"], "solver": s["value"], "baseline": b["value"]}
             for s, b in both
@@ -441,6 +443,57 @@ def baseline_line(c: dict[str, Any]) -> str:
     return line
 
 
+BENCH_MACHINE_P95_MS = 2200.0
+"""Issue 13's bench machine: the wall-time p95 of fbfdd6f's search, one thread, over sets b and c
+together (its node counts, measured at fa0b4ac in ``bench/results/solve-fast.json``). The issue
+asks for a p95 under :data:`P95_GOAL_MS` there; this run's machine may be faster or slower, so the
+goal is judged by the p95 ratio against the baseline measured in the same run."""
+
+P95_GOAL_MS = 500.0
+"""Issue 13's goal for the p95 of sets b and c on the bench machine, one thread."""
+
+
+def p95_goal(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
+    """Issue 13's p95 goal on these records (sets b and c, one thread): the wall-time p95 of both
+    solvers in this run, their ratio, the ratio the goal needs (:data:`BENCH_MACHINE_P95_MS` over
+    :data:`P95_GOAL_MS`), and the solver's p95 carried over to the bench machine by this run's
+    baseline (its p95 times bench machine / this run)."""
+    s95 = percentile([s["ms"] for s in solver], 95)
+    b95 = percentile([b["ms"] for b in base], 95)
+    on_bench = s95 * BENCH_MACHINE_P95_MS / b95
+    return {
+        "positions": len(solver),
+        "solver_p95_ms": round(s95, 3),
+        "baseline_p95_ms": round(b95, 3),
+        "p95_ratio": ratio(b95, s95),
+        "ratio_needed": ratio(BENCH_MACHINE_P95_MS, P95_GOAL_MS),
+        "bench_machine_p95_ms": round(on_bench, 1),
+        "met": on_bench < P95_GOAL_MS,
+    }
+
+
+def p95_goal_line(g: dict[str, Any]) -> str:
+    """One line: issue 13's p95 goal as this run measures it."""
+    verdict = "met" if g["met"] else "not met"
+    return (
+        f"sets b + c, issue 13's p95 goal ({fmt(P95_GOAL_MS)} ms on the bench machine, where fbfdd6f took "
+        f"{fmt(BENCH_MACHINE_P95_MS)} ms): p95 {fmt(g['baseline_p95_ms'])} -> {fmt(g['solver_p95_ms'])} ms, "
+        f"x{fmt(g['p95_ratio'], digits=2)} (x{fmt(g['ratio_needed'], digits=2)} needed), "
+        f"{fmt(g['bench_machine_p95_ms'])} ms on the bench machine: {verdict}"
+    )
+
+
+def bc_goal(results: dict[str, dict[str, Any]], threads: int) -> dict[str, Any] | None:
+    """:func:`p95_goal` over sets b and c when both ran in full beside the baseline on one thread."""
+    if threads != 1 or any(n not in results for n in ("b", "c")):
+        return None
+    solver = [r for n in ("b", "c") for r in results[n]["records"]["solver"]]
+    base = [r for n in ("b", "c") for r in results[n]["records"]["baseline"]]
+    if len(solver) != FULL["b"] + 3 * FULL["c"] or len(base) != len(solver):
+        return None
+    return p95_goal(solver, base)
+
+
 def overall_baseline(results: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """The baseline comparison over every full-deal set run (b, c, d) together."""
     solver = [r for n, res in results.items() if n != "a" for r in res["records"]["solver"]]
@@ -584,6 +637,9 @@ def main(argv: list[str] | None = None) -> int:
     overall = overall_baseline(results)
     if overall is not None:
         make_console().print("\n[bold]All full-deal sets together[/bold]: " + baseline_line(overall))
+    goal = bc_goal(results, args.threads)
+    if goal is not None:
+        make_console().print(p95_goal_line(goal))
     data = {
         "bench": "solve",
         "solver": args.solver,
@@ -595,6 +651,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     if overall is not None:
         data["vs_baseline"] = overall
+    if goal is not None:
+        data["p95_goal"] = goal
     path = save_json(data, args.out)
     print(f"saved {path}")
     return 0

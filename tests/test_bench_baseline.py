@@ -54,3 +54,20 @@ def test_solve_bench_refuses_an_unknown_revision_in_one_line() -> None:
     assert out.returncode == 2, out.stderr
     assert "--baseline-rev" in out.stderr and "no such commit" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def _records(ms: list[float]) -> list[dict[str, float]]:
+    return [{"ms": m, "cpu_ms": m} for m in ms]
+
+
+def test_the_p95_goal_is_judged_by_the_ratio_to_the_baseline_of_the_same_run() -> None:
+    import solve  # noqa: PLC0415 (bench/solve.py, on the path above)
+
+    base = _records([100.0] * 180 + [4400.0] * 20)  # p95 4400 ms: twice the bench machine's 2200
+    slow = solve.p95_goal(_records([50.0] * 180 + [1000.0] * 20), base)
+    assert slow["p95_ratio"] == 4.4 and slow["ratio_needed"] == 4.4
+    assert slow["bench_machine_p95_ms"] == 500.0 and not slow["met"]  # exactly 0.5 s is not under it
+    fast = solve.p95_goal(_records([50.0] * 180 + [900.0] * 20), base)
+    assert fast["bench_machine_p95_ms"] == 450.0 and fast["met"]
+    assert "x4.89" in solve.p95_goal_line(fast) and ": met" in solve.p95_goal_line(fast)
+    assert solve.bc_goal({"b": {}, "c": {}}, threads=2) is None  # the goal is one thread's
