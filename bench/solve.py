@@ -213,6 +213,8 @@ def compare_baseline(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -
         who: {key: sum(pair[i][key] for pair in both) for key in ("nodes", "ms", "cpu_ms")}
         for i, who in enumerate(("solver", "baseline"))
     }
+    base_cpu = summary(b["cpu_ms"] for b in base)
+    solver_cpu = summary(s["cpu_ms"] for s in solver)
     return {
         "baseline": BASELINE_LABEL,
         "over": "positions both completed",
@@ -222,11 +224,11 @@ def compare_baseline(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -
         "cpu_ratio": ratio(tot["baseline"]["cpu_ms"], tot["solver"]["cpu_ms"]),
         "wall_ratio": ratio(tot["baseline"]["ms"], tot["solver"]["ms"]),
         "baseline_stats": {
-            "cpu_ms": summary(b["cpu_ms"] for b in base),
+            "cpu_ms": base_cpu,
             "nodes": summary((b["nodes"] for b in base), 1),
         },
-        "solver_cpu_ms": summary(s["cpu_ms"] for s in solver),
-        "cpu_p95_ratio": ratio(percentile([b["cpu_ms"] for b in base], 95), percentile([s["cpu_ms"] for s in solver], 95)),
+        "solver_cpu_ms": solver_cpu,
+        "cpu_p95_ratio": ratio(base_cpu["p95"] or 0.0, solver_cpu["p95"] or 0.0),
         "value_mismatches": [
             {"seed": s["seed"], "caller": s["caller"], "solver": s["value"], "baseline": b["value"]}
             for s, b in both
@@ -483,12 +485,17 @@ def p95_goal_line(g: dict[str, Any]) -> str:
     )
 
 
+def pooled(results: dict[str, dict[str, Any]], names: list[str], who: str) -> list[dict[str, Any]]:
+    """The records of ``who`` (``solver`` or ``baseline``) over the sets ``names``, in order."""
+    return [r for n in names for r in results[n]["records"][who]]
+
+
 def bc_goal(results: dict[str, dict[str, Any]], threads: int) -> dict[str, Any] | None:
     """:func:`p95_goal` over sets b and c when both ran in full beside the baseline on one thread."""
     if threads != 1 or any(n not in results for n in ("b", "c")):
         return None
-    solver = [r for n in ("b", "c") for r in results[n]["records"]["solver"]]
-    base = [r for n in ("b", "c") for r in results[n]["records"]["baseline"]]
+    solver = pooled(results, ["b", "c"], "solver")
+    base = pooled(results, ["b", "c"], "baseline")
     if len(solver) != FULL["b"] + 3 * FULL["c"] or len(base) != len(solver):
         return None
     return p95_goal(solver, base)
@@ -496,8 +503,9 @@ def bc_goal(results: dict[str, dict[str, Any]], threads: int) -> dict[str, Any] 
 
 def overall_baseline(results: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """The baseline comparison over every full-deal set run (b, c, d) together."""
-    solver = [r for n, res in results.items() if n != "a" for r in res["records"]["solver"]]
-    base = [r for n, res in results.items() if n != "a" for r in res["records"]["baseline"]]
+    full_deals = [n for n in results if n != "a"]
+    solver = pooled(results, full_deals, "solver")
+    base = pooled(results, full_deals, "baseline")
     if not base or len(base) != len(solver):
         return None
     return compare_baseline(solver, base)
