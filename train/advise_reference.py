@@ -1,7 +1,7 @@
 """The high-sample reference of call/pass advice: exact PIMC on bench/advise.py's 30 hands.
 
-For each bench hand (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``, as in
-``bench/advise.py``) this computes what ``advise`` computes with a fixed sample count and no
+For each bench hand (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``,
+``bench/advise_hands.py``) this computes what ``advise`` computes with a fixed sample count and no
 time budget (``hidden.calls.call_values``: *play* and *pass* on the same sampled deals, the later
 seats by the calling policy), with **no node or time limit on any solve**: every value is an
 exact solve, and the run stops with an error if one is not (``incomplete`` must be 0).
@@ -13,7 +13,7 @@ nodes; a run resumes from it (same samples and seed) and redoes nothing finished
 a pure function of the options, so they are byte-identical for any ``--jobs``; only ``cost``
 (wall seconds, CPU seconds of this process) depends on the machine.
 
-Run: ``python bench/advise_reference.py [--samples 96] [--hands 30] [--jobs 1] [--out FILE]``.
+Run: ``python -m train.advise_reference [--samples 96] [--hands 30] [--jobs 1] [--out FILE]``.
 Result: ``bench/results/advise-reference.json``.
 """
 
@@ -21,41 +21,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from common import RESULTS_DIR, save_json, summary
-
+from bench.advise_hands import REF_SEED, TESTED_SAMPLES, TESTED_SEEDS, bench_hand, sample_seeds
+from bench.common import RESULTS_DIR, save_json, summary
 from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.cards import format_cards
-from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.calls import CallValuation, call_values
 from lukfu_solver.hidden.pimc import Evaluator
-
-FIRST_DEAL = 1000
-"""Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)`` (as in bench/advise.py)."""
-REF_SEED = 1_000_003
-"""The reference's sampling seed: not 2 or 3, the seeds bench/advise.py tests."""
-TESTED_SEEDS = (2, 3)
-"""bench/advise.py's sampling seeds, whose sample seeds the reference must not reuse."""
-TESTED_SAMPLES = 128
-"""The most samples bench/advise.py draws a hand (``ANYTIME_SAMPLES``)."""
-
-
-def bench_hand(i: int) -> tuple[int, int]:
-    """``(hand, seat)`` of bench hand ``i``."""
-    seat = i % 3
-    return deal_from_seed(FIRST_DEAL + i)[seat], seat
-
-
-def sample_seeds(seed: int, n: int) -> list[int]:
-    """The per-sample seeds ``call_values`` draws from ``seed`` (the same stream)."""
-    master = random.Random(seed)
-    return [master.getrandbits(64) for _ in range(n)]
 
 
 def check_disjoint(samples: int) -> None:
@@ -121,7 +98,7 @@ def result(records: list[dict[str, Any]], samples: int, wanted: int) -> dict[str
     missing = sorted(set(range(wanted)) - {r["hand_index"] for r in records})
     partial = (
         f" PARTIAL: {len(records)} of the {wanted} hands are done (missing {missing}); the checkpoint resumes the "
-        f"rest (python bench/advise_reference.py --samples {samples})."
+        f"rest (python -m train.advise_reference --samples {samples})."
         if missing
         else ""
     )
@@ -135,7 +112,7 @@ def result(records: list[dict[str, Any]], samples: int, wanted: int) -> dict[str
             f"budget, {samples} samples a hand drawn from seed {REF_SEED} (none of its sample seeds is one of seeds "
             f"2 or 3's), every solve exact (no node or time limit; incomplete 0 on every hand, checked). "
             f"play/pass: mean and standard error of this seat's points; gap/gap_se: the paired play - pass "
-            f"difference. Per-sample values and nodes are kept. Made by bench/advise_reference.py.{partial}"
+            f"difference. Per-sample values and nodes are kept. Made by train/advise_reference.py.{partial}"
         ),
         "samples": samples,
         "seed": REF_SEED,

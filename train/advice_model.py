@@ -22,8 +22,8 @@ the training rows (a label's squared residual is that variance plus the model's 
 what the advice shrinks a few samples' variance towards. Written to
 ``lukfu_solver/data/advice_model.json``.
 
-Run: ``python bench/advice_model.py generate [--deals N]`` (appends to
-``bench/results/advice-model-data.jsonl``, resumable), then ``python bench/advice_model.py fit``.
+Run: ``python -m train.advice_model generate [--deals N]`` (appends to
+``bench/results/advice-model-data.jsonl``, resumable), then ``python -m train.advice_model fit``.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def fit() -> None:
             "variance is shrunk towards when they refine the model's answer",
         },
         "trained_on": {"rows": len(xs), "data": str(DATA.relative_to(ROOT)), "ridge": RIDGE, "first_deal": TRAIN_FIRST},
-        "recipe": "bench/advice_model.py (module docstring)",
+        "recipe": "train/advice_model.py (module docstring)",
     }
     OUT.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(model["error"]), f"rows {len(xs)} -> {OUT.relative_to(ROOT)}")

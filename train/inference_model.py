@@ -1,4 +1,4 @@
-"""Opponent-model bench (issue 19): a model of the ``pimc`` player fitted on many self-play
+"""Opponent-model trainer (issue 19): a model of the ``pimc`` player fitted on many self-play
 records, its held-out log-likelihood, and the likelihood's temperature calibrated by accuracy.
 
 1. **records**: all-``pimc:L`` self-play deals for fitting (``--fit-deals`` from ``--fit-seed``),
@@ -18,7 +18,7 @@ records, its held-out log-likelihood, and the likelihood's temperature calibrate
    records, of the candidate and rank models: the family the player's model of ``pimc`` belongs
    to) against the earlier one (:data:`EARLIER`) and the rule model at its best temperature on the held-out records, with intervals.
 
-Run: ``python bench/inference_model.py [--level 2] [--cache DIR]``; results
+Run: ``python -m train.inference_model [--level 2] [--cache DIR]``; results
 ``bench/results/inference-model.json`` (or ``--out``). ``--cache`` keeps the self-play records
 (JSON lines, by level, seed and deals) so a rerun does not replay them; they are deterministic.
 """
@@ -35,8 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from common import base_parser, environment, make_console, save_json, summary  # bench/ is on the path
-
+from bench.common import base_parser, environment, make_console, save_json, summary
 from lukfu_solver.hidden.inference import (
     ESS_SHARE,
     OpponentModel,
