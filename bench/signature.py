@@ -109,9 +109,12 @@ def set_report(run: SetRun, recorded: list[list[int | None]] | None) -> dict[str
 
 
 def record(runs: dict[str, SetRun], path: Path = SIGNATURE_FILE) -> Path:
-    """Write the compiled solver's rows of every set as the new record."""
+    """Write the compiled solver's rows of the sets run as the new record of those sets (the
+    record's other sets are kept as they were)."""
     from bench.common import save_json
 
+    sets = load_record(path)
+    sets.update({name: run.rows for name, run in runs.items() if run.kind == "compiled"})
     data = {
         "bench": "signature",
         "what": (
@@ -119,7 +122,7 @@ def record(runs: dict[str, SetRun], path: Path = SIGNATURE_FILE) -> Path:
             "bench/solve.py (a: 200 six-card endgames, b: 50 full deals, c: those 50 for every caller, d: 50 "
             "further deals), one thread, a fresh solver each, no limit. Checked by python -m bench --quick."
         ),
-        "sets": {name: run.rows for name, run in runs.items() if run.kind == "compiled"},
-        "digests": {name: run.digest() for name, run in runs.items() if run.kind == "compiled"},
+        "sets": {name: sets[name] for name in SETS if name in sets},
+        "digests": {name: digest(sets[name]) for name in SETS if name in sets},
     }
     return save_json(data, path)
