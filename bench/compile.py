@@ -13,7 +13,7 @@ git worktree of main): its cold compile is measured in the same run, the two alt
 ``--runs`` times, so that both see the same machine load; the ratios are the figures (the
 machine may be shared, so a single time means little).
 
-Run: ``python bench/compile.py [--baseline-path DIR] [--runs N] [--out FILE]``; results go to
+Run: ``python -m bench.compile [--baseline-path DIR] [--runs N] [--out FILE]``; results go to
 ``bench/results/compile.json``.
 """
 
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import REPO_DIR, base_parser, make_console, ratio, save_json
+from bench.common import REPO_DIR, base_parser, make_console, ratio, save_json
 
 CHILD_CODE = r"""
 import json, os, time

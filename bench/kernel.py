@@ -21,7 +21,7 @@
 For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
 may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
 
-Run: ``python bench/kernel.py [--quick] [--keys [--parts]] [--time-limit S] [--out FILE]``.
+Run: ``python -m bench.kernel [--quick] [--keys [--parts]] [--time-limit S] [--out FILE]``.
 ``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
 ``bench/results/kernel.json``.
 """
@@ -35,8 +35,7 @@ import tempfile
 import time
 from typing import Any
 
-from common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
-
+from bench.common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
 from lukfu_solver.search import make_solver
 
 COMPILE_CODE = (

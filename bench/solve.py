@@ -15,7 +15,7 @@ the solver too); the worst cases; on the sets of ``--compare-drivers`` (default 
 driver (bisection) measured too and the two compared. Values of
 the solver, plain (when it finished) and the other driver are cross-checked.
 
-Run: ``python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
+Run: ``python -m bench.solve [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
 ``--solver fast`` measures the compiled kernel, ``--threads 2`` with a helper thread (the other
 driver's comparison then still runs on one thread).
 ``--quick``: set a with 40 positions and set b with 5 deals (sets c and d, if asked for, 5 deals).
@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import (  # bench/ is on the path: python puts the script's directory first
+from bench.common import (
     BASELINE_COMMIT,
     Case,
     Timer,
@@ -58,7 +58,6 @@ from common import (  # bench/ is on the path: python puts the script's director
     save_json,
     summary,
 )
-
 from lukfu_solver.search import make_solver, plain_alphabeta
 
 SET_NAMES = ("a", "b", "c", "d")

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIB = ROOT / "lukfu_solver"
 CLI = ROOT / "cli"
 BENCH = ROOT / "bench"
+TRAIN = ROOT / "train"
 MAX_LINES = 800
 
 LAYERS: dict[str, int] = {
@@ -195,7 +196,7 @@ def test_one_pimc_core() -> None:
 def test_one_solver_factory() -> None:
     """Solvers are built by search.make_solver alone: nothing else constructs the classes."""
     built = []
-    for p in LIB_FILES + _sources(CLI) + _sources(BENCH):
+    for p in LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN):
         if (LIB / "search") in p.parents:
             continue
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
@@ -208,13 +209,15 @@ def test_one_solver_factory() -> None:
     assert not built, f"solvers built outside search.make_solver: {built}"
 
 
-@pytest.mark.parametrize("path", _sources(BENCH), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT)))
 def test_bench_uses_the_library_only(path: Path) -> None:
     reached = sorted(m for m in _imports(path) if m.split(".")[0] == "lukfu_cli")
     assert not reached, f"{path.relative_to(ROOT)} imports the command line: {reached}"
 
 
-@pytest.mark.parametrize("path", LIB_FILES + _sources(CLI), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_no_source_file_over_the_limit(path: Path) -> None:
     lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}: split it by job)"
@@ -222,7 +225,12 @@ def test_no_source_file_over_the_limit(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    LIB_FILES + _sources(CLI) + _sources(BENCH) + sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"],
+    LIB_FILES
+    + _sources(CLI)
+    + _sources(BENCH)
+    + _sources(TRAIN)
+    + sorted((ROOT / "docs").rglob("*.md"))
+    + [ROOT / "README.md"],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_pointer_outside_the_project(path: Path) -> None:

@@ -17,14 +17,8 @@ must give the oracle's values. ``CALLER_AHEAD`` is the switch of both searches
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import oracle_ab_once, random_endgame  # noqa: E402
+from oracle import oracle_ab_once, random_endgame
 
 from lukfu_solver.cards import UNBEATABLE_LEAD  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402

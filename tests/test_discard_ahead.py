@@ -21,14 +21,8 @@ round)").
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
+from oracle import open_endgames, oracle_ab_once, random_endgame
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402

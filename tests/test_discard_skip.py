@@ -11,12 +11,7 @@ wins, would lose cuts, and the cases show it.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import random_endgame  # noqa: E402
+from oracle import random_endgame
 
 from lukfu_solver.plays import SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402

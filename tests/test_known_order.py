@@ -11,13 +11,13 @@ the kernel must still match it node for node.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
+
+from test_kernel import endgame  # noqa: E402
 
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, DISCARD  # noqa: E402
@@ -27,10 +27,6 @@ from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search.fast import FastSolver, encode, load_row, tables  # noqa: E402
 from lukfu_solver.search.kernel.alphabeta import known_move  # noqa: E402
 from lukfu_solver.search.kernel.ordering import KILLER2_SCORE  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_kernel import endgame  # noqa: E402
 
 
 def _arrays():

@@ -11,14 +11,8 @@ some that the bounds without it left open), and the compiled kernel must give th
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import oracle_ab, random_endgame  # noqa: E402
+from oracle import oracle_ab, random_endgame
 
 from lukfu_solver.plays import RUN, SET, SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402

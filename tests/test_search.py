@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import random
 import signal
-import sys
 import time
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import (  # noqa: E402
+from oracle import (
     endgame_mix,
     multi_lead_endgames,
     oracle_ab,

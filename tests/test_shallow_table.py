@@ -4,14 +4,8 @@ the table holds no entry for such a position, in the reference and in the kernel
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import endgame_mix, oracle_value  # noqa: E402
+from oracle import endgame_mix, oracle_value
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import reference  # noqa: E402
