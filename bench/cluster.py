@@ -65,7 +65,7 @@ def noop(x: int) -> int:
 
 def kernel_warmup() -> None:
     """Compile or load the kernel (looked up when run: the module may move within search/)."""
-    from lukfu_solver.search.fast import compile_all
+    from lukfu_solver.search.compiled import compile_all
 
     compile_all()
 

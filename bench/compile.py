@@ -1,7 +1,7 @@
 """Benchmark of the kernel's cold compile: what a newcomer's first full-deal solve waits for.
 
 Each run is a fresh interpreter (a subprocess) with an empty ``NUMBA_CACHE_DIR`` calling
-``lukfu_solver.search.fast.compile_all``, as the first command of a fresh environment does. It
+``lukfu_solver.search.compiled.compile_all``, as the first command of a fresh environment does. It
 records the wall time (measured by this script around the subprocess) and the subprocess's own
 user and system CPU time, and, from numba's compile events inside it, per kernel function that
 numba compiled: the seconds of its compile with the functions it compiled on the way excluded
@@ -73,7 +73,7 @@ class Llvm(event.Listener):
 event.register("numba:compile", Compiles())
 event.register("numba:llvm_lock", Llvm())
 t0 = time.perf_counter()
-from lukfu_solver.search.fast import compile_all
+from lukfu_solver.search.compiled import compile_all
 
 compile_all()
 wall = time.perf_counter() - t0

@@ -196,7 +196,7 @@ def tune(console: Any, deals: int, seed: int, jobs: int) -> list[dict[str, Any]]
 def warm_up() -> None:
     """Load (or compile) the compiled solver once, so no decision's time includes it."""
     try:
-        from lukfu_solver.search.fast import compile_all
+        from lukfu_solver.search.compiled import compile_all
     except ImportError:
         return
     compile_all()

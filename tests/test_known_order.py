@@ -24,7 +24,7 @@ from lukfu_solver.plays import CLAIM, DISCARD  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import Solver  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
-from lukfu_solver.search.fast import FastSolver, encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.compiled import CompiledSolver, encode, load_row, tables  # noqa: E402
 from lukfu_solver.search.kernel.alphabeta import known_move  # noqa: E402
 from lukfu_solver.search.kernel.ordering import KILLER2_SCORE  # noqa: E402
 
@@ -131,7 +131,7 @@ def test_searches_with_known_moves_first_match_the_reference():
     # log's undo), fails here: the history, and with it the order, parts from the reference's
     cases += [endgame(2000 + seed, 8) for seed in range(12)]
     for pos in cases:
-        ref, fast = Solver(), FastSolver()
+        ref, fast = Solver(), CompiledSolver()
         a = ref.solve(pos)
         b = fast.solve(pos)
         if (a.value, a.nodes, a.tt_probes, a.tt_hits) != (b.value, b.nodes, b.tt_probes, b.tt_hits):

@@ -18,6 +18,7 @@ from lukfu_solver.plays import RUN, SET, SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 
 def _applies(pos: Position) -> bool:
@@ -145,7 +146,7 @@ AHEAD = _ahead_cases()
 
 def _without_ahead(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     with monkeypatch.context() as m:
-        m.setattr(B, "R7_AHEAD", False)
+        m.setattr(S, "R7_AHEAD", False)
         return B.value_bounds(pos)
 
 

@@ -1,4 +1,4 @@
-"""The compiled exact solver: :class:`FastSolver`, the same search as
+"""The compiled exact solver: :class:`CompiledSolver`, the same search as
 :class:`lukfu_solver.search.reference.Solver` run by the numba kernel of :mod:`lukfu_solver.search.kernel`.
 
 Same public API and the same results: as long as neither table loses an entry (the reference
@@ -12,7 +12,7 @@ The first use in a fresh environment compiles the kernel (numba caches it on dis
 ``__pycache__``); importing this module imports numba, ``import lukfu_solver`` does not.
 
 >>> from lukfu_solver.position import Position
->>> res = FastSolver().solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))
+>>> res = CompiledSolver().solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))
 >>> res.value, str(res.best)
 (4, 'claim')
 """
@@ -168,7 +168,7 @@ class _Race:
         self.hi = min(self.hi, hi)
 
 
-class FastSolver(ZeroWindowDriver):
+class CompiledSolver(ZeroWindowDriver):
     """Alpha-beta search with a transposition table, compiled: see
     :class:`~lukfu_solver.search.reference.Solver`.
 
@@ -221,7 +221,7 @@ class FastSolver(ZeroWindowDriver):
         self._stopped: str | None = None
         self._ply = 0
         self._race: _Race | None = None
-        self._helper: FastSolver | None = None
+        self._helper: CompiledSolver | None = None
         self._helper_thread: threading.Thread | None = None
         self._root: Position | None = None
         self._t0 = 0.0
@@ -356,13 +356,12 @@ class FastSolver(ZeroWindowDriver):
             K.tt_grow(self.tt, self.ctr)
         lo, hi = self._bounds()  # the driver's root (the helper starts only while it runs)
         race = self._race = _Race(lo, hi)
-        helper = FastSolver(driver=_HELPER_DRIVER[self.driver], reduce=self.reduce, tt_slots=4)
+        helper = CompiledSolver(driver=_HELPER_DRIVER[self.driver], reduce=self.reduce, tt_slots=4)
         helper._finalizer.detach()  # its arrays hold no table worth pooling
         helper.tt = self.tt
         helper.ctr[K.C_TTB] = self.ctr[K.C_TTB]
         helper.ctr[K.C_EXACT_B] = self.ctr[K.C_EXACT_B]
-        # bounds only: the best moves of tests at other thresholds misled the main search's order
-        # (issue 13, thirteenth round: set c seed 14 caller 0 took 1.8 s with them, 0.19 s without)
+        # bounds only: the best moves of tests at other thresholds mislead the main search's order
         helper.ctr[K.C_NO_MOVES] = 1
         helper._race = race
         self._helper = helper
@@ -485,7 +484,7 @@ def compile_all() -> float:
     """Compile (or load from the cache) every kernel function by solving a tiny position; the
     seconds it took."""
     t0 = time.perf_counter()
-    FastSolver(max_entries=1024).solve(
+    CompiledSolver(max_entries=1024).solve(
         Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10
     )
     return time.perf_counter() - t0
