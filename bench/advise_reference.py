@@ -29,12 +29,12 @@ from typing import Any
 
 from common import RESULTS_DIR, save_json, summary
 
-from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.calls import CallValuation, call_values
 from lukfu_solver.hidden.pimc import Evaluator
+from lukfu_solver.policy.calling import policy_calls
 
 FIRST_DEAL = 1000
 """Hand ``i`` comes from ``deal_from_seed(FIRST_DEAL + i)`` (as in bench/advise.py)."""

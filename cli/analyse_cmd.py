@@ -52,9 +52,10 @@ from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
+    from lukfu_solver.analysis.advice import Advice, Estimate
     from lukfu_solver.analysis.hand import HandAnalysis
     from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.policy.calling import HandFacts
 
 Progress = Callable[[int, int], None]
 

@@ -19,8 +19,9 @@ from lukfu_solver.view import SeatView
 from .render import signed
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, HandFacts
+    from lukfu_solver.analysis.advice import Advice
     from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.policy.calling import HandFacts
 
 
 def percent(p: float) -> str:

@@ -16,16 +16,15 @@ from typer.testing import CliRunner
 
 from lukfu_cli.app import app
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
+from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.inference import (
     Decision,
-    Facts,
     decisions,
     fit_call,
     fit_eps,
     log_discard,
     log_likelihood,
-    sigmoid,
+    rule_model,
     temper,
     weigh,
 )
@@ -40,9 +39,13 @@ from lukfu_solver.hidden.pimc import (
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import run_match
 from lukfu_solver.players import make_player
-from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates
 from lukfu_solver.players.pimc import PimcPlayer
-from lukfu_solver.players.rule import RulePlayer, ctx_from_view
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.calling import sigmoid
+from lukfu_solver.policy.facts import facts_from_view
+from lukfu_solver.policy.rule import RulePlayer, rule_move
+from lukfu_solver.policy.rule_fast import keep_order_fast
 from lukfu_solver.view import SeatView
 
 runner = CliRunner()
@@ -68,11 +71,11 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
 
         def policy(facts, seen=seen):  # type: ignore[no-untyped-def]
             seen.append(facts)
-            return rule_policy(facts)
+            return rule_move(facts)
 
         def order(facts, orders=orders):  # type: ignore[no-untyped-def]
             orders.append(facts)
-            return keep_order(facts)
+            return keep_order_fast(facts)
 
         ds = list(decisions(policy, rec.hands, rec.caller, rec.plays, None, order))
         expected = []
@@ -81,7 +84,7 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
             s = SeatView.from_deal(0, rec.hands[0], rec.caller, plays[:i]).to_move
             view = SeatView.from_deal(s, rec.hands[s], rec.caller, plays[:i])
             if len(list(view.legal_moves())) > 1:
-                expected.append((ctx_from_view(view), p, RulePlayer()(view)))
+                expected.append((facts_from_view(view), p, RulePlayer()(view)))
         assert len(ds) == len(expected)
         for d, (ctx, played, rule) in zip(ds, expected, strict=True):
             assert d.seat == ctx.seat
@@ -115,7 +118,7 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                     legal = list(view.legal_moves())
                     if s == skip or len(legal) < 2:
                         continue
-                    facts = Facts(*ctx_from_view(view))
+                    facts = facts_from_view(view)
                     kind = "lead" if not view.trick else ("discard" if legal[-1].kind == 3 else "follow")
                     if model.candidates is not None:
                         cs = model.candidates(
@@ -180,11 +183,11 @@ def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
         d
         for r in recs
         if r.caller is not None
-        for d in decisions(rule_policy, r.hands, r.caller, r.plays, None, None, pimc_candidates(1))
+        for d in decisions(rule_move, r.hands, r.caller, r.plays, None, None, pimc_candidates(1))
     ]
     assert len(ds) > 10 and all(d.in_cands and 1 <= d.cands <= d.legal for d in ds)
     assert any(d.cands < d.legal for d in ds) and any(not d.matched for d in ds)
-    rules = [d for r in recs if r.caller is not None for d in decisions(rule_policy, r.hands, r.caller, r.plays)]
+    rules = [d for r in recs if r.caller is not None for d in decisions(rule_move, r.hands, r.caller, r.plays)]
     assert [d.matched for d in ds] == [d.matched for d in rules]
     for d in ds:
         e = model.eps[("lead", "follow", "discard").index(d.kind)]

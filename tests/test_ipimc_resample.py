@@ -8,10 +8,11 @@ import random
 import time
 from typing import Any
 
-from lukfu_solver.game import RandomPlayer, play_deal
-from lukfu_solver.hidden.inference import Weights
+from lukfu_solver.game import play_deal
+from lukfu_solver.hidden.inference import Weights, rule_model
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import IpimcPlayer, rule_model
+from lukfu_solver.players.ipimc import IpimcPlayer
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.view import SeatView
 
 

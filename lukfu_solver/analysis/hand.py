@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import CardSet, format_cards
+from ..policy.calling import HandFacts, hand_facts
 from ..view import SeatView
-from .advice import Advice, HandFacts, advise, hand_facts
+from .advice import Advice, advise
 from .defaults import ADVICE_MAX_NODES, HAND_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
 from .moves import Analysis, SolveLimits, analyse
 

@@ -11,7 +11,7 @@ non-caller, the mean of the two non-callers' results, minus half the caller's (M
 may leave open which non-caller wins).
 
 With ``infer`` the samples are importance-weighted by the likelihood of the other seats' calls
-and plays under the rule model (``players.ipimc.rule_model``: a view from a real table comes from
+and plays under the rule model (``hidden.inference.rule_model``: a view from a real table comes from
 players who are not the engine's, ``docs/inference.md``): the weights
 are tempered so their effective sample size stays at a floor, and reported (``weights``).
 
@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..hidden.inference import Weights, log_likelihood, temper
+from ..hidden.inference import Weights, log_likelihood, rule_model, temper
 from ..hidden.pimc import (
     ChoiceEstimate,
     Evaluator,
@@ -44,6 +44,7 @@ from ..hidden.pimc import (
     sample_task,
     viewer_points,
 )
+from ..hidden.quick import make_sampler
 from ..parallel import Workers
 from ..plays import Play
 from ..view import SeatView
@@ -110,9 +111,6 @@ def analyse(
     notes); the weights are recomputed over all the samples after each batch, in order, so they
     do not depend on ``jobs`` either.
     """
-    from ..hidden.quick import make_sampler
-    from ..players.ipimc import rule_model
-
     t0 = time.perf_counter()
     evaluator = Evaluator(limits or SolveLimits())
     moves = sorted(view.legal_moves(), key=Play.sort_key) if view.to_move == view.seat else []

@@ -5,9 +5,10 @@ answers ``"play"``/``"pass"`` in the calling phase (``view.caller is None``) and
 :class:`~lukfu_solver.plays.Play` otherwise — exactly what :func:`~lukfu_solver.game.play_deal`
 asks of its players. :func:`make_player` builds one from a short spec:
 
-- ``random`` — uniformly random legal choices (:class:`~lukfu_solver.game.RandomPlayer`);
-- ``rule`` / ``rule:T`` — :class:`RulePlayer`, simple principles, calling when its hand's
-  strength (Old cards, sure and near-sure winners, sets, runs) reaches ``T``;
+- ``random`` — uniformly random legal choices (:class:`RandomPlayer`, ``players/random.py``);
+- ``rule`` / ``rule:T`` — :class:`RulePlayer` (``policy/rule.py``: it needs only the rules, so
+  it stands below the hidden-hand modules that replay it), simple principles, calling when its
+  hand's strength (Old cards, sure and near-sure winners, sets, runs) reaches ``T``;
 - ``pimc`` / ``pimc:L`` — :class:`PimcPlayer`, perfect-information Monte Carlo at level ``L``
   (1–5): samples the hidden cards, evaluates every candidate move in every sample with the
   exact solver (node-limited) or a rule-player playout, and picks the best mean; sampling,
@@ -23,19 +24,10 @@ the solver by nodes, never by time).
 (0, True)
 """
 
+from ..policy.rule import RulePlayer
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, MoveValue, PimcPlayer
+from .random import RandomPlayer
 from .registry import PLAYER_KINDS, SPEC_HELP, Player, make_player, player_factory
-from .rule import (
-    Ctx,
-    RulePlayer,
-    ctx_from_position,
-    ctx_from_view,
-    hand_strength,
-    keep_values,
-    rule_call,
-    rule_move,
-    rule_playout,
-)
 
 __all__ = [
     "player_factory",
@@ -45,17 +37,10 @@ __all__ = [
     "PLAYER_KINDS",
     "SPEC_HELP",
     "Analysis",
-    "Ctx",
     "MoveValue",
     "PimcPlayer",
     "Player",
+    "RandomPlayer",
     "RulePlayer",
-    "ctx_from_position",
-    "ctx_from_view",
-    "hand_strength",
-    "keep_values",
     "make_player",
-    "rule_call",
-    "rule_move",
-    "rule_playout",
 ]

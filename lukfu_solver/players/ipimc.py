@@ -24,32 +24,22 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..analysis.advice import policy_calls
-from ..cards import CardSet
 from ..hidden.calls import call_values
 from ..hidden.carry import Particle, carry_pool, extends, fresh
-from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, call_terms, temper, weigh
+from ..hidden.inference import ESS_SHARE, Candidates, OpponentModel, Weights, call_terms, rule_model, temper, weigh
 from ..hidden.pimc import estimate
-from ..hidden.sampling import deal_others
 from ..plays import Play
+from ..policy.calling import PIMC_CALL_CURVE, hand_strength_fast, policy_calls
+from ..policy.facts import SeatFacts
+from ..policy.rule import rule_move
 from ..view import HAND_SIZE, SeatView
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
-from .rule import Ctx, hand_strength_fast, keep_order_fast, rule_move, rule_move_fast
 
-RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
-"""The rule model's parameters (the earlier opponent model, the rule player softened:
-:func:`rule_model`), fitted by maximum likelihood on self-play records of the level-2 ``pimc``
-player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
-in ``bench/results/inference.json``, ``fit``). The discard softness ``lam`` is the exception:
-its maximum-likelihood value (1.24) made the weights of whole views collapse onto a few deals
-and put *less* probability on the true cards than uniform sampling; it was set to 0.2 by the
-accuracy on 8 tuning deals (match seed 1902: 0.027 nats a hidden card against 0.015 at 1.24),
-and the accuracy is reported on other deals (``docs/inference.md``)."""
 MODEL_LEVEL = 2
 """The level of the ``pimc`` player the shipped model was fitted on."""
 FITTED: dict[str, Any] = {
-    "slope": 0.79,
-    "threshold": 5.268,
+    "slope": PIMC_CALL_CURVE.slope,
+    "threshold": PIMC_CALL_CURVE.threshold,
     "eps": (0.86, 0.446, 0.444),
     "ranks": (
         (1.0, 0.7726, 0.5533, 0.4735, 0.472, 0.4183, 0.3905, 0.2431),
@@ -68,32 +58,13 @@ exponent in the weights) is the one with the best accuracy over groups of 12 sam
 on 40 other deals (match seed 1912), ``calibration`` in the same file."""
 
 
-def rule_policy(facts: Facts) -> Play:
-    """The rule player's move for a seat's facts (the opponent model's policy)."""
-    return rule_move(Ctx(*facts))
-
-
-def rule_policy_moves(facts: Facts, moves: Sequence[Play]) -> Play:
-    """:func:`rule_policy`'s move, given the legal moves the replay has listed (its leads then the
-    claim when allowed, or its beating plays): ``players.rule.rule_move_fast``, the same move
-    faster (the rule model asks it at every decision of every deal it weighs)."""
-    return rule_move_fast(Ctx(*facts), moves)
-
-
-def keep_order(facts: Facts) -> list[int]:
-    """The deciding seat's cards, least worth keeping first: the order of the rule player's
-    discard (its keep values, as when it follows; ``players.rule.keep_order_fast``, the same order
-    as ``discard_order(hand, seat_keep_values(ctx))``, faster)."""
-    return keep_order_fast(Ctx(*facts))
-
-
 def pimc_candidates(level: int = MODEL_LEVEL) -> Candidates:
     """The candidate moves of the ``pimc`` player at ``level`` for a seat's facts (the rule
     player's choice first): the moves it values, so the only ones it ever plays."""
     limit = LEVELS[level].max_candidates
 
-    def candidates(facts: Facts, legal: Sequence[Play], discard: int) -> list[Play]:
-        return candidate_moves(Ctx(*facts), limit, legal, discard)
+    def candidates(facts: SeatFacts, legal: Sequence[Play], discard: int) -> list[Play]:
+        return candidate_moves(facts, limit, legal, discard)
 
     return candidates
 
@@ -105,7 +76,7 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     eps = tuple(p["eps"])
     ranks = p.get("ranks")
     return OpponentModel(
-        rule_policy,
+        rule_move,
         hand_strength_fast,
         p["slope"],
         p["threshold"],
@@ -118,35 +89,9 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     )
 
 
-def rule_model(**overrides: Any) -> OpponentModel:
-    """The earlier opponent model, the rule player softened (:data:`RULE_FITTED`; kept for the
-    comparison in ``bench/inference.py``)."""
-    p = {**RULE_FITTED, **overrides}
-    eps = tuple(p["eps"])
-    return OpponentModel(
-        rule_policy,
-        hand_strength_fast,
-        p["slope"],
-        p["threshold"],
-        eps,  # type: ignore[arg-type]
-        keep_order,
-        p["lam"],
-        temperature=p.get("temperature", 1.0),
-        policy_moves=rule_policy_moves,
-    )
-
-
 EVIDENCE = ("plays", "calls", "none")
 """What weighs the play phase's samples: the other seats' calls and plays (``plays``), their
 calls only (``calls``), nothing (``none``: the play phase is pimc's)."""
-
-
-def call_deals(hand: CardSet, seat: int, samples: int, seed: int) -> list[list[CardSet]]:
-    """The deals ``hidden.calls.call_values`` draws for ``samples`` samples from ``seed``, in its
-    order (a master generator gives each sample its seed, the sample deals the others' hands)."""
-    master = random.Random(seed)
-    seeds = [master.getrandbits(64) for _ in range(samples)]
-    return [deal_others(hand, seat, random.Random(s)) for s in seeds]
 
 
 class IpimcPlayer(PimcPlayer):
@@ -207,10 +152,8 @@ class IpimcPlayer(PimcPlayer):
         if not self.weigh_call or view.seat == 0:
             return super()._analyse_call(view, rng)
         n = self.params.call_samples
-        seed = rng.getrandbits(64)
-        v = call_values(view.hand, view.seat, n, seed, self._evaluator(2 * n, HAND_SIZE), policy_calls)
-        deals = call_deals(view.hand, view.seat, len(v.samples), seed)
-        w = temper([call_terms(self.model, d, view.seat, view.seat) for d in deals], self.share)
+        v = call_values(view.hand, view.seat, n, rng.getrandbits(64), self._evaluator(2 * n, HAND_SIZE), policy_calls)
+        w = temper([call_terms(self.model, r.hands, view.seat, view.seat) for r in v.samples], self.share)
         plays, passes = [r.play for r in v.samples], [r.pass_ for r in v.samples]
         play = estimate("play", plays, plays, v.play.incomplete, w.weights)
         pass_ = estimate("pass", passes, [-2 * x for x in passes], 0, w.weights)

@@ -8,10 +8,11 @@ from typing import Protocol, runtime_checkable
 from .. import i18n
 from ..errors import NotationError
 from ..plays import Play
+from ..policy.rule import RulePlayer
 from ..view import SeatView
 from .ipimc import IpimcPlayer, carried_player
 from .pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
-from .rule import RulePlayer
+from .random import RandomPlayer
 
 
 @runtime_checkable
@@ -52,8 +53,6 @@ def make_player(spec: str, seed: int = 0) -> Player:
     >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0", "ipimc:2")]
     ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0', 'ipimc:2']
     """
-    from ..game import RandomPlayer
-
     text = spec.strip().lower()
     kind, _, arg = text.partition(":")
     if kind == "random" and not arg:
