@@ -54,7 +54,7 @@ from .render import legend, suit_cell, suit_header
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, Estimate
     from lukfu_solver.analysis.hand import HandAnalysis
-    from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
     from lukfu_solver.policy.calling import HandFacts
 
 Progress = Callable[[int, int], None]
@@ -170,7 +170,7 @@ def facts_data(facts: HandFacts) -> dict[str, Any]:
     }
 
 
-def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
+def analysis_data(a: ViewAnalysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
     """An analysis as JSON data: every move best first with its mean, error and per-sample values."""
     best = a.best
     return {
@@ -479,7 +479,7 @@ def analyse_view(
         console.print(inference_text(a))
 
 
-def inference_text(a: Analysis) -> Text:
+def inference_text(a: ViewAnalysis) -> Text:
     """The inference line of ``analyse VIEW --infer``: the effective sample size, and whether the
     weights were tempered to keep it at the floor."""
     w = a.weights

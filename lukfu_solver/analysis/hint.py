@@ -25,7 +25,7 @@ from ..errors import NotationError
 from ..hidden.calls import Budget
 from ..i18n import _
 from ..players.ipimc import IpimcPlayer
-from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
+from ..players.pimc import DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer
 from ..plays import Play
 from ..view import SeatView
 from .advice import Advice, advise
@@ -42,7 +42,7 @@ class Hint:
     level: int
     seed: int
     advice: Advice | None
-    decision: Analysis | None
+    decision: PimcDecision | None
     seconds: float
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""

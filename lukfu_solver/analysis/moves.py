@@ -49,7 +49,7 @@ from ..parallel import Workers
 from ..plays import Play
 from ..view import SeatView
 
-__all__ = ["Analysis", "MoveEstimate", "SolveLimits", "analyse", "mean_stderr", "p_better", "viewer_points"]
+__all__ = ["ViewAnalysis", "MoveEstimate", "SolveLimits", "analyse", "mean_stderr", "p_better", "viewer_points"]
 
 DEFAULT_BATCH = 8
 """Samples solved between two early-stopping checks (fixed, so results do not depend on jobs)."""
@@ -59,7 +59,7 @@ MoveEstimate = ChoiceEstimate
 
 
 @dataclass
-class Analysis:
+class ViewAnalysis:
     """The result of :func:`analyse`: the moves best first, and how sure the best one is."""
 
     view: SeatView
@@ -99,7 +99,7 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     budget: float | None = None,
     infer: bool = False,
-) -> Analysis:
+) -> ViewAnalysis:
     """Expected points of every legal move of the viewer over up to ``samples`` sampled deals.
 
     Stops early (after at least ``min_samples``) once the best move beats the second with
@@ -115,7 +115,7 @@ def analyse(
     evaluator = Evaluator(limits or SolveLimits())
     moves = sorted(view.legal_moves(), key=Play.sort_key) if view.to_move == view.seat else []
     if not moves:
-        return Analysis(view, [], 0, seed, None, False, 0, time.perf_counter() - t0)
+        return ViewAnalysis(view, [], 0, seed, None, False, 0, time.perf_counter() - t0)
     if view.caller is None:
         raise ValueError("a calling-phase view has no moves to analyse (use advice.advise)")
     sampler = make_sampler(view, seed, exact=True)  # analyse promises uniform samples
@@ -167,4 +167,4 @@ def analyse(
     timed_out = deadline is not None and not stopped and paired.n < samples
     stats = sampler.stats()
     p = best_p(estimates)
-    return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)
+    return ViewAnalysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)

@@ -25,7 +25,7 @@ the solver by nodes, never by time).
 """
 
 from ..policy.rule import RulePlayer
-from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, MoveValue, PimcPlayer
+from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, MoveValue, PimcDecision, PimcPlayer
 from .random import RandomPlayer
 from .registry import PLAYER_KINDS, SPEC_HELP, Player, make_player, player_factory
 
@@ -36,7 +36,7 @@ __all__ = [
     "LEVELS",
     "PLAYER_KINDS",
     "SPEC_HELP",
-    "Analysis",
+    "PimcDecision",
     "MoveValue",
     "PimcPlayer",
     "Player",

@@ -33,7 +33,7 @@ from ..policy.calling import PIMC_CALL_CURVE, hand_strength_fast, policy_calls
 from ..policy.facts import SeatFacts
 from ..policy.rule import rule_move
 from ..view import HAND_SIZE, SeatView
-from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
+from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer, candidate_moves
 
 MODEL_LEVEL = 2
 """The level of the ``pimc`` player the shipped model was fitted on."""
@@ -101,7 +101,7 @@ class IpimcPlayer(PimcPlayer):
     ``pool`` above 1 resamples instead (sampling-importance-resampling): ``pool`` times the
     level's samples are drawn and weighed (the floor a share of them), and the level's samples
     are drawn from them in proportion to the weights (systematic resampling, from the decision's
-    seed), then valued with weight 1 each; ``Analysis.weights`` are then the pool's. Measured
+    seed), then valued with weight 1 each; ``PimcDecision.weights`` are then the pool's. Measured
     with the rule model from a pool of 4 (``docs/inference.md``): not shown stronger than
     ``pimc``, at 2.8 times its median decision time, so the default stays 1.
 
@@ -147,7 +147,7 @@ class IpimcPlayer(PimcPlayer):
         self.kept = 0
         """How many deals of the last decision's pool were carried (the rest drawn afresh)."""
 
-    def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_call(self, view: SeatView, rng: random.Random) -> PimcDecision:
         """pimc's call valuation on the same samples, weighted by the earlier seats' passes."""
         if not self.weigh_call or view.seat == 0:
             return super()._analyse_call(view, rng)

@@ -72,7 +72,7 @@ MoveValue = ChoiceEstimate
 
 
 @dataclass
-class Analysis:
+class PimcDecision:
     """A PIMC decision: every candidate's :class:`ChoiceEstimate`, best first, and what it cost."""
 
     kind: str  # "call" or "play"
@@ -167,7 +167,7 @@ class PimcPlayer:
         self.name = name
         self.call_log: list[dict[str, Any]] = []
         self.seconds: list[float] = []
-        self.last: Analysis | None = None
+        self.last: PimcDecision | None = None
 
     def __call__(self, view: SeatView) -> Play | str:
         a = self.analyse(view)
@@ -192,7 +192,7 @@ class PimcPlayer:
 
     # ------------------------------------------------------------ analysis
 
-    def analyse(self, view: SeatView) -> Analysis:
+    def analyse(self, view: SeatView) -> PimcDecision:
         """Evaluate the choices of the seat to move (it must be the view's seat): the call, or
         every candidate move. The same view and seed give the same analysis."""
         if view.to_move != view.seat:
@@ -210,14 +210,14 @@ class PimcPlayer:
         limit = 0 if cards > p.exact_cards else int(min(p.node_limit, p.node_budget / max(1, evals)))
         return Evaluator(SolveLimits(limit), rule_playout, MIN_NODES, TABLE_ENTRIES)
 
-    def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_call(self, view: SeatView, rng: random.Random) -> PimcDecision:
         """Play vs pass by the core's call valuation (one play and at most one pass a sample)."""
         n = self.params.call_samples
         evaluator = self._evaluator(2 * n, HAND_SIZE)
         v = call_values(view.hand, view.seat, n, rng.getrandbits(64), evaluator, policy_calls)
         return self._call_choice(v.play, v.pass_, n, v.nodes)
 
-    def _call_choice(self, play: ChoiceEstimate, pass_: ChoiceEstimate, n: int, nodes: int) -> Analysis:
+    def _call_choice(self, play: ChoiceEstimate, pass_: ChoiceEstimate, n: int, nodes: int) -> PimcDecision:
         """The call decision from the valued *play* and *pass*: *play* when its value plus the
         calibration is above *pass* plus the margin."""
         calibrated = dataclasses.replace(play, mean=play.mean + self.calibration)
@@ -226,7 +226,7 @@ class PimcPlayer:
             f"calling is valued as this seat's result as caller (PIMC {play.mean:+.2f}, calibrated "
             f"{self.calibration:+g}) against passing ({pass_.mean:+.2f}: the later seats' calling policy)"
         )
-        return Analysis("call", moves, n, nodes, notes=[note])
+        return PimcDecision("call", moves, n, nodes, notes=[note])
 
     def candidates(self, view: SeatView) -> list[Play]:
         """The moves PIMC evaluates, the rule player's choice first (see the class notes)."""
@@ -254,11 +254,11 @@ class PimcPlayer:
             ).format(level=self.level, n=self.params.max_candidates)
         return [(m, why) for m in rest]
 
-    def _analyse_play(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_play(self, view: SeatView, rng: random.Random) -> PimcDecision:
         cands = self.candidates(view)
         if len(cands) == 1:
             only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
-            return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
+            return PimcDecision("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
         sampler = make_sampler(view, rng.getrandbits(64))
         deals, weights = self.draw(view, sampler, rng)
         samples = [d.position() for d in deals]
@@ -268,7 +268,7 @@ class PimcPlayer:
         paired = evaluate(samples, cands, evaluator, view.seat, view.caller, w)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
         left = self.left_out(view, cands)
-        a = Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
+        a = PimcDecision("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
         a.weights = weights
         return a
 
