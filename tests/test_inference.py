@@ -24,6 +24,7 @@ from lukfu_solver.hidden.inference import (
     fit_eps,
     log_discard,
     log_likelihood,
+    resample,
     rule_model,
     temper,
     weigh,
@@ -39,8 +40,8 @@ from lukfu_solver.hidden.pimc import (
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import run_match
 from lukfu_solver.players import make_player
-from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates
-from lukfu_solver.players.pimc import PimcPlayer
+from lukfu_solver.players.ipimc import DEFAULT_POOL, IpimcPlayer, opponent_model, pimc_candidates
+from lukfu_solver.players.pimc import DEFAULT_LEVEL, PimcPlayer
 from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.policy.calling import sigmoid
 from lukfu_solver.policy.facts import facts_from_view
@@ -309,12 +310,25 @@ def test_ipimc_reports_its_weights() -> None:
 # ---------------------------------------------------------------- the player
 
 
-def test_the_ipimc_spec() -> None:
-    assert make_player("ipimc").name == "ipimc"
+def test_the_ipimc_spec_is_the_configuration_measured_ahead_of_pimc() -> None:
+    """``ipimc`` and ``ipimc:L`` are the carried pool of four times the samples weighed by the rule
+    model (``ipimc:L:4c``, measured ahead of ``pimc``), named by their spec and analysing as it
+    does; ``ipimc:L:P`` keeps its meaning, ``ipimc:L:1`` (measured slightly behind ``pimc``, the
+    weighted call) is an option, not the default."""
+    top = make_player("ipimc")
+    assert isinstance(top, IpimcPlayer) and top.name == "ipimc" and top.level == DEFAULT_LEVEL
     p = make_player("ipimc:2", 9)
     assert isinstance(p, IpimcPlayer) and p.level == 2 and p.name == "ipimc:2" and p.seed == 9
+    for player in (top, p):
+        assert player.pool == DEFAULT_POOL == 4 and player.carry and player.evidence == "plays"
+        assert player.weigh_call and player.model == rule_model()
+    view = SeatView.parse(late_view())
+    c = make_player("ipimc:1:4c", 9)
+    assert make_player("ipimc:1", 9).analyse(view).moves == c.analyse(view).moves  # type: ignore[attr-defined]
     q = make_player("ipimc:2:3")
-    assert isinstance(q, IpimcPlayer) and q.pool == 3 and q.name == "ipimc:2:3"
+    assert isinstance(q, IpimcPlayer) and q.pool == 3 and q.name == "ipimc:2:3" and not q.carry
+    w = make_player("ipimc:2:1")
+    assert isinstance(w, IpimcPlayer) and w.pool == 1 and w.evidence == "calls" and w.name == "ipimc:2:1"
     for bad in ("ipimc:7", "ipimc:x", "ipimc:2:9", "ipimc:2:x"):
         with pytest.raises(NotationError) as err:
             make_player(bad)
@@ -358,7 +372,8 @@ def test_analyse_infer_is_the_same_for_any_jobs() -> None:
         outs.append(data)
     assert outs[0] == outs[1]
     inf = outs[0]["inference"]
-    assert inf["samples"] == 8 and 1 <= inf["ess"] <= 8
+    assert inf["samples"] == DEFAULT_POOL * 8 and 1 <= inf["ess"] <= DEFAULT_POOL * 8  # the pool's
+    assert outs[0]["samples"] == 8
     plain = json.loads(runner.invoke(app, args[:-2] + ["--json"]).stdout)
     assert "inference" not in plain
     text = runner.invoke(app, args[:-1])
@@ -370,16 +385,29 @@ def test_analyse_infer_needs_a_view_in_play() -> None:
     assert_bad_input(r, "infer")
 
 
-def test_analyse_infer_weighs_by_the_rule_model() -> None:
-    """``analyse VIEW --infer`` (a view from a real table) weighs its samples by the softer rule
-    model, not the ipimc player's candidate model: its weights are the rule model's weights of
-    the very deals the exact sampler draws."""
-    from lukfu_solver.analysis.moves import analyse
+def test_analyse_infer_resamples_a_pool_weighed_by_the_rule_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``analyse VIEW --infer`` (a view from a real table) draws as the configuration measured
+    ahead of pimc: a pool of four times the samples from the exact sampler, weighed by the softer
+    rule model (not the ipimc player's candidate model), and solves the samples resampled from it
+    by weight, each counting 1."""
+    from lukfu_solver.analysis import moves as moves_mod
     from lukfu_solver.hidden.pimc import SolveLimits
 
+    solved: list[str] = []
+    real = moves_mod.sample_task
+
+    def recording(task):  # type: ignore[no-untyped-def]
+        solved.append(task[0])
+        return real(task)
+
+    monkeypatch.setattr(moves_mod, "sample_task", recording)
     view = SeatView.parse(late_view())
-    a = analyse(view, samples=8, seed=3, limits=SolveLimits(20_000), early_stop=False, infer=True)
-    deals = make_sampler(view, 3, exact=True).samples(8)
-    assert a.weights is not None
-    assert a.weights == weigh(rule_model(), view, deals)
-    assert a.weights != weigh(opponent_model(), view, deals)
+    a = moves_mod.analyse(view, samples=8, seed=3, limits=SolveLimits(20_000), early_stop=False, infer=True)
+    pool = make_sampler(view, 3, exact=True).samples(DEFAULT_POOL * 8)
+    assert a.weights is not None and a.samples == 8
+    assert a.weights == weigh(rule_model(), view, pool)
+    assert a.weights != weigh(opponent_model(), view, pool)
+    picked = resample(pool, a.weights, 8, random.Random(f"analyse|3|{view}"))
+    assert solved == [str(d.position()) for d in picked]
+    assert solved != [str(d.position()) for d in pool[:8]]  # the weights changed which deals are solved
+    assert all(m.weights is None for m in a.moves)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -503,6 +504,23 @@ def temper(logs: Sequence[float], share: float = ESS_SHARE, temperature: float =
 def weigh(model: OpponentModel, view: SeatView, deals: Sequence[Any], share: float = ESS_SHARE) -> Weights:
     """The tempered importance weights of ``deals`` (consistent with ``view``) by the model."""
     return temper([log_likelihood(model, view, d) for d in deals], share, model.temperature)
+
+
+def resample(pool: Sequence[Any], weights: Weights, n: int, rng: random.Random) -> list[Any]:
+    """``n`` of the ``pool``'s deals drawn in proportion to their ``weights`` (systematic
+    resampling: one uniform draw from ``rng``, then every ``sum / n`` of the weights' running
+    sum; a deal may be drawn more than once, and each drawn deal then counts 1), in pool order."""
+    step = sum(weights.weights) / n
+    u = rng.random() * step
+    picked: list[Any] = []
+    acc = 0.0
+    for d, x in zip(pool, weights.weights, strict=True):
+        acc += x
+        while u < acc and len(picked) < n:
+            picked.append(d)
+            u += step
+    picked += pool[len(picked) - n :] if len(picked) < n else []
+    return picked[:n]
 
 
 # ---------------------------------------------------------------- fitting the model

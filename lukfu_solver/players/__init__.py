@@ -1,4 +1,4 @@
-"""Engine players behind one small interface: ``random``, ``rule`` and ``pimc``.
+"""Engine players behind one small interface: ``random``, ``rule``, ``pimc`` and ``ipimc``.
 
 A player is any object with a ``name`` that, given its :class:`~lukfu_solver.view.SeatView`,
 answers ``"play"``/``"pass"`` in the calling phase (``view.caller is None``) and a
@@ -13,6 +13,9 @@ asks of its players. :func:`make_player` builds one from a short spec:
   (1–5): samples the hidden cards, evaluates every candidate move in every sample with the
   exact solver (node-limited) or a rule-player playout, and picks the best mean; sampling,
   evaluation, estimates and the call valuation are the PIMC core's (``hidden.pimc``).
+- ``ipimc`` / ``ipimc:L`` — the PIMC player over deals weighted by what the other seats did
+  (``players/ipimc.py``): a pool of four times its samples weighed by the rule model and carried
+  between its decisions, the configuration measured ahead of ``pimc``.
 
 Every player is deterministic: the same seed and the same views give the same answers, in any
 process (``pimc`` draws each decision's samples from its seed and the view's text, and limits
