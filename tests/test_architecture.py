@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import re
 from pathlib import Path
 
@@ -63,9 +64,15 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of a file, read once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
     """Every module ``path`` imports, anywhere in the file (lazy imports too), as absolute names."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     here = _module(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     found: set[str] = set()
@@ -85,7 +92,7 @@ def _imports(path: Path) -> set[str]:
 
 def _named_modules(path: Path) -> set[str]:
     """Module names that ``path`` spells in strings (``import_module("...")`` and the like)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     return {
         node.value
         for node in ast.walk(tree)
@@ -180,7 +187,7 @@ def test_every_calling_policy_is_defined_in_one_module() -> None:
     defs = [(p, n) for p, kind, n in _definitions(paths) if CALLING_NAMES.fullmatch(n) or n == "CallCurve"]
     consts = []
     for p in paths:
-        for node in ast.parse(p.read_text(encoding="utf-8")).body:
+        for node in _tree(p).body:
             targets = (
                 node.targets
                 if isinstance(node, ast.Assign)
@@ -219,7 +226,7 @@ def test_numba_only_in_the_compiled_search() -> None:
 def _definitions(paths: list[Path]) -> list[tuple[Path, str, str]]:
     out = []
     for p in paths:
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if isinstance(node, ast.ClassDef):
                 out.append((p, "class", node.name))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -251,7 +258,7 @@ def test_one_solver_factory() -> None:
     for p in LIB_FILES + _sources(CLI) + _sources(BENCH):
         if (LIB / "search") in p.parents:
             continue
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
