@@ -175,7 +175,7 @@ def test_rule_non_caller_lead_follows_r7() -> None:
             assert not move.cards & pos.old_cards(0) or pos.hands[0] == pos.old_cards(0)
 
 
-def test_ctx_from_view_uses_discards_against_singles() -> None:
+def test_facts_from_view_uses_discards_against_singles() -> None:
     # seat 2 discarded against T6 in trick 1, so it holds no T7, T8, T9 (R9)
     view = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
     ctx = facts_from_view(view)
