@@ -460,7 +460,12 @@ def play(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
     infer: Annotated[
-        bool, typer.Option("--infer", help="Hints in play weigh the samples by the other seats' actions (as ipimc).")
+        bool,
+        typer.Option(
+            "--infer",
+            help="Hints in play draw 4 times the deals, weigh them by the other seats' calls and plays, and solve "
+            "the ones picked by weight (as ipimc, measured ahead of pimc).",
+        ),
     ] = False,
 ) -> None:
     """Play one deal against two engine players at the terminal.

@@ -10,10 +10,12 @@ player's analysis at the level: each candidate's expected points for the seat (M
 standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
 0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
 play phase is bounded by the level's node budget (a median of 0.009 s at level 3), so the time
-budget applies to the call. With ``infer`` the play phase is the ``ipimc`` player's analysis
-instead, its samples weighted by the other seats' calls and plays (``evidence="plays"``,
-``docs/inference.md``: what their play says about the cards; the player itself, tuned for
-points, weighs the calls alone); the call is the same.
+budget applies to the call. With ``infer`` the play phase is the analysis of the configuration
+measured ahead of ``pimc`` (``players.ipimc.pool_player``: a pool of four times the level's
+samples weighed by the rule model's likelihood of the other seats' calls and plays, the level's
+samples resampled from it), its pool drawn afresh for the view, so a hint depends on its view
+and seed alone (the player ``ipimc`` carries its pool between decisions; a fresh pool has the
+same distribution, ``docs/inference.md``); the call is the same.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from dataclasses import dataclass, field
 from ..errors import NotationError
 from ..hidden.calls import Budget
 from ..i18n import _
-from ..players.ipimc import IpimcPlayer
-from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
+from ..players.ipimc import pool_player
+from ..players.pimc import DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer
 from ..plays import Play
 from ..view import SeatView
 from .advice import Advice, advise
@@ -42,7 +44,7 @@ class Hint:
     level: int
     seed: int
     advice: Advice | None
-    decision: Analysis | None
+    decision: PimcDecision | None
     seconds: float
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""
@@ -71,8 +73,8 @@ def hint(
     hand and seat with ``samples`` (default the level's ``call_samples``) and ``limits`` (default
     ``ADVICE_MAX_NODES`` a solve); with ``time_budget`` seconds and no ``samples``, the anytime
     advice (up to ``ANYTIME_SAMPLES``, stopped by the sequential test or the budget). In the play
-    phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, ``IpimcPlayer``'s with the
-    evidence of the plays)."""
+    phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, the analysis of
+    ``pool_player(level, seed, carry=False)``: the module notes)."""
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
@@ -87,6 +89,6 @@ def hint(
             budget = None if time_budget is None else Budget(time_budget)
         adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
-    player = IpimcPlayer(level, seed=seed, evidence="plays") if infer else PimcPlayer(level, seed=seed)
+    player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
     decision = player.analyse(view)
     return Hint("play", level, seed, None, decision, time.perf_counter() - t0, list(decision.left_out))
