@@ -97,7 +97,6 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
     "test_coalition_ahead.py": (  # the coalition bound against exhaustive search
         "test_the_bound_never_excludes_the_value_and_cuts",
-        "test_the_r7_bound_after_the_probe",
         "test_the_reference_search_with_the_switch_on",
         "test_solvers_agree_with_the_oracle_where_the_bound_applies",
     ),
