@@ -8,6 +8,7 @@ it again; the cases that must compile use a one-line toy function cached by the 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import pickle
@@ -167,6 +168,24 @@ def test_every_kernel_function_uses_the_kernel_cache() -> None:
     for fn in found:
         assert isinstance(fn._cache, disk_cache.KernelCache), fn
         assert fn._cache.cache_path == str(warmup.kernel_cache_dir())
+
+
+def test_the_build_step_ships_a_cache_that_a_fresh_install_loads(tmp_path: Path) -> None:
+    """``setup.py``'s build step on a copied package (as in ``build/lib``): the machine's cache
+    is copied into the package, and that copy alone serves a process with an empty user cache."""
+    cache_files()
+    spec = importlib.util.spec_from_file_location("lukfu_setup", REPO / "setup.py")
+    assert spec is not None and spec.loader is not None
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    lib = copy_package(tmp_path / "lib")
+    line = setup.compile_into(lib)
+    assert line.startswith("kernel ready"), line
+    shipped = lib / "lukfu_solver" / "search" / "kernel" / "compiled"
+    assert any(p.suffix == ".nbc" for p in shipped.iterdir())
+    assert not (lib / "lukfu_solver" / "search" / "kernel" / "__pycache__").exists()
+    res = run_prepare(lib, NUMBA_CACHE_DIR=str(tmp_path / "empty"))
+    assert res["ready"] is True and res["compiled"] == []
 
 
 def test_processes_compiling_at_once_take_turns(tmp_path: Path) -> None:
