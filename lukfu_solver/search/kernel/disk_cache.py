@@ -96,10 +96,18 @@ class KernelCache(FunctionCache):
         return None
 
     def save_overload(self, sig: Any, data: Any) -> None:
-        try:
-            super().save_overload(sig, data)
-        except Exception:  # noqa: BLE001 (a read-only or full disk, an unreadable index: the process keeps its compile)
-            pass
+        for attempt in range(2):
+            try:
+                super().save_overload(sig, data)
+                return
+            except OSError:  # a read-only or full disk: the process keeps its compile
+                return
+            except Exception:  # noqa: BLE001 (an unreadable index: started anew, once; else kept in the process)
+                if attempt == 0:
+                    try:
+                        self._cache_file.flush()
+                    except OSError:
+                        return
 
 
 def register() -> None:
