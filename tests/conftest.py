@@ -61,13 +61,15 @@ _COMPILE = "from lukfu_solver.search.warmup import prepare_kernel; prepare_kerne
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernel_compiled_once() -> None:
-    """Compile the numba kernel once, before the first test, for both copies the tests run: the
-    one this process imports (the source tree) and the installed one that ``lukfu`` subprocesses
-    import (from a non-editable install they differ, and each has its own cache).
+    """Make the numba kernel ready once, before the first test, for both copies the tests run:
+    the one this process imports (the source tree) and the installed one that ``lukfu``
+    subprocesses import (from a non-editable install they differ; the cache is per kernel, so
+    an identical kernel is compiled once and the other copy waits for it and loads it, and a
+    non-editable install ships its own compiled).
 
     Without this, the first tests to start ``lukfu`` (often with worker pools) compiled the
     installed copy in several processes at once, which on a loaded 2-core machine took minutes and
-    ran into the tests' hang guards. The two compiles run side by side, one per core.
+    ran into the tests' hang guards. Two different kernels compile side by side, one per core.
     """
     from lukfu_solver.search.warmup import prepare_kernel
 

@@ -94,8 +94,23 @@ def test_the_cache_directory_is_named_for_every_kernel_source(tmp_path: Path, mo
 
 
 def test_the_kernel_compiles_into_that_directory() -> None:
-    import numba
+    from lukfu_solver.search.kernel import alphabeta
 
-    import lukfu_solver.search.kernel  # noqa: F401  (sets numba's cache directory)
+    assert alphabeta.search._cache.cache_path == str(warmup.kernel_cache_dir())
 
-    assert numba.config.CACHE_DIR == str(warmup.kernel_cache_dir())
+
+def test_the_announcement_follows_the_cache(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """With the kernel in the cache nothing is announced (it only loads); for a CPU the cache
+    was not compiled for, kernel_ready says no and the compile is announced."""
+    from lukfu_cli import progress
+
+    assert warmup.kernel_ready()  # the session's kernel, compiled by the conftest
+    monkeypatch.setattr(progress, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(progress, "_kernel_prepared", False)
+    progress.prepare_solver()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(progress, "_kernel_prepared", False)
+    monkeypatch.setenv("NUMBA_CPU_NAME", "generic")
+    monkeypatch.setattr(warmup, "prepare_kernel", lambda: 58.2)  # not compiled here: a minute
+    progress.prepare_solver()
+    assert capsys.readouterr().err.endswith("compiled in 58 s\n")

@@ -8,8 +8,8 @@ identical, and the history tables too (``tests/test_kernel.py`` checks this). Th
 principal variation and the all-moves pass are written here in Python as in the reference,
 calling the kernel's zero-window search for each question; the kernel does the alpha-beta.
 
-The first use in a fresh environment compiles the kernel (numba caches it on disk, in
-``__pycache__``); importing this module imports numba, ``import lukfu_solver`` does not.
+The kernel is compiled once a machine and cached on disk (``pip install .`` ships it compiled:
+:mod:`lukfu_solver.search.warmup`); importing this module imports numba, ``import lukfu_solver`` does not.
 
 >>> from lukfu_solver.position import Position
 >>> res = CompiledSolver().solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))

@@ -2,9 +2,10 @@
 :mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
-:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True)``: the first
-run in a fresh environment compiles and caches them (about a minute of CPU, each function once:
-see ``_compile_once_each`` and ``fast.compile_all``), later runs load them in well under a second. The modules follow the
+:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True)``: compiled once
+(about a minute of CPU, each function once: see ``_compile_once_each`` and ``compiled.compile_all``)
+and cached on disk by :mod:`.disk_cache`, for every checkout and install of the same kernel on the
+machine; ``pip install .`` compiles it while building the wheel, so later runs load it in about a second. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
@@ -61,17 +62,15 @@ and the rest of a node where none cut is scored by the history as it was before 
 searched (a log of the history's changes, taken out and put back: ``wake``, ``flush``).
 """
 
-# ruff: noqa: E402 (numba's cache directory is set before the phases are imported and compiled)
+# ruff: noqa: E402 (numba's cache is set up before the phases are imported and compiled)
 
 from collections.abc import Callable
 
-import numba
+from . import disk_cache
 
-from ..warmup import kernel_cache_dir
-
-# every phase is compiled into one cache directory named for the whole kernel's sources (numba
-# checks only a function's own file, so a cache shared across changes could run stale code)
-numba.config.CACHE_DIR = str(kernel_cache_dir())
+# every phase is cached in one folder, stamped with the whole kernel's digest, wherever it is
+# installed (numba's own cache is per path and checks only a function's own file)
+disk_cache.register()
 
 from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, search
 from .bounds import value_bounds
@@ -110,6 +109,16 @@ def _compile_once_each() -> None:
 
 
 _compile_once_each()
+
+
+def _use_kernel_cache() -> None:
+    """Every phase's functions cached by :class:`.disk_cache.KernelCache`."""
+    from . import alphabeta, bounds, claims, discards, layout, moves, ordering, state, table
+
+    disk_cache.use_kernel_cache((alphabeta, bounds, claims, discards, layout, moves, ordering, state, table))
+
+
+_use_kernel_cache()
 
 __all__ = [
     "_signed",
