@@ -145,7 +145,7 @@ def test_the_digest_covers_the_constants_the_kernel_imports(monkeypatch: pytest.
 
     imports = warmup._outside_imports(warmup.KERNEL_DIR)
     assert ("lukfu_solver.cards", "UNBEATABLE_LEAD") in imports
-    assert ("lukfu_solver.search.reference", "BELOW_TOP9") in imports  # imported inside a function
+    assert ("lukfu_solver.search.table_key", "BELOW_TOP9") in imports  # imported inside a function
     before = warmup.kernel_digest()
     monkeypatch.setattr(cards, "UNBEATABLE_LEAD", cards.UNBEATABLE_LEAD ^ 1)
     warmup._digest.cache_clear()
