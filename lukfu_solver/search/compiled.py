@@ -149,6 +149,17 @@ HELPER_AFTER = 0.02
 """Seconds a solve with ``threads=2`` runs alone before the helper thread starts: small solves
 end sooner, and a helper costs the table at full size (page faults on first use)."""
 
+READ_HELPER_IN_TESTS = 0
+"""How the main search reads the helper's table entries (the kernel's ``C_READ_MARKED``: 0 as
+absent, 1 their bounds, 2 their bounds and moves) in its tests until the helper settles one: as
+absent, so that its tree is one thread's tree until then."""
+READ_HELPER_SETTLED = 1
+"""... once the helper's bounds have settled one of its tests: their bounds (its next tests then
+start from what the helper proved), not their moves (found at other thresholds, they mislead)."""
+READ_HELPER_AFTER = 2
+"""... in the principal-variation and all-moves passes, after the race: bounds and moves (where the
+helper proved the value, its moves are the only ones that lead the pass straight to it)."""
+
 _HELPER_DRIVER = {"mtdf": "bisect", "bisect": "mtdf"}
 """The helper tests other thresholds than the main search (measured on set b: total 45 s with a
 bisecting helper, 24 s against 20 s on the five slowest deals with an MTD(f) helper)."""
@@ -156,16 +167,57 @@ bisecting helper, 24 s against 20 s on the five slowest deals with an MTD(f) hel
 
 class _Race:
     """What the threads solving one position share: the root bounds proved so far (each posts
-    what its tests prove) and the order to stop. Plain attributes: the GIL orders the updates."""
+    what its tests prove) and the order to stop. Plain attributes: the GIL orders the updates.
 
-    def __init__(self, lo: int, hi: int) -> None:
+    In lockstep (``CompiledSolver(lockstep=True)``) the two searches also share a turn: each runs
+    until its next pause (``PAUSE_CLOCK`` + 1 nodes), then hands the turn to the other and waits
+    for it, so that one runs at a time and their node counts are the same on every run."""
+
+    def __init__(self, lo: int, hi: int, lockstep: bool = False) -> None:
         self.lo = lo
         self.hi = hi
         self.stop = False
+        self._turn = threading.Condition() if lockstep else None
+        self._whose = 0  # in lockstep: 0 while the main search runs, 1 while the helper does
+        self._helper_done = False
 
     def post(self, lo: int, hi: int) -> None:
         self.lo = max(self.lo, lo)
         self.hi = min(self.hi, hi)
+
+    def take_turn(self, side: int) -> None:
+        """In lockstep, wait until ``side`` (0 the main search, 1 the helper) has the turn, the
+        race is stopped, or the helper has ended; otherwise return at once."""
+        turn = self._turn
+        if turn is None:
+            return
+        with turn:
+            turn.wait_for(lambda: self._whose == side or self.stop or self._helper_done)
+
+    def pass_turn(self, side: int) -> None:
+        """In lockstep, hand the turn from ``side`` to the other search and wait for it back."""
+        turn = self._turn
+        if turn is None:
+            return
+        with turn:
+            self._whose = 1 - side
+            turn.notify_all()
+        self.take_turn(side)
+
+    def end(self) -> None:
+        """Stop the race (the main search is done): a helper waiting for its turn wakes and stops."""
+        self.stop = True
+        self._wake()
+
+    def helper_ended(self) -> None:
+        """The helper has returned: the main search no longer waits for it."""
+        self._helper_done = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._turn is not None:
+            with self._turn:
+                self._turn.notify_all()
 
 
 class CompiledSolver(ZeroWindowDriver):
@@ -184,10 +236,16 @@ class CompiledSolver(ZeroWindowDriver):
     ``threads=2`` finds the value with two searches sharing the table (lazy SMP): once a solve
     has run for ``HELPER_AFTER`` s, a helper thread runs the other driver on the same position
     with its own history, both post the root bounds their tests prove, and a test that the
-    other's bounds answer is dropped. The helper stores bounds but no best moves, so that the
-    main search's move order is its own. The value is the same as with one thread; node counts, and
+    other's bounds answer is dropped. The helper's entries and moves are flagged in the table: the
+    main search reads them as absent until the helper settles one of its tests, so that until
+    then it searches one thread's tree; then it reads their bounds, and in the principal-variation
+    and all-moves passes their moves too (``READ_HELPER_*``). The helper never changes the main
+    search's bounds or moves. The value is the same as with one thread; node counts, and
     the best move and principal variation where several moves keep the value, may differ from
     run to run. The principal variation and all-moves passes run on one thread afterwards.
+    ``lockstep=True`` (for tests and measurements) makes two threads reproducible: the helper
+    starts at the first pause, and the two searches take turns of ``PAUSE_CLOCK`` + 1 nodes,
+    one running at a time, so their node counts are the same on every run.
     """
 
     def __init__(
@@ -199,10 +257,12 @@ class CompiledSolver(ZeroWindowDriver):
         start_slots: int = 1 << 16,
         exact_slots: int | None = None,
         threads: int = 1,
+        lockstep: bool = False,
     ) -> None:
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, got {threads}")
         self.threads = threads
+        self.lockstep = lockstep
         self.reduce = reduce
         self.driver = driver
         self.max_entries = max_entries
@@ -224,6 +284,7 @@ class CompiledSolver(ZeroWindowDriver):
         self._helper: CompiledSolver | None = None
         self._helper_thread: threading.Thread | None = None
         self._root: Position | None = None
+        self._side = 0  # 0: the main search; 1: a helper (its turn in lockstep)
         self._t0 = 0.0
 
     # ------------------------------------------------------------ statistics
@@ -286,6 +347,7 @@ class CompiledSolver(ZeroWindowDriver):
         # ended (15 s on a hard deal). Pausing every 4096 nodes cost about 3% (set b).
         ctr[K.C_PAUSE] = PAUSE_CLOCK if self._deadline or self._root is not None else PAUSE_CTRL_C
         ctr[K.C_REDUCE] = 1 if self.reduce else 0
+        ctr[K.C_READ_MARKED] = READ_HELPER_IN_TESTS
         ctr[K.C_NEXT] = K.schedule(ctr)
         self._stopped = None
         self._ply = 0
@@ -297,6 +359,7 @@ class CompiledSolver(ZeroWindowDriver):
                 lo, hi = self._drive(lo, hi, result, guess)
             finally:
                 helper_counts = self._stop_helper()
+            self.ctr[K.C_READ_MARKED] = READ_HELPER_AFTER
             result.value = lo
             if not self.st[0, K.F_ENDED]:
                 result.pv = self._pv(result.value)
@@ -355,14 +418,15 @@ class CompiledSolver(ZeroWindowDriver):
         while self.ctr[K.C_TTB] * 8 < self.tt.shape[0]:
             K.tt_grow(self.tt, self.ctr)
         lo, hi = self._bounds()  # the driver's root (the helper starts only while it runs)
-        race = self._race = _Race(lo, hi)
+        race = self._race = _Race(lo, hi, self.lockstep)
         helper = CompiledSolver(driver=_HELPER_DRIVER[self.driver], reduce=self.reduce, tt_slots=4)
+        helper._side = 1
         helper._finalizer.detach()  # its arrays hold no table worth pooling
         helper.tt = self.tt
         helper.ctr[K.C_TTB] = self.ctr[K.C_TTB]
         helper.ctr[K.C_EXACT_B] = self.ctr[K.C_EXACT_B]
-        # bounds only: the best moves of tests at other thresholds mislead the main search's order
-        helper.ctr[K.C_NO_MOVES] = 1
+        helper.ctr[K.C_MARK] = 1  # its entries and moves flagged as a helper's (kernel.table.tt_store)
+        helper.ctr[K.C_READ_MARKED] = 2
         helper._race = race
         self._helper = helper
         root = self._root
@@ -374,7 +438,12 @@ class CompiledSolver(ZeroWindowDriver):
 
     def _help(self, root: Position, deadline: float) -> None:
         """The helper's work: solve the value only, until it is found or the race is stopped."""
+        race = self._race
+        assert race is not None
         try:
+            race.take_turn(1)
+            if race.stop:
+                return
             load_row(self.st, 0, root)
             ctr = self.ctr
             ctr[K.C_PAUSE] = PAUSE_CLOCK
@@ -384,13 +453,15 @@ class CompiledSolver(ZeroWindowDriver):
             self._drive(lo, hi, SolveResult(None, lo, hi, None))
         except SearchAborted:
             pass
+        finally:
+            race.helper_ended()
 
     def _stop_helper(self) -> tuple[int, int, int]:
         """Stop and join the helper thread, if any; its node, probe and hit counts."""
         thread, helper = self._helper_thread, self._helper
         self._root = None
         if self._race is not None:
-            self._race.stop = True
+            self._race.end()
         if thread is not None:
             thread.join()
         self._race = self._helper = self._helper_thread = None
@@ -406,12 +477,16 @@ class CompiledSolver(ZeroWindowDriver):
             raise SearchAborted
         race = self._race
         if race is not None:
+            race.pass_turn(self._side)  # (in lockstep: the other search's turn, then this one's)
             if race.stop:
                 raise SearchAborted
             if race.lo >= beta or race.hi <= alpha or race.lo >= race.hi:
+                if self._side == 0:
+                    self.ctr[K.C_READ_MARKED] = READ_HELPER_SETTLED
                 raise ProbeSettled
-        elif self._root is not None and time.perf_counter() - self._t0 >= HELPER_AFTER:
+        elif self._root is not None and (self.lockstep or time.perf_counter() - self._t0 >= HELPER_AFTER):
             self._start_helper()
+            self._race.pass_turn(0)  # type: ignore[union-attr]  (in lockstep: the helper's first turn)
 
     def _pv(self, value: int) -> list[Play]:
         """As the reference ``Solver._pv``: at each step the first move (in the search's order)

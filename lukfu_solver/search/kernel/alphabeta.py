@@ -17,7 +17,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
 from .state import key_slot, last_applies, last_key_at, push, tt_key, tt_key_cached
-from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
+from .table import HELPER_MOVE, tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_marked, tt_move, tt_store
 
 
 @njit(cache=True)
@@ -124,6 +124,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                 key = tt_key(T, st, p)
                         ctr[C_PROBES] += 1
                         slot = tt_find(tt, nbm, key)
+                        if slot >= 0 and ctr[C_READ_MARKED] == 0 and tt_marked(tt[slot + 1]):
+                            slot = -1  # a helper thread's entry, which this search does not read
                     ttm = NO_MOVE
                     had = 0
                     elo = 0
@@ -135,6 +137,8 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         elo = tt_lo(d)
                         ehi = tt_hi(d)
                         ttm = tt_move(d)
+                        if ctr[C_READ_MARKED] < 2 and (d & HELPER_MOVE):
+                            ttm = NO_MOVE  # a helper's move, from a test at another threshold
                         had = 1
                         if elo >= beta:
                             v = elo
