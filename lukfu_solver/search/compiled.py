@@ -149,17 +149,6 @@ HELPER_AFTER = 0.02
 """Seconds a solve with ``threads=2`` runs alone before the helper thread starts: small solves
 end sooner, and a helper costs the table at full size (page faults on first use)."""
 
-READ_HELPER_IN_TESTS = 0
-"""How the main search reads the helper's table entries (the kernel's ``C_READ_MARKED``: 0 as
-absent, 1 their bounds, 2 their bounds and moves) in its tests until the helper settles one: as
-absent, so that its tree is one thread's tree until then."""
-READ_HELPER_SETTLED = 1
-"""... once the helper's bounds have settled one of its tests: their bounds (its next tests then
-start from what the helper proved), not their moves (found at other thresholds, they mislead)."""
-READ_HELPER_AFTER = 2
-"""... in the principal-variation and all-moves passes, after the race: bounds and moves (where the
-helper proved the value, its moves are the only ones that lead the pass straight to it)."""
-
 _HELPER_DRIVER = {"mtdf": "bisect", "bisect": "mtdf"}
 """The helper tests other thresholds than the main search (measured on set b: total 45 s with a
 bisecting helper, 24 s against 20 s on the five slowest deals with an MTD(f) helper)."""
@@ -236,11 +225,10 @@ class CompiledSolver(ZeroWindowDriver):
     ``threads=2`` finds the value with two searches sharing the table (lazy SMP): once a solve
     has run for ``HELPER_AFTER`` s, a helper thread runs the other driver on the same position
     with its own history, both post the root bounds their tests prove, and a test that the
-    other's bounds answer is dropped. The helper's entries and moves are flagged in the table: the
-    main search reads them as absent until the helper settles one of its tests, so that until
-    then it searches one thread's tree; then it reads their bounds, and in the principal-variation
-    and all-moves passes their moves too (``READ_HELPER_*``). The helper never changes the main
-    search's bounds or moves. The value is the same as with one thread; node counts, and
+    other's bounds answer is dropped. The helper stores bounds but no best moves, so that the
+    main search's move order is its own; the principal variation then finds its way first by
+    the bounds in the table (``_kept_first``), which the helper's tests fill too. The value is the same
+    as with one thread; node counts, and
     the best move and principal variation where several moves keep the value, may differ from
     run to run. The principal variation and all-moves passes run on one thread afterwards.
     ``lockstep=True`` (for tests and measurements) makes two threads reproducible: the helper
@@ -347,7 +335,6 @@ class CompiledSolver(ZeroWindowDriver):
         # ended (15 s on a hard deal). Pausing every 4096 nodes cost about 3% (set b).
         ctr[K.C_PAUSE] = PAUSE_CLOCK if self._deadline or self._root is not None else PAUSE_CTRL_C
         ctr[K.C_REDUCE] = 1 if self.reduce else 0
-        ctr[K.C_READ_MARKED] = READ_HELPER_IN_TESTS
         ctr[K.C_NEXT] = K.schedule(ctr)
         self._stopped = None
         self._ply = 0
@@ -359,7 +346,6 @@ class CompiledSolver(ZeroWindowDriver):
                 lo, hi = self._drive(lo, hi, result, guess)
             finally:
                 helper_counts = self._stop_helper()
-            self.ctr[K.C_READ_MARKED] = READ_HELPER_AFTER
             result.value = lo
             if not self.st[0, K.F_ENDED]:
                 result.pv = self._pv(result.value)
@@ -425,8 +411,8 @@ class CompiledSolver(ZeroWindowDriver):
         helper.tt = self.tt
         helper.ctr[K.C_TTB] = self.ctr[K.C_TTB]
         helper.ctr[K.C_EXACT_B] = self.ctr[K.C_EXACT_B]
-        helper.ctr[K.C_MARK] = 1  # its entries and moves flagged as a helper's (kernel.table.tt_store)
-        helper.ctr[K.C_READ_MARKED] = 2
+        # bounds only: the best moves of tests at other thresholds mislead the main search's order
+        helper.ctr[K.C_NO_MOVES] = 1
         helper._race = race
         self._helper = helper
         root = self._root
@@ -481,17 +467,15 @@ class CompiledSolver(ZeroWindowDriver):
             if race.stop:
                 raise SearchAborted
             if race.lo >= beta or race.hi <= alpha or race.lo >= race.hi:
-                if self._side == 0:
-                    self.ctr[K.C_READ_MARKED] = READ_HELPER_SETTLED
                 raise ProbeSettled
         elif self._root is not None and (self.lockstep or time.perf_counter() - self._t0 >= HELPER_AFTER):
             self._start_helper()
             self._race.pass_turn(0)  # type: ignore[union-attr]  (in lockstep: the helper's first turn)
 
     def _pv(self, value: int) -> list[Play]:
-        """As the reference ``Solver._pv``: at each step the first move (in the search's order)
-        whose child keeps the value; the table's move is looked up by the table key
-        (``tt_key``), as there."""
+        """As the reference ``Solver._pv``: at each step the first move (in the search's order;
+        with two threads, ``_kept_first``) whose child keeps the value; the table's move is
+        looked up by the table key (``tt_key``), as there."""
         st = self.st
         line: list[int] = []
         while not st[self._ply, K.F_ENDED]:
@@ -499,7 +483,10 @@ class CompiledSolver(ZeroWindowDriver):
             maximizing = row[K.F_TM] == row[K.F_CALLER]
             tt_move = int(K.tt_lookup_move(self.tt, self.ctr, K.tt_key(self.T, self.st, self._ply)))
             chosen = None
-            for m in self._ordered(tt_move):
+            moves = self._ordered(tt_move)
+            if self.threads > 1:
+                moves = self._kept_first(moves, value, maximizing)
+            for m in moves:
                 self._push(m)
                 g = self._ab(value - 1, value) if maximizing else self._ab(value, value + 1)
                 if (maximizing and g >= value) or (not maximizing and g <= value):
@@ -511,6 +498,25 @@ class CompiledSolver(ZeroWindowDriver):
             line.append(chosen)
         self._ply -= len(line)
         return [decode(m) for m in line]
+
+    def _kept_first(self, moves: list[int], value: int, maximizing: bool) -> list[int]:
+        """``moves`` with those whose child's table entry (or end) already shows that it keeps
+        ``value`` first, each part in its order: the principal variation's order with two
+        threads. Where the helper proved the value, or its bounds cut the main search's tests
+        that would have stored the moves, the pass then goes straight to the value instead of
+        proving each earlier move wrong (one thread keeps the reference's order)."""
+        kept, rest = [], []
+        for m in moves:
+            self._push(m)
+            row = self.st[self._ply]
+            if row[K.F_ENDED]:
+                lo = hi = int(row[K.F_OUTV])
+            else:
+                key = int(K.node_key(self.T, self.st, self._ply))
+                lo, hi = (int(b) for b in K.tt_bounds(self.tt, self.ctr, key)) if key else (-K.INF, K.INF)
+            self._ply -= 1
+            (kept if (lo >= value if maximizing else hi <= value) else rest).append(m)
+        return kept + rest
 
     # ------------------------------------------------------------ kernel calls
 
@@ -559,7 +565,7 @@ def compile_all() -> float:
     """Compile (or load from the cache) every kernel function by solving a tiny position; the
     seconds it took."""
     t0 = time.perf_counter()
-    CompiledSolver(max_entries=1024).solve(
-        Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10
-    )
+    solver = CompiledSolver(max_entries=1024)
+    solver.solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10)
+    solver._kept_first(solver._ordered(K.NO_MOVE), 0, True)  # the two-thread pass's lookups too
     return time.perf_counter() - t0

@@ -17,7 +17,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 from .moves import gen_moves, move_ok, reduce_moves
 from .ordering import KILLER2_SCORE, KILLER_SCORE, hist_add, next_move, node_moves, search_moves
 from .state import key_slot, last_applies, last_key_at, push, tt_key, tt_key_cached
-from .table import HELPER_MOVE, tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_marked, tt_move, tt_store
+from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
 @njit(cache=True)
@@ -124,8 +124,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                 key = tt_key(T, st, p)
                         ctr[C_PROBES] += 1
                         slot = tt_find(tt, nbm, key)
-                        if slot >= 0 and ctr[C_READ_MARKED] == 0 and tt_marked(tt[slot + 1]):
-                            slot = -1  # a helper thread's entry, which this search does not read
                     ttm = NO_MOVE
                     had = 0
                     elo = 0
@@ -137,8 +135,6 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                         elo = tt_lo(d)
                         ehi = tt_hi(d)
                         ttm = tt_move(d)
-                        if ctr[C_READ_MARKED] < 2 and (d & HELPER_MOVE):
-                            ttm = NO_MOVE  # a helper's move, from a test at another threshold
                         had = 1
                         if elo >= beta:
                             v = elo
@@ -465,6 +461,19 @@ def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
     _undo(hv, lg, j, b, 1)
     ctr[C_NPEND] = 0
     ctr[C_LOGN] = 0
+
+
+@njit(cache=True)
+def node_key(T, st, p):
+    """The table key the search probes at row p (Solver._ab: the last player's key, else tt_key
+    where the seat to move holds TT_MIN_CARDS), or 0 where it probes none."""
+    if st[p, F_ENDED]:
+        return 0
+    if st[p, F_NTRICK] == 2 and last_applies(T, st, p):
+        return last_key_at(T, st, p)
+    if popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]:
+        return tt_key(T, st, p)
+    return 0
 
 
 @njit(cache=True)

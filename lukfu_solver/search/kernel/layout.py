@@ -171,16 +171,14 @@ C_REPLACED = 11  # table entries overwritten by another key
 C_NEXT = 12  # node count of the next limit check (Solver._next_check)
 C_EXPANDED = 13  # nodes whose moves were searched
 C_GENERATED = 14  # moves generated (after the reduction; none where a known move cut, alphabeta.known_move)
-C_NO_MOVES = 15  # 1: store no best moves
+C_NO_MOVES = 15  # 1: store no best moves (the helper thread's search: see search.compiled.CompiledSolver._start_helper)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
 C_LOGN = 19  # entries in the history log (the history's changes while a node's other moves wait)
 C_NPEND = 20  # nodes whose other moves wait (searching their table move first)
 C_HMAX = 21  # + seat: the seat's highest history score (see alphabeta.known_move)
-C_MARK = 24  # 1: a helper thread's search: its entries and moves are flagged (table.tt_store)
-C_READ_MARKED = 25  # a helper's entries: 0 read as absent, 1 their bounds only, 2 bounds and moves
-NCTR = 26
+NCTR = 24
 
 DONE, ABORTED, PAUSED = 0, 1, 2
 

@@ -97,20 +97,6 @@ def tt_hi(d):
     return ((d >> 49) & 31) - 16
 
 
-HELPER_MOVE = 1 << 58
-"""A table entry's flag: its move is a helper thread's (from a test at another threshold than the
-main search's). The main search's tests do not take it as their table move (ctr[C_READ_MARKED] < 2)."""
-HELPER_ENTRY = 1 << 59
-"""A table entry's flag: a helper thread made it and the main search has not stored to it since.
-The main search reads it as absent while ctr[C_READ_MARKED] is 0 (see :func:`tt_store`)."""
-
-
-@njit(cache=True, inline="always")
-def tt_marked(d):
-    """Whether the entry of data word d is a helper thread's (HELPER_ENTRY)."""
-    return (d & HELPER_ENTRY) != 0
-
-
 @njit(cache=True, inline="always")
 def tt_move(d):
     m = d & MOVE_FIELD
@@ -121,47 +107,19 @@ def tt_move(d):
 def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     """The table update at the end of Solver._ab. Returns False, storing nothing, when the key's
     bucket is full and the table should grow first (fewer than ctr[C_EXACT_B] buckets in use and
-    room in the array); else True.
-
-    With two threads a helper's (ctr[C_MARK]) entries and moves carry the flags HELPER_ENTRY and
-    HELPER_MOVE: a helper never changes the main search's bounds or replaces its move (it adds its
-    own move to an entry that has none), and the main search stores over a helper's entry it read
-    as absent (ctr[C_READ_MARKED] 0) from its own bounds. A search alone writes no flags and
-    reads as it always did."""
+    room in the array); else True."""
     base = tt_bucket(nbm, key)
     slot = -1
     for i in range(base, base + 8, 2):
         if tt[i + 1] != 0 and tt[i] ^ tt[i + 1] == key:
             slot = i
             break
-    mark = ctr[C_MARK]
-    flags = 0
     if slot >= 0:
         d = tt[slot + 1]
-        if mark:  # a helper: its move where the entry has none or a helper's, its bounds in its own entries
-            if best == NO_MOVE or (tt_move(d) != NO_MOVE and (d & HELPER_MOVE) == 0):
-                best = tt_move(d)
-                flags = d & HELPER_MOVE
-            else:
-                flags = HELPER_MOVE
-            if (d & HELPER_ENTRY) == 0:  # the main search's entry: its bounds stay its own
-                d = tt_pack(best, tt_lo(d), tt_hi(d), (d >> 54) & 15) | flags
-                tt[slot] = key ^ d
-                tt[slot + 1] = d
-                return True
-            flags |= HELPER_ENTRY
-            elo = tt_lo(d)
-            ehi = tt_hi(d)
-        else:
-            if (d & HELPER_ENTRY) and ctr[C_READ_MARKED] == 0:
-                elo = lo  # a helper's entry the main search read as absent: from its own bounds
-                ehi = hi
-            else:
-                elo = tt_lo(d)
-                ehi = tt_hi(d)
-            if best == NO_MOVE:
-                best = tt_move(d)
-                flags = d & HELPER_MOVE
+        elo = tt_lo(d)
+        ehi = tt_hi(d)
+        if best == NO_MOVE:
+            best = tt_move(d)
     else:
         if not had:
             elo = lo
@@ -186,8 +144,6 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
         else:
             ctr[C_ENTRIES] += 1
         ctr[C_STORES] += 1
-        if mark:
-            flags = HELPER_ENTRY | (HELPER_MOVE if best != NO_MOVE else 0)
     if g <= a0:
         if g < ehi:
             ehi = g
@@ -197,10 +153,19 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     else:
         elo = g
         ehi = g
-    d = tt_pack(best, elo, ehi, ncards) | flags
+    d = tt_pack(best, elo, ehi, ncards)
     tt[slot] = key ^ d
     tt[slot + 1] = d
     return True
+
+
+@njit(cache=True)
+def tt_bounds(tt, ctr, key):
+    """The bounds (lower, upper) stored for key, or (-INF, INF)."""
+    i = tt_find(tt, ctr[C_TTB] - 1, key)
+    if i < 0:
+        return -INF, INF
+    return tt_lo(tt[i + 1]), tt_hi(tt[i + 1])
 
 
 @njit(cache=True)
