@@ -156,16 +156,57 @@ bisecting helper, 24 s against 20 s on the five slowest deals with an MTD(f) hel
 
 class _Race:
     """What the threads solving one position share: the root bounds proved so far (each posts
-    what its tests prove) and the order to stop. Plain attributes: the GIL orders the updates."""
+    what its tests prove) and the order to stop. Plain attributes: the GIL orders the updates.
 
-    def __init__(self, lo: int, hi: int) -> None:
+    In lockstep (``CompiledSolver(lockstep=True)``) the two searches also share a turn: each runs
+    until its next pause (``PAUSE_CLOCK`` + 1 nodes), then hands the turn to the other and waits
+    for it, so that one runs at a time and their node counts are the same on every run."""
+
+    def __init__(self, lo: int, hi: int, lockstep: bool = False) -> None:
         self.lo = lo
         self.hi = hi
         self.stop = False
+        self._turn = threading.Condition() if lockstep else None
+        self._whose = 0  # in lockstep: 0 while the main search runs, 1 while the helper does
+        self._helper_done = False
 
     def post(self, lo: int, hi: int) -> None:
         self.lo = max(self.lo, lo)
         self.hi = min(self.hi, hi)
+
+    def take_turn(self, side: int) -> None:
+        """In lockstep, wait until ``side`` (0 the main search, 1 the helper) has the turn, the
+        race is stopped, or the helper has ended; otherwise return at once."""
+        turn = self._turn
+        if turn is None:
+            return
+        with turn:
+            turn.wait_for(lambda: self._whose == side or self.stop or self._helper_done)
+
+    def pass_turn(self, side: int) -> None:
+        """In lockstep, hand the turn from ``side`` to the other search and wait for it back."""
+        turn = self._turn
+        if turn is None:
+            return
+        with turn:
+            self._whose = 1 - side
+            turn.notify_all()
+        self.take_turn(side)
+
+    def end(self) -> None:
+        """Stop the race (the main search is done): a helper waiting for its turn wakes and stops."""
+        self.stop = True
+        self._wake()
+
+    def helper_ended(self) -> None:
+        """The helper has returned: the main search no longer waits for it."""
+        self._helper_done = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._turn is not None:
+            with self._turn:
+                self._turn.notify_all()
 
 
 class CompiledSolver(ZeroWindowDriver):
@@ -185,9 +226,14 @@ class CompiledSolver(ZeroWindowDriver):
     has run for ``HELPER_AFTER`` s, a helper thread runs the other driver on the same position
     with its own history, both post the root bounds their tests prove, and a test that the
     other's bounds answer is dropped. The helper stores bounds but no best moves, so that the
-    main search's move order is its own. The value is the same as with one thread; node counts, and
+    main search's move order is its own; the principal variation then finds its way first by
+    the bounds in the table (``_kept_first``), which the helper's tests fill too. The value is the same
+    as with one thread; node counts, and
     the best move and principal variation where several moves keep the value, may differ from
     run to run. The principal variation and all-moves passes run on one thread afterwards.
+    ``lockstep=True`` (for tests and measurements) makes two threads reproducible: the helper
+    starts at the first pause, and the two searches take turns of ``PAUSE_CLOCK`` + 1 nodes,
+    one running at a time, so their node counts are the same on every run.
     """
 
     def __init__(
@@ -199,10 +245,12 @@ class CompiledSolver(ZeroWindowDriver):
         start_slots: int = 1 << 16,
         exact_slots: int | None = None,
         threads: int = 1,
+        lockstep: bool = False,
     ) -> None:
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, got {threads}")
         self.threads = threads
+        self.lockstep = lockstep
         self.reduce = reduce
         self.driver = driver
         self.max_entries = max_entries
@@ -224,6 +272,7 @@ class CompiledSolver(ZeroWindowDriver):
         self._helper: CompiledSolver | None = None
         self._helper_thread: threading.Thread | None = None
         self._root: Position | None = None
+        self._side = 0  # 0: the main search; 1: a helper (its turn in lockstep)
         self._t0 = 0.0
 
     # ------------------------------------------------------------ statistics
@@ -355,8 +404,9 @@ class CompiledSolver(ZeroWindowDriver):
         while self.ctr[K.C_TTB] * 8 < self.tt.shape[0]:
             K.tt_grow(self.tt, self.ctr)
         lo, hi = self._bounds()  # the driver's root (the helper starts only while it runs)
-        race = self._race = _Race(lo, hi)
+        race = self._race = _Race(lo, hi, self.lockstep)
         helper = CompiledSolver(driver=_HELPER_DRIVER[self.driver], reduce=self.reduce, tt_slots=4)
+        helper._side = 1
         helper._finalizer.detach()  # its arrays hold no table worth pooling
         helper.tt = self.tt
         helper.ctr[K.C_TTB] = self.ctr[K.C_TTB]
@@ -374,7 +424,12 @@ class CompiledSolver(ZeroWindowDriver):
 
     def _help(self, root: Position, deadline: float) -> None:
         """The helper's work: solve the value only, until it is found or the race is stopped."""
+        race = self._race
+        assert race is not None
         try:
+            race.take_turn(1)
+            if race.stop:
+                return
             load_row(self.st, 0, root)
             ctr = self.ctr
             ctr[K.C_PAUSE] = PAUSE_CLOCK
@@ -384,13 +439,15 @@ class CompiledSolver(ZeroWindowDriver):
             self._drive(lo, hi, SolveResult(None, lo, hi, None))
         except SearchAborted:
             pass
+        finally:
+            race.helper_ended()
 
     def _stop_helper(self) -> tuple[int, int, int]:
         """Stop and join the helper thread, if any; its node, probe and hit counts."""
         thread, helper = self._helper_thread, self._helper
         self._root = None
         if self._race is not None:
-            self._race.stop = True
+            self._race.end()
         if thread is not None:
             thread.join()
         self._race = self._helper = self._helper_thread = None
@@ -406,17 +463,19 @@ class CompiledSolver(ZeroWindowDriver):
             raise SearchAborted
         race = self._race
         if race is not None:
+            race.pass_turn(self._side)  # (in lockstep: the other search's turn, then this one's)
             if race.stop:
                 raise SearchAborted
             if race.lo >= beta or race.hi <= alpha or race.lo >= race.hi:
                 raise ProbeSettled
-        elif self._root is not None and time.perf_counter() - self._t0 >= HELPER_AFTER:
+        elif self._root is not None and (self.lockstep or time.perf_counter() - self._t0 >= HELPER_AFTER):
             self._start_helper()
+            self._race.pass_turn(0)  # type: ignore[union-attr]  (in lockstep: the helper's first turn)
 
     def _pv(self, value: int) -> list[Play]:
-        """As the reference ``Solver._pv``: at each step the first move (in the search's order)
-        whose child keeps the value; the table's move is looked up by the table key
-        (``tt_key``), as there."""
+        """As the reference ``Solver._pv``: at each step the first move (in the search's order;
+        with two threads, ``_kept_first``) whose child keeps the value; the table's move is
+        looked up by the table key (``tt_key``), as there."""
         st = self.st
         line: list[int] = []
         while not st[self._ply, K.F_ENDED]:
@@ -424,7 +483,10 @@ class CompiledSolver(ZeroWindowDriver):
             maximizing = row[K.F_TM] == row[K.F_CALLER]
             tt_move = int(K.tt_lookup_move(self.tt, self.ctr, K.tt_key(self.T, self.st, self._ply)))
             chosen = None
-            for m in self._ordered(tt_move):
+            moves = self._ordered(tt_move)
+            if self.threads > 1:
+                moves = self._kept_first(moves, value, maximizing)
+            for m in moves:
                 self._push(m)
                 g = self._ab(value - 1, value) if maximizing else self._ab(value, value + 1)
                 if (maximizing and g >= value) or (not maximizing and g <= value):
@@ -436,6 +498,25 @@ class CompiledSolver(ZeroWindowDriver):
             line.append(chosen)
         self._ply -= len(line)
         return [decode(m) for m in line]
+
+    def _kept_first(self, moves: list[int], value: int, maximizing: bool) -> list[int]:
+        """``moves`` with those whose child's table entry (or end) already shows that it keeps
+        ``value`` first, each part in its order: the principal variation's order with two
+        threads. Where the helper proved the value, or its bounds cut the main search's tests
+        that would have stored the moves, the pass then goes straight to the value instead of
+        proving each earlier move wrong (one thread keeps the reference's order)."""
+        kept, rest = [], []
+        for m in moves:
+            self._push(m)
+            row = self.st[self._ply]
+            if row[K.F_ENDED]:
+                lo = hi = int(row[K.F_OUTV])
+            else:
+                key = int(K.node_key(self.T, self.st, self._ply))
+                lo, hi = (int(b) for b in K.tt_bounds(self.tt, self.ctr, key)) if key else (-K.INF, K.INF)
+            self._ply -= 1
+            (kept if (lo >= value if maximizing else hi <= value) else rest).append(m)
+        return kept + rest
 
     # ------------------------------------------------------------ kernel calls
 
@@ -484,7 +565,7 @@ def compile_all() -> float:
     """Compile (or load from the cache) every kernel function by solving a tiny position; the
     seconds it took."""
     t0 = time.perf_counter()
-    CompiledSolver(max_entries=1024).solve(
-        Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10
-    )
+    solver = CompiledSolver(max_entries=1024)
+    solver.solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10)
+    solver._kept_first(solver._ordered(K.NO_MOVE), 0, True)  # the two-thread pass's lookups too
     return time.perf_counter() - t0

@@ -36,9 +36,11 @@ ENTRY_POINTS = (
     ("alphabeta", "search"),
     ("alphabeta", "schedule"),
     ("alphabeta", "ordered_moves"),
+    ("alphabeta", "node_key"),
     ("bounds", "value_bounds"),
     ("state", "push"),
     ("state", "tt_key"),
+    ("table", "tt_bounds"),
     ("table", "tt_grow"),
     ("table", "tt_lookup_move"),
 )

@@ -72,14 +72,14 @@ from . import disk_cache
 # installed (numba's own cache is per path and checks only a function's own file)
 disk_cache.register()
 
-from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, search
+from .alphabeta import legal_moves, node_key, ordered_moves, reduced_moves, schedule, search
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (every name of the layout is part of the face)
 from .layout import _signed
 from .moves import move_ok
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
 from .state import full_key, last_key, push, tt_key
-from .table import tt_grow, tt_lookup_move
+from .table import tt_bounds, tt_grow, tt_lookup_move
 
 
 def _compile_once_each() -> None:
@@ -128,6 +128,7 @@ __all__ = [
     "last_key",
     "legal_moves",
     "move_ok",
+    "node_key",
     "node_moves",
     "node_moves_generic",
     "ordered_moves",
@@ -135,6 +136,7 @@ __all__ = [
     "reduced_moves",
     "schedule",
     "search",
+    "tt_bounds",
     "tt_grow",
     "tt_key",
     "tt_lookup_move",

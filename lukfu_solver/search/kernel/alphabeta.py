@@ -464,6 +464,19 @@ def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
 
 
 @njit(cache=True)
+def node_key(T, st, p):
+    """The table key the search probes at row p (Solver._ab: the last player's key, else tt_key
+    where the seat to move holds TT_MIN_CARDS), or 0 where it probes none."""
+    if st[p, F_ENDED]:
+        return 0
+    if st[p, F_NTRICK] == 2 and last_applies(T, st, p):
+        return last_key_at(T, st, p)
+    if popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]:
+        return tt_key(T, st, p)
+    return 0
+
+
+@njit(cache=True)
 def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, killer2, reduce, out):
     """The moves of row p (reduced or all) in the search's order, into out; returns the count."""
     n = node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce)
