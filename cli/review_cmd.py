@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import _, ngettext
 from lukfu_solver.inputs import check_seed
 
 from .analyse_cmd import JobsOpt, SeedOpt
@@ -35,7 +35,7 @@ SamplesOpt = Annotated[
         "--samples",
         metavar="N",
         help="Sampled deals of each decision (every legal move valued on the same deals). Default: 16, or "
-        "as many as --time allows (at most 48).",
+        "with --time as many as it allows, at most 48.",
         show_default=False,
     ),
 ]
@@ -104,25 +104,25 @@ def review(
     beating play, discard and claim), judged from the seat's own view and with all cards seen.
 
     From the seat's own view: the points to expect from each legal move over sampled deals that fit
-    what it had seen (as `analyse` and `advise` value them), so how many points the move played lost
-    against the best, ± its error (both moves valued on the same deals). With all cards seen: the
+    what it had seen (as `analyse` and `advise` give them), so the points the move played lost
+    against the best, ± its error (both valued on the same deals). With all cards seen: the
     caller's result before and after the move (as `solve` gives it), so what the move cost. A move
-    is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches the verdict's
-    points (the caller: 1, 2, 4; a non-caller, whose share is half the caller's: 0.5, 1, 2) and is
-    more than twice its error; unlucky when its own view finds no fault but it cost a mistake's
-    worth with all cards seen, lucky the other way round. For each verdict: the better move and,
-    with all cards seen, the line that follows it.
+    is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2 or 4
+    points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more than twice
+    its error; unlucky when its own view finds no fault but it cost a mistake's worth with all
+    cards seen, lucky the other way round. Each verdict shows the better move and, with all cards
+    seen, the line that follows it.
 
     The summary comes first: each seat's points lost a decision, its verdicts and luck, the
-    turning points and a chart of the caller's result after each trick. --seat S reviews one
-    seat. Each decision takes 16 sampled deals (--samples), each solve stopping after 100,000
-    positions (--max-nodes), so a seed gives the same review on any machine and with any --jobs;
+    turning points and a chart of the caller's result after each trick. Each decision takes 16
+    sampled deals (--samples), each solve stopping after 100,000 positions (--max-nodes; the
+    call's 2,000,000), so a seed gives the same review on any machine and with any --jobs;
     --time SECONDS thinks about each decision for a set time instead. A progress bar is shown on
     stderr on a terminal. --json prints one object (`{"format", "record", "settings",
     "thresholds", "decisions", "summary", "solves", "seconds", "cpu_seconds"}`; every key in
     docs/review.md). --batch DIR_OR_FILE reviews many records, one such object a line in input
-    order (`"record"` or `"line"` first; `{..., "error"}` for a bad record), over --jobs processes or
-    a Dask cluster (--scheduler).
+    order (`{"file"|"line", "error"}` for a bad one), over --jobs processes or a Dask cluster
+    (--scheduler).
     """
     from lukfu_solver.analysis.defaults import check_options
 
@@ -179,7 +179,7 @@ def batch_items(path: str) -> Iterator[RecordItem]:
         if line.startswith("{"):
             yield parse_item({"line": n}, line)
         else:
-            yield load_item({"line": n, "record": line}, line)
+            yield load_item({"line": n, "file": line}, line)
 
 
 def run_review_batch(path: str, settings: ReviewSettings, jobs: int, scheduler: str | None) -> None:
@@ -199,4 +199,7 @@ def run_review_batch(path: str, settings: ReviewSettings, jobs: int, scheduler: 
                 reviewed += 1
             emit_json(obj)
     if sys.stderr.isatty():
-        note(_("{reviewed} records reviewed, {errors} with errors").format(reviewed=reviewed, errors=errors))
+        words = ngettext(
+            "{n} record reviewed, {errors} with errors", "{n} records reviewed, {errors} with errors", reviewed
+        )
+        note(words.format(n=reviewed, errors=errors))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -95,7 +96,7 @@ def change_words(d: Decision) -> str:
     """``the caller's result +8 → +4``, or for a call each choice's value in the seat's points."""
     if d.is_call:
         assert d.exact is not None
-        return _("{play}: {vplay}, {pass_}: {vpass} (its own points)").format(
+        return _("{play}: {vplay}, {pass_}: {vpass}, in its own points").format(
             play=term("play"), vplay=signed(d.exact["play"]), pass_=term("pass"), vpass=signed(d.exact["pass"])
         )
     return _("the caller's result {before} → {after}").format(
@@ -104,10 +105,9 @@ def change_words(d: Decision) -> str:
 
 
 def cost_words(cost: float) -> str:
-    """A cost in points: ``1 point``, ``4 points`` (costs are whole points; a half shown as such)."""
-    if cost == int(cost):
-        return counted(int(cost), "point")
-    return _("{points} points").format(points=f"{cost:g}")
+    """A cost in points: ``1 point``, ``4 points`` (costs with all cards seen are whole points:
+    the caller's results are even, a defender's share is half of one)."""
+    return counted(round(cost), "point")
 
 
 def points(x: float) -> str:
@@ -163,7 +163,7 @@ def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
     n = summary.decisions
     title = who(summary.seat, review)
     if summary.points is not None:
-        title += " " + _("net points {points}").format(points=signed(summary.points))
+        title = _("{who}: net points {points}").format(who=title, points=signed(summary.points))
     lines = [Text(title, style="bold")]
     if not n:
         lines.append(Text("  " + _("no decision with more than one choice")))
@@ -188,7 +188,7 @@ def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
     lines.append(
         Text(
             "  "
-            + _("the best move from its own view {best} of {n} times; lucky {lucky}, unlucky {unlucky}").format(
+            + _("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}").format(
                 best=summary.best, n=n, lucky=summary.lucky, unlucky=summary.unlucky
             )
         )
@@ -206,7 +206,7 @@ def turning_lines(review: Review) -> list[Text]:
         words = f"{k}. {decision_title(d, review)}: {exact_words(d)}"
         if d.verdict is not None:
             words += f" ({verdict_word(d.verdict)} {MARKS[d.verdict]}"
-            words += _("; better {move}").format(move=d.best) + ")"
+            words += _("; better {move}").format(move=term(d.best) if d.is_call else d.best) + ")"
         elif d.luck is not None:
             words += f" ({luck_word(d.luck)})"
         lines.append(Text("  " + words))
@@ -283,20 +283,30 @@ def decisions_table(review: Review) -> Table:
     """Every decision in one row: trick, seat, the move played, the best from the seat's view,
     the loss ± its error, the verdict, the result with all cards seen, the cost, the luck."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column(pgettext("column", "trick"), justify="right")
-    table.add_column(pgettext("column", "seat"), justify="right")
-    table.add_column(pgettext("column", "played"))
-    table.add_column(pgettext("column", "best"))
-    table.add_column(pgettext("column", "lost ±"), justify="right")
-    table.add_column("", no_wrap=True)
-    table.add_column(pgettext("column", "all cards seen"), justify="right")
-    table.add_column(pgettext("column", "cost"), justify="right")
-    table.add_column(pgettext("column", "luck"))
+    headers = [
+        pgettext("column", "trick"),
+        pgettext("column", "seat"),
+        pgettext("column", "played"),
+        pgettext("column", "best"),
+        pgettext("column", "lost ±"),
+        pgettext("column", "all cards seen"),
+        pgettext("column", "cost"),
+        pgettext("column", "luck"),
+    ]
+    for k, header in enumerate(headers):
+        words = header.split()
+        table.add_column(
+            header,
+            justify="left" if k in (2, 3, 7) else "right",
+            min_width=cell_len(header) if len(words) == 1 else max(map(cell_len, words)),
+            no_wrap=k == 4,
+        )
     for d in review.decisions:
         trick = pgettext("column", "call") if d.is_call else str(d.trick)
         played = term(d.played) if d.is_call else d.played
         best = term(d.best) if d.is_call else d.best
         lost = f"{d.loss:.2f} ± {d.loss_stderr:.2f}" if d.loss else "0"
+        mark = MARKS.get(d.verdict or "", "")
         if d.is_call:
             assert d.exact is not None
             seen = f"{signed(d.exact['play'])}/{signed(d.exact['pass'])}"
@@ -308,8 +318,7 @@ def decisions_table(review: Review) -> Table:
             str(d.seat),
             Text(played, style=style),
             best,
-            lost,
-            Text(MARKS.get(d.verdict or "", ""), style=style),
+            Text(f"{lost} {mark:<2}", style=style),
             seen,
             f"{d.cost:g}" if d.cost else "0",
             luck_word(d.luck) if d.luck else "",
@@ -350,7 +359,7 @@ def detail_lines(d: Decision, review: Review) -> list[Text]:
     b = d.better
     if b is not None:
         if d.is_call:
-            after = _("After {move} with all cards seen: {value} (its own points).")
+            after = _("After {move}, with all cards seen: {value} in its own points.")
             lines.append(Text("  " + after.format(move=term(b.move), value=signed(b.exact_after or 0))))
         else:
             after = _("After {move}, with all cards seen the caller's result is {value}:")

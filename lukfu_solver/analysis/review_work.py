@@ -507,7 +507,7 @@ def _call_tasks(
 
 
 class RecordItem(NamedTuple):
-    """One record of a batch: where it came from (``{"record": path}``, ``{"line": n}``) and its
+    """One record of a batch: where it came from (``{"file": path}``, ``{"line": n}``) and its
     JSON data as read, or the one-line error met reading it."""
 
     source: dict[str, Any]
@@ -543,7 +543,7 @@ def directory_items(directory: str | os.PathLike[str]) -> list[RecordItem]:
     """Every ``*.json`` record of ``directory`` (as ``match --records`` writes them), by name."""
     from pathlib import Path
 
-    return [load_item({"record": str(p)}, p) for p in sorted(Path(directory).glob("*.json"))]
+    return [load_item({"file": str(p)}, p) for p in sorted(Path(directory).glob("*.json"))]
 
 
 def review_item(item: RecordItem, settings: ReviewSettings) -> dict[str, Any]:
