@@ -14,7 +14,11 @@ reproducible default, 500,000 positions a solve) and ``solve POSITION``, for the
 HAND --samples 32`` (16,000,000 positions a solve), on the first ``--baseline-records`` records,
 in a subprocess importing the old tree (``common.baseline_tree``); CPU seconds side by side.
 
-Run: ``python bench/review.py [--deals 8] [--seed 36] [--baseline-records 2] [--quick] [--out FILE]``.
+How far a verdict is the decision's own: the first ``--second-seed-records`` records are reviewed
+again with seed 1 (other sampled deals), and the decisions each seed flags are compared.
+
+Run: ``python bench/review.py [--deals 8] [--seed 36] [--baseline-records 2] [--second-seed-records 6]
+[--quick] [--out FILE]``.
 Results: ``bench/results/review.json``.
 """
 
@@ -97,6 +101,33 @@ def review_one(rec: GameRecord) -> dict[str, Any]:
     }
 
 
+def second_seed(recs: list[GameRecord]) -> dict[str, Any]:
+    """How far a verdict is the decision's and not the sampled deals': the records reviewed again
+    with seed 1, and the decisions flagged (any verdict) by each seed compared."""
+    flagged = {0: set(), 1: set()}  # (record, decision) keys
+    both_none = total = 0
+    for k, rec in enumerate(recs):
+        first = review_record(rec, ReviewSettings(seed=0)).decisions
+        second = review_record(rec, ReviewSettings(seed=1)).decisions
+        for i, (a, b) in enumerate(zip(first, second, strict=True)):
+            total += 1
+            if a.verdict:
+                flagged[0].add((k, i))
+            if b.verdict:
+                flagged[1].add((k, i))
+            both_none += not a.verdict and not b.verdict
+    agree = len(flagged[0] & flagged[1])
+    return {
+        "records": len(recs),
+        "decisions": total,
+        "flagged_seed0": len(flagged[0]),
+        "flagged_seed1": len(flagged[1]),
+        "flagged_both": agree,
+        "neither": both_none,
+        "confirmed_share": round(agree / max(1, len(flagged[0])), 3),
+    }
+
+
 def by_hand(recs: list[GameRecord]) -> list[dict[str, Any]]:
     """The baseline: the same records reviewed by hand with the old build, in a subprocess."""
     if not recs:
@@ -118,6 +149,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=8, help="deals of the match (3 records each)")
     parser.add_argument("--seed", type=int, default=36, help="the match's seed")
     parser.add_argument("--baseline-records", type=int, default=2, help="records reviewed by hand at 813c82c")
+    parser.add_argument("--second-seed-records", type=int, default=6, help="records reviewed again with seed 1")
     args = parser.parse_args()
     deals = 2 if args.quick else args.deals
     console = make_console()
@@ -126,6 +158,7 @@ def main() -> None:
     recs = records(deals, args.seed)
     rows = [review_one(r) for r in progress(recs, "reviewing")]
     load_after = os.getloadavg()
+    stability = second_seed(recs[: 1 if args.quick else args.second_seed_records])
     base_recs = recs[: 0 if args.quick else args.baseline_records]
     base = by_hand(base_recs)
     ours = rows[: len(base)]
@@ -152,6 +185,7 @@ def main() -> None:
             else None,
             "rows": base,
         },
+        "second_seed": stability,
         "rows": rows,
     }
     path = save_json(result, args.out)
@@ -165,6 +199,11 @@ def main() -> None:
     console.print(
         f"  decisions a deal: median {fmt(r['decisions']['median'])}; within 60 s of CPU: "
         f"{r['within_60_cpu_seconds']} of {len(rows)}"
+    )
+    st = result["second_seed"]
+    console.print(
+        f"  verdicts of seed 0 that seed 1 confirms: {st['flagged_both']} of {st['flagged_seed0']} "
+        f"(seed 1 flags {st['flagged_seed1']}; {st['decisions']} decisions of {st['records']} records)"
     )
     if base:
         b = result["baseline"]
