@@ -277,3 +277,11 @@ def test_the_command_is_documented_with_its_defaults() -> None:
         assert number in help_text, number
     assert "{:g}, {:g} or {:g} points".format(*CALLER_GRADES) in help_text
     assert "{:g}, {:g} or {:g})".format(*NON_CALLER_GRADES) in help_text
+
+
+def test_a_time_budget_a_decision() -> None:
+    result = run("review", str(EXAMPLE), "--seat", "2", "--time", "0.5", "--max-nodes", "20000", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["settings"]["budget"] == 0.5 and data["settings"]["samples"] == 48
+    assert all(d["budget"] == 0.5 and 1 <= d["samples"] <= 48 for d in data["decisions"])
