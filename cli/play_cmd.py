@@ -603,3 +603,6 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
     console.print(
         _("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False
     )
+    console.print(
+        _("Review your decisions: lukfu review {path} --seat {seat}").format(path=target, seat=me), highlight=False
+    )

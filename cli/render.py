@@ -555,15 +555,16 @@ def play_words(pos: Position, move: Play) -> str:
     return _("seat {seat} beats with {play}").format(seat=s, play=move)
 
 
-def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
+def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
     """The principal variation told trick by trick, replayed on a copy of ``pos``.
 
     One line a trick: who leads, who beats, who discards, who wins the fu; then a claim with its
-    total, and finally the result with net points (R14–R17).
+    total, and finally the result with net points (R14–R17). Tricks are numbered from ``first``
+    (a position does not say how many were played; a caller that knows passes it).
     """
     p = pos.copy()
     lines: list[str] = []
-    n = 1  # tricks are numbered from this position (a position does not say how many were played)
+    n = first
     words: list[str] = []
     if p.trick:
         words = [_("so far seat {seat} led {play}").format(seat=p.leader, play=p.trick[0])]

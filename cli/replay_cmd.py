@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from lukfu_solver.i18n import _
+
 from .common import emit_json, stdout_console
 from .options import JsonOpt
 from .render import replay_data, replay_renderable
@@ -33,3 +35,4 @@ def replay(
         emit_json(replay_data(rec, positions))
     else:
         stdout_console().print(replay_renderable(rec, positions))
+        stdout_console().print(_("Review every decision: lukfu review {path}").format(path=record), highlight=False)

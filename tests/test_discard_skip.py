@@ -106,7 +106,12 @@ def test_the_lower_bound_alone_of_the_r7_trick() -> None:
         left = pos.cards_per_hand()
         for c in (1 << i for i in range(64) if m[w] >> i & 1):
             n = [h & ~c if s == w else h for s, h in enumerate(m)]
-            for unsure in (0, 1 << 4 * ((w + 1) % 3), 1 << 4 * ((w + 2) % 3), 2 << 4 * ((w + 1) % 3) | 1 << 4 * ((w + 2) % 3)):
+            for unsure in (
+                0,
+                1 << 4 * ((w + 1) % 3),
+                1 << 4 * ((w + 2) % 3),
+                2 << 4 * ((w + 1) % 3) | 1 << 4 * ((w + 2) % 3),
+            ):
                 args = (solver.T, pos.caller, w, c, *n, *f, up | c, left - 1, unsure)
                 assert KD.ahead_first_lo(*args) == KB.ahead_first(*args)[0], (str(pos), c, unsure)
                 checked += 1
