@@ -21,10 +21,10 @@ from cli_checks import assert_bad_input
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from lukfu_cli import review_cmd
+from lukfu_cli import review_cmd, review_render
 from lukfu_cli.app import app
 from lukfu_solver.analysis import review_work
-from lukfu_solver.analysis.review import VERDICTS
+from lukfu_solver.analysis.review import LUCK, VERDICTS
 from lukfu_solver.i18n import using_language
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +132,15 @@ def test_the_review_in_each_language(lang: str) -> None:
         from lukfu_solver.i18n import _
 
         assert _("blunder") in text and _("Summary") in text
+
+
+def test_every_verdict_and_luck_mark_has_its_own_word_in_each_language() -> None:
+    english = {review_render.verdict_word(v) for v in VERDICTS} | {review_render.luck_word(m) for m in LUCK}
+    assert len(english) == len(VERDICTS) + len(LUCK)
+    for lang in ("ru", "hi", "es"):
+        with using_language(lang):
+            words = {review_render.verdict_word(v) for v in VERDICTS} | {review_render.luck_word(m) for m in LUCK}
+        assert len(words) == len(english) and not words & english, lang
 
 
 def test_the_chart_fits_the_terminal() -> None:
