@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -126,6 +127,17 @@ def tolerant_stdin() -> Any:
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     return sys.stdin
+
+
+def fresh_name(stem: str, suffix: str = ".json") -> Path:
+    """``<stem>.json`` in the current directory, or ``<stem>-2.json`` … when taken: a file the
+    command writes without being asked for a name never replaces one the user has."""
+    p = Path(stem + suffix)
+    k = 2
+    while p.exists() or p.is_symlink():
+        p = Path(f"{stem}-{k}{suffix}")
+        k += 1
+    return p
 
 
 def emit_json(obj: Any) -> None:
@@ -277,6 +289,9 @@ class LukfuGroup(TranslatedHelp, TyperGroup):
             raise typer.Exit(EXIT_BAD_INPUT) from None
         if language() != "en":
             _safe_output()
+        from .cells import measure_like_terminals
+
+        measure_like_terminals()  # Hindi's vowel signs take a cell, as the terminal draws them
         return super().parse_args(ctx, args)
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:

@@ -30,7 +30,7 @@ from lukfu_solver.record import GameRecord
 from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
-from .common import bad_usage, menu_number, note, stdout_console, tolerant_stdin
+from .common import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .options import check_seat
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
@@ -408,12 +408,7 @@ def _answer(view: SeatView, text: str) -> Play | str:
 
 def _fresh_name(seed: int) -> Path:
     """``lukfu-<seed>.json`` in the current directory, or ``lukfu-<seed>-2.json`` … if taken."""
-    p = Path(f"lukfu-{seed}.json")
-    k = 2
-    while p.exists():
-        p = Path(f"lukfu-{seed}-{k}.json")
-        k += 1
-    return p
+    return fresh_name(f"lukfu-{seed}")
 
 
 def _opponent_specs(text: str, level: int) -> list[str]:

@@ -48,14 +48,16 @@ def help_renderable() -> RenderableType:
     return Group(how, Text(_("Commands:")), table)
 
 
-def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0) -> RenderableType:
-    """``Choices:`` and the choices in columns (``1) S7``), each kept whole; ``more`` not shown
-    are counted, with the command that lists them."""
+def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0, title: bool = True) -> RenderableType:
+    """``Choices:`` (unless ``title`` is False) and the choices in columns (``1) S7``), each kept
+    whole; ``more`` not shown are counted, with the command that lists them."""
     shown = [i18n.term(c) if isinstance(c, str) else str(c) for c in choices]  # the calls in the glossary's words
     items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(shown, 1)]
+    parts: list[RenderableType] = [Text(_("Choices:"))] if title else []
+    parts.append(Columns(items, padding=(0, 3)))
     if more:
-        items.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim", no_wrap=True))
-    return Group(Text(_("Choices:")), Columns(items, padding=(0, 3)))
+        parts.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim"))
+    return Group(*parts)
 
 
 def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:

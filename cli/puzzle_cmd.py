@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from rich import box
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import format_cards
+from lukfu_solver.cards import format_cards, iter_cards, suit_bits
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import N_, _, ngettext, pgettext, suit_name
 from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_int, check_seed, excerpt
@@ -32,6 +33,7 @@ from .common import (
     LukfuCommand,
     bad_usage,
     emit_json,
+    fresh_name,
     menu_number,
     note,
     one_line,
@@ -40,7 +42,7 @@ from .common import (
 )
 from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
-from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
+from .render import Hanging, move_words, narrate_pv, position_data, position_renderable, result_line, signed
 from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
@@ -111,6 +113,44 @@ def move_kind(pos: Position, move: Play) -> str:
     if move.kind == SINGLE:
         return (_("a single of {suit} to beat") if beat else _("a single of {suit} to lead")).format(suit=suit)
     return (_("a run of {suit} to beat") if beat else _("a run of {suit} to lead")).format(suit=suit)
+
+
+def _discard_suits(move: Play) -> str:
+    """The suits a discard comes from, by name (``Coins and Tens``)."""
+    names = [suit_name(s) for s in range(4) if suit_bits(move.cards, s)]
+    if len(names) == 1:
+        return names[0]
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+
+
+def _which(k: int, n: int) -> str:
+    """The place of a move among ``n`` alike, counted from the lowest (``k`` from 0)."""
+    if k == 0:
+        return _("the lowest of {n}").format(n=n)
+    if k == n - 1:
+        return _("the highest of {n}").format(n=n)
+    if k == 1:
+        return _("the second lowest of {n}").format(n=n)
+    if k == n - 2:
+        return _("the second highest of {n}").format(n=n)
+    return _("number {k} of {n}, counted from the lowest").format(k=k + 1, n=n)
+
+
+def move_hint(pos: Position, move: Play) -> str:
+    """The first hint: the move's shape and suit (:func:`move_kind`), told apart from the other
+    legal moves alike: a discard by the suits it comes from, then any move by its place among
+    those still alike, from the lowest (``a single of Myriads to beat, the highest of 2``)."""
+    kind = move_kind(pos, move)
+    alike = [m for m in pos.legal_moves() if move_kind(pos, m) == kind]
+    if len(alike) < 2:
+        return kind
+    if move.kind == DISCARD:
+        kind = _("{kind} from {suits}").format(kind=kind, suits=_discard_suits(move))
+        alike = [m for m in alike if _discard_suits(m) == _discard_suits(move)]
+        if len(alike) < 2:
+            return kind
+    alike.sort(key=lambda m: (sorted(c % 9 for c in iter_cards(m.cards))[::-1], Play.sort_key(m)))
+    return _("{kind}, {which}").format(kind=kind, which=_which(alike.index(move), len(alike)))
 
 
 def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, int], tried: int, secs: float) -> str:
@@ -184,7 +224,14 @@ def generate(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the search; omitted, one is chosen at random and shown.")
     ] = None,
-    out: Annotated[str | None, typer.Option("--out", metavar="FILE", help="Write the collection to FILE.")] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the collection to FILE (default: standard output, or puzzles-SEED.json on a terminal).",
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out file.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Search on N processes (same output).")] = 1,
     max_deals: Annotated[
@@ -200,7 +247,8 @@ def generate(
     and the first that passes the uniqueness checks and the filters is kept (one a deal). The output
     depends only on the options and --seed (never on --jobs, --scheduler or --solver); --scheduler
     searches on a Dask cluster (tcp://HOST:PORT or local:N, docs/cluster.md). Without --out the
-    collection goes to stdout; a progress bar and a summary go to stderr.
+    collection goes to stdout, or on a terminal to a new file puzzles-SEED.json (never
+    overwriting one); a progress bar, a summary and how to play the puzzles go to stderr.
     """
     import random as _random
 
@@ -228,6 +276,9 @@ def generate(
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
         note(_("seed {seed}").format(seed=seed))
+    if out is None and sys.stdout.isatty():  # JSON is for programs: a person gets a file to play
+        out = str(fresh_name(f"puzzles-{seed}"))
+        check_target(out, field="out")
     update, stop = _progress_bar(count)
     tried = 0
 
@@ -268,6 +319,12 @@ def generate(
         sys.stdout.write(text)
         sys.stdout.flush()
     note(generate_summary(len(found), count, max_deals, P.summary_counts(found)["difficulty"], tried, secs))
+    if not found:
+        return
+    if out is not None:
+        note(_("saved to {path}; play them: lukfu puzzle play {path}").format(path=out))
+    else:
+        note(_("to play them, save them to a file (--out FILE) and run: lukfu puzzle play FILE"))
 
 
 # ---------------------------------------------------------------- solve
@@ -340,42 +397,40 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     title = _("Puzzle {id}").format(id=data["id"]) if data["id"] else _("Position")
     if puzzle is not None and puzzle.title:
         title += f": {_title_text(puzzle.title)}"
-    console.print(Text(title, style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(title, style="bold")))
     console.print(position_renderable(Position.parse(data["position"])))
-    console.print(Text(_("Question: {question}").format(question=data["question"]), style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(_("Question: {question}").format(question=data["question"]), style="bold")))
     if data["value"] is not None:
         value = _("Value: {value} (the caller's net points under best play)").format(value=signed(data["value"]))
-        console.print(Text(value), soft_wrap=True)
+        console.print(Hanging(Text(value)))
     if not data["ok"]:
-        console.print(
-            Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True
-        )
+        console.print(Hanging(Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red")))
     if data["steps"]:
         head = _("Solution (★ a decision: the only move that keeps the goal):")
-        console.print(Text(head, style="bold"), soft_wrap=True)
+        console.print(Hanging(Text(head, style="bold")))
         for i, st in enumerate(data["steps"], 1):
             mark = {"solve": "★", "forced": "·", "defend": " "}[st["role"]]
             note_ = {"solve": "", "forced": _("  (forced)"), "defend": _("  (best defence)")}[st["role"]]
-            console.print(Text(f" {i:>2}. {mark} {st['words']}{note_}"), soft_wrap=True)
-        console.print(Text(_("The line and best play after it, trick by trick:"), style="bold"), soft_wrap=True)
+            console.print(Hanging(f" {i:>2}. {mark} {st['words']}{note_}", hang=6))
+        console.print(Hanging(Text(_("The line and best play after it, trick by trick:"), style="bold")))
         for line in data["narration"]:
-            console.print(Text("   " + line), soft_wrap=True)
+            console.print(Hanging(line, indent=3))
     if data["alternatives"]:
-        console.print(Text(_("Other first moves:"), style="bold"), soft_wrap=True)
+        console.print(Hanging(Text(_("Other first moves:"), style="bold")))
         for alt in data["alternatives"]:
             words = (
                 _("{move}: value {value}, keeps the goal too ({why})")
                 if alt["keeps_goal"]
                 else _("{move}: value {value}, fails ({why})")
             )
-            line = " " + words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
-            console.print(Text(line), soft_wrap=True)
+            line = words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
+            console.print(Hanging(line, indent=1))
             for line in alt["narration"]:
-                console.print(Text("     " + line, style="dim"), soft_wrap=True)
+                console.print(Hanging(line, indent=5, style="dim"))
     if data["rating"]:
-        console.print(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"])), soft_wrap=True)
-    console.print(Text(_("Themes: ") + themes_text(data["themes"])), soft_wrap=True)
-    console.print(Text(_("Positions searched to verify: {n:,}").format(n=data["nodes"]), style="dim"), soft_wrap=True)
+        console.print(Hanging(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"]))))
+    console.print(Hanging(Text(_("Themes: ") + themes_text(data["themes"]))))
+    console.print(Hanging(Text(_("Positions searched to verify: {n:,}").format(n=data["nodes"]), style="dim")))
 
 
 def _title_text(title: str) -> str:
@@ -490,13 +545,21 @@ def check(
 
 def puzzle_list_table(puzzles: list[Puzzle]) -> Table:
     """One row a puzzle: id, difficulty, goal, cards a hand, themes, title."""
+    from lukfu_solver.puzzles.words import goal_word, is_generated_title, tier_text
+
+    titled = any(p.title and not is_generated_title(p.title) for p in puzzles)  # else the title repeats theme and goal
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    columns = ("id", "difficulty", "goal", "cards", "themes", "title")
-    for col in columns:
-        table.add_column(pgettext("column", col))
+    table.add_column(pgettext("column", "id"), no_wrap=True)  # an id is typed back: never cut, never split
+    table.add_column(pgettext("column", "difficulty"), no_wrap=True)
+    table.add_column(pgettext("column", "goal"), ratio=1)
+    table.add_column(pgettext("column", "cards"), justify="right")
+    table.add_column(pgettext("column", "themes"), ratio=1)
+    if titled:
+        table.add_column(pgettext("column", "title"), ratio=1)
     for p in puzzles:
         themes = ", ".join(_theme_text(t) for t in p.themes) or "-"
-        table.add_row(p.id, p.difficulty, p.goal, str(p.pos().cards_per_hand()), themes, _title_text(p.title or ""))
+        row = [p.id, tier_text(p.difficulty), goal_word(p.goal), str(p.pos().cards_per_hand()), themes]
+        table.add_row(*row, *([_title_text(p.title or "")] if titled else []))
     return table
 
 
@@ -526,11 +589,11 @@ def show(
         emit_json({"puzzle": puzzle.to_dict(), "position": position_data(pos)})
         return
     console = stdout_console()
-    console.print(Text(puzzle_head(puzzle), style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(puzzle_head(puzzle), style="bold")))
     console.print(position_renderable(pos))
-    console.print(Text(_("Question: {question}").format(question=puzzle.question), style="bold"), soft_wrap=True)
-    console.print(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty)), soft_wrap=True)
-    console.print(Text(_("Themes: ") + themes_text(puzzle.themes)), soft_wrap=True)
+    console.print(Hanging(Text(_("Question: {question}").format(question=puzzle.question), style="bold")))
+    console.print(Hanging(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty))))
+    console.print(Hanging(Text(_("Themes: ") + themes_text(puzzle.themes))))
 
 
 def puzzle_head(puzzle: Puzzle) -> str:
@@ -553,14 +616,18 @@ class PlaySession:
     pipe), writes plain lines to ``out``; the engine plays the defence's best replies."""
 
     def __init__(self, stream: TextIO, out: TextIO, solver: str = "compiled") -> None:
+        from rich.console import Console
+
         self.stream = stream
         self.out = out
         self.solver = solver
         self.eof = False
+        self.console = Console(file=out, highlight=False)
 
-    def say(self, text: str = "") -> None:
-        """Write one line, at once (a pipe reader sees it before the next prompt)."""
-        self.out.write(text + "\n")
+    def say(self, text: str = "", indent: int = 0) -> None:
+        """Write a paragraph wrapped by words at the terminal's width (lines after the first
+        indented two more), at once: a pipe reader sees it before the next prompt."""
+        self.console.print(Hanging(text, indent) if text else "")
         self.out.flush()
 
     def ask(self) -> str | None:
@@ -576,7 +643,15 @@ class PlaySession:
 
     def board(self, pos: Position) -> None:
         """Print the table (hands by suit, fu, the trick)."""
-        stdout_console().print(position_renderable(pos))
+        self.console.print(position_renderable(pos))
+        self.out.flush()
+
+    def menu(self, moves: list[Play]) -> None:
+        """The numbered legal moves in columns, each kept whole."""
+        from .play_screen import menu
+
+        self.console.print(Padding(menu(moves, title=False), (0, 0, 0, 2)))
+        self.out.flush()
 
     def state(self, pos: Position) -> str:
         """One line: hands, fu and the trick so far."""
@@ -607,12 +682,12 @@ class PlaySession:
         for st in an.steps:
             if st.role != P.SOLVE:
                 tag = _(" (forced)") if st.role == P.FORCED else ""
-                self.say(f"  {move_words(p, st.move)}{tag}")
+                self.say(f"{move_words(p, st.move)}{tag}", indent=2)
                 self._push(p, st.move)
                 continue
             menu = sorted(p.legal_moves(), key=Play.sort_key)
             self.say(_("Your move, seat {seat}. {state}").format(seat=p.to_move, state=self.state(p)))
-            self.say("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(menu, 1)))
+            self.menu(menu)
             hints = 0
             while True:
                 cmd = self.ask()
@@ -631,12 +706,12 @@ class PlaySession:
                     continue
                 if low in ("show", "board"):
                     self.board(p)
-                    self.say("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(menu, 1)))
+                    self.menu(menu)
                     continue
                 if low == "hint":
                     hints += 1
                     if hints == 1:
-                        self.say(_("Hint: the move is {kind}.").format(kind=move_kind(p, st.move)))
+                        self.say(_("Hint: the move is {kind}.").format(kind=move_hint(p, st.move)))
                     else:
                         self.say(_("Hint: play {move}.").format(move=st.move))
                     continue
@@ -660,7 +735,7 @@ class PlaySession:
             if cont:
                 self.say(_("Best play from here:"))
                 for line in narrate_pv(p, cont):
-                    self.say("  " + line)
+                    self.say(line, indent=2)
         elif p.outcome is not None:
             self.say(result_line(p.outcome))
         return "solved"
@@ -695,7 +770,7 @@ class PlaySession:
             v = value
         self.say(_("{move} fails: {why}. The refutation:").format(move=move, why=P.goal_failure(goal, v, target)))
         for line in narrate_pv(pos, [move, *pv]):
-            self.say("  " + line)
+            self.say(line, indent=2)
         self.say(_("Try again."))
 
     def _push(self, pos: Position, move: Play) -> None:
@@ -704,15 +779,15 @@ class PlaySession:
         in_trick = bool(pos.trick)
         pos.push(move)
         if move.kind == CLAIM and pos.outcome is not None:
-            self.say("  " + result_line(pos.outcome))
+            self.say(result_line(pos.outcome), indent=2)
         elif in_trick and not pos.trick:
             w = pos.to_move
-            won = _("  seat {seat} wins the trick: {n} fu (fu {fu})").format(
+            won = _("seat {seat} wins the trick: {n} fu (fu {fu})").format(
                 seat=w, n=pos.fu[w] - before[w], fu=",".join(map(str, pos.fu))
             )
-            self.say(won)
+            self.say(won, indent=2)
             if pos.outcome is not None:
-                self.say("  " + result_line(pos.outcome))
+                self.say(result_line(pos.outcome), indent=2)
 
 
 @app.command("play", cls=LukfuCommand)

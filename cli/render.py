@@ -27,6 +27,26 @@ LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " an Old card: n
 # ---------------------------------------------------------------- words
 
 
+class Hanging:
+    """A paragraph wrapped by words at the console's width (Rich measures every character's
+    cells, Devanagari included): its first line indented by ``indent`` spaces, the lines after it
+    by ``indent + hang``, so a long narration line never breaks inside a word nor runs back to
+    column 0."""
+
+    def __init__(self, text: str | Text, indent: int = 0, hang: int = 2, style: str = "") -> None:
+        self.text = text if isinstance(text, Text) else Text(text, style=style)
+        self.indent = indent
+        self.hang = hang
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        width = max(12, options.max_width - self.indent - self.hang)
+        for i, line in enumerate(self.text.wrap(console, width)):
+            line.rstrip()
+            pad = Text(" " * (self.indent + (self.hang if i else 0)), end="")
+            yield Text.assemble(pad, line, no_wrap=True, end="\n")
+
+
+
 def plural(n: int, word: str) -> str:
     """``n`` and ``word``, plural when ``n`` is not one: ``1 Old card``, ``3 Old cards``, ``2 fu``
     (fu has no plural).

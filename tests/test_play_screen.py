@@ -6,62 +6,13 @@ move, a claim announced when it happens, the trick summary, and the record named
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import sys
-import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from screens import LUKFU, Screen, needs_tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-
-LUKFU = str(Path(sys.executable).with_name("lukfu"))
+pytestmark = needs_tmux
 CHOICE = re.compile(r"(\d+)\) (\S+)")
-
-
-class Screen:
-    """One tmux session on its own server, ``width`` columns wide, running a command."""
-
-    def __init__(self, command: str, width: int, cwd: Path) -> None:
-        self.server = f"lukfu-{uuid.uuid4().hex[:8]}"
-        self.width = width
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "50", "-c", str(cwd), command)
-        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True, text=True, check=True).stdout
-
-    def text(self) -> str:
-        """Everything shown so far (the scroll-back too), as displayed, line by line."""
-        return self.tmux("capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-")
-
-    def send(self, line: str) -> None:
-        self.tmux("send-keys", "-t", "t", "-l", line)
-        self.tmux("send-keys", "-t", "t", "Enter")
-
-    def wait_for(self, needle: str, count: int = 1, timeout: float = 120) -> str:
-        """The screen once ``needle`` shows ``count`` times (fails after ``timeout`` seconds)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            text = self.text()
-            if text.count(needle) >= count:
-                return text
-            time.sleep(0.2)
-        pytest.fail(f"{needle!r} did not show within {timeout} s:\n{self.text()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
-
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Iterator[list[Screen]]:
-    made: list[Screen] = []
-    yield made
-    for s in made:
-        s.close()
 
 
 def menus(text: str) -> list[list[tuple[int, str]]]:
