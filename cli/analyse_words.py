@@ -16,7 +16,7 @@ from lukfu_solver.cards import format_cards
 from lukfu_solver.i18n import N_, _, counted, ngettext, pgettext
 from lukfu_solver.view import SeatView
 
-from .render import signed
+from .render import Hanging, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice, HandFacts
@@ -282,7 +282,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         lines.insert(3, close)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
-        lines.extend(Text(f"  • {said(r)}") for r in adv.reasons)
+        lines.extend(Hanging(f"• {said(r)}", indent=2) for r in adv.reasons)
     if adv.outcomes:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p:.0%}):")
         lines.append(Text(title.format(p=adv.p_caller_loses), style="bold"))

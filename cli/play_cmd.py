@@ -20,7 +20,6 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver import i18n
 from lukfu_solver.cards import format_cards, old_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
@@ -30,11 +29,11 @@ from lukfu_solver.record import GameRecord
 from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
+from .commands import command_of, suggestion
 from .common import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .options import check_seat
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
-    caller_text,
     calls_text,
     hand_table,
     hidden_cell,
@@ -50,6 +49,8 @@ from .render import (
     view_trick_rows,
 )
 
+TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
+"""The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
 YOU = "you"
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
@@ -94,6 +95,11 @@ class Terminal:
         self.quiet = False
         self.echo = not sys.stdin.isatty()
         self.names: tuple[str, str, str] = ("", "", "")
+        self.hand_shown: tuple[int, int] | None = None
+        """The hand and Old cards last printed: not printed again until they change."""
+        self.announced: set[int] = set()
+        """The deals (by the number passed out before them) already announced: undo back to the
+        first answer does not announce the deal again."""
 
     # ------------------------------------------------------------ the table loop
 
@@ -102,6 +108,7 @@ class Terminal:
         self.script = list(script)
         self.answers = []
         self.quiet = bool(script)
+        self.hand_shown = None  # after an undo the table is shown afresh
 
     def __call__(self, view: SeatView) -> Play | str:
         if self.script:
@@ -132,56 +139,76 @@ class Terminal:
 
     def handle(self, view: SeatView, line: str) -> Play | str | None:
         """The answer typed, or None after a command or a mistake (explained)."""
-        word = line.lower()
         out = self.console.print
-        if not word:
+        if not line:
             return None
-        if word in ("quit", "exit", "q"):
-            raise Quit(_("quit"))
-        if word in ("help", "?", "h"):
+        replies = ("play", "pass") if view.caller is None else ("claim",)  # words that answer, in this phase
+        cmd = command_of(line, (*TABLE_COMMANDS, *replies))
+        if cmd == "quit":
+            self.confirm_quit()
+            return None
+        if cmd == "help":
             out(help_renderable())
             return None
-        if word == "undo":
+        if cmd == "undo":
             if not self.answers:
                 out(_("Nothing to undo yet."))
                 return None
             raise Undo
-        if word == "hint":
+        if cmd == "hint":
             self.hint(view)
             return None
-        if word == "tricks":
+        if cmd == "tricks":
             out(
                 trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet.")
             )
             return None
-        if word == "moves":
+        if cmd == "moves":
             self.show_moves(view, limit=None)
             return None
         choices = _choices(view)
-        if word.isdigit():
-            n = menu_number(word)
+        if line.isdigit():
+            n = menu_number(line)
             shown = choices[:MAX_NUMBERED]
             if n is not None and 1 <= n <= len(shown):
                 return shown[n - 1]
-            typed = n if n is not None else excerpt(word, 12)
-            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed, count=len(shown))))
+            typed_n = n if n is not None else excerpt(line, 12)
+            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed_n, count=len(shown))))
             return None
         if view.caller is None:
-            said = {
-                i18n.term("play").lower(): "play",
-                i18n.term("pass").lower(): "pass",
-                "play": "play",
-                "pass": "pass",
-            }
-            if word in said:
-                return said[word]
-            out(_("At the call the answer is play or pass (1 or 2)."))
+            if cmd in ("play", "pass"):
+                return cmd
+            out(Text(_("At the call the answer is play or pass (1 or 2).") + self.meant(line, replies)))
             return None
         try:
-            return _parse_move(view, line)
+            return view.parse_move("claim" if cmd == "claim" else line)
+        except InvalidMoveError as err:  # no move at all: a mistyped command?
+            out(Text(_("{why} (type help)").format(why=err.message) + self.meant(line, replies)))
         except NotationError as err:
             out(_("[red]Not legal:[/red] {why}").format(why=err.message), highlight=False)
-            return None
+        return None
+
+    @staticmethod
+    def meant(line: str, moves: tuple[str, ...]) -> str:
+        """`` Did you mean 'help'?`` when ``line`` looks like a mistyped command (or one of the
+        ``moves`` words), else nothing."""
+        word = suggestion(line, (*TABLE_COMMANDS, *moves))
+        return " " + _("Did you mean '{word}'?").format(word=word) if word else ""
+
+    def confirm_quit(self) -> None:
+        """Ask before dropping the deal in progress; a yes (or the end of input) quits."""
+        self.console.print(Text(_("Stop this game? It will not be saved.")), end=" ")
+        self.console.print(f"[bold]{_('yes/no')}>[/bold] ", end="")
+        try:
+            answer = input()
+        except EOFError:
+            self.console.print()
+            raise Quit(_("quit")) from None
+        if self.echo:
+            self.console.print(answer, markup=False, highlight=False)
+        if command_of(answer, ("yes", "no")) == "yes":
+            raise Quit(_("quit"))
+        self.console.print(_("The game goes on."))
 
     # ------------------------------------------------------------ showing
 
@@ -190,7 +217,10 @@ class Terminal:
         out = self.console.print
         seat = view.seat
         old = view.old_cards()
-        parts: list[Any] = [hand_table(view.hand, old, _("your hand (seat {seat})").format(seat=seat)), legend_for(old)]
+        parts: list[Any] = []
+        if self.hand_shown != (view.hand, old):  # unchanged since it was last shown: not again
+            parts += [hand_table(view.hand, old, _("your hand (seat {seat})").format(seat=seat)), legend_for(old)]
+            self.hand_shown = (view.hand, old)
         if view.caller is not None:
             seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
             seats.add_column("", width=1)
@@ -198,13 +228,13 @@ class Terminal:
             seats.add_column(pgettext("column", "player"))
             seats.add_column(pgettext("column", "cards"), justify="right")
             seats.add_column(pgettext("column", "fu"), justify="right")
-            seats.add_column(pgettext("column", "face down"))
+            seats.add_column(pgettext("column", "face down"), no_wrap=True)
             for s in range(3):
                 label = f"{s} {role(s, view.caller)}".rstrip()
                 down = (
                     Text(format_cards(view.own_discards) if view.own_discards else "·")
                     if s == seat
-                    else hidden_cell(view.hidden_discards[s])
+                    else hidden_cell(view.hidden_discards[s], compact=True)
                 )
                 seats.add_row(
                     "▶" if s == view.to_move else "",
@@ -214,7 +244,7 @@ class Terminal:
                     str(view.fu[s]),
                     down,
                 )
-            parts += [seats, Text(_("Caller: {caller}").format(caller=caller_text(view.caller)))]
+            parts.append(seats)  # the caller is marked in the table; R6 was said once, at the call
             if view.trick:
                 parts.append(
                     Text(_("Trick {n}, led by seat {seat}:").format(n=len(view.tricks), seat=view.trick_leader))
@@ -309,8 +339,9 @@ class Terminal:
         me = rec.players.index(YOU)
         out = self.console.print
         if not rec.calls:
-            if self.quiet:
+            if self.quiet or len(rec.passed_out) in self.announced:
                 return
+            self.announced.add(len(rec.passed_out))
             if rec.passed_out:
                 out(_("All three passed: the cards are dealt again and a new Master is drawn."))
             if me == 0:
@@ -324,6 +355,7 @@ class Terminal:
                 hand = rec.hands[me]
                 old = old_cards(hand, 0)
                 out(Group(hand_table(hand, old, _("your hand (seat {seat})").format(seat=me)), legend_for(old)))
+                self.hand_shown = (hand, old)
             return
         if self.quiet:
             return
@@ -367,10 +399,19 @@ def _name(player: str) -> str:
 def _call_line(seat: int, player: str, call: str, mine: bool) -> str:
     """``You pass.``, ``Seat 1 (rule A) calls play: seat 1 is the caller.`` (one message each)."""
     if mine:
-        return _("You call play: you are the caller.") if call == "play" else _("You pass.")
+        if call == "play":
+            line = _("You call play: you are the caller.")
+            return line + " " + r6_note() if seat else line
+        return _("You pass.")
     if call == "play":
-        return _("Seat {seat} ({player}) calls play: seat {seat} is the caller.").format(seat=seat, player=player)
+        line = _("Seat {seat} ({player}) calls play: seat {seat} is the caller.").format(seat=seat, player=player)
+        return line + " " + r6_note() if seat else line
     return _("Seat {seat} ({player}) passes.").format(seat=seat, player=player)
+
+
+def r6_note() -> str:
+    """Said once when a seat after the Master calls (R6), not on every screen."""
+    return _("The Master passed, so seat 0 may not lead a set of four or a run of four or more this deal (R6).")
 
 
 class _nothing:
@@ -388,15 +429,6 @@ def _choices(view: SeatView) -> list[Any]:
     if view.caller is None:
         return ["play", "pass"]
     return view.sorted_legal_moves()
-
-
-def _parse_move(view: SeatView, text: str) -> Play:
-    """The move typed, read and checked by :meth:`SeatView.parse_move`; text that is no move at all
-    gets a pointer to ``help`` (a fault: NotationError("move", why))."""
-    try:
-        return view.parse_move(text)
-    except InvalidMoveError as err:
-        raise NotationError("move", _("{why} (type help)").format(why=err.message)) from None
 
 
 def _answer(view: SeatView, text: str) -> Play | str:

@@ -14,11 +14,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver import i18n
 from lukfu_solver.i18n import N_, _, pgettext
-from lukfu_solver.plays import Play
+from lukfu_solver.plays import CLAIM, Play
 from lukfu_solver.record import GameRecord
 
+from .commands import shown, typed
 from .render import claim_of, hand_table, plural, signed
 
 COMMANDS = (
@@ -36,28 +36,36 @@ def help_renderable() -> RenderableType:
     how = Text(
         _(
             "Type a move as the notation writes it: a card (S7), a set (C5S5M5), a run (S345), a discard "
-            "(the cards, e.g. C2M4, when you cannot beat), claim; or its number in the list. At the call: "
-            "play or pass (1 or 2)."
-        )
+            "(the cards, e.g. C2M4, when you cannot beat), {claim}; or its number in the list. At the call: "
+            "{play} or {pass_} (1 or 2)."
+        ).format(claim=typed("claim"), play=typed("play"), pass_=typed("pass"))
     )
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
     for word, what in COMMANDS:
-        table.add_row(word, _(what))
+        table.add_row(shown(word), _(what))
     return Group(how, Text(_("Commands:")), table)
 
 
 def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0, title: bool = True) -> RenderableType:
     """``Choices:`` (unless ``title`` is False) and the choices in columns (``1) S7``), each kept
     whole; ``more`` not shown are counted, with the command that lists them."""
-    shown = [i18n.term(c) if isinstance(c, str) else str(c) for c in choices]  # the calls in the glossary's words
-    items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(shown, 1)]
+    names = [choice_word(c) for c in choices]
+    items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(names, 1)]
     parts: list[RenderableType] = [Text(_("Choices:"))] if title else []
     parts.append(Columns(items, padding=(0, 3)))
     if more:
         parts.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim"))
     return Group(*parts)
+
+
+def choice_word(choice: Any) -> str:
+    """A choice as the menu writes it: a call or a claim in the word the player may type in the
+    language in use (``играю``, ``заявка``), any other move in the notation."""
+    if isinstance(choice, str):
+        return typed(choice)
+    return typed("claim") if choice.kind == CLAIM else str(choice)
 
 
 def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:

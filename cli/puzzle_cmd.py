@@ -28,6 +28,7 @@ from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
 from lukfu_solver.safe_write import check_target, write_atomic
 
+from .commands import command_of, suggestion, typed
 from .common import (
     HelpGroup,
     LukfuCommand,
@@ -605,10 +606,17 @@ def puzzle_head(puzzle: Puzzle) -> str:
 # ---------------------------------------------------------------- play
 
 
-PLAY_HELP = N_(
-    "Enter a move as written in NOTATION.md (S7, C5S5M5, xC2M4, claim) or its number in the menu; "
-    "'hint' for a hint (twice: the move), 'show' for the table, 'skip' for the next puzzle, 'quit' to stop."
-)
+PUZZLE_COMMANDS = ("hint", "show", "skip", "help", "quit", "claim")
+"""The words ``puzzle play`` understands besides moves (:mod:`.commands`: English and the language in use)."""
+
+
+def play_help() -> str:
+    """How to answer in ``puzzle play``, with the command words of the language in use."""
+    return _(
+        "Enter a move as written in NOTATION.md (S7, C5S5M5, xC2M4, {claim}) or its number in the menu; "
+        "'{hint}' for a hint (twice: the move), '{show}' for the table, '{skip}' for the next puzzle, "
+        "'{quit}' to stop."
+    ).format(**{name: typed(name) for name in PUZZLE_COMMANDS})
 
 
 class PlaySession:
@@ -676,7 +684,7 @@ class PlaySession:
             return "invalid"
         self.board(pos)
         self.say(_("Question: {question}").format(question=puzzle.question))
-        self.say(_(PLAY_HELP))
+        self.say(play_help())
         p = pos.copy()
         mistakes = 0
         for st in an.steps:
@@ -693,22 +701,24 @@ class PlaySession:
                 cmd = self.ask()
                 if cmd is None:
                     return "eof"
-                low = cmd.lower()
                 if not cmd:
                     continue
-                if low in ("quit", "q", "exit"):
+                word = command_of(cmd, PUZZLE_COMMANDS)
+                if word == "quit":
                     return "quit"
-                if low == "skip":
+                if word == "skip":
                     self.say(_("Skipped. The solution: {moves}").format(moves=" ".join(puzzle.solution)))
                     return "skipped"
-                if low in ("help", "?"):
-                    self.say(_(PLAY_HELP))
+                if word == "help":
+                    self.say(play_help())
                     continue
-                if low in ("show", "board"):
+                if word == "show":
                     self.board(p)
                     self.menu(menu)
                     continue
-                if low == "hint":
+                if word == "claim":
+                    cmd = "claim"
+                if word == "hint":
                     hints += 1
                     if hints == 1:
                         self.say(_("Hint: the move is {kind}.").format(kind=move_hint(p, st.move)))
@@ -752,7 +762,9 @@ class PlaySession:
         try:
             move = Play.parse(cmd)
         except NotationError as err:
-            self.say(_("Not a move: {why}. Type 'help' for help.").format(why=err))
+            word = suggestion(cmd, PUZZLE_COMMANDS)
+            meant = " " + _("Did you mean '{word}'?").format(word=word) if word else ""
+            self.say(_("Not a move: {why}. Type 'help' for help.").format(why=err) + meant)
             return None
         if not pos.is_legal(move):
             self.say(_("{move} is not legal here: {why}.").format(move=move, why=pos.why_illegal(move)))

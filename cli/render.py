@@ -153,8 +153,11 @@ def suit_cell(hand: CardSet, old: CardSet, suit: int) -> Text:
     return text
 
 
-def hidden_cell(count: int) -> Text:
-    """``count`` card backs."""
+def hidden_cell(count: int, compact: bool = False) -> Text:
+    """``count`` card backs; ``compact``: at most two drawn, then their number (``▒▒ ×5``), so a
+    narrow table's column never wraps."""
+    if compact and count > 2:
+        return Text(f"{CARD_BACK} ×{count}", style="dim")
     return Text(" ".join([CARD_BACK] * count) if count else "·", style="dim")
 
 

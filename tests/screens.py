@@ -3,6 +3,7 @@ read back as the player sees it (scroll-back included), lines typed into it."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,10 @@ class Screen:
     def __init__(self, command: str, width: int, cwd: Path) -> None:
         self.server = f"lukfu-{uuid.uuid4().hex[:8]}"
         self.width = width
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "50", "-c", str(cwd), command)
+        # without COLUMNS/LINES: under pytest the C environment holds COLUMNS=80 (not in os.environ),
+        # which would make Rich lay out for 80 columns whatever the pane's width
+        wrapped = f"env -u COLUMNS -u LINES sh -c {shlex.quote(command)}"
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "50", "-c", str(cwd), wrapped)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
 
     def tmux(self, *args: str) -> str:
@@ -46,6 +50,22 @@ class Screen:
                 return text
             time.sleep(0.2)
         pytest.fail(f"{needle!r} did not show within {timeout} s:\n{self.text()}")
+
+    def answer_until(self, prompt: str, end: str, answer: str = "1", most: int = 40) -> str:
+        """Answer ``answer`` at each new ``prompt`` until ``end`` shows; the screen then."""
+        for k in range(1, most + 1):
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                text = self.text()
+                if end in text:
+                    return text
+                if text.count(prompt) >= k:
+                    break
+                time.sleep(0.2)
+            else:
+                pytest.fail(f"neither {prompt!r} nor {end!r} showed:\n{self.text()}")
+            self.send(answer)
+        return self.wait_for(end)
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)

@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from screens import LUKFU, Screen, needs_tmux
+from screens import LUKFU, Screen, cells, needs_tmux
+
+from lukfu_cli.render import hidden_cell
 
 pytestmark = needs_tmux
 CHOICE = re.compile(r"(\d+)\) (\S+)")
@@ -85,3 +87,18 @@ def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens
     claim = text.index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point.")
     assert claim < text.index("The deal is over")
     assert "The Old cards shown" in text[claim:]
+
+
+def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path, screens: list[Screen]) -> None:
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 2 --record game.json", 60, tmp_path)
+    screens.append(screen)
+    screen.wait_for("call (play/pass)>")
+    screen.send("1")
+    text = screen.answer_until("your move>", "Record saved")
+    lines = text.splitlines()
+    assert max(cells(line) for line in lines) <= 60
+    rows = [line for line in lines if re.match(r" [ ▶]   [012] ", line)]
+    assert rows and all(len(line.split()) >= 4 for line in rows)  # seat, player, cards, fu, face down
+    assert not [line for line in lines if line.strip() and set(line.split()) <= {"▒▒", "×2", "×3", "×4", "×5"}]
+    assert hidden_cell(5, compact=True).plain == "▒▒ ×5"  # three or more backs are counted, not drawn
+    assert text.count("(R6)") == 1
