@@ -126,13 +126,17 @@ class Terminal:
 
     def read(self, view: SeatView) -> str:
         """One line from standard input (end of input: Quit)."""
-        prompt = _("call (play/pass)") if view.caller is None else _("your move")
+        return self.ask(_("call (play/pass)") if view.caller is None else _("your move"), _("end of input"))
+
+    def ask(self, prompt: str, at_end: str) -> str:
+        """The line typed after ``prompt>`` (echoed when read from a pipe); at the end of input,
+        Quit with ``at_end``."""
         self.console.print(f"[bold]{prompt}>[/bold] ", end="")
         try:
             line = input()
         except EOFError:
             self.console.print()
-            raise Quit(_("end of input")) from None
+            raise Quit(at_end) from None
         if self.echo:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
@@ -198,15 +202,7 @@ class Terminal:
     def confirm_quit(self) -> None:
         """Ask before dropping the deal in progress; a yes (or the end of input) quits."""
         self.console.print(Text(_("Stop this game? It will not be saved.")), end=" ")
-        self.console.print(f"[bold]{_('yes/no')}>[/bold] ", end="")
-        try:
-            answer = input()
-        except EOFError:
-            self.console.print()
-            raise Quit(_("quit")) from None
-        if self.echo:
-            self.console.print(answer, markup=False, highlight=False)
-        if command_of(answer, ("yes", "no")) == "yes":
+        if command_of(self.ask(_("yes/no"), _("quit")), ("yes", "no")) == "yes":
             raise Quit(_("quit"))
         self.console.print(_("The game goes on."))
 
