@@ -40,7 +40,7 @@ from lukfu_solver.analysis.defaults import (
     parse_hand,
 )
 from lukfu_solver.cards import CardSet, format_cards
-from lukfu_solver.i18n import _, pgettext
+from lukfu_solver.i18n import _, number, pgettext, seconds
 from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
@@ -389,7 +389,7 @@ def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | 
             left = spent / done * (total - done) if done else float("inf")
             if budget is not None:
                 left = min(left, max(0.0, budget - (time.monotonic() - begun)))
-            words = f"≤ {left:.1f} s left" if left != float("inf") else ""
+            words = _("≤ {seconds} left").format(seconds=seconds(left)) if left != float("inf") else ""
             bar.update(task, completed=done, total=total, left=words)
 
         return update
@@ -486,11 +486,11 @@ def inference_text(a: Analysis) -> Text:
         return Text(_("Inference: no sample to weigh."), style="dim")
     line = _(
         "Inference: samples weighted by the other seats' calls and plays (opponent model); "
-        "effective sample size {ess:.1f} of {n}"
-    ).format(ess=w.ess, n=len(w.weights))
+        "effective sample size {ess} of {n}"
+    ).format(ess=number(w.ess, 1), n=len(w.weights))
     if w.tempered:
-        line += _(" (tempered to the floor {floor:.1f}: the likelihoods alone gave {raw:.1f})").format(
-            floor=w.floor, raw=w.raw_ess
+        line += _(" (tempered to the floor {floor}: the likelihoods alone gave {raw})").format(
+            floor=number(w.floor, 1), raw=number(w.raw_ess, 1)
         )
     return Text(line, style="dim")
 

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import format_cards
-from lukfu_solver.i18n import N_, _, counted, ngettext, pgettext
+from lukfu_solver.i18n import N_, _, counted, ngettext, number, pgettext, seconds
 from lukfu_solver.view import SeatView
 
 from .render import Hanging, signed
@@ -33,15 +33,21 @@ def percent(p: float) -> str:
     return f"{p:.0%}"
 
 
+def short(x: float) -> str:
+    """A setting as typed (``2``, ``0.5``: no trailing zeros) with the language's decimal mark."""
+    text = f"{x:g}"
+    return number(x, len(text.partition(".")[2]))
+
+
 def limits_text(limits: SolveLimits) -> str:
     """The per-solve limits in words: how far each sampled deal's solve may search."""
     nodes, seconds = limits.max_nodes, limits.time_limit
     if nodes is not None and seconds is not None:
-        return _("each solve stops after {nodes:,} positions or {seconds:g} s").format(nodes=nodes, seconds=seconds)
+        return _("each solve stops after {nodes} positions or {seconds} s").format(nodes=number(nodes), seconds=short(seconds))
     if nodes is not None:
-        return _("each solve stops after {nodes:,} positions").format(nodes=nodes)
+        return _("each solve stops after {nodes} positions").format(nodes=number(nodes))
     if seconds is not None:
-        return _("each solve stops after {seconds:g} s").format(seconds=seconds)
+        return _("each solve stops after {seconds} s").format(seconds=short(seconds))
     return _("every solve exact (no limit)")
 
 
@@ -87,7 +93,7 @@ def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits)
         "it was proven to be worth, an estimate.",
         total,
     )
-    return Text(words.format(k=f"{incomplete:,}", n=f"{total:,}", limits=limits_text(limits)), style="bold yellow")
+    return Text(words.format(k=number(incomplete), n=number(total), limits=limits_text(limits)), style="bold yellow")
 
 
 def moves_table(a: Analysis) -> Table:
@@ -104,7 +110,7 @@ def moves_table(a: Analysis) -> Table:
     for i, e in enumerate(a.moves):
         style = "bold" if i == 0 else ""
         mark = Text(_("◀ best"), style="bold green") if i == 0 else Text("")
-        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), f"{e.stderr:.2f}"]
+        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), number(e.stderr, 2)]
         if show_estimated:
             cells.append(f"{e.incomplete}/{e.n}")
         table.add_row(*cells, mark)
@@ -115,8 +121,8 @@ def recommendation_text(a: Analysis) -> Text:
     """The best move with its expected points and the chance it beats the second best."""
     best = a.best
     assert best is not None
-    line = _("Recommendation: {move} (expected {mean} ± {se:.2f})").format(
-        move=best.move, mean=signed(best.mean, 2), se=best.stderr
+    line = _("Recommendation: {move} (expected {mean} ± {se})").format(
+        move=best.move, mean=signed(best.mean, 2), se=number(best.stderr, 2)
     )
     if a.p_best is None:
         line += _("; the only legal move")
@@ -142,8 +148,8 @@ def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
         ).format(n=a.cut)
     count = a.sampler.get("count")
     if count:
-        line += " · " + _("drawn from {count:,} deals consistent with the view").format(count=count)
-    line += " · " + _("seed {seed}").format(seed=a.seed) + f" · {limits_text(limits)} · {a.seconds:.1f} s"
+        line += " · " + _("drawn from {count} deals consistent with the view").format(count=number(count))
+    line += " · " + _("seed {seed}").format(seed=a.seed) + f" · {limits_text(limits)} · {seconds(a.seconds)}"
     return Text(line, style="dim")
 
 
@@ -187,16 +193,19 @@ def basis_text(adv: Advice) -> Text:
     line = line.format(deals=deals, words=words, why=why, cut=cut)
     if adv.two_phase is not None and adv.samples:
         line += "; " + ngettext(
-            "two-phase sampling: {n} more sampled deal valued by solves stopped after {nodes:,} positions, "
+            "two-phase sampling: {n} more sampled deal valued by solves stopped after {nodes} positions, "
             "corrected by the deals solved exactly (exact PIMC on average)",
-            "two-phase sampling: {n} more sampled deals valued by solves stopped after {nodes:,} positions, "
+            "two-phase sampling: {n} more sampled deals valued by solves stopped after {nodes} positions, "
             "corrected by the deals solved exactly (exact PIMC on average)",
             adv.cheap_deals,
-        ).format(n=adv.cheap_deals, nodes=adv.two_phase.cheap_nodes)
+        ).format(n=adv.cheap_deals, nodes=number(adv.two_phase.cheap_nodes))
     if adv.pimc is not None:
         play, pass_ = adv.pimc
-        line += _("; the sampled deals alone: play {play} ± {play_se:.2f}, pass {pass_} ± {pass_se:.2f}").format(
-            play=signed(play.mean, 2), play_se=play.stderr, pass_=signed(pass_.mean, 2), pass_se=pass_.stderr
+        line += _("; the sampled deals alone: play {play} ± {play_se}, pass {pass_} ± {pass_se}").format(
+            play=signed(play.mean, 2),
+            play_se=number(play.stderr, 2),
+            pass_=signed(pass_.mean, 2),
+            pass_se=number(pass_.stderr, 2),
         )
     return Text(line, style="dim")
 
@@ -210,14 +219,14 @@ def model_text(adv: Advice) -> Text | None:
     return Text(
         _(
             "Instant estimate (learned model): play {play}, pass {pass_} → {rec}; on {hands} hands it had not "
-            "seen it was off by ±{play_error:.2f} for play, ±{gap_error:.2f} for the difference"
+            "seen it was off by ±{play_error} for play, ±{gap_error} for the difference"
         ).format(
             play=signed(m.play, 2),
             pass_=signed(m.pass_, 2),
             rec=rec,
             hands=m.hands,
-            play_error=m.play_error,
-            gap_error=m.gap_error,
+            play_error=number(m.play_error, 2),
+            gap_error=number(m.gap_error, 2),
         ),
         style="dim",
     )
@@ -238,9 +247,9 @@ def close_call_text(adv: Advice) -> Text | None:
     more = "--time" if adv.basis.startswith("model") else "--samples"
     return Text(
         _(
-            "A close call: the difference is less than {z:g} standard errors from 0, so the other choice may "
+            "A close call: the difference is less than {z} standard errors from 0, so the other choice may "
             "be as good; more {option} sharpens it."
-        ).format(z=CLOSE_Z, option=more),
+        ).format(z=short(CLOSE_Z), option=more),
         style="yellow",
     )
 
@@ -260,13 +269,13 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
     call = {"play": _("PLAY"), "pass": _("PASS")}.get(adv.recommendation, adv.recommendation.upper())
     lines = [
         Text(
-            _("Play (call): {mean} ± {se:.2f} (expected net points as the caller)").format(
-                mean=signed(adv.play.mean, 2), se=adv.play.stderr
+            _("Play (call): {mean} ± {se} (expected net points as the caller)").format(
+                mean=signed(adv.play.mean, 2), se=number(adv.play.stderr, 2)
             )
         ),
         Text(
-            _("Pass:        {mean} ± {se:.2f} ({why})").format(
-                mean=signed(adv.pass_.mean, 2), se=adv.pass_.stderr, why=pass_words
+            _("Pass:        {mean} ± {se} ({why})").format(
+                mean=signed(adv.pass_.mean, 2), se=number(adv.pass_.stderr, 2), why=pass_words
             )
         ),
         Text(
@@ -298,7 +307,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         ngettext("{n} solve", "{n} solves", adv.solves).format(n=adv.solves),
         _("seed {seed}").format(seed=adv.seed),
         limits_text(limits),
-        f"{adv.seconds:.1f} s",
+        seconds(adv.seconds),
     ]
     lines.append(Text(" · ".join(facts), style="dim"))
     warn = incomplete_warning(adv.incomplete - adv.budget_stopped, adv.solves, limits)  # the budget's: in Basis
@@ -326,16 +335,16 @@ def evidence_lines(adv: Advice) -> list[Text]:
         Text(
             _(
                 "Earlier passes ({who}): over the {k} of {n} sampled deals in which they would have passed by the "
-                "calling rule (Old cards + sets + runs below 5): play {play} ± {play_se:.2f}, pass {pass_} ± "
-                "{pass_se:.2f} → {rec}"
+                "calling rule (Old cards + sets + runs below 5): play {play} ± {play_se}, pass {pass_} ± "
+                "{pass_se} → {rec}"
             ).format(
                 who=who,
                 k=play.n,
                 n=adv.samples,
                 play=signed(play.mean, 2),
-                play_se=play.stderr,
+                play_se=number(play.stderr, 2),
                 pass_=signed(pass_.mean, 2),
-                pass_se=pass_.stderr,
+                pass_se=number(pass_.stderr, 2),
                 rec=rec,
             )
         )

@@ -47,6 +47,7 @@ from .render import (
     trick_rows_table,
     trick_table,
     view_trick_rows,
+    worth_text,
 )
 
 TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
@@ -253,12 +254,12 @@ class Terminal:
                 parts.append(
                     Text(
                         _(
-                            "You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now)."
+                            "You may claim: {fu} won + {old} = {total}, {worth} (a claim ends the deal now)."
                         ).format(
                             fu=plural(view.fu[seat], "fu"),
                             old=plural(old.bit_count(), "Old card"),
                             total=total,
-                            points=plural(total - 5, "point"),
+                            worth=worth_text(total, seat, view.caller),
                         ),
                         style="bold green",
                     )

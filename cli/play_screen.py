@@ -14,12 +14,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.i18n import N_, _, pgettext
+from lukfu_solver.i18n import N_, _, number, pgettext
 from lukfu_solver.plays import CLAIM, Play
 from lukfu_solver.record import GameRecord
 
 from .commands import shown, typed
-from .render import claim_of, hand_table, plural, signed
+from .render import claim_of, hand_table, plural, signed, worth_text
 
 COMMANDS = (
     ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
@@ -108,7 +108,7 @@ def hint_renderable(
         table.add_row(
             Text(str(m.move), style=style),
             Text(signed(m.value, 2), style=style),
-            f"{m.stderr:.2f}",
+            number(m.stderr, 2),
             "-" if p is None else f"{p:.0%}",
         )
     parts: list[RenderableType] = [head, table]
@@ -142,9 +142,9 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
     fu = positions[-2].fu[seat]
     total = fu + old.bit_count()
     if seat == me:
-        words = _("You claim: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
+        words = _("You claim: {fu} won + {old} shown = {total}, {worth}. The deal ends.")
     else:
-        words = _("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
+        words = _("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, {worth}. The deal ends.")
     line = Text(
         words.format(
             seat=seat,
@@ -152,7 +152,7 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
             fu=plural(fu, "fu"),
             old=plural(old.bit_count(), "Old card"),
             total=total,
-            points=plural(total - 5, "point"),
+            worth=worth_text(total, seat, rec.caller),
         ),
         style="bold",
     )

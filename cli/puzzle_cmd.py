@@ -22,7 +22,7 @@ from rich.text import Text
 
 from lukfu_solver.cards import format_cards, iter_cards, suit_bits
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import N_, _, ngettext, pgettext, suit_name
+from lukfu_solver.i18n import N_, _, ngettext, number, pgettext, seconds, suit_name
 from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_int, check_seed, excerpt
 from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
@@ -164,7 +164,7 @@ def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, in
             n=found, count=count, max_deals=max_deals
         )
     parts = ", ".join(_("{n} {tier}").format(n=n, tier=tier_text(t)) for t, n in tiers.items())
-    tail = ngettext("{n} deal in {secs:.1f} s", "{n} deals in {secs:.1f} s", tried).format(n=tried, secs=secs)
+    tail = ngettext("{n} deal in {secs}", "{n} deals in {secs}", tried).format(n=number(tried), secs=seconds(secs))
     return _("{head}: {tiers}; {tried}").format(head=head, tiers=parts, tried=tail)
 
 
@@ -431,7 +431,7 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     if data["rating"]:
         console.print(Hanging(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"]))))
     console.print(Hanging(Text(_("Themes: ") + themes_text(data["themes"]))))
-    console.print(Hanging(Text(_("Positions searched to verify: {n:,}").format(n=data["nodes"]), style="dim")))
+    console.print(Hanging(Text(_("Positions searched to verify: {n}").format(n=number(data["nodes"])), style="dim")))
 
 
 def _title_text(title: str) -> str:
@@ -529,8 +529,8 @@ def check(
     else:
         for r in results:
             if r["ok"]:
-                line = _("ok    {id}  ({nodes:,} positions, {ms:.0f} ms)").format(
-                    id=r["id"], nodes=r["nodes"], ms=r["ms"]
+                line = _("ok    {id}  ({nodes} positions, {ms} ms)").format(
+                    id=r["id"], nodes=number(r["nodes"]), ms=number(r["ms"])
                 )
             else:
                 line = _("FAIL  {id}: {failures}").format(id=r["id"], failures=one_line("; ".join(r["failures"])))

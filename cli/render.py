@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
-from lukfu_solver.i18n import COUNTED, _, counted, ngettext, pgettext, suit_name, term
+from lukfu_solver.i18n import COUNTED, _, counted, ngettext, number, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome, claim_total
@@ -61,6 +61,12 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}s"
 
 
+def player_name(name: str) -> str:
+    """A player's name as shown: the person at ``lukfu play`` (``you`` in the record) in the
+    language in use; an engine's label as recorded."""
+    return _("you") if name == "you" else name
+
+
 def seat_label(seat: int) -> str:
     """``seat 0 (Master)`` for seat 0, ``seat N`` otherwise."""
     return _("seat 0 (Master)") if seat == 0 else _("seat {seat}").format(seat=seat)
@@ -93,10 +99,20 @@ def signed(x: float, decimals: int = 0) -> str:
     '+0.000'
     """
     if decimals:
-        if round(x, decimals) == 0:
-            x = 0.0  # never "-0.000"
-        return f"{x:+.{decimals}f}"
-    return f"{x:+.0f}" if x else "0"
+        return number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
+    return number(x, 0, sign=True) if round(x) else "0"
+
+
+def worth_text(total: int, winner: int, caller: int) -> str:
+    """What a win with ``total`` is worth and who pays it (R16–R17), so the net points that follow
+    add up: ``worth 1 point from each of the other two`` (the caller wins) or ``worth 1 point,
+    paid twice by the caller`` (a non-caller wins)."""
+    n = total - 5
+    if winner == caller:
+        words = ngettext("worth {n} point from each of the other two", "worth {n} points from each of the other two", n)
+    else:
+        words = ngettext("worth {n} point, paid twice by the caller", "worth {n} points, paid twice by the caller", n)
+    return words.format(n=n)
 
 
 def points_text(points: Sequence[int]) -> str:
@@ -503,7 +519,7 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     if record.seed is not None:
         facts.append(_("seed {seed}").format(seed=record.seed))
     if record.players is not None:
-        facts.append(_("players by seat: ") + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
+        facts.append(_("players by seat: ") + ", ".join(f"{s} {player_name(p)}" for s, p in enumerate(record.players)))
     if record.passed_out:
         n = len(record.passed_out)
         facts.append(ngettext("{n} deal passed out before it", "{n} deals passed out before it", n).format(n=n))
@@ -604,13 +620,13 @@ def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
             total = p.fu[s] + old.bit_count()
             shown = format_cards(old) if old else _("none")
             lines.append(
-                _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, worth {points}").format(
+                _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, {worth}").format(
                     seat=s,
                     fu=plural(p.fu[s], "fu"),
                     old=plural(old.bit_count(), "Old card"),
                     shown=shown,
                     total=total,
-                    points=plural(total - 5, "point"),
+                    worth=worth_text(total, s, p.caller),
                 )
             )
             p.push(move)

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from screens import LUKFU, Screen, cells, needs_tmux
+from screens import LUKFU, Screen, cells, flat, needs_tmux
 
 from lukfu_cli.render import hidden_cell
 
@@ -84,7 +84,8 @@ def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens
     screen.wait_for("your move>")
     screen.send("1")
     text = screen.wait_for("Record saved")
-    claim = text.index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point.")
+    claim = flat(text).index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point, paid twice by the caller.")
+    text = flat(text)
     assert claim < text.index("The deal is over")
     assert "The Old cards shown" in text[claim:]
 

@@ -6,6 +6,7 @@ decision, undo back to the start does not announce the deal again; and the one-l
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,23 @@ def test_advise_bullets_wrap_indented() -> None:
     for line in block:
         assert line.startswith(("  • ", "    ")), line
     assert "lose the trick" in flat(res.stdout)
+
+
+def test_a_claim_says_who_pays_so_the_net_points_add_up(tmp_path: Path) -> None:
+    out = flat(play(tmp_path, "--seed", "74", "--seat", "0", input="1\n1\n"))
+    assert "= 6, worth 1 point, paid twice by the caller. The deal ends." in out
+    assert "Net points: seat 0 -2, seat 1 +2, seat 2 0" in out
+
+
+@pytest.mark.parametrize("lang,decimal", [("ru", ","), ("es", ","), ("hi", ".")])
+def test_numbers_are_written_as_the_language_writes_them(tmp_path: Path, lang: str, decimal: str) -> None:
+    out = play(tmp_path, "--seed", "11", "--seat", "1", "--level", "1", "--lang", lang, input="hint\nquit\nyes\n")
+    table = out.split("hint\n", 1)[1]
+    points = re.findall(r"[+-]\d+[.,]\d\d\b", table)
+    assert points and all(p[-3] == decimal for p in points), points
+    res = runner.invoke(
+        app, ["analyse", VIEW, "--samples", "4", "--max-nodes", "20000", "--lang", lang], env={"COLUMNS": "100"}
+    )
+    assert res.exit_code == 0
+    grouped = {"ru": "20\u00a0000", "es": "20.000", "hi": "20,000"}[lang]
+    assert grouped in res.stdout  # "each solve stops after 20 000 positions"

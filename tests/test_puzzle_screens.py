@@ -104,7 +104,7 @@ def test_puzzle_play_wraps_by_words_at_80_columns(tmp_path: Path, screens: list[
     lines = text.splitlines()
     assert max(cells(line) for line in lines) <= 80
     words = flat(text)
-    for phrase in ("'skip' for the next puzzle", "a total of 8, worth 3 points", "stop the caller (seat 0)"):
+    for phrase in ("'skip' for the next puzzle", "a total of 8, worth 3 points from each of the other two", "stop the caller (seat 0)"):
         assert phrase in words, phrase  # a wrapped phrase reads whole: no word was split across lines
     # a narration line that wraps goes on indented, never back at column 0
     trick = next(i for i, line in enumerate(lines) if line.startswith("  trick 1:"))
