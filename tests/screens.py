@@ -85,3 +85,20 @@ def cells(line: str) -> int:
 def flat(text: str) -> str:
     """``text`` with every run of whitespace one space: a phrase wrapped by words reads whole."""
     return " ".join(text.split())
+
+
+def column_starts(line: str) -> list[int]:
+    """The terminal columns where a table's cells begin on ``line``: the first non-blank after
+    the edge or after two blanks or more, measured in the terminal's cells (:func:`cells`)."""
+    starts, col, blanks = [], 0, 2
+    for ch in line:
+        width = cells(ch)
+        if ch == " ":
+            blanks += 1
+        else:
+            if blanks >= 2 and width:
+                starts.append(col)
+            if width:
+                blanks = 0
+        col += width
+    return starts

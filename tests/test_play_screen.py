@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from screens import LUKFU, Screen, cells, flat, needs_tmux
+from screens import LUKFU, Screen, cells, column_starts, flat, needs_tmux
 
 from lukfu_cli.render import hidden_cell
 
@@ -103,3 +103,22 @@ def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path
     assert not [line for line in lines if line.strip() and set(line.split()) <= {"▒▒", "×2", "×3", "×4", "×5"}]
     assert hidden_cell(5, compact=True).plain == "▒▒ ×5"  # three or more backs are counted, not drawn
     assert text.count("(R6)") == 1
+
+
+@pytest.mark.parametrize("lang", ["hi", "ru", "es"])
+def test_tables_line_up_in_every_language(lang: str, tmp_path: Path, screens: list[Screen]) -> None:
+    """Devanagari vowel signs take a terminal cell: the hand's suit columns and the seats table's
+    columns start where their headers do, as the terminal draws them."""
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --lang {lang} --record game.json", 80, tmp_path)
+    screens.append(screen)
+    screen.send("1")
+    lines = screen.wait_for(" 12 ", 3).splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith(" ───"))
+    header, row = lines[rule - 1], lines[rule + 1]  # the hand: suit names over the cards
+    assert len(column_starts(header)) == 4 and column_starts(row) == column_starts(header), (header, row)
+    seats = next(i for i, line in enumerate(lines) if i > rule + 1 and line.startswith(" ───"))
+    head = column_starts(lines[seats - 1])
+    for line in lines[seats + 1 : seats + 4]:
+        first = column_starts(line.replace("▶", " "))
+        assert first[0] == head[0] and first[1] == head[1], (lines[seats - 1], line)  # seat, player
+        assert cells(line) == cells(lines[seats + 1]) or line.rstrip().endswith("·")
