@@ -40,6 +40,7 @@ from .render import (
     legend_for,
     outcome_text,
     play_text,
+    player_name,
     plural,
     replay_renderable,
     role,
@@ -103,6 +104,20 @@ class Terminal:
         first answer does not announce the deal again."""
 
     # ------------------------------------------------------------ the table loop
+
+    def new_deal(self, seed: int) -> None:
+        """A new deal at the same table: its seed (the hints sample from it), nothing shown yet."""
+        self.seed = seed
+        self.announced = set()
+        self.hand_shown = None
+
+    def go_on(self) -> bool:
+        """Between the deals of a session: Enter goes on, quit (or the end of input) stops."""
+        try:
+            line = self.ask(_("Enter for the next deal, or quit"), _("end of input"))
+        except Quit:
+            return False
+        return command_of(line, ("quit",)) != "quit"
 
     def start(self, script: list[str]) -> None:
         """Begin (again), answering ``script`` silently first (after an undo)."""
@@ -236,7 +251,7 @@ class Terminal:
                 seats.add_row(
                     "▶" if s == view.to_move else "",
                     label,
-                    _name(self.names[s]),
+                    player_name(self.names[s]),
                     str(view.hand_sizes[s]),
                     str(view.fu[s]),
                     down,
@@ -344,9 +359,9 @@ class Terminal:
             if me == 0:
                 who = _("the Master, you call first")
             else:
-                who = _("seat 0 (the Master) is {player}").format(player=rec.players[0])
+                who = _("seat 0 (the Master) is {player}").format(player=player_name(rec.players[0]))
             out(Text("\n" + _("New deal: you are seat {seat}; {who}.").format(seat=me, who=who), style="bold"))
-            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=_name(rec.players[s])) for s in range(3))
+            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=player_name(rec.players[s])) for s in range(3))
             out(_("Seats in playing order: {order}.").format(order=order))
             if me != 0:
                 hand = rec.hands[me]
@@ -359,7 +374,7 @@ class Terminal:
         if not rec.plays:
             s = len(rec.calls) - 1
             call = rec.calls[-1]
-            out(_call_line(s, rec.players[s], call, s == me))
+            out(_call_line(s, player_name(rec.players[s]), call, s == me))
             return
         last = rec.plays[-1]
         if last.kind == CLAIM:
@@ -371,7 +386,7 @@ class Terminal:
         i = len(trick) - 1
         s = (leader + i) % 3
         shown = trick[i]
-        mine, player = s == me, rec.players[s]
+        mine, player = s == me, player_name(rec.players[s])
         if i == 0:
             words = _("You lead ") if mine else _("Seat {seat} ({player}) leads ")
             line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
@@ -386,11 +401,6 @@ class Terminal:
         out(line)
         if len(trick) == 3:
             out(trick_summary(view, rec.players, me))
-
-
-def _name(player: str) -> str:
-    """A player's name as shown: the human's (``you`` in the record) in the language in use."""
-    return _("you") if player == YOU else player
 
 
 def _call_line(seat: int, player: str, call: str, mine: bool) -> str:
@@ -440,46 +450,43 @@ def _fresh_name(seed: int) -> Path:
     return fresh_name(f"lukfu-{seed}")
 
 
-def _opponent_specs(text: str, level: int) -> list[str]:
-    """Two engine specs from ``--opponents`` (one spec for both, or ``A,B``); ``pimc`` gets ``--level``."""
-    from lukfu_solver.players import make_player
-
-    parts = [p.strip().lower() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise NotationError(
-            "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
-        )
-    specs = [f"{p}:{level}" if p in ("pimc", "ipimc") else p for p in parts]
-    for s in specs:
-        try:
-            make_player(s, 0)
-        except NotationError as err:
-            raise NotationError("opponents", err.message) from None
-    return specs
-
-
 def play(
     seat: Annotated[
         int | None,
         typer.Option("--seat", metavar="SEAT", help="Your seat in the first deal: 0 is the Master (default: by seed)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
+        int | None,
+        typer.Option("--seed", help="Seed of the (first) deal; omitted, one is chosen at random and shown."),
     ] = None,
+    deals: Annotated[
+        int,
+        typer.Option(
+            "--deals",
+            metavar="N",
+            help="Play N deals in a row (seeds SEED, SEED+1 …) with a running score, one record per deal and a "
+            "summary at the end.",
+        ),
+    ] = 1,
     level: Annotated[
-        int, typer.Option("--level", metavar="LEVEL", help="Strength of pimc (opponents and hints), 1-5.")
+        int, typer.Option("--level", metavar="LEVEL", help="Strength of the hints (and of a pimc opponent), 1-5.")
     ] = 3,
     opponents: Annotated[
-        str, typer.Option("--opponents", metavar="SPEC", help="rule, pimc or random (or two, as A,B).")
-    ] = "rule",
+        str,
+        typer.Option(
+            "--opponents",
+            metavar="WHO",
+            help="How strong the two engine players are: easy, medium or strong (or an engine: rule, pimc:L, "
+            "ipimc:L, random); two as A,B.",
+        ),
+    ] = "easy",
     record: Annotated[
         str | None,
         typer.Option(
             "--record",
             metavar="FILE",
-            help="Save the game record here (default: lukfu-SEED.json in the current directory, never overwritten).",
+            help="Save the game record here (default: lukfu-SEED.json in the current directory, never overwritten; "
+            "with --deals, FILE-1.json, FILE-2.json …).",
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
@@ -487,84 +494,106 @@ def play(
         bool, typer.Option("--infer", help="Hints in play weigh the samples by the other seats' actions (as ipimc).")
     ] = False,
 ) -> None:
-    """Play one deal against two engine players at the terminal.
+    """Play a deal (or --deals N in a row) against two engine players at the terminal.
 
     Your hand is shown by suit with Old cards marked, then the calling (R3) and every trick as it
     is played; other seats' face-down discards show as card backs. Type moves as NOTATION.md
-    writes them (S7, C5S5M5, S345, xC2M4, claim) or their number; illegal input is explained
-    and asked again. Commands: hint, undo, tricks, moves, help, quit. At the end every hand is
-    revealed, the net points shown and the game saved as a record for `lukfu replay` (never
-    overwriting a file unless --force). If all three pass, the cards are dealt again with a new
-    Master (R3), so your seat may change. Reads answers from a pipe too; end of input quits.
+    writes them (S7, C5S5M5, S345, claim), a discard as the cards you give up (C2 M4 T1), or a
+    number; illegal input is explained and asked again. Commands: hint, undo, tricks, moves,
+    help, quit (in your language too). At the end of a deal every hand is revealed, the net
+    points shown and the deal saved as a record for `lukfu replay` (never overwriting a file
+    unless --force). Each deal's Master is drawn at random (R2; after three passes the cards are
+    dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
     """
-    from lukfu_solver.game import first_master, play_deal
-    from lukfu_solver.players import make_player
+    from lukfu_solver.game import first_master
+
+    from .play_session import Session, deal_seeds, record_path
+    from .play_session import opponents as opponents_of
 
     tolerant_stdin()
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
         raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
-    specs = _opponent_specs(opponents, level)
+    engines = opponents_of(opponents, level)
     path = Path(record) if record is not None else None
-    if path is not None and path.is_file() and not path.is_symlink() and not force:
-        raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
-    # before the game (and before the seed note, so a bad path is the only line): it fails at once
-    if path is not None:
-        check_target(path, overwrite=force, field="record", hint=force_hint())
+    if seed is not None:
+        check_seed(seed)
+    seeds = deal_seeds(0 if seed is None else seed, deals)
+    for k in range(1, deals + 1):  # before the game (and before the seed note): a bad path fails at once
+        target = record_path(path, k, deals)
+        if target is not None and target.is_file() and not target.is_symlink() and not force:
+            raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=target))
+        if target is not None:
+            check_target(target, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
+        seeds = deal_seeds(seed, deals)
         note(_("seed {seed}").format(seed=seed))
-    check_seed(seed)
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()
-    if any("pimc" in spec for spec in specs):
+    if any("pimc" in spec for _name, spec in engines):
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
-    human_person = 0 if seat is None else (first_master(seed) + seat) % 3
-    term = Terminal(console, level, seed, infer)
-    engines = [
-        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
-        for i, spec in enumerate(specs)
-    ]
-    players: list[Any] = []
-    names: list[str] = []
-    k = 0
-    for person in range(3):
-        if person == human_person:
-            players.append(term)
-            names.append(YOU)
-        else:
-            players.append(engines[k])
-            names.append(specs[k] if specs[0] != specs[1] else f"{specs[k]} {'AB'[k]}")
-            k += 1
-    console.print(
-        Text(
-            _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.").format(
-                a=specs[0], b=specs[1], seed=seed
-            ),
-            style="bold",
+    human = 0 if seat is None else (first_master(seed) + seat) % 3
+    names = [name for name, _spec in engines]
+    names.insert(human, YOU)
+    a, b = (player_name(name) for name, _spec in engines)
+    if deals == 1:
+        head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
+        where = _("The game will be saved to {path} when the deal ends (--record FILE to choose).")
+    else:
+        head = ngettext(
+            "Luk Fu — {n} deal against {a} and {b}, seeds {seed}-{last}. Type 'help' for help.",
+            "Luk Fu — {n} deals against {a} and {b}, seeds {seed}-{last}. Type 'help' for help.",
+            deals,
         )
+        where = _("Each deal is saved when it ends, to {path} and on (--record FILE to choose).")
+    first = record_path(path, 1, deals) or _fresh_name(seed)
+    console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
+    console.print(Text(where.format(path=first)))
+    session = Session(names, deals)
+    term = Terminal(console, level, seed, infer)
+    for k, deal_seed in enumerate(seeds, 1):
+        if deals > 1:
+            console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))
+        rec = play_one(console, term, engines, names, deal_seed)
+        if rec is None:
+            break
+        session.add(rec, finish(console, rec, record_path(path, k, deals), force))
+        if deals > 1:
+            console.print(session.score_line())
+            if k < deals and not term.go_on():
+                break
+    if deals > 1 and session.records:
+        console.print(session.summary())
+
+
+def play_one(console: Any, term: Terminal, engines: list[tuple[str, str]], names: list[str], seed: int) -> Any:
+    """One deal at the table: the engines made afresh for its seed, ``undo`` replayed from the
+    seed; its record, or None when you stop."""
+    from lukfu_solver.game import play_deal
+    from lukfu_solver.players import make_player
+
+    bots = iter(
+        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
+        for i, (_name, spec) in enumerate(engines)
     )
-    where = path if path is not None else _fresh_name(seed)
-    console.print(
-        Text(_("The game will be saved to {path} when the deal ends (--record FILE to choose).").format(path=where))
-    )
+    players = [term if name == YOU else next(bots) for name in names]
+    term.new_deal(seed)
     answers: list[str] = []
     while True:
         term.start(answers)
         try:
-            rec = play_deal(players, seed, names=names, observer=term.observe)
-            break
+            return play_deal(players, seed, names=names, observer=term.observe)
         except Undo:
             answers = term.answers[:-1]
             console.print(_("Taking back your answer {answer}.").format(answer=term.answers[-1]))
         except Quit as q:
             note(_("{why}: the game is abandoned (no record saved)").format(why=q))
-            return
-    finish(console, rec, path, force)
+            return None
 
 
 def force_hint() -> str:
@@ -601,8 +630,8 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
     )
 
 
-def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> None:
-    """Reveal every hand and the tricks, show the result and save the record."""
+def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Path:
+    """Reveal every hand and the tricks, show the result and save the record (where: returned)."""
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
     console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))
@@ -622,3 +651,4 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
     console.print(
         _("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False
     )
+    return target

@@ -19,7 +19,7 @@ from lukfu_solver.plays import CLAIM, Play
 from lukfu_solver.record import GameRecord
 
 from .commands import shown, typed
-from .render import claim_of, hand_table, plural, signed, worth_text
+from .render import claim_of, hand_table, player_name, plural, signed, worth_text
 
 COMMANDS = (
     ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
@@ -129,7 +129,7 @@ def hint_renderable(
 
 def who(seat: int, players: Sequence[str], me: int) -> str:
     """``you`` or ``seat 2 (rule B)``."""
-    return _("you") if seat == me else _("seat {seat} ({player})").format(seat=seat, player=players[seat])
+    return _("you") if seat == me else _("seat {seat} ({player})").format(seat=seat, player=player_name(players[seat]))
 
 
 def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
@@ -148,7 +148,7 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
     line = Text(
         words.format(
             seat=seat,
-            player=rec.players[seat],
+            player=player_name(rec.players[seat]),
             fu=plural(fu, "fu"),
             old=plural(old.bit_count(), "Old card"),
             total=total,
@@ -174,6 +174,6 @@ def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
     else:
         head = _("→ Seat {seat} ({player}) wins trick {n} (+{won} fu).")
     return Group(
-        Text(head.format(seat=w, player=players[w], n=len(view.tricks), won=won), style="bold"),
+        Text(head.format(seat=w, player=player_name(players[w]), n=len(view.tricks), won=won), style="bold"),
         Text(_("  Fu so far: {fu}").format(fu=fu)),
     )

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
-from lukfu_solver.i18n import COUNTED, _, counted, ngettext, number, pgettext, suit_name, term
+from lukfu_solver.i18n import COUNTED, NP_, _, counted, ngettext, number, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome, claim_total
@@ -61,10 +61,30 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}s"
 
 
+STRENGTH_WORDS: dict[str, str] = {
+    "easy": NP_("strength", "easy"),
+    "medium": NP_("strength", "medium"),
+    "strong": NP_("strength", "strong"),
+}
+"""The engine players' plain strengths (``lukfu play --opponents``), as a record names them."""
+
+
 def player_name(name: str) -> str:
-    """A player's name as shown: the person at ``lukfu play`` (``you`` in the record) in the
-    language in use; an engine's label as recorded."""
-    return _("you") if name == "you" else name
+    """A player's name as shown, from the name a record keeps (language-neutral): the person at
+    ``lukfu play`` (``you``) and a strength (``medium A``) in the language in use; an engine spec
+    (``pimc:2``) as it is.
+
+    >>> from lukfu_solver.i18n import using_language
+    >>> with using_language("ru"):
+    ...     player_name("you"), player_name("medium A"), player_name("pimc:2 B")
+    ('вы', 'средний A', 'pimc:2 B')
+    """
+    if name == "you":
+        return _("you")
+    word, sep, letter = name.partition(" ")
+    if word in STRENGTH_WORDS and (not sep or letter in ("A", "B")):
+        return pgettext("strength", STRENGTH_WORDS[word]) + sep + letter
+    return name
 
 
 def seat_label(seat: int) -> str:

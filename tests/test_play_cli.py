@@ -171,7 +171,7 @@ def test_pimc_opponents(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["--opponents", "bogus"], "error: opponents: unknown player"),
+        (["--opponents", "bogus"], "error: opponents: an opponent is a strength (easy, medium, strong)"),
         (["--opponents", "rule,rule,rule"], "error: opponents:"),
         (["--seat", "3"], "error: seat:"),
         (["--level", "6"], "error: level: a pimc level is 1-5"),
