@@ -15,7 +15,7 @@ from screens import LUKFU, Screen, cells, flat, needs_tmux
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
-from lukfu_cli.puzzle_cmd import move_hint
+from lukfu_cli.puzzle_play import move_hint
 from lukfu_solver import puzzles as P
 from lukfu_solver.i18n import using_language
 from lukfu_solver.plays import CLAIM
