@@ -124,6 +124,14 @@ SolveTimeOpt = Annotated[
         show_default=False,
     ),
 ]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose",
+        help="Also say in full what the call/pass numbers rest on (solves estimated or stopped by the time, "
+        "deals played out quickly) and the learned model's own answer; --json has the same.",
+    ),
+]
 SeatOpt = Annotated[
     int | None,
     typer.Option(
@@ -295,6 +303,7 @@ def analyse(
             "(an opponent model; docs/inference.md); the effective sample size is shown.",
         ),
     ] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Expected points of every move of a seat view, or of a dealt hand's choices.
 
@@ -330,7 +339,7 @@ def analyse(
         raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
-    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
+    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose)
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     if infer and not is_view_text(target):
@@ -367,6 +376,7 @@ class HandRequest:
     max_nodes: int | None
     solve_time: float | None
     budget: float | None
+    verbose: bool = False
 
 
 @contextlib.contextmanager
@@ -517,10 +527,10 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
             progress=bar,
             budget=r.budget,
         )
-    render_hand(h, r.lead_samples, json_)
+    render_hand(h, r.lead_samples, json_, r.verbose)
 
 
-def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
+def render_hand(h: HandAnalysis, lead_samples: int, json_: bool, verbose: bool = False) -> None:
     """Print a hand's analysis (facts, advice, first leads) in words or as JSON."""
     hand, seat, facts, adv, leads = h.hand, h.seat, h.facts, h.advice, h.leads
     advice_limits, lead_limits = h.advice_limits, h.lead_limits
@@ -543,7 +553,7 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
     for line in facts_lines(facts):
         console.print(line)
     console.print(Text(_("Call or pass:"), style="bold"))
-    for line in advice_lines(adv, advice_limits, evidence=False):
+    for line in advice_lines(adv, advice_limits, evidence=False, verbose=verbose):
         console.print(line)
     if seat != 0:
         console.print(Text(_("The Master (seat 0) leads the first trick, so there is no first lead to choose.")))

@@ -161,12 +161,61 @@ STOPPED_WORDS = {
 
 
 def basis_text(adv: Advice) -> Text:
-    """What the numbers rest on: sampled deals solved exactly or estimated, the learned model
-    refined by them, or the model alone."""
+    """What the numbers rest on, in one plain sentence: the sampled deals played out (how many
+    were estimated), those played out quickly, and the learned model's first answer when the
+    numbers start from it (``--verbose`` adds :func:`basis_details`)."""
     if adv.basis == "model":
         return Text(
-            _("Basis: the learned model only — no sampled deal was solved within the time budget; give more --time."),
+            _("Basis: the learned model alone: no sampled deal finished in the time; more --time lets it check."),
             style="bold yellow",
+        )
+    deals = counted(adv.samples, "sampled deal")
+    if adv.incomplete:
+        estimated = ngettext(
+            "{n} of {solves} solve estimated", "{n} of {solves} solves estimated", adv.solves
+        ).format(n=adv.incomplete, solves=adv.solves)
+        line = _("Basis: {deals} played out with every card in view ({estimated})").format(
+            deals=deals, estimated=estimated
+        )
+    else:
+        line = _("Basis: {deals} played out with every card in view").format(deals=deals)
+    if adv.two_phase is not None and adv.cheap_deals:
+        line += ngettext(", {n} more played out quickly", ", {n} more played out quickly", adv.cheap_deals).format(
+            n=adv.cheap_deals
+        )
+    if adv.basis.startswith("model"):
+        line += _(", starting from the learned model's first answer")
+    return Text(line + ".", style="dim")
+
+
+def chart_note(adv: Advice) -> Text | None:
+    """Why the chart's average is not the headline number, in plain words (None when they agree):
+    the chart shows the deals played out in full; the estimate also counts the quick ones and the
+    learned model's first answer."""
+    total = sum(adv.outcomes.values())
+    if not total:
+        return None
+    average = sum(k * v for k, v in adv.outcomes.items()) / total
+    quick = adv.two_phase is not None and adv.cheap_deals > 0
+    model = adv.basis.startswith("model")
+    if round(average, 2) == round(adv.play.mean, 2) or not (quick or model):
+        return None
+    if quick and model:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly and the learned model's first answer.")
+    elif quick:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly.")
+    else:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the learned model's first answer.")
+    return Text(words.format(average=signed(average, 2), estimate=signed(adv.play.mean, 2)), style="dim")
+
+
+def basis_details(adv: Advice) -> Text:
+    """What the numbers rest on in full (``--verbose``): solves estimated or stopped by the time
+    budget, why sampling stopped, two-phase sampling, the sampled deals' own estimates."""
+    if adv.basis == "model":
+        return Text(
+            _("In detail: the learned model only — no sampled deal was solved within the time budget; give more --time."),
+            style="dim",
         )
     why = _(STOPPED_WORDS[adv.stopped]) if adv.stopped in STOPPED_WORDS else adv.stopped
     if adv.incomplete == 0:
@@ -187,9 +236,9 @@ def basis_text(adv: Advice) -> Text:
     )
     deals = counted(adv.samples, "sampled deal")
     if adv.basis.startswith("model"):
-        line = _("Basis: the learned model's first answer, refined by {deals} ({words}; {why}{cut})")
+        line = _("In detail: the learned model's first answer, refined by {deals} ({words}; {why}{cut})")
     else:
-        line = _("Basis: {deals}, each solved with every card in view ({words}; {why}{cut})")
+        line = _("In detail: {deals}, each solved with every card in view ({words}; {why}{cut})")
     line = line.format(deals=deals, words=words, why=why, cut=cut)
     if adv.two_phase is not None and adv.samples:
         line += "; " + ngettext(
@@ -254,9 +303,10 @@ def close_call_text(adv: Advice) -> Text | None:
     )
 
 
-def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
+def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool = False) -> list[Any]:
     """Play vs pass, the recommendation, the reasons in card-play terms, the spread of calling's
-    results as a bar chart, the basis and the model's first answer."""
+    results as a bar chart (and why its average is not the estimate, when it is not), the basis
+    in a sentence; with ``verbose`` the basis in full and the learned model's own answer."""
     from lukfu_solver.analysis.reasons import said
 
     from .analyse_charts import OutcomeChart
@@ -296,10 +346,15 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p:.0%}):")
         lines.append(Text(title.format(p=adv.p_caller_loses), style="bold"))
         lines.append(OutcomeChart(adv.outcomes))
+        note = chart_note(adv)
+        if note is not None:
+            lines.append(note)
     lines.append(basis_text(adv))
-    model = model_text(adv)
-    if model is not None:
-        lines.append(model)
+    if verbose:
+        lines.append(basis_details(adv))
+        model = model_text(adv)
+        if model is not None:
+            lines.append(model)
     if evidence:
         lines.extend(evidence_lines(adv))
     facts = [
@@ -371,6 +426,16 @@ def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits)
     from .analyse_charts import MovesChart
 
     console.print(moves_table(a))
+    example = next((e for e in a.moves if e.incomplete), None)
+    if example is not None:  # the column explained on a row of its own
+        words = ngettext(
+            "estimated {k}/{n}: in {k} of the {n} sampled deal of {move} the solve stopped early, so it counts an "
+            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimated {k}/{n}: in {k} of the {n} sampled deals of {move} the solve stopped early, so it counts an "
+            "estimate (halfway between the least and the most it was proven to be worth).",
+            example.n,
+        )
+        console.print(Text(words.format(k=example.incomplete, n=example.n, move=example.move), style="dim"))
     console.print(Text(_("Expected points (├┤: ± one standard error):"), style="bold"))
     console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
     console.print(recommendation_text(a))
