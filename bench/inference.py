@@ -23,7 +23,7 @@
    accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
    the advice model) by held-out log-likelihood of the calls.
 
-Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
+Run: ``python -m bench.inference [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
 [--checkpoint FILE]``; ``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` to
 the results (a checkpoint's control games are reused); ``--ipimc SPEC`` plays that ipimc spec
 (``ipimc:2:4c``: the carried pool) instead. ``--arms ipimc`` alone is a **timing run**: ipimc's
@@ -42,8 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
-
+from bench.common import base_parser, make_console, ratio, save_json, summary
 from lukfu_solver.analysis.advice import hand_facts
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet

@@ -182,7 +182,7 @@ def kernel_playouts(seeds: range) -> Iterator[tuple[Position, object, int]]:
     from lukfu_solver.game import deal_hands
     from lukfu_solver.plays import CLAIM
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import encode, load_row, tables
+    from lukfu_solver.search.compiled import encode, load_row, tables
 
     T = tables()
     for seed in seeds:

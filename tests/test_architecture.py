@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIB = ROOT / "lukfu_solver"
 CLI = ROOT / "cli"
 BENCH = ROOT / "bench"
+TRAIN = ROOT / "train"
 MAX_LINES = 800
 
 LAYERS: dict[str, int] = {
@@ -158,7 +159,7 @@ def test_ortools_only_in_the_hidden_hand_modules() -> None:
 def test_numba_only_in_the_compiled_search() -> None:
     users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "numba" for m in _imports(p))}
     assert users, "the kernel imports numba"
-    allowed = (LIB / "search" / "kernel", LIB / "search" / "fast.py", LIB / "search" / "kernel.py")
+    allowed = (LIB / "search" / "kernel", LIB / "search" / "compiled.py", LIB / "search" / "kernel.py")
     outside = [str(p.relative_to(ROOT)) for p in users if not any(p == a or a in p.parents for a in allowed)]
     assert not outside, f"numba imported outside the compiled search: {outside}"
 
@@ -195,26 +196,28 @@ def test_one_pimc_core() -> None:
 def test_one_solver_factory() -> None:
     """Solvers are built by search.make_solver alone: nothing else constructs the classes."""
     built = []
-    for p in LIB_FILES + _sources(CLI) + _sources(BENCH):
+    for p in LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN):
         if (LIB / "search") in p.parents:
             continue
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id in ("FastSolver", "Solver")
+                and node.func.id in ("CompiledSolver", "Solver")
             ):
                 built.append(f"{p.relative_to(ROOT)}:{node.lineno}")
     assert not built, f"solvers built outside search.make_solver: {built}"
 
 
-@pytest.mark.parametrize("path", _sources(BENCH), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT)))
 def test_bench_uses_the_library_only(path: Path) -> None:
     reached = sorted(m for m in _imports(path) if m.split(".")[0] == "lukfu_cli")
     assert not reached, f"{path.relative_to(ROOT)} imports the command line: {reached}"
 
 
-@pytest.mark.parametrize("path", LIB_FILES + _sources(CLI), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_no_source_file_over_the_limit(path: Path) -> None:
     lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}: split it by job)"
@@ -222,7 +225,12 @@ def test_no_source_file_over_the_limit(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    LIB_FILES + _sources(CLI) + _sources(BENCH) + sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"],
+    LIB_FILES
+    + _sources(CLI)
+    + _sources(BENCH)
+    + _sources(TRAIN)
+    + sorted((ROOT / "docs").rglob("*.md"))
+    + [ROOT / "README.md"],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_pointer_outside_the_project(path: Path) -> None:
@@ -275,3 +283,50 @@ def test_every_data_file_is_installed() -> None:
     assert data, "the library has no data files: the walk is wrong"
     missing = [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)]
     assert not missing, f"data files missing from pyproject.toml's package-data: {missing}"
+
+
+SWITCHES_MODULE = LIB / "search" / "switches.py"
+
+
+def _assigned_names(path: Path) -> set[str]:
+    """Every plain name ``path`` assigns anywhere (``X = ...``, ``X: T = ...``, ``X += ...``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for t in targets:
+            for leaf in ast.walk(t):
+                if isinstance(leaf, ast.Name):
+                    names.add(leaf.id)
+    return names
+
+
+def _switch_names() -> set[str]:
+    """The switch list of ``search/switches.py`` (its ``SWITCHES``)."""
+    tree = ast.parse(SWITCHES_MODULE.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SWITCHES" for t in node.targets):
+            return {ast.literal_eval(e) for e in node.value.elts}  # type: ignore[attr-defined]
+    raise AssertionError("search/switches.py has no SWITCHES list")
+
+
+def test_each_switch_is_defined_once() -> None:
+    """The search's switches are defined in ``search/switches.py`` alone, every one listed there:
+    no other module of the library assigns a name of the list (a second definition would let the
+    reference and the kernel be switched apart)."""
+    switches = _switch_names()
+    assert switches and switches <= _assigned_names(SWITCHES_MODULE), "each listed switch is defined there"
+    twice = [
+        f"{p.relative_to(ROOT)}: {sorted(hit)}"
+        for p in LIB_FILES
+        if p != SWITCHES_MODULE and (hit := _assigned_names(p) & switches)
+    ]
+    assert not twice, f"switches defined outside search/switches.py: {twice}"
+
+
+def test_the_switch_rule_can_fail(tmp_path: Path) -> None:
+    """The reader of assignments sees a switch defined again, at module level or inside a function."""
+    f = tmp_path / "x.py"
+    f.write_text("CALLER_AHEAD = False\ndef g():\n    (TT_MIN_CARDS, y) = ((0, 0, 0), 1)\n", encoding="utf-8")
+    assert {"CALLER_AHEAD", "TT_MIN_CARDS"} <= _assigned_names(f) & _switch_names()

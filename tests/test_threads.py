@@ -1,4 +1,4 @@
-"""FastSolver(threads=2), issue 3: two searches sharing one table (lazy SMP) give the values of
+"""CompiledSolver(threads=2), issue 3: two searches sharing one table (lazy SMP) give the values of
 one search, principal variations that keep the value, and stop cleanly at their limits."""
 
 from __future__ import annotations
@@ -9,24 +9,24 @@ import pytest
 
 from lukfu_solver.endgames import full_deal, random_endgame
 from lukfu_solver.position import Position
-from lukfu_solver.search import fast
+from lukfu_solver.search import compiled
 from lukfu_solver.search import kernel as K
-from lukfu_solver.search.fast import FastSolver
+from lukfu_solver.search.compiled import CompiledSolver
 from lukfu_solver.search.kernel.table import MOVE_FIELD
 
 
 @pytest.fixture
 def helper_at_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Start the helper at the first pause (every 4096 nodes) and count the helpers started."""
-    monkeypatch.setattr(fast, "HELPER_AFTER", 0.0)
+    monkeypatch.setattr(compiled, "HELPER_AFTER", 0.0)
     started: list[int] = []
-    original = FastSolver._start_helper
+    original = CompiledSolver._start_helper
 
-    def counting(self: FastSolver) -> None:
+    def counting(self: CompiledSolver) -> None:
         started.append(1)
         original(self)
 
-    monkeypatch.setattr(FastSolver, "_start_helper", counting)
+    monkeypatch.setattr(CompiledSolver, "_start_helper", counting)
     return started
 
 
@@ -45,9 +45,9 @@ POSITIONS = [random_endgame(seed, 9) for seed in (3, 46, 48, 75)] + [full_deal(5
 
 @pytest.mark.parametrize("pos", POSITIONS, ids=lambda p: str(p)[:24])
 def test_two_threads_same_value_and_a_pv_that_keeps_it(pos: Position, helper_at_once: list[int]) -> None:
-    one = FastSolver().solve(pos)
+    one = CompiledSolver().solve(pos)
     before = threading.active_count()
-    two = FastSolver(threads=2).solve(pos)
+    two = CompiledSolver(threads=2).solve(pos)
     assert helper_at_once, "the helper never started: the test would prove nothing"
     assert threading.active_count() == before  # the helper thread is joined
     assert two.complete and two.value == one.value
@@ -57,8 +57,8 @@ def test_two_threads_same_value_and_a_pv_that_keeps_it(pos: Position, helper_at_
 
 def test_two_threads_all_moves(helper_at_once: list[int]) -> None:
     pos = random_endgame(3, 9)
-    one = FastSolver().solve(pos, all_moves=True)
-    two = FastSolver(threads=2).solve(pos, all_moves=True)
+    one = CompiledSolver().solve(pos, all_moves=True)
+    two = CompiledSolver(threads=2).solve(pos, all_moves=True)
     assert helper_at_once
     assert two.moves == one.moves and max(two.moves.values()) == two.value
 
@@ -68,13 +68,13 @@ def test_two_threads_stop_at_their_limits_with_true_bounds(limit: dict, helper_a
     pos = full_deal(12, 0)  # about 50 M nodes: no limit here lets it finish
     exact = -4  # bench/results/solve-fast.json, seed 12 caller 0
     before = threading.active_count()
-    res = FastSolver(threads=2).solve(pos, **limit)
+    res = CompiledSolver(threads=2).solve(pos, **limit)
     assert helper_at_once
     assert threading.active_count() == before
     assert not res.complete and res.lower <= exact <= res.upper
 
 
-def stored_moves(solver: FastSolver) -> tuple[int, int]:
+def stored_moves(solver: CompiledSolver) -> tuple[int, int]:
     """(entries, entries holding a best move) of the solver's table."""
     data = solver.tt[1::2]
     used = data[data != 0]
@@ -83,8 +83,8 @@ def stored_moves(solver: FastSolver) -> tuple[int, int]:
 
 def test_a_search_told_to_keep_no_moves_stores_bounds_alone() -> None:
     pos = random_endgame(46, 9)
-    plain = FastSolver()
-    bare = FastSolver()
+    plain = CompiledSolver()
+    bare = CompiledSolver()
     bare.ctr[K.C_NO_MOVES] = 1
     assert bare.solve(pos).value == plain.solve(pos).value
     assert stored_moves(plain)[1] > 0  # the check can fail: a plain search stores moves
@@ -97,16 +97,16 @@ def test_the_helper_keeps_no_moves_and_the_main_search_does(
 ) -> None:
     """The helper's tests at other thresholds store bounds only (issue 13, thirteenth round: their
     best moves misled the main search's order); the main search keeps its moves."""
-    helpers: list[FastSolver] = []
-    started = FastSolver._start_helper
+    helpers: list[CompiledSolver] = []
+    started = CompiledSolver._start_helper
 
-    def keep(self: FastSolver) -> None:
+    def keep(self: CompiledSolver) -> None:
         started(self)
         assert self._helper is not None
         helpers.append(self._helper)
 
-    monkeypatch.setattr(FastSolver, "_start_helper", keep)
-    main = FastSolver(threads=2)
+    monkeypatch.setattr(CompiledSolver, "_start_helper", keep)
+    main = CompiledSolver(threads=2)
     assert main.solve(full_deal(5, 0)).complete
     assert helpers and all(h.ctr[K.C_NO_MOVES] == 1 for h in helpers)
     assert main.ctr[K.C_NO_MOVES] == 0 and stored_moves(main)[1] > 0
@@ -114,4 +114,4 @@ def test_the_helper_keeps_no_moves_and_the_main_search_does(
 
 def test_threads_must_be_one_or_two() -> None:
     with pytest.raises(ValueError, match="threads"):
-        FastSolver(threads=3)
+        CompiledSolver(threads=3)

@@ -74,18 +74,23 @@ def test_the_compilation_is_announced_once_and_not_timed(monkeypatch: pytest.Mon
 
 
 def test_the_cache_directory_is_named_for_every_kernel_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change to any phase file of the kernel gives a new cache directory, so numba (which
-    checks only a function's own file) can never load a search compiled against an old phase."""
+    """A change to any phase file of the kernel, or to the switches it compiles in, gives a new
+    cache directory, so numba (which checks only a function's own file) can never load a search
+    compiled against an old phase or switch."""
     import shutil
 
     copy = tmp_path / "kernel"
     shutil.copytree(warmup.KERNEL_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(warmup.KERNEL_DIR.parent / "switches.py", tmp_path / "switches.py")
     monkeypatch.setattr(warmup, "KERNEL_DIR", copy)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     before = warmup.kernel_cache_dir()
     assert before.parent == tmp_path / "cache"
     (copy / "moves.py").write_text((copy / "moves.py").read_text() + "\n# changed\n")
-    assert warmup.kernel_cache_dir() != before
+    after = warmup.kernel_cache_dir()
+    assert after != before
+    (tmp_path / "switches.py").write_text((tmp_path / "switches.py").read_text() + "\n# changed\n")
+    assert warmup.kernel_cache_dir() != after
 
 
 def test_the_kernel_compiles_into_that_directory() -> None:

@@ -2,7 +2,7 @@
 
 PIMC (``hidden.calls.call_values``) needs seconds; a player at a table wants an answer at once.
 This model gives expected points of *play* and of *pass* from the hand alone, instantly, with the
-error it was measured to make on held-out hands against PIMC (``bench/advice_model.py`` trains
+error it was measured to make on held-out hands against PIMC (``train/advice_model.py`` trains
 it on solved deals and writes ``data/advice_model.json``: weights, the feature names, the data
 recipe and the held-out error). Within the time budget PIMC refines it; the output always says
 which answer is which.

@@ -39,7 +39,7 @@ from .rule import Ctx, hand_strength_fast, keep_order_fast, rule_move, rule_move
 RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
 """The rule model's parameters (the earlier opponent model, the rule player softened:
 :func:`rule_model`), fitted by maximum likelihood on self-play records of the level-2 ``pimc``
-player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
+player: 60 deals, match seed 1901 (``python -m bench.inference``; the figures
 in ``bench/results/inference.json``, ``fit``). The discard softness ``lam`` is the exception:
 its maximum-likelihood value (1.24) made the weights of whole views collapse onto a few deals
 and put *less* probability on the true cards than uniform sampling; it was set to 0.2 by the
@@ -60,7 +60,7 @@ FITTED: dict[str, Any] = {
 }
 """The opponent model's parameters: the rank model over the level-2 ``pimc`` player's own
 candidates (``players.pimc.candidate_moves``), fitted by maximum likelihood on 300 self-play
-deals of that player, match seed 1911 (``python bench/inference_model.py``, ``fitted`` in
+deals of that player, match seed 1911 (``python -m train.inference_model``, ``fitted`` in
 ``bench/results/inference-model.json``): the call curve, and for each play kind (lead, follow,
 discard) a weight for each place among the candidates (0 the rule player's choice); ``eps``,
 the one-share candidate mixture's, is kept beside them. The ``temperature`` (the likelihood's

@@ -36,8 +36,8 @@ ENTRY_POINTS = (
     ("table", "tt_grow"),
     ("table", "tt_lookup_move"),
 )
-"""The kernel functions :mod:`lukfu_solver.search.fast` calls from Python on every solve (the
-ones :func:`~lukfu_solver.search.fast.compile_all` compiles), by module and name: each has its
+"""The kernel functions :mod:`lukfu_solver.search.compiled` calls from Python on every solve (the
+ones :func:`~lukfu_solver.search.compiled.compile_all` compiles), by module and name: each has its
 own cache entry, and the functions they call are compiled with them."""
 
 
@@ -61,7 +61,7 @@ def kernel_digest() -> str:
     others stale. A cache directory named for the whole kernel's sources cannot be stale: any
     change to any phase file starts a new one."""
     digest = hashlib.sha256()
-    for path in sorted(KERNEL_DIR.glob("*.py")):
+    for path in [*sorted(KERNEL_DIR.glob("*.py")), KERNEL_DIR.parent / "switches.py"]:  # (constants it compiles in)
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
@@ -145,6 +145,6 @@ def kernel_ready() -> bool:
 
 def prepare_kernel() -> float:
     """Compile the kernel now (or load it from the cache); the seconds it took."""
-    from .fast import compile_all
+    from .compiled import compile_all
 
     return compile_all()

@@ -2,7 +2,7 @@
 :mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
-:class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
+:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True)``: the first
 run in a fresh environment compiles and caches them (about a minute of CPU, each function once:
 see ``_compile_once_each`` and ``fast.compile_all``), later runs load them in well under a second. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
@@ -10,13 +10,13 @@ phases of a node (``docs/search.md``, "The compiled kernel"):
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
 - :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
 - :mod:`.discards`: the next leader's look-ahead for a follower's discards (``discard_ahead_bound``);
-- :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
+- :mod:`.state`: ``push`` and the keys (``Position.push``, ``table_key.tt_key``);
 - :mod:`.moves`: move generation and the rank-equivalence reduction;
 - :mod:`.table`: the transposition table;
 - :mod:`.ordering`: the history table, the sort keys, killers, selection and sorting;
 - :mod:`.alphabeta`: the iterative alpha-beta ``search`` and its schedule.
 
-This face re-exports what :mod:`lukfu_solver.search.fast` and the tests use as ``K.<name>``.
+This face re-exports what :mod:`lukfu_solver.search.compiled` and the tests use as ``K.<name>``.
 
 Representation (all int64):
 
