@@ -20,9 +20,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import format_cards, old_cards
+from lukfu_solver.cards import format_cards, iter_cards, old_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
+from lukfu_solver.i18n import seconds as i18n_seconds
 from lukfu_solver.inputs import check_seed, excerpt
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.record import GameRecord
@@ -186,14 +187,13 @@ class Terminal:
         if cmd == "moves":
             self.show_moves(view, limit=None)
             return None
-        choices = _choices(view)
-        if line.isdigit():
+        choices = _choices(view, self.level)
+        if line.isdigit():  # the numbers of the menu and of 'moves' alike
             n = menu_number(line)
-            shown = choices[:MAX_NUMBERED]
-            if n is not None and 1 <= n <= len(shown):
-                return shown[n - 1]
+            if n is not None and 1 <= n <= len(choices):
+                return choices[n - 1]
             typed_n = n if n is not None else excerpt(line, 12)
-            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed_n, count=len(shown))))
+            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed_n, count=len(choices))))
             return None
         if view.caller is None:
             if cmd in ("play", "pass"):
@@ -264,7 +264,7 @@ class Terminal:
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
                 parts.append(Text(_("You lead trick {n}.").format(n=len(view.tricks) + 1)))
-            if any(isinstance(c, Play) and c.kind == CLAIM for c in _choices(view)):
+            if any(isinstance(c, Play) and c.kind == CLAIM for c in view.legal_moves()):
                 total = view.fu[seat] + old.bit_count()
                 parts.append(
                     Text(
@@ -291,47 +291,66 @@ class Terminal:
         self.show_moves(view, limit=MAX_NUMBERED)
 
     def show_moves(self, view: SeatView, limit: int | None) -> None:
-        """The legal choices in columns that fit the width, numbered (the first ``limit``)."""
-        choices = _choices(view)
+        """The legal choices in columns that fit the width, numbered as typed (the first
+        ``limit``; at a discard only the sensible few, the rest typed as cards)."""
+        from lukfu_solver.analysis.hint import sensible_discards
+
+        choices = _choices(view, self.level)
         shown = choices if limit is None else choices[:limit]
+        more = None
         if view.caller is not None and view.trick and choices and isinstance(choices[0], Play):
             if choices[0].kind == DISCARD:
                 size = view.trick[0].size
+                example = " ".join(format_cards(1 << c) for c in iter_cards(choices[0].cards))
                 self.console.print(
                     Text(
                         ngettext(
-                            "You cannot beat {best}: discard {n} card face down (type the cards, e.g. {example}, or a number).",
-                            "You cannot beat {best}: discard {n} cards face down (type the cards, e.g. {example}, or a number).",
+                            "You cannot beat {best}: give up {n} card face down. Type it (e.g. {example}) or "
+                            "choose a number:",
+                            "You cannot beat {best}: give up {n} cards face down. Type them in any order (e.g. "
+                            "{example}) or choose a number:",
                             size,
-                        ).format(best=view.best, n=size, example=format_cards(choices[0].cards))
+                        ).format(best=view.best, n=size, example=example)
                     )
                 )
-        self.console.print(menu(shown, numbered=limit is not None, more=len(choices) - len(shown)))
+                if limit is not None:
+                    shown = choices[: len(sensible_discards(view, self.level)) or limit]
+                    rest = len(choices) - len(shown)
+                    more = ngettext(
+                        "… {n} other discard: type its cards ('moves' lists it)",
+                        "… {n} other discards: type their cards ('moves' lists them all)",
+                        rest,
+                    ).format(n=rest)
+        self.console.print(menu(shown, numbered=True, more=len(choices) - len(shown), more_words=more))
 
     def hint(self, view: SeatView) -> None:
         """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
-        call, ``advise`` itself on this hand and seed (with the view analysis's node limit, so it
-        answers in seconds; the line says how to reproduce it); in play, the pimc player's analysis."""
-        from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
+        call, the answer ``lukfu advise`` gives for this hand and seed with its own default budget
+        (one question, one number; the line names the command); in play, the best few moves."""
+        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
         from lukfu_solver.analysis.hint import hint
 
         from .progress import prepare_solver
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
-        limits = make_limits(None, None, DEFAULT_MAX_NODES)
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, limits=limits, infer=self.infer)
+            h = hint(view, self.level, self.seed, infer=self.infer)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
 
             adv = h.advice
-            command = (
-                f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
-                f"--samples {adv.samples} --max-nodes {DEFAULT_MAX_NODES}"
+            _n, budget = advice_budget(None, None, adv.seat)
+            command = f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
+            seconds = budget.seconds if budget is not None else 0.0
+            out(
+                Text(
+                    _("Hint: what `{command}` answers (it thinks up to {seconds}):").format(
+                        command=command, seconds=i18n_seconds(seconds)
+                    )
+                )
             )
-            out(_("Hint (the same as `{command}`):").format(command=command))
-            for line in advice_lines(adv, limits, evidence=False):
+            for line in advice_lines(adv, make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
         a = h.decision
@@ -339,7 +358,7 @@ class Terminal:
         if not a.samples:
             out(_("Hint: {move} is your only legal move.").format(move=a.best))
             return
-        out(hint_renderable(view, a, getattr(h, "left_out", None), self.level))
+        out(hint_renderable(view, h, self.level))
 
     # ------------------------------------------------------------ the observer
 
@@ -431,11 +450,14 @@ class _nothing:
         return None
 
 
-def _choices(view: SeatView) -> list[Any]:
-    """The numbered choices: play/pass, or the legal moves in canonical order."""
+def _choices(view: SeatView, level: int) -> list[Any]:
+    """The numbered choices: play/pass, or the legal moves in the order the table offers them
+    (at a discard the sensible ones first: :func:`lukfu_solver.analysis.hint.menu_order`)."""
+    from lukfu_solver.analysis.hint import menu_order
+
     if view.caller is None:
         return ["play", "pass"]
-    return view.sorted_legal_moves()
+    return menu_order(view, level)
 
 
 def _answer(view: SeatView, text: str) -> Play | str:

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.i18n import N_, _, number, pgettext
-from lukfu_solver.plays import CLAIM, Play
+from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
 
 from .commands import shown, typed
@@ -48,15 +48,17 @@ def help_renderable() -> RenderableType:
     return Group(how, Text(_("Commands:")), table)
 
 
-def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0, title: bool = True) -> RenderableType:
+def menu(
+    choices: Sequence[Any], numbered: bool = True, more: int = 0, title: bool = True, more_words: str | None = None
+) -> RenderableType:
     """``Choices:`` (unless ``title`` is False) and the choices in columns (``1) S7``), each kept
-    whole; ``more`` not shown are counted, with the command that lists them."""
+    whole; ``more`` not shown are counted, with the command that lists them (or ``more_words``)."""
     names = [choice_word(c) for c in choices]
     items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(names, 1)]
     parts: list[RenderableType] = [Text(_("Choices:"))] if title else []
     parts.append(Columns(items, padding=(0, 3)))
     if more:
-        parts.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim"))
+        parts.append(Text(more_words or _("… {n} more ('moves' lists all)").format(n=more), style="dim"))
     return Group(*parts)
 
 
@@ -82,11 +84,11 @@ def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
     return sum(1 for v in values if sign * v < 0) / len(values)
 
 
-def hint_renderable(
-    view: Any, analysis: Any, left_out: Sequence[tuple[Play, str]] | None, level: int
-) -> RenderableType:
-    """Every legal move with your expected points (± one standard error) and how often the
-    caller loses after it; a legal move the engine did not weigh is named, with why."""
+def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
+    """The hint of a play decision (:class:`~lukfu_solver.analysis.hint.Hint`): the best few
+    moves with your expected points (± one standard error) and how often the caller loses after
+    each, then one line on the rest (weighed and worth less, or not weighed and why)."""
+    analysis = h.decision
     seat, caller = view.seat, view.caller
     if seat == caller:
         words = _("Hint (level {level}, {samples}): your expected points, and how often you lose:")
@@ -102,28 +104,20 @@ def hint_renderable(
     table.add_column("±", justify="right", no_wrap=True)
     lose = pgettext("column", "you lose") if seat == caller else pgettext("column", "caller loses")
     table.add_column(lose, justify="right", no_wrap=True)
-    for i, m in enumerate(analysis.moves):
+    for i, m in enumerate(h.top()):
         p = caller_loses(m, seat, caller)
         style = "bold" if i == 0 else ""
         table.add_row(
-            Text(str(m.move), style=style),
+            Text(choice_word(m.move), style=style),
             Text(signed(m.value, 2), style=style),
             number(m.stderr, 2),
             "-" if p is None else f"{p:.0%}",
         )
     parts: list[RenderableType] = [head, table]
-    if left_out is None:
-        valued = {m.move for m in analysis.moves}
-        missing = [mv for mv in view.sorted_legal_moves() if mv not in valued]
-        why = _("level {level} weighs its {n} likeliest moves").format(level=level, n=len(valued))
-        left_out = [(mv, why) for mv in missing]
-    if left_out:
-        reasons: dict[str, list[str]] = {}
-        for mv, why in left_out:
-            reasons.setdefault(why, []).append(str(mv))
-        for why, moves in reasons.items():
-            parts.append(Text(_("Not weighed: {moves} — {why}.").format(moves=" ".join(moves), why=why)))
-    parts.append(Text(_("Advice: {move}").format(move=analysis.best), style="bold"))
+    untold = h.untold()
+    if untold:
+        parts.append(Text(untold))
+    parts.append(Text(_("Advice: {move}").format(move=choice_word(analysis.best)), style="bold"))
     return Group(*parts)
 
 

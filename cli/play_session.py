@@ -127,8 +127,9 @@ class Session:
         """Every deal played: its seed, your seat, the caller, how it ended and everyone's points,
         then the totals and where each record is."""
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=_("The session"), title_justify="left")
-        for head in ("deal", "seed", "your seat", "caller"):
-            table.add_column(pgettext("column", head), justify="right", no_wrap=True)
+        heads = (pgettext("column", "deal"), pgettext("column", "seed"), pgettext("column", "your seat"))
+        for head in (*heads, pgettext("column", "caller")):
+            table.add_column(head, justify="right", no_wrap=True)
         table.add_column(pgettext("column", "winner"), no_wrap=True)
         for p in self.order:
             table.add_column(player_name(self.names[p]), justify="right", no_wrap=True)
