@@ -240,9 +240,9 @@ and 0.62; 20 000 and 0,62 (a no-break space, so a number never wraps); Spanish 2
 4000 ungrouped. Hindi groups in the Indian way: 1,00,000."""
 
 
-def number(x: float, decimals: int = 0, sign: bool = False) -> str:
-    """``x`` as the language in use writes it, with ``decimals`` places (a ``+`` before a positive
-    number with ``sign``; never ``-0``).
+def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = None) -> str:
+    """``x`` as the language in use (or ``code``) writes it, with ``decimals`` places (a ``+``
+    before a positive number with ``sign``; never ``-0``).
 
     >>> number(20000), number(-1.375, 2), number(0.5, 1, sign=True)
     ('20,000', '-1.38', '+0.5')
@@ -256,11 +256,12 @@ def number(x: float, decimals: int = 0, sign: bool = False) -> str:
     ...     number(1234567)
     '12,34,567'
     """
-    group, point, fewest = NUMBER_MARKS.get(language(), NUMBER_MARKS[SOURCE_LANGUAGE])
+    code = language() if code is None else code  # another language's way: a reason said in English for --json
+    group, point, fewest = NUMBER_MARKS.get(code, NUMBER_MARKS[SOURCE_LANGUAGE])
     text = f"{abs(x):.{decimals}f}"
     whole, _dot, part = text.partition(".")
     if len(whole) >= fewest:
-        if language() == "hi":  # the last three digits, then pairs
+        if code == "hi":  # the last three digits, then pairs
             head, tail = whole[:-3], whole[-3:]
             pairs = [head[max(0, i - 2) : i] for i in range(len(head), 0, -2)][::-1]
             whole = group.join([*pairs, tail])

@@ -5,6 +5,7 @@ under ``--verbose``), a chart whose average is not the headline number says why,
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 from screens import flat
@@ -56,3 +57,12 @@ def test_analyse_explains_the_estimated_column_and_marks_zero() -> None:
     assert lines[rule + 1][zero] == "0"  # the scale's zero under the mark
     bars = [line for line in lines[:rule] if line.startswith("x") and "├" in line]
     assert bars and all(len(line) > zero for line in bars)
+
+
+def test_the_reasons_write_numbers_in_the_readers_way() -> None:
+    res = runner.invoke(app, ["advise", "--deal", "7", "--seat", "1", *FAST, "--lang", "ru", "--json"])
+    english = json.loads(res.stdout)["reason"]  # --json stays language-neutral: decimal points
+    assert re.search(r"[+-]\d\.\d\d", english)
+    res = runner.invoke(app, ["advise", "--deal", "7", "--seat", "1", *FAST, "--lang", "ru"], env={"COLUMNS": "200"})
+    said = flat(res.stdout)
+    assert re.search(r"Причина: .*[+-]\d,\d\d", said) and re.search(r"в среднем \d+,\d очка", said)
