@@ -341,7 +341,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool
         lines.insert(3, close)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
-        lines.extend(Hanging(f"• {said(r)}", indent=2) for r in adv.reasons)
+        lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)
     if adv.outcomes:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p:.0%}):")
         lines.append(Text(title.format(p=adv.p_caller_loses), style="bold"))

@@ -357,7 +357,7 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
             console.print(Hanging(f" {i:>2}. {mark} {st['words']}{note_}", hang=6))
         console.print(Hanging(Text(_("The line and best play after it, trick by trick:"), style="bold")))
         for line in data["narration"]:
-            console.print(Hanging(line, indent=3))
+            console.print(Hanging(line, indent=3, hang=2))
     if data["alternatives"]:
         console.print(Hanging(Text(_("Other first moves:"), style="bold")))
         for alt in data["alternatives"]:
@@ -367,9 +367,9 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
                 else _("{move}: value {value}, fails ({why})")
             )
             line = words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
-            console.print(Hanging(line, indent=1))
+            console.print(Hanging(line, indent=1, hang=2))
             for line in alt["narration"]:
-                console.print(Hanging(line, indent=5, style="dim"))
+                console.print(Hanging(line, indent=5, hang=2, style="dim"))
     if data["rating"]:
         console.print(Hanging(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"]))))
     console.print(Hanging(Text(_("Themes: ") + themes_text(data["themes"]))))

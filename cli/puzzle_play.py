@@ -117,9 +117,9 @@ class PlaySession:
         self.console = Console(file=out, highlight=False)
 
     def say(self, text: str = "", indent: int = 0) -> None:
-        """Write a paragraph wrapped by words at the terminal's width (lines after the first
-        indented two more), at once: a pipe reader sees it before the next prompt."""
-        self.console.print(Hanging(text, indent) if text else "")
+        """Write a paragraph wrapped by words at the terminal's width (an indented one goes on two
+        further in), at once: a pipe reader sees it before the next prompt."""
+        self.console.print(Hanging(text, indent, hang=2 if indent else 0) if text else "")
         self.out.flush()
 
     def ask(self) -> str | None:

@@ -33,7 +33,7 @@ class Hanging:
     by ``indent + hang``, so a long narration line never breaks inside a word nor runs back to
     column 0."""
 
-    def __init__(self, text: str | Text, indent: int = 0, hang: int = 2, style: str = "") -> None:
+    def __init__(self, text: str | Text, indent: int = 0, hang: int = 0, style: str = "") -> None:
         self.text = text if isinstance(text, Text) else Text(text, style=style)
         self.indent = indent
         self.hang = hang
