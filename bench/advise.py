@@ -64,7 +64,7 @@ from bench.common import (
     save_json,
     summary,
 )
-from lukfu_solver.analysis.advice import Advice, advise, hand_facts
+from lukfu_solver.analysis.advice import Advice, advise
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -77,10 +77,12 @@ from lukfu_solver.analysis.hand import analyse_hand
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.sampling import Sampler, deal_others
-from lukfu_solver.players.rule import rule_playout
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.calling import hand_facts
+from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView

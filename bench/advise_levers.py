@@ -36,14 +36,14 @@ from typing import Any
 
 from bench.advise_hands import REF_SEED, bench_hand, sample_seeds
 from bench.common import RESULTS_DIR, base_parser, save_json
-from lukfu_solver.analysis.advice import hand_facts, policy_calls
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
 from lukfu_solver.analysis.model import features
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import CallTask, call_sample
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits
 from lukfu_solver.hidden.sampling import deal_others
-from lukfu_solver.players.rule import rule_playout
+from lukfu_solver.policy.calling import hand_facts, policy_calls
+from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 

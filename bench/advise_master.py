@@ -55,12 +55,12 @@ from typing import Any
 
 from bench.advise_hands import REF_SEED, bench_hand, sample_seeds
 from bench.common import RESULTS_DIR, base_parser, save_json
-from lukfu_solver.analysis.advice import hand_facts, policy_calls
 from lukfu_solver.analysis.defaults import DECIDE_MIN, DECIDE_Z
 from lukfu_solver.analysis.model import ModelAnswer, features, predict
 from lukfu_solver.cards import SUIT_MASK9, CardSet, old_cards, parse_cards
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
 from lukfu_solver.hidden.sampling import deal_others
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.position import Position
 
 REFERENCE = RESULTS_DIR / "advise-reference.json"
@@ -387,7 +387,7 @@ CHEAP_LIMITS = (500, 2000, 10000, 40000)
 def cheap_values(pos: Position, limits: Sequence[int]) -> dict[str, Any]:
     """The cheap covariates of one branch's solve: for each node limit the proven bounds and nodes
     (a fresh solver each), the static bounds and the rule playout (every hand seen)."""
-    from lukfu_solver.players.rule import rule_playout
+    from lukfu_solver.policy.rule import rule_playout
     from lukfu_solver.search import make_solver
 
     solver = make_solver("compiled")

@@ -19,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from lukfu_solver.game import RandomPlayer, deal_hands, play_deal
+from lukfu_solver.game import deal_hands, play_deal
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.position import Position
 
 

@@ -43,23 +43,17 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import base_parser, make_console, ratio, save_json, summary
-from lukfu_solver.analysis.advice import hand_facts
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet
-from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, sigmoid, temper, weigh
+from lukfu_solver.hidden.calls import call_deals
+from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, rule_model, temper, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import (
-    IpimcPlayer,
-    call_deals,
-    keep_order,
-    opponent_model,
-    pimc_candidates,
-    rule_model,
-    rule_policy,
-)
-from lukfu_solver.players.rule import hand_strength
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates
+from lukfu_solver.policy.calling import hand_facts, hand_strength, sigmoid
+from lukfu_solver.policy.rule import rule_move as rule_policy
+from lukfu_solver.policy.rule_fast import keep_order_fast as keep_order
 
 
 def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:

@@ -28,9 +28,10 @@ from typing import Any
 
 from bench.common import base_parser, fmt, make_console, progress, ratio, save_json, summary
 from lukfu_solver.cards import iter_cards
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.constraints import Problem
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.view import SeatView
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 def advice_object(hand: CardSet, seat: int, adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
     """The ``--json`` object of an advice (also one line of ``advise --batch``)."""
-    from lukfu_solver.analysis.advice import hand_facts
+    from lukfu_solver.policy.calling import hand_facts
 
     data: dict[str, Any] = {"hand": format_cards(hand), "seat": seat}
     data.update(facts_data(hand_facts(hand)))
@@ -163,7 +163,7 @@ def advise(
     by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
-    from lukfu_solver.analysis.advice import hand_facts
+    from lukfu_solver.policy.calling import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
     check_seed(seed)

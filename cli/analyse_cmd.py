@@ -52,9 +52,10 @@ from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
+    from lukfu_solver.analysis.advice import Advice, Estimate
     from lukfu_solver.analysis.hand import HandAnalysis
-    from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
+    from lukfu_solver.policy.calling import HandFacts
 
 Progress = Callable[[int, int], None]
 
@@ -177,7 +178,7 @@ def facts_data(facts: HandFacts) -> dict[str, Any]:
     }
 
 
-def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
+def analysis_data(a: ViewAnalysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
     """An analysis as JSON data: every move best first with its mean, error and per-sample values."""
     best = a.best
     return {
@@ -299,8 +300,9 @@ def analyse(
         bool,
         typer.Option(
             "--infer",
-            help="VIEW: weigh the sampled deals by how likely the other seats' calls and plays are in them "
-            "(an opponent model; docs/inference.md); the effective sample size is shown.",
+            help="VIEW: draw 4 times the sampled deals, weigh each by how likely the other seats' calls and plays "
+            "are in it (an opponent model; docs/inference.md), and solve the samples picked from them by weight; "
+            "the pool's effective sample size is shown.",
         ),
     ] = False,
     verbose: VerboseOpt = False,
@@ -488,15 +490,15 @@ def analyse_view(
         console.print(inference_text(a))
 
 
-def inference_text(a: Analysis) -> Text:
-    """The inference line of ``analyse VIEW --infer``: the effective sample size, and whether the
-    weights were tempered to keep it at the floor."""
+def inference_text(a: ViewAnalysis) -> Text:
+    """The inference line of ``analyse VIEW --infer``: the pool the samples were picked from, its
+    effective sample size, and whether the weights were tempered to keep it at the floor."""
     w = a.weights
     if w is None:
         return Text(_("Inference: no sample to weigh."), style="dim")
     line = _(
-        "Inference: samples weighted by the other seats' calls and plays (opponent model); "
-        "effective sample size {ess} of {n}"
+        "Inference: samples picked by weight from {n} deals weighted by the other seats' calls and plays "
+        "(opponent model); effective sample size {ess} of {n}"
     ).format(ess=number(w.ess, 1), n=len(w.weights))
     if w.tempered:
         line += _(" (tempered to the floor {floor}: the likelihoods alone gave {raw})").format(

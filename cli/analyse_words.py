@@ -19,8 +19,9 @@ from lukfu_solver.view import SeatView
 from .render import Hanging, signed
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, HandFacts
-    from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.analysis.advice import Advice
+    from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
+    from lukfu_solver.policy.calling import HandFacts
 
 
 def percent(p: float) -> str:
@@ -96,7 +97,7 @@ def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits)
     return Text(words.format(k=number(incomplete), n=number(total), limits=limits_text(limits)), style="bold yellow")
 
 
-def moves_table(a: Analysis) -> Table:
+def moves_table(a: ViewAnalysis) -> Table:
     """Every move, best first, with expected points and standard error (and, when some solves
     stopped at a limit, how many of each move's samples are estimated)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -117,7 +118,7 @@ def moves_table(a: Analysis) -> Table:
     return table
 
 
-def recommendation_text(a: Analysis) -> Text:
+def recommendation_text(a: ViewAnalysis) -> Text:
     """The best move with its expected points and the chance it beats the second best."""
     best = a.best
     assert best is not None
@@ -135,7 +136,7 @@ def recommendation_text(a: Analysis) -> Text:
     return Text(line, style="bold")
 
 
-def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
+def samples_text(a: ViewAnalysis, requested: int, limits: SolveLimits) -> Text:
     """How many sampled deals, whether it stopped early, how they were drawn and the time."""
     line = counted(a.samples, "sampled deal")
     if a.stopped_early:
@@ -420,7 +421,7 @@ def turn_message(view: SeatView) -> str:
     return words.format(who=who, seat=view.seat)
 
 
-def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits) -> None:
+def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLimits) -> None:
     """The move table of an analysis, its recommendation, the samples used and, when solves
     stopped at a limit, the note."""
     from .analyse_charts import MovesChart

@@ -513,7 +513,12 @@ def play(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
     infer: Annotated[
-        bool, typer.Option("--infer", help="Hints in play weigh the samples by the other seats' actions (as ipimc).")
+        bool,
+        typer.Option(
+            "--infer",
+            help="Hints in play draw 4 times the deals, weigh them by the other seats' calls and plays, and solve "
+            "the ones picked by weight (as ipimc, measured ahead of pimc).",
+        ),
     ] = False,
 ) -> None:
     """Play a deal (or --deals N in a row) against two engine players at the terminal.

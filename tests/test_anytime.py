@@ -11,13 +11,14 @@ import pytest
 from rich.console import Console
 
 from lukfu_cli.analyse_charts import MovesChart, OutcomeChart
-from lukfu_solver.analysis.advice import advise, hand_facts, policy_calls
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import ADVISE_TIME, advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.model import FEATURES, load_model, predict
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import Budget, call_values
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.view import SeatView
 
 SMALL = SolveLimits(20_000)

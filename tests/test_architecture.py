@@ -1,17 +1,19 @@
 """The import contract: the architecture as tests (docs/architecture.md draws it).
 
-The library is layered cards -> rules -> position and view -> search -> hidden hands -> analysis,
-players and puzzles -> the command line, and each test here fails when a change breaks one of
-its promises: the library never reaches the command line (by import or by name), ortools stays in
-the hidden-hand modules and numba in the compiled search, the rules never import the search,
-there is one sampler family and one PIMC core, bench/ uses the library only, and no source file
-grows past the size a reader can hold.
+The library is layered cards -> rules -> position and view -> search and the rule policies ->
+hidden hands -> analysis, players and puzzles -> the command line, and each test here fails when
+a change breaks one of its promises: the library never reaches the command line (by import or by
+name), ortools stays in the hidden-hand modules and numba in the compiled search, the rules never
+import the search, the rule policies need only the rules, every calling policy is defined in one
+module, there is one sampler family and one PIMC core, bench/ uses the library only, and no
+source file grows past the size a reader can hold.
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import re
 from pathlib import Path
 
@@ -38,6 +40,7 @@ LAYERS: dict[str, int] = {
     "inputs": 0,
     "safe_write": 0,
     "search": 5,
+    "policy": 5,
     "hidden": 6,
     "analysis": 7,
     "players": 7,
@@ -62,9 +65,15 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of a file, read once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
     """Every module ``path`` imports, anywhere in the file (lazy imports too), as absolute names."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     here = _module(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     found: set[str] = set()
@@ -84,7 +93,7 @@ def _imports(path: Path) -> set[str]:
 
 def _named_modules(path: Path) -> set[str]:
     """Module names that ``path`` spells in strings (``import_module("...")`` and the like)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     return {
         node.value
         for node in ast.walk(tree)
@@ -149,6 +158,57 @@ def test_rules_never_import_search() -> None:
         assert not any(m.startswith("lukfu_solver.search") for m in deps), name
 
 
+def test_the_rule_policies_need_only_the_rules() -> None:
+    """policy/ (the rule player, its seat facts, the calling policies) imports the floors below
+    search/ and itself only: nothing of the search, the hidden hands or above, so the opponent
+    model in hidden/ can replay it without a cycle."""
+    files = _sources(LIB / "policy")
+    assert files, "the policy floor has modules"
+    for path in files:
+        reached = sorted(
+            m
+            for m in _imports(path)
+            if (_layer(m) or 0) >= LAYERS["policy"] and not m.startswith("lukfu_solver.policy")
+        )
+        assert not reached, f"{path.relative_to(ROOT)} needs more than the rules: {reached}"
+
+
+CALLING = LIB / "policy" / "calling.py"
+CALLING_NAMES = re.compile(r"_?(sigmoid|hand_strength\w*|policy_calls|rule_call|hand_facts|\w*call_curve\w*)", re.I)
+"""Functions and classes that are a calling policy or its curve."""
+CALLING_CONSTANTS = re.compile(r"\w*CALL_(THRESHOLD|SCORE|CURVE)\w*")
+"""Module constants that are a calling policy's threshold or curve."""
+
+
+def test_every_calling_policy_is_defined_in_one_module() -> None:
+    """The rule player's call, the later seats' policy in the call valuation and the opponent
+    model's call curve, with their thresholds and curves, are defined in ``policy/calling.py``
+    only: a second definition anywhere in the library or the command line is a second policy."""
+    paths = LIB_FILES + _sources(CLI)
+    defs = [(p, n) for p, kind, n in _definitions(paths) if CALLING_NAMES.fullmatch(n) or n == "CallCurve"]
+    consts = []
+    for p in paths:
+        for node in _tree(p).body:
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            consts += [(p, t.id) for t in targets if isinstance(t, ast.Name) and CALLING_CONSTANTS.fullmatch(t.id)]
+    assert {n for p, n in defs if p == CALLING} >= {
+        "sigmoid",
+        "hand_strength",
+        "policy_calls",
+        "rule_call",
+        "CallCurve",
+    }
+    assert {n for p, n in consts if p == CALLING} >= {"DEFAULT_CALL_THRESHOLD", "CALL_SCORE", "PIMC_CALL_CURVE"}
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p, n in defs + consts if p != CALLING]
+    assert not outside, f"a calling policy defined outside policy/calling.py: {outside}"
+
+
 def test_ortools_only_in_the_hidden_hand_modules() -> None:
     users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "ortools" for m in _imports(p))}
     assert users, "the constraints module imports ortools"
@@ -167,7 +227,7 @@ def test_numba_only_in_the_compiled_search() -> None:
 def _definitions(paths: list[Path]) -> list[tuple[Path, str, str]]:
     out = []
     for p in paths:
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if isinstance(node, ast.ClassDef):
                 out.append((p, "class", node.name))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -199,7 +259,7 @@ def test_one_solver_factory() -> None:
     for p in LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN):
         if (LIB / "search") in p.parents:
             continue
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from lukfu_cli.app import app
 from lukfu_cli.render import points_text
-from lukfu_solver.game import RandomPlayer, play_deal, start_position
+from lukfu_solver.game import play_deal, start_position
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord

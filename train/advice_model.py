@@ -34,10 +34,10 @@ import sys
 import time
 from pathlib import Path
 
-from lukfu_solver.analysis.advice import hand_facts, policy_calls
 from lukfu_solver.analysis.model import FEATURES, MODEL_FILE, features
 from lukfu_solver.cards import format_cards, parse_cards
 from lukfu_solver.game import deal_from_seed
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 

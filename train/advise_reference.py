@@ -28,11 +28,11 @@ from typing import Any
 
 from bench.advise_hands import REF_SEED, TESTED_SAMPLES, TESTED_SEEDS, bench_hand, sample_seeds
 from bench.common import RESULTS_DIR, save_json, summary
-from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.cards import format_cards
 from lukfu_solver.hidden.calls import CallValuation, call_values
 from lukfu_solver.hidden.pimc import Evaluator
+from lukfu_solver.policy.calling import policy_calls
 
 
 def check_disjoint(samples: int) -> None:

@@ -43,13 +43,15 @@ from lukfu_solver.hidden.inference import (
     decisions,
     fit,
     record_rows,
+    rule_model,
     temper,
 )
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import interval, run_match
-from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates, rule_model, rule_policy
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates
 from lukfu_solver.players.pimc import PimcPlayer
-from lukfu_solver.players.rule import hand_strength
+from lukfu_solver.policy.calling import hand_strength
+from lukfu_solver.policy.rule import rule_move as rule_policy
 from lukfu_solver.record import GameRecord
 
 EARLIER: dict[str, Any] = {

@@ -12,10 +12,12 @@ player's analysis at the level: each candidate's expected points for the seat (M
 standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
 0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
 play phase is bounded by the level's node budget (a median of 0.009 s at level 3), so the time
-budget applies to the call. With ``infer`` the play phase is the ``ipimc`` player's analysis
-instead, its samples weighted by the other seats' calls and plays (``evidence="plays"``,
-``docs/inference.md``: what their play says about the cards; the player itself, tuned for
-points, weighs the calls alone); the call is the same.
+budget applies to the call. With ``infer`` the play phase is the analysis of the configuration
+measured ahead of ``pimc`` (``players.ipimc.pool_player``: a pool of four times the level's
+samples weighed by the rule model's likelihood of the other seats' calls and plays, the level's
+samples resampled from it), its pool drawn afresh for the view, so a hint depends on its view
+and seed alone (the player ``ipimc`` carries its pool between decisions; a fresh pool has the
+same distribution, ``docs/inference.md``); the call is the same.
 
 What a player sees of it: the hint weighs the player's candidates **and every lead that cannot
 lose its trick** (:func:`sure_leads`: no play of the cards still unseen beats it), so a move it
@@ -34,8 +36,8 @@ from typing import Any
 
 from ..errors import NotationError
 from ..i18n import _, ngettext
-from ..players.ipimc import IpimcPlayer
-from ..players.pimc import DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer
+from ..players.ipimc import pool_player
+from ..players.pimc import DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer
 from ..plays import CLAIM, DISCARD, Play
 from ..rules import can_beat
 from ..view import SeatView
@@ -100,7 +102,7 @@ class Hint:
     level: int
     seed: int
     advice: Advice | None
-    decision: Analysis | None
+    decision: PimcDecision | None
     seconds: float
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""
@@ -152,8 +154,9 @@ def hint(
     hand and seat as ``lukfu advise`` answers by default (anytime: up to ``ANYTIME_SAMPLES``,
     stopped by the sequential test or the default budget, ``time_budget`` seconds if given), or
     with exactly ``samples``; ``limits`` default to ``ADVICE_MAX_NODES`` a solve. In the play
-    phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, ``IpimcPlayer``'s with the
-    evidence of the plays)."""
+    phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, the analysis of
+    ``pool_player(level, seed, carry=False)``: the module notes), its candidates with every sure
+    lead added."""
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
@@ -164,7 +167,7 @@ def hint(
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
         adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
-    player = IpimcPlayer(level, seed=seed, evidence="plays") if infer else PimcPlayer(level, seed=seed)
+    player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
     own = player.candidates
 
     def candidates(v: SeatView) -> list[Play]:

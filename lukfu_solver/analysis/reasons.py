@@ -9,7 +9,7 @@ over the sampled deals (how often calling loses, by how much). Each reason is a
 in the reader's language (:meth:`Reason.said`), without switching the process's language.
 
 >>> from lukfu_solver.cards import parse_cards
->>> from lukfu_solver.analysis.advice import hand_facts
+>>> from lukfu_solver.policy.calling import hand_facts
 >>> facts = hand_facts(parse_cards("C19S9M9T19C2S2M2T2S3T3"))
 >>> [str(r) for r in fact_reasons(facts, 0)][:2]  # doctest: +NORMALIZE_WHITESPACE
 ['6 Old cards (C19S9M9T19): you can claim the deal at your first lead (six needed)',
@@ -21,30 +21,14 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from ..cards import ALL_CARDS, SUIT_MASK, CardSet, format_cards
+from ..hidden.calls import CallValuation
 from ..i18n import SUIT_NAMES, language, number, translations
 from ..plays import Play, classify
+from ..policy.calling import HandFacts
 from ..rules import beating_plays
-
-if TYPE_CHECKING:
-    from ..hidden.calls import CallValuation
-
-
-class HandFacts(Protocol):
-    """What the reasons read of a dealt hand (``advice.HandFacts``, named here so that this module
-    stands below ``advice``, which calls it)."""
-
-    @property
-    def hand(self) -> CardSet: ...
-    @property
-    def old(self) -> CardSet: ...
-    @property
-    def sets(self) -> tuple[CardSet, ...]: ...
-    @property
-    def runs(self) -> tuple[CardSet, ...]: ...
-
 
 CLAIM_AT = 6
 """Fu won plus Old cards held that allow a claim at the lead (R14)."""
