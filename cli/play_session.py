@@ -21,14 +21,11 @@ from rich.text import Text
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
 from lukfu_solver.inputs import MAX_SEED
+from lukfu_solver.players import STRENGTHS
 from lukfu_solver.record import GameRecord
 
 from .render import STRENGTH_WORDS, player_name, signed
 
-STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:3", "strong": "pimc:4"}
-"""The opponents by plain strength, weakest first, and the engine each one is: the rule player
-(instant), the PIMC player at level 3 (it scored +0.97 a deal against two rule players,
-``bench/results/strength.json``) and at level 4 (twice the sampled deals and more solving)."""
 MAX_SESSION = 100
 """The most deals of one session."""
 
