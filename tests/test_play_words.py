@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from cli_checks import assert_bad_input
-from screens import flat
+from screens import cells, flat
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
+from lukfu_cli.cells import measure_like_terminals, terminal_width
 from lukfu_cli.commands import command_of, suggestion
 from lukfu_solver.i18n import using_language
 
@@ -133,3 +134,12 @@ def test_numbers_are_written_as_the_language_writes_them(tmp_path: Path, lang: s
     assert res.exit_code == 0
     grouped = {"ru": "20\u00a0000", "es": "20.000", "hi": "20,000"}[lang]
     assert grouped in res.stdout  # "each solve stops after 20 000 positions"
+
+
+def test_a_devanagari_vowel_sign_takes_the_cell_a_terminal_gives_it() -> None:
+    from rich.cells import cell_len
+
+    measure_like_terminals()
+    for word in ("आसान", "कार्ड", "सिक्के", "ज़्यादा"):
+        assert cell_len(word) == sum(terminal_width(ch) for ch in word) == cells(word), word
+    assert cell_len("आसान") == 4  # आ स ा न: the sign ा (Mc) takes a cell; a virama or nukta (Mn) none
