@@ -121,31 +121,30 @@ class Session:
         )
 
     def summary(self) -> RenderableType:
-        """Every deal played: its seed, your seat, the caller, how it ended and everyone's points,
-        then the totals and where each record is."""
+        """Every deal played: your seat (marked when you called), who won and everyone's points,
+        then the totals and where each record is (each deal's seed is in its record and in the
+        line that opened it)."""
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=_("The session"), title_justify="left")
-        heads = (pgettext("column", "deal"), pgettext("column", "seed"), pgettext("column", "your seat"))
-        for head in (*heads, pgettext("column", "caller")):
-            table.add_column(head, justify="right", no_wrap=True)
-        table.add_column(pgettext("column", "winner"), no_wrap=True)
+        table.add_column(pgettext("column", "deal"), justify="right")
+        table.add_column(pgettext("column", "your seat"), justify="right")
+        table.add_column(pgettext("column", "winner"))
         for p in self.order:
-            table.add_column(player_name(self.names[p]), justify="right", no_wrap=True)
+            table.add_column(player_name(self.names[p]), justify="right")
         for k, rec in enumerate(self.records, 1):
             assert rec.players is not None and rec.outcome is not None
             winner = rec.outcome.winner
+            mine = rec.players.index("you")
             table.add_row(
                 str(k),
-                str(rec.seed),
-                str(rec.players.index("you")),
-                str(rec.caller),
+                f"{mine}*" if mine == rec.caller else str(mine),
                 "-" if winner is None else player_name(rec.players[winner]),
                 *(signed(self.points(rec)[p]) for p in self.order),
             )
         table.add_section()
         totals = self.totals()
-        table.add_row(_("total"), "", "", "", "", *(signed(totals[p]) for p in self.order))
+        table.add_row(_("total"), "", "", *(signed(totals[p]) for p in self.order))
         played = len(self.records)
-        lines: list[RenderableType] = [table]
+        lines: list[RenderableType] = [table, Text(_("* you were the caller"), style="dim")]
         if played < self.deals:
             lines.append(
                 Text(

@@ -48,6 +48,11 @@ def test_three_deals_one_record_each_a_running_score_and_a_summary(tmp_path: Pat
     summary = out.split("The session")[1]
     total = next(line for line in summary.splitlines() if line.strip().startswith("total"))
     assert total.split()[1] == _signed(sum(mine))  # you first
+    rows = [line.split() for line in summary.splitlines() if re.match(r"\s+[123]\s", line)]
+    for row, rec in zip(rows, records, strict=True):  # your seat, starred when you called
+        assert rec.players is not None
+        seat = rec.players.index("you")
+        assert row[1] == (f"{seat}*" if seat == rec.caller else str(seat))
     assert f"Records: {tmp_path / 'g-1.json'} … {tmp_path / 'g-3.json'}" in flat(out)
     assert out.count("Deal 2 of 3, seed 75") == 1
 
@@ -77,9 +82,13 @@ def test_opponents_by_strength_and_by_spec() -> None:
 
 
 def test_a_session_in_russian_names_the_opponents_in_russian(tmp_path: Path) -> None:
-    out = session(tmp_path, "--seed", "74", "--seat", "0", "--deals", "2", "--opponents", "easy,strong", "--lang", "ru")
+    args = ["play", "--seed", "74", "--seat", "0", "--deals", "2", "--opponents", "easy,strong", "--lang", "ru"]
+    res = runner.invoke(app, [*args, "--record", str(tmp_path / "g.json")], input=ANSWERS, env={"COLUMNS": "60"})
+    out = res.stdout
     assert "лёгкий" in out and "сильный" in out and "easy" not in out and "strong" not in out
     assert "Счёт после раздачи 2 из 2" in out and "итого" in out
+    head = next(line for line in out.split("Сессия")[1].splitlines() if "раздача" in line)
+    assert head.split()[-3:] == ["вы", "лёгкий", "сильный"] and "…" not in head  # every column, whole, at 60
 
 
 @pytest.mark.parametrize(
