@@ -125,10 +125,10 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
     mask = 0
     suit = -1
     pending = False  # a suit letter waiting for its first rank
-    for ch in s.upper():
+    for ch in s:  # the character as typed: a fault quotes it, never its capital
         if ch in " ,":
             continue
-        pos = SUITS.find(ch)
+        pos = SUITS.find(ch.upper()) if len(ch.upper()) == 1 else -1
         if pos >= 0:
             if pending:
                 raise NotationError(

@@ -215,3 +215,12 @@ def kernel_playouts(seeds: range) -> Iterator[tuple[Position, object, int]]:
             pos.push(m)
             K.push(T, st, ply, encode(m))
             ply += 1
+
+
+@pytest.fixture
+def screens() -> Iterator[list]:
+    """The tmux screens a test opens (:class:`screens.Screen`), each closed after the test."""
+    made: list = []
+    yield made
+    for s in made:
+        s.close()

@@ -210,6 +210,8 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_table_at_a_glance",
         "test_a_whole_deal_with_tricks_and_the_record",
         "test_an_opponents_claim_is_announced_when_it_happens",
+        "test_at_60_columns_the_seats_table_keeps_each_row_on_one_line",
+        "test_tables_line_up_in_every_language",
     ),
     "test_players.py": (  # the quick sampler over many views
         "test_quick_sampler_deals_consistent_positions",
@@ -297,6 +299,25 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_an_error_in_a_task_reaches_the_caller",
         "test_a_dead_worker_is_reported_not_waited_for",
         "test_ctrl_c_in_the_middle_ends_the_workers_at_once",
+    ),
+    "test_advice_words.py": (  # advise and analyse run
+        "test_analyse_explains_the_estimated_column_and_marks_zero",
+    ),
+    "test_no_english_left.py": (  # every screen in four languages
+        "test_no_english_word_is_left",
+    ),
+    "test_play_discards.py": (  # the play screen in tmux, the hint's candidates
+        "test_a_discard_on_screen",
+        "test_the_masters_first_lead_hint_in_russian",
+        "test_the_sensible_discards_come_first_and_every_discard_is_still_there",
+    ),
+    "test_play_words.py": (  # games with hints in every language
+        "test_commands_in_the_players_language",
+        "test_numbers_are_written_as_the_language_writes_them",
+    ),
+    "test_puzzle_screens.py": (  # puzzles in tmux
+        "test_generate_on_a_terminal_saves_a_file_and_says_how_to_play_it",
+        "test_puzzle_play_wraps_by_words_at_80_columns",
     ),
 }
 """Test file -> its slow test functions (all the cases of a parametrized one)."""

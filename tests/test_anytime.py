@@ -128,9 +128,11 @@ def test_the_charts_fit_the_terminal(width: int) -> None:
     assert lines[0].startswith(" -10 ") and lines[-1].endswith("1 (3%)")
     rows = [("T9", 3.25, 0.4), ("M123", -1.5, 0.75), ("xC4", 0.0, 0.0)]
     lines = render(MovesChart(rows), width)
-    assert len(lines) == 3 and all(len(line) <= width for line in lines)
+    assert len(lines) == 5 and all(len(line) <= width for line in lines)  # three bars and the scale
     assert "+3.25 ± 0.40" in lines[0] and "├" in lines[1] and "┤" in lines[1]
-    bars = [line.count("█") for line in lines]
+    zero = lines[3].index("┴")
+    assert lines[4][zero] == "0" and lines[4].split()[0] == "-2.2" and lines[4].split()[-1] == "3.6"
+    bars = [line.count("█") for line in lines[:3]]
     assert bars[0] > bars[1] > 0  # the longer bar is the larger magnitude
 
 

@@ -343,15 +343,15 @@ def test_cli_play_scripted(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "Question: Seat 1 (the caller) to lead and win." in out
-    assert "1) C7  2) M1  3) T3" in out
-    assert "Hint: the move is a single of Myriads to lead." in out
-    assert "C7 fails: the caller gets -4: no win. The refutation:" in out
+    assert "1) C7   2) M1   3) T3" in out
+    assert "Hint: the move is a single of Myriads to lead." in out  # the only Myriad: no more said
+    assert "C7 fails: the caller loses 4 points: no win. The refutation:" in out
     assert "seat 2 beats with C8" in out
     assert "S9 is not legal here" in out and "No move 7" in out
     assert "Hint: play M1." in out  # the second hint names the move
     assert "Correct: seat 1 leads M1." in out
     assert "seat 1 wins the trick: 1 fu (fu 0,6,4)" in out
-    assert "1) claim  2) C7  3) T3" in out and "T3 fails" in out
+    assert "1) claim   2) C7   3) T3" in out and "T3 fails" in out
     assert "Correct: seat 1 claims" in out and "Solved after 2 wrong tries!" in out
     assert "Solved 1 of 1 puzzle." in out
 

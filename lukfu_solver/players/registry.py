@@ -32,6 +32,11 @@ class Player(Protocol):
 
 
 PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
+STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:3", "strong": "pimc:4"}
+"""Opponents by plain strength, weakest first (what a person picks at a table: ``lukfu play
+--opponents medium``), and the engine each one is: the rule player (instant), the PIMC player at
+level 3 (+0.97 points a deal against two rule players, ``bench/results/strength.json``) and at
+level 4 (twice the sampled deals and more solving). :func:`make_player` accepts the names."""
 SPEC_HELP = (
     "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
     "ipimc[:L[:P[c]]] (pimc with inference; default: the deals weighed by the others' calls and plays, "
@@ -52,10 +57,13 @@ def make_player(spec: str, seed: int = 0) -> Player:
     ``seed`` seeds the player's random choices (``random``'s moves, ``pimc``'s samples). A bad
     spec raises NotationError("player", …).
 
+    A plain strength (:data:`STRENGTHS`: ``easy``, ``medium``, ``strong``) is the engine it names.
+
     >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0", "ipimc:2")]
     ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0', 'ipimc:2']
     """
     text = spec.strip().lower()
+    text = STRENGTHS.get(text, text)  # a plain strength names its engine
     kind, _, arg = text.partition(":")
     if kind == "random" and not arg:
         return RandomPlayer(seed)

@@ -6,7 +6,7 @@ best play after it, and every other first move with its value and refutation.
 >>> pos = Position.parse("C235/C7M1T3/C8S3T5 1 1 0,5,4 C46S1245678M4689T46789 -")
 >>> rep = solve_report(pos, "win")
 >>> [str(m) for m in rep.analysis.solution], [(str(a.move), a.value, a.why) for a in rep.alternatives]
-(['M1', 'xS3', 'xC2', 'claim'], [('C7', -4, 'the caller gets -4: no win'), ('T3', -4, 'the caller gets -4: no win')])
+(['M1', 'xS3', 'xC2', 'claim'], [('C7', -4, 'the caller loses 4 points: no win'), ('T3', -4, 'the caller loses 4 points: no win')])
 """
 
 from __future__ import annotations
