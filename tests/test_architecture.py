@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "players": 7,
     "puzzles": 7,
     "match": 8,
+    "session": 8,
 }
 """The library's layers: a module may import its own layer and the layers below, never above."""
 
