@@ -19,6 +19,7 @@ points, weighs the calls alone); the call is the same.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import NotationError
@@ -66,13 +67,15 @@ def hint(
     jobs: int = 1,
     time_budget: float | None = None,
     infer: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat with ``samples`` (default the level's ``call_samples``) and ``limits`` (default
     ``ADVICE_MAX_NODES`` a solve); with ``time_budget`` seconds and no ``samples``, the anytime
     advice (up to ``ANYTIME_SAMPLES``, stopped by the sequential test or the budget). In the play
     phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, ``IpimcPlayer``'s with the
-    evidence of the plays)."""
+    evidence of the plays). ``progress(done, total)`` hears of the call's samples as they are
+    valued (the play phase, bounded by the level's node budget, reports nothing)."""
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
@@ -85,7 +88,7 @@ def hint(
         else:
             n = LEVELS[level].call_samples if samples is None else samples
             budget = None if time_budget is None else Budget(time_budget)
-        adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
     player = IpimcPlayer(level, seed=seed, evidence="plays") if infer else PimcPlayer(level, seed=seed)
     decision = player.analyse(view)

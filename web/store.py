@@ -1,0 +1,182 @@
+"""The games of the table: live sessions in memory, every one kept as a record in the data directory.
+
+Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/2`` written after every
+answer (``result`` null while the deal goes on; ``lukfu replay`` reads it as it is), and
+``games/<id>.settings.json``, written once, with what the record does not say (the hints'
+level). Writes go through :func:`lukfu_solver.safe_write.write_atomic`, so a crash leaves the
+previous record whole. At most ``max_live`` games are held in memory: past that the least
+recently used one with no engine work running is unloaded (it is already on disk) and loaded
+again, from its record, when it is next asked for; so after a restart every unfinished game
+resumes where it stood.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import secrets
+import sys
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
+from lukfu_solver.record import GameRecord
+from lukfu_solver.safe_write import write_atomic
+from lukfu_solver.session import GameSession
+
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+"""A game's id: 16 hex digits (64 random bits), also its file name."""
+MAX_LISTED = 200
+"""The most games the list of saved games shows (the most recent)."""
+
+
+def default_data_dir(environ: dict[str, str] | None = None) -> Path:
+    """The per-user data folder: ``$XDG_DATA_HOME/lukfu`` (``~/.local/share/lukfu``) on Linux and
+    other Unix systems, ``~/Library/Application Support/lukfu`` on macOS, ``%LOCALAPPDATA%\\lukfu``
+    on Windows (the rule platformdirs follows).
+
+    >>> default_data_dir({"XDG_DATA_HOME": "/data"}).as_posix() if sys.platform.startswith("linux") else "/data/lukfu"
+    '/data/lukfu'
+    """
+    env = os.environ if environ is None else environ
+    if sys.platform == "win32":
+        base = Path(env.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = env.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "lukfu"
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: its session, a lock that orders its changes, its running jobs."""
+
+    id: str
+    session: GameSession
+    created: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    jobs: dict[str, Any] = field(default_factory=dict)
+    """The running job of each kind (``engine``, ``hint``, ``review``) for this game."""
+    touched: float = field(default_factory=time.monotonic)
+
+    @property
+    def busy(self) -> bool:
+        """Whether engine or analysis work is running for this game."""
+        return any(not j.finished for j in self.jobs.values())
+
+
+class UnknownGame(NotationError):
+    """No game has this id (here or on disk)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__("game", _("no game {id}").format(id=game_id[:32]))
+
+
+class GameStore:
+    """The live games and their files in ``data/games``."""
+
+    def __init__(self, data: Path, max_live: int = 64) -> None:
+        self.folder = data / "games"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.max_live = max_live
+        self.live: OrderedDict[str, LiveGame] = OrderedDict()
+        self.unloaded = 0
+
+    def path(self, game_id: str) -> Path:
+        """The record file of a game."""
+        return self.folder / f"{game_id}.json"
+
+    def settings_path(self, game_id: str) -> Path:
+        """The settings file of a game."""
+        return self.folder / f"{game_id}.settings.json"
+
+    def create(self, session: GameSession) -> LiveGame:
+        """A new game: its id, its settings and its first record written now."""
+        while True:
+            game_id = secrets.token_hex(8)
+            if not self.path(game_id).exists():
+                break
+        game = LiveGame(game_id, session, time.time())
+        settings = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
+        write_atomic(self.settings_path(game_id), json.dumps(settings) + "\n", field="data")
+        self.save(game)
+        self._hold(game)
+        return game
+
+    def save(self, game: LiveGame) -> None:
+        """Write the game's record (atomic; the previous one stays whole on any fault)."""
+        write_atomic(self.path(game.id), game.session.record.dumps() + "\n", overwrite=True, field="data")
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none)."""
+        if not GAME_ID.fullmatch(game_id):
+            raise UnknownGame(game_id)
+        game = self.live.get(game_id)
+        if game is None:
+            game = self._load(game_id)
+            self._hold(game)
+        self.live.move_to_end(game_id)
+        game.touched = time.monotonic()
+        return game
+
+    def _load(self, game_id: str) -> LiveGame:
+        path = self.path(game_id)
+        if not path.is_file():
+            raise UnknownGame(game_id)
+        record = GameRecord.load(path)
+        level = None
+        created = path.stat().st_mtime
+        try:
+            settings = json.loads(self.settings_path(game_id).read_text(encoding="utf-8"))
+            level = int(settings["level"])
+            created = float(settings.get("created", created))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # the record alone: the engines' level
+        return LiveGame(game_id, GameSession.from_record(record, level), created)
+
+    def _hold(self, game: LiveGame) -> None:
+        """Keep ``game`` live, unloading the least recently used idle games past ``max_live``."""
+        self.live[game.id] = game
+        self.live.move_to_end(game.id)
+        while len(self.live) > self.max_live:
+            idle = next((g for g in self.live.values() if not g.busy and g is not game and not g.lock.locked()), None)
+            if idle is None:
+                break
+            del self.live[idle.id]  # its record is on disk, current after every answer
+            self.unloaded += 1
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The saved games, most recent first (at most :data:`MAX_LISTED`): id, seed, whether it
+        is finished, the person's net points, when it was last played."""
+        files = sorted(
+            (p for p in self.folder.glob("*.json") if GAME_ID.fullmatch(p.stem)),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )[:MAX_LISTED]
+        out = []
+        for p in files:
+            try:
+                rec = GameRecord.load(p)
+            except NotationError:
+                continue
+            me = rec.players.index("you") if rec.players and "you" in rec.players else None
+            points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
+            out.append(
+                {
+                    "id": p.stem,
+                    "seed": rec.seed,
+                    "finished": rec.outcome is not None,
+                    "points": points,
+                    "plays": len(rec.plays),
+                    "updated": round(p.stat().st_mtime, 3),
+                }
+            )
+        return out

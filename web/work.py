@@ -1,0 +1,96 @@
+"""What the table's worker processes run: an engine's move, the hint (at the call: the advice),
+the review. Each is a plain function of picklable arguments returning JSON data, run by
+:class:`~lukfu_solver.parallel.tasks.TaskPool` in the language of the request that asked (so
+the words it returns are already the reader's). Nothing here imports the web stack."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lukfu_solver.session import EngineTask, engine_answer
+
+Progress = Callable[[int, int], None] | None
+
+
+def warm() -> None:
+    """Run once in every worker as it starts: import the players and the solver, so the first
+    engine move or hint does not wait for the imports (a compiled kernel is loaded from its cache)."""
+    import lukfu_solver.analysis.hint  # noqa: F401
+    from lukfu_solver.search.warmup import kernel_ready, prepare_kernel
+
+    if kernel_ready():
+        prepare_kernel()
+
+
+def engine_move(task: EngineTask) -> str:
+    """The engine's answer to ``task`` (:func:`lukfu_solver.session.engine_answer`)."""
+    return engine_answer(task)
+
+
+def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: Progress = None) -> dict[str, Any]:
+    """The one hint (:func:`lukfu_solver.analysis.hint.hint`) for the seat view ``view_text``,
+    as ``lukfu play``'s hint computes it (each solve within the view analysis's node limit), as
+    JSON data: at the call the advice (play and pass, the recommendation, its reasons, the chart
+    of calling's outcomes), in play every weighed move with its points, ± and the chance the
+    caller loses, and the moves left out with why."""
+    from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
+    from lukfu_solver.analysis.hint import hint as run_hint
+    from lukfu_solver.view import SeatView
+
+    view = SeatView.parse(view_text)
+    limits = make_limits(None, None, DEFAULT_MAX_NODES)
+    h = run_hint(view, level, seed, limits=limits, infer=infer, progress=progress)
+    if h.advice is not None:
+        return {"kind": "call", **advice_data(h.advice, DEFAULT_MAX_NODES)}
+    a = h.decision
+    assert a is not None
+    moves = [
+        {
+            "move": str(m.move),
+            "points": round(m.value, 3),
+            "stderr": round(m.stderr, 3),
+            "caller_loses": round(m.p_caller_loses, 3) if m.values else None,
+        }
+        for m in a.moves
+    ]
+    return {
+        "kind": "play",
+        "level": level,
+        "seed": seed,
+        "samples": a.samples,
+        "best": str(a.best),
+        "moves": moves,
+        "left_out": [{"move": str(m), "why": why} for m, why in h.left_out],
+        "seconds": round(h.seconds, 2),
+        "you_are_caller": view.seat == view.caller,
+    }
+
+
+def advice_data(adv: Any, max_nodes: int) -> dict[str, Any]:
+    """An :class:`~lukfu_solver.analysis.advice.Advice` as JSON data, its reasons said in the
+    language in use; ``command`` is the ``lukfu advise`` line that gives the same numbers."""
+    from lukfu_solver.analysis.reasons import said
+    from lukfu_solver.cards import format_cards
+
+    return {
+        "hand": format_cards(adv.hand),
+        "seat": adv.seat,
+        "play": {"mean": round(adv.play.mean, 3), "stderr": round(adv.play.stderr, 3)},
+        "pass": {"mean": round(adv.pass_.mean, 3), "stderr": round(adv.pass_.stderr, 3)},
+        "p_play_better": round(adv.p_play_better, 3),
+        "recommendation": adv.recommendation,
+        "reason": said(adv.reason),
+        "reasons": [said(r) for r in adv.reasons],
+        "outcomes": [[points, count] for points, count in sorted(adv.outcomes.items())],
+        "p_caller_loses": round(adv.p_caller_loses, 3),
+        "samples": adv.samples,
+        "solves": adv.solves,
+        "incomplete": adv.incomplete,
+        "seed": adv.seed,
+        "seconds": round(adv.seconds, 2),
+        "command": (
+            f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
+            f"--samples {adv.samples} --max-nodes {max_nodes}"
+        ),
+    }
