@@ -275,13 +275,17 @@ def extract_file(path: Path, rel: str) -> list[Entry]:
 
 
 def js_messages(text: str) -> list[tuple[str, dict[str, str], int]]:
-    """The messages marked in JavaScript source ``text``: (function, its roles' values, line).
+    """The messages marked in JavaScript source ``text``: (function, its roles' values, line);
+    lines that are comments (``//``, ``*``) are not read.
 
     >>> js_messages('t = _("Hint"); n = ngettext("{n} card", "{n} cards", k);')
     [('_', {'msgid': 'Hint'}, 1), ('ngettext', {'msgid': '{n} card', 'msgid_plural': '{n} cards'}, 1)]
     """
     found = []
     for m in _JS_CALL.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start : m.start()].lstrip().startswith(("//", "*", "/*")):
+            continue
         name, first, second = m.group(1), m.group(2), m.group(3)
         roles = KEYWORDS[name]
         values = [json.loads(f'"{v}"') for v in (first, second) if v is not None]

@@ -354,6 +354,18 @@ async def replay(request: Request, table: Table, lang: str) -> Response:
     return JSONResponse({"record": rec.to_json(), "steps": steps})
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An address the API does not have: a one-line 404."""
+    with using_language(lang_of(request)):
+        return error(404, "path: " + _("no such address"))
+
+
+async def not_allowed(request: Request, exc: Exception) -> Response:
+    """A method the address does not take: a one-line 405."""
+    with using_language(lang_of(request)):
+        return error(405, "method: " + _("{method} is not used here").format(method=request.method[:10]))
+
+
 def create_app(config: Config, start_pool: bool = True) -> Guard:
     """The app behind its guard; the worker pool starts with the server (``start_pool``)."""
     table = Table(config)
@@ -385,7 +397,7 @@ def create_app(config: Config, start_pool: bool = True) -> Guard:
         Route("/api/replay", endpoint(replay), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
     app.state.table = table
     names = () if config.host in ("127.0.0.1", "::1", "0.0.0.0", "::", "localhost") else (config.host,)
     return Guard(app, config.token, config.port, names, config.max_body)

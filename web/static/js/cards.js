@@ -1,7 +1,7 @@
 // Cards as the page draws them: parsed from lukfu's notation (C135S79 …), shown by suit with
 // the suit named and Old cards marked (a star and a gold edge, as the terminal marks 9*).
 
-import { _, fmt } from "./i18n.js";
+import { _, fmt, term } from "./i18n.js";
 
 export const SUITS = "CSMT";
 const SUIT_NAMES = ["Coins", "Strings", "Myriads", "Tens"];
@@ -82,7 +82,7 @@ export function playElement(text, { olds = "", small = true } = {}) {
     return row;
   }
   if (text === "claim") {
-    row.textContent = _("claim");
+    row.textContent = term("claim");
     return row;
   }
   const old = new Set(parseCards(olds));

@@ -2,7 +2,7 @@
 // keyboard, and which screen shows (a game, chosen by the address's #game=ID, or a replay).
 
 import { call, fetchJson } from "./api.js";
-import { _, fmt, language, loadLanguage, signed } from "./i18n.js";
+import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
 import { button, el } from "./table.js";
@@ -186,7 +186,7 @@ class App {
       [_("Space"), _("choose or drop the card in focus")],
       ["1–9", _("choose a card of that rank")],
       ["Enter", _("play the chosen cards")],
-      ["C", _("claim")],
+      ["C", term("claim")],
       ["H", _("hint (at the call: the advice)")],
       ["U", _("undo")],
       ["D", _("download the record")],

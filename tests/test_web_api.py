@@ -1,0 +1,241 @@
+"""The table's API through the ASGI test client: the door (token, host, origin, body), a game
+played through the API, refusals that change nothing, jobs, records kept and resumed, the live
+games bounded, a killed worker survived, the page's messages from the catalogues."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from lukfu_solver.record import GameRecord
+from lukfu_web.app import Config, create_app
+
+PORT = 8799
+TOKEN = "t0ken" * 8
+BASE = f"http://127.0.0.1:{PORT}"
+AUTH = {"X-Lukfu-Token": TOKEN}
+
+
+def client(data: Path, **config: object) -> TestClient:
+    """A test client of a fresh app on ``data`` (one worker: the machine is shared)."""
+    options = {"workers": 1, **config}
+    return TestClient(create_app(Config(data, TOKEN, PORT, **options)), base_url=BASE)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with client(tmp_path_factory.mktemp("data")) as c:
+        yield c
+
+
+def new_game(api: TestClient, **body: object) -> dict:
+    r = api.post("/api/games", json={"seed": 2, "seat": 0, **body}, headers=AUTH)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def finish_job(api: TestClient, job: dict) -> dict:
+    deadline = time.monotonic() + 120
+    while job["state"] not in ("done", "failed", "cancelled"):
+        assert time.monotonic() < deadline
+        job = api.get(f"/api/jobs/{job['id']}?wait=5", headers=AUTH).json()
+    return job
+
+
+def engines(api: TestClient, game: dict) -> dict:
+    """Let the engines move until it is the person's turn (or the end)."""
+    while game["waiting_for_engine"]:
+        job = finish_job(api, api.post(f"/api/games/{game['id']}/engine", headers=AUTH).json())
+        assert job["state"] == "done", job
+        game = job["state_of_game"]
+    return game
+
+
+def one_line_error(r: object, status: int, field: str) -> str:
+    assert r.status_code == status, r.text  # type: ignore[attr-defined]
+    message = r.json()["error"]  # type: ignore[attr-defined]
+    assert message.startswith(field + ":") and "\n" not in message
+    return message
+
+
+# ---------------------------------------------------------------- the door
+
+
+def test_no_token_no_answer(api: TestClient) -> None:
+    one_line_error(api.get("/api/info"), 401, "token")
+    one_line_error(api.get("/api/info", headers={"X-Lukfu-Token": "nope"}), 403, "token")
+    one_line_error(api.get("/"), 401, "token")
+    assert api.get("/api/info", headers=AUTH).status_code == 200
+
+
+def test_the_url_s_token_sets_a_strict_cookie_that_serves_the_page_and_its_files(api: TestClient) -> None:
+    r = api.get(f"/?token={TOKEN}")
+    assert r.status_code == 200 and TOKEN in r.text and "<script type=\"module\"" in r.text
+    cookie = r.headers["set-cookie"]
+    assert f"lukfu_token_{PORT}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["referrer-policy"] == "no-referrer"
+    css = api.get("/static/css/base.css", headers={"Cookie": f"lukfu_token_{PORT}={TOKEN}"})
+    assert css.status_code == 200 and "--felt" in css.text
+
+
+def test_another_host_or_origin_is_refused(api: TestClient) -> None:
+    one_line_error(api.get("/api/info", headers={**AUTH, "Host": f"evil.example:{PORT}"}), 403, "host")
+    one_line_error(api.get("/api/info", headers={**AUTH, "Host": "127.0.0.1:9"}), 403, "host")
+    one_line_error(api.get("/api/info", headers={**AUTH, "Origin": "http://evil.example"}), 403, "origin")
+    one_line_error(api.get("/api/info", headers={**AUTH, "Sec-Fetch-Site": "cross-site"}), 403, "origin")
+    ok = api.get("/api/info", headers={**AUTH, "Origin": BASE, "Host": f"localhost:{PORT}"})
+    assert ok.status_code == 403  # the Origin must be the Host's own
+    assert api.get("/api/info", headers={**AUTH, "Origin": BASE}).status_code == 200
+
+
+def test_bodies_are_capped_and_must_be_json(api: TestClient) -> None:
+    big = b'{"seed": 1, "pad": "' + b"x" * (2 << 20) + b'"}'
+    one_line_error(api.post("/api/games", content=big, headers={**AUTH, "Content-Type": "application/json"}), 413, "body")
+    one_line_error(api.post("/api/games", content=b"seed=1", headers={**AUTH, "Content-Type": "text/plain"}), 415, "body")
+    one_line_error(api.post("/api/games", content=b"{bad", headers={**AUTH, "Content-Type": "application/json"}), 400, "body")
+    deep = b"[" * 100 + b"]" * 100
+    one_line_error(api.post("/api/games", content=deep, headers={**AUTH, "Content-Type": "application/json"}), 400, "body")
+    one_line_error(api.post("/api/games", json={"seed": -1}, headers=AUTH), 400, "seed")
+    one_line_error(api.post("/api/games", json={"seed": 1, "level": 9}, headers=AUTH), 400, "level")
+    one_line_error(api.post("/api/games", json={"opponents": ["stockfish"]}, headers=AUTH), 400, "opponents")
+    one_line_error(api.post("/api/games", json={"sneaky": 1}, headers=AUTH), 400, "body")
+
+
+# ---------------------------------------------------------------- a game
+
+
+def test_a_game_through_the_api(api: TestClient, tmp_path: Path) -> None:
+    g = new_game(api)
+    gid = g["id"]
+    assert g["phase"] == "call" and g["choices"] == ["play", "pass"] and g["hand"] == "C135S79M359T2459"
+    g = api.post(f"/api/games/{gid}/move", json={"move": "play"}, headers=AUTH).json()
+    before = api.get(f"/api/games/{gid}", headers=AUTH).json()
+    message = one_line_error(api.post(f"/api/games/{gid}/move", json={"move": "C2"}, headers=AUTH), 400, "move")
+    assert "C2" in message
+    one_line_error(api.post(f"/api/games/{gid}/move", json={"move": ""}, headers=AUTH), 400, "move")
+    one_line_error(api.post(f"/api/games/{gid}/engine", headers=AUTH), 409, "engine")
+    assert api.get(f"/api/games/{gid}", headers=AUTH).json() == before  # refusals change nothing
+    # a hint in play: every weighed move with points, ± and the chance the caller loses
+    job = finish_job(api, api.post(f"/api/games/{gid}/hint", headers=AUTH).json())
+    assert job["state"] == "done" and job["answers"] == g["answers"]
+    hint = job["result"]
+    assert hint["kind"] == "play" and hint["best"] in g["choices"]
+    assert {"move", "points", "stderr", "caller_loses"} <= set(hint["moves"][0])
+    g = api.post(f"/api/games/{gid}/move", json={"move": "c1"}, headers=AUTH).json()  # any case, canonical
+    assert g["tricks"][0]["plays"][0]["play"] == "C1" and g["waiting_for_engine"]
+    g = engines(api, g)
+    assert any(p["play"] == "x1" for p in g["tricks"][0]["plays"])  # others' discards hidden
+    undone = api.post(f"/api/games/{gid}/undo", headers=AUTH).json()
+    assert undone["answers"] == 1 and undone["tricks"] == []
+    while undone["phase"] != "over":
+        if undone["waiting_for_engine"]:
+            undone = engines(api, undone)
+            continue
+        move = "claim" if "claim" in undone["choices"] else undone["choices"][0]
+        undone = api.post(f"/api/games/{gid}/move", json={"move": move}, headers=AUTH).json()
+    assert undone["hands"] is not None and sum(undone["outcome"]["points"]) == 0
+    one_line_error(api.post(f"/api/games/{gid}/undo", headers=AUTH), 409, "undo")
+    r = api.get(f"/api/games/{gid}/record", headers=AUTH)
+    assert "attachment" in r.headers["content-disposition"]
+    rec = GameRecord.loads(r.text)
+    assert rec.outcome is not None and rec.replay() and rec.players is not None and "you" in rec.players
+    (tmp_path / "game.json").write_text(r.text, encoding="utf-8")
+    from typer.testing import CliRunner
+
+    from lukfu_cli.app import app  # the record is the command line's too
+
+    assert CliRunner().invoke(app, ["replay", str(tmp_path / "game.json")]).exit_code == 0
+    listed = api.get("/api/games", headers=AUTH).json()["games"]
+    assert any(x["id"] == gid and x["finished"] for x in listed)
+
+
+def test_the_call_hint_is_the_advice_with_its_chart(api: TestClient) -> None:
+    g = new_game(api, seed=7, level=1)
+    job = api.post(f"/api/games/{g['id']}/hint", headers=AUTH).json()
+    assert job["kind"] == "hint"
+    job = finish_job(api, job)
+    advice = job["result"]
+    assert advice["kind"] == "call" and advice["recommendation"] in ("play", "pass")
+    assert sum(n for _p, n in advice["outcomes"]) == advice["samples"] and advice["command"].startswith("lukfu advise")
+
+
+def test_a_hint_can_be_cancelled(api: TestClient) -> None:
+    g = new_game(api, seed=7, level=5)
+    job = api.post(f"/api/games/{g['id']}/hint", headers=AUTH).json()
+    cancelled = api.delete(f"/api/jobs/{job['id']}", headers=AUTH).json()
+    assert cancelled["state"] == "cancelled"
+    assert api.get(f"/api/jobs/{job['id']}", headers=AUTH).json()["state"] == "cancelled"
+    one_line_error(api.get("/api/jobs/0123456789abcdef", headers=AUTH), 404, "job")
+
+
+def test_unknown_games_and_bad_ids(api: TestClient) -> None:
+    one_line_error(api.get("/api/games/0123456789abcdef", headers=AUTH), 404, "game")
+    one_line_error(api.get("/api/games/..%2f..%2fetc", headers=AUTH), 404, "path")
+    one_line_error(api.post("/api/games/zz/move", json={"move": "S7"}, headers=AUTH), 404, "game")
+
+
+def test_messages_in_the_reader_s_language(api: TestClient) -> None:
+    g = new_game(api)
+    api.post(f"/api/games/{g['id']}/move", json={"move": "play"}, headers=AUTH)
+    r = api.post(f"/api/games/{g['id']}/move", json={"move": "C2"}, headers={**AUTH, "X-Lukfu-Lang": "ru"})
+    assert r.status_code == 400 and any("\u0400" <= ch <= "\u04ff" for ch in r.json()["error"])
+    ru = api.get("/api/i18n/ru", headers=AUTH).json()
+    assert ru["messages"]["Coins"] == "Монеты" and ru["plural"][1] == 0 and ru["plural"][3] == 1 and ru["plural"][5] == 2
+    assert len(ru["plural"]) == 200 and ru["messages"]["{n} fu"] == ["{n} фу"] * 3
+    one_line_error(api.get("/api/i18n/xx", headers=AUTH), 400, "lang")
+
+
+def test_replay_lays_a_record_out_and_names_its_fault(api: TestClient) -> None:
+    text = (Path(__file__).resolve().parent.parent / "examples" / "deal-175.json").read_text(encoding="utf-8")
+    data = api.post("/api/replay", json={"record": json.loads(text)}, headers=AUTH).json()
+    rec = GameRecord.loads(text)
+    assert len(data["steps"]) == len(rec.plays) + 1 and data["steps"][-1]["outcome"]["points"] == list(rec.outcome.points)
+    bad = json.loads(text)
+    bad["plays"][1] = "T1"
+    one_line_error(api.post("/api/replay", json={"record": bad}, headers=AUTH), 400, "plays")
+
+
+# ---------------------------------------------------------------- nothing lost
+
+
+def test_games_survive_a_restart_and_live_games_are_bounded(tmp_path: Path) -> None:
+    with client(tmp_path, max_live=2) as c:
+        ids = []
+        for seed in (2, 3, 4):
+            g = c.post("/api/games", json={"seed": seed, "seat": 0}, headers=AUTH).json()
+            c.post(f"/api/games/{g['id']}/move", json={"move": "play"}, headers=AUTH)
+            ids.append(g["id"])
+        table = c.app.app.state.table  # type: ignore[attr-defined]
+        assert len(table.store.live) == 2 and table.store.unloaded >= 1
+        first = c.get(f"/api/games/{ids[0]}", headers=AUTH).json()  # loaded again from its record
+        assert first["phase"] == "play" and first["answers"] == 1
+    with client(tmp_path) as c:  # a new server on the same folder
+        again = c.get(f"/api/games/{ids[0]}", headers=AUTH).json()
+        assert again == first
+        assert {g["id"] for g in c.get("/api/games", headers=AUTH).json()["games"]} == set(ids)
+
+
+def test_a_killed_engine_worker_is_replaced_and_the_move_made(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        g = c.post("/api/games", json={"seed": 7, "seat": 2, "opponents": ["pimc"], "level": 4}, headers=AUTH).json()
+        assert g["waiting_for_engine"]
+        job = c.post(f"/api/games/{g['id']}/engine", headers=AUTH).json()
+        table = c.app.app.state.table  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 60
+        while not table.pool.running() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        for pid in table.pool.pids():
+            os.kill(pid, signal.SIGKILL)
+        job = finish_job(c, job)
+        assert job["state"] == "done", job
+        assert table.jobs.lost_workers >= 1
+        assert job["state_of_game"]["answers"] == 1
