@@ -32,6 +32,7 @@ if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
     pytest.skip(f"no Chromium for the browser tests: {INSTALL}", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -111,7 +112,8 @@ def state(driver: Any) -> dict[str, Any]:
 
 
 def wait(driver: Any, check: Any, seconds: float = 60) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: check(d))
+    quiet = (StaleElementReferenceException, NoSuchElementException)  # the page redraws as it goes
+    return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=quiet).until(lambda d: check(d))
 
 
 def cards_of(move: str) -> list[str]:
@@ -179,7 +181,9 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
         if plays == 3 and not russian:
             Select(d.find_element(By.ID, "lang")).select_by_value("ru")
             wait(d, lambda d: "ваши карты" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text)
-            assert "Монеты" in d.find_element(By.CSS_SELECTOR, ".hand").text or "Струны" in d.find_element(By.CSS_SELECTOR, ".hand").text
+            hand = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, ".hand").text)
+            assert any(suit in hand for suit in ("Монеты", "Струны", "Мириады", "Десятки"))
+            assert "Подсказка" in d.find_element(By.ID, "btn-hint").text
             russian = True
         click_move(d, "claim" if "claim" in g["choices"] else g["choices"][0])
         plays += 1

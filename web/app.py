@@ -29,6 +29,7 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -309,10 +310,12 @@ async def record(request: Request, table: Table, lang: str) -> Response:
 
 
 async def _save(table: Table, game: LiveGame) -> None:
-    """Write the game's record, off the event loop."""
-    import asyncio
-
-    await asyncio.to_thread(table.store.save, game)
+    """Write the game's record: at once (a small file, no sync) during the deal, in a thread when
+    the finished game is synced to the disk."""
+    if game.session.phase == "over":
+        await asyncio.to_thread(table.store.save, game)
+    else:
+        table.store.save(game)
 
 
 # ---------------------------------------------------------------- jobs and replays

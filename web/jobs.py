@@ -161,8 +161,10 @@ class Jobs:
                     return
                 async with game.lock:
                     applied = game.session.apply_engine(task, answer)
-                    if applied:
+                    if applied and game.session.phase == "over":
                         await asyncio.to_thread(self.store.save, game)
+                    elif applied:
+                        self.store.save(game)
                     with using_language(job.lang):
                         job.result = {"applied": applied, "move": answer, "seat": _seat_of(task.view)}
                 job.state = "done"

@@ -112,8 +112,10 @@ class GameStore:
         return game
 
     def save(self, game: LiveGame) -> None:
-        """Write the game's record (atomic; the previous one stays whole on any fault)."""
-        write_atomic(self.path(game.id), game.session.record.dumps() + "\n", overwrite=True, field="data")
+        """Write the game's record (atomic: the previous one stays whole on any fault, and a
+        killed server leaves the last one written); a finished game's is synced to the disk too."""
+        done = game.session.phase == "over"
+        write_atomic(self.path(game.id), game.session.record.dumps() + "\n", overwrite=True, field="data", durable=done)
 
     def get(self, game_id: str) -> LiveGame:
         """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none)."""

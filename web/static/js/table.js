@@ -91,8 +91,8 @@ function seatBox(game, seat, ui) {
   box.append(head);
   const facts = el("p", "facts");
   facts.append(
-    el("span", "fact", el("b", "", game.hand_sizes[seat]), " ", pgettext("column", "cards")),
-    el("span", "fact", el("b", "", game.fu[seat]), " ", pgettext("column", "fu")),
+    el("span", "fact", fmt(ngettext("{n} card", "{n} cards", game.hand_sizes[seat]), { n: game.hand_sizes[seat] })),
+    el("span", "fact", counted(game.fu[seat], "fu")),
   );
   const down = seat === game.seat ? playCards(game.own_discards).length : game.hidden_discards[seat];
   if (down) facts.append(el("span", "fact", el("b", "", down), " ", pgettext("column", "face down")));
