@@ -14,7 +14,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from lukfu_solver.i18n import SOURCE_LANGUAGE, translations
+from lukfu_solver.i18n import GLOSSARY, SOURCE_LANGUAGE, translations
 from lukfu_solver.i18n_catalogues import js_messages
 
 CONTEXT_SEPARATOR = "\x04"
@@ -22,9 +22,10 @@ CONTEXT_SEPARATOR = "\x04"
 
 
 def page_messages() -> list[tuple[str, dict[str, str]]]:
-    """Every message the page's JavaScript files mark: (function, its roles' values)."""
+    """Every message the page's JavaScript files mark, (function, its roles' values), and the
+    glossary's terms (the page's ``term(word)`` looks them up by a word it is given)."""
     folder = files("lukfu_web") / "static" / "js"
-    out = []
+    out = [("pgettext", {"msgctxt": "term", "msgid": word}) for word in GLOSSARY]
     for item in sorted(folder.iterdir(), key=lambda p: p.name):
         if item.name.endswith(".js"):
             out += [(name, values) for name, values, _line in js_messages(item.read_text(encoding="utf-8"))]

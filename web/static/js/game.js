@@ -23,7 +23,7 @@ export class GameView {
     this.game = null;
     this.ui = { chosen: new Set(), engineWork: null, hint: null, review: null, tab: "tricks", fresh: false, stopped: false };
     this.ui.workElement = (job, label) => workElement(job, label, () => this.stopEngine());
-    this.running = false;
+    this.loopFor = null; // the game whose engines' turns are being run now
   }
 
   get id() {
@@ -96,7 +96,7 @@ export class GameView {
       button(_("Undo"), () => this.undo(), { key: "U", disabled: !g.can_undo, id: "btn-undo" }),
       button(_("Download record"), () => this.download(), { key: "D", id: "btn-download" }),
     );
-    if (g.waiting_for_engine && !this.running) tools.append(button(_("Continue"), () => this.runEngines(), { cls: "primary", id: "btn-continue" }));
+    if (g.waiting_for_engine && this.loopFor !== g.id) tools.append(button(_("Continue"), () => this.runEngines(), { cls: "primary", id: "btn-continue" }));
     side.append(tools);
     const tabs = el("div", "tabs");
     tabs.setAttribute("role", "tablist");
@@ -161,9 +161,9 @@ export class GameView {
   }
 
   async runEngines() {
-    if (this.running || !this.game) return;
-    this.running = true;
+    if (!this.game || this.loopFor === this.id) return;
     const id = this.id;
+    this.loopFor = id;
     try {
       while (this.game && this.id === id && this.game.waiting_for_engine) {
         const last = this.game.tricks[this.game.tricks.length - 1];
@@ -194,9 +194,11 @@ export class GameView {
     } catch (err) {
       this.app.toast(err.message, true);
     } finally {
-      this.running = false;
-      this.ui.engineWork = null;
-      if (this.id === id) this.render();
+      if (this.loopFor === id) this.loopFor = null;
+      if (this.id === id) {
+        this.ui.engineWork = null;
+        this.render();
+      }
     }
   }
 

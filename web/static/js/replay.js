@@ -51,7 +51,8 @@ export class ReplayView {
     const root = this.root;
     root.replaceChildren();
     const head = el("div", "replay-head");
-    const players = record.players ? record.players.map((p, s) => `${s} ${p}`).join(", ") : "";
+    const name = (p) => (p === "you" ? _("you") : p);
+    const players = record.players ? record.players.map((p, s) => `${s} ${name(p)}`).join(", ") : "";
     head.append(el("h2", "", _("Replay of a record")));
     const facts = [];
     if (record.seed !== null) facts.push(fmt(_("seed {seed}"), { seed: record.seed }));
@@ -66,11 +67,11 @@ export class ReplayView {
     slider.setAttribute("aria-label", _("Move"));
     slider.addEventListener("input", () => this.go(Number(slider.value)));
     nav.append(
-      button("⏮", () => this.go(0), { cls: "small", id: "replay-first" }),
+      button("«", () => this.go(0), { cls: "small", id: "replay-first" }),
       button("◀", () => this.go(this.step - 1), { cls: "small", id: "replay-prev" }),
       slider,
       button("▶", () => this.go(this.step + 1), { cls: "small", id: "replay-next" }),
-      button("⏭", () => this.go(steps.length - 1), { cls: "small", id: "replay-last" }),
+      button("»", () => this.go(steps.length - 1), { cls: "small", id: "replay-last" }),
       el("span", "count", fmt(_("play {n} of {count}"), { n: this.step, count: steps.length - 1 })),
     );
     root.append(nav);
@@ -83,7 +84,7 @@ export class ReplayView {
       const roles = [];
       if (s === 0) roles.push(el("span", "badge master", term("Master")));
       if (record.caller === s) roles.push(el("span", "badge caller", term("caller")));
-      box.append(el("h3", "", el("span", "name", record.players ? record.players[s] : fmt(_("seat {seat}"), { seat: s })), el("span", "seatno", fmt(_("seat {seat}"), { seat: s })), ...roles, el("span", "fact", `${step.fu[s]} ${pgettext("column", "fu")}`)));
+      box.append(el("h3", "", el("span", "name", record.players ? name(record.players[s]) : fmt(_("seat {seat}"), { seat: s })), el("span", "seatno", fmt(_("seat {seat}"), { seat: s })), ...roles, el("span", "fact", `${step.fu[s]} ${pgettext("column", "fu")}`)));
       const row = el("div", "hand small-hand");
       suitGroups(parseCards(step.hands[s])).forEach((cards, k) => {
         if (!cards.length) return;
