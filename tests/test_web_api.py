@@ -52,7 +52,9 @@ def finish_job(api: TestClient, job: dict) -> dict:
 def engines(api: TestClient, game: dict) -> dict:
     """Let the engines move until it is the person's turn (or the end)."""
     while game["waiting_for_engine"]:
-        job = finish_job(api, api.post(f"/api/games/{game['id']}/engine", headers=AUTH).json())
+        r = api.post(f"/api/games/{game['id']}/engine?wait=10", headers=AUTH)
+        assert r.status_code == (200 if r.json()["state"] == "done" else 202)
+        job = finish_job(api, r.json())
         assert job["state"] == "done", job
         game = job["state_of_game"]
     return game

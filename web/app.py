@@ -17,7 +17,7 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 | ``POST /api/games`` | a new game ``{seed?, seat?, opponents?, level?}``, or ``{record}`` to resume one |
 | ``GET /api/games/GAME`` | the game as the person sees it |
 | ``POST /api/games/GAME/move`` | the person's answer ``{move}`` (``play``, ``pass``, ``S7``, ``xC2M4``, ``claim``) |
-| ``POST /api/games/GAME/engine`` | the engine to move moves: a job |
+| ``POST /api/games/GAME/engine?wait=S`` | the engine to move moves: a job (waited for up to S seconds) |
 | ``POST /api/games/GAME/undo`` | back to the person's previous decision |
 | ``POST /api/games/GAME/hint`` | the hint for the decision in front of the person (at the call: the advice): a job |
 | ``POST /api/games/GAME/review`` | the review of the finished deal: a job |
@@ -249,12 +249,31 @@ async def move(request: Request, table: Table, lang: str) -> Response:
 
 
 async def engine(request: Request, table: Table, lang: str) -> Response:
-    """The engine's move, as a job."""
+    """The engine's move, as a job; with ``?wait=S`` the answer waits up to S seconds for it (a
+    quick move then takes one request, with the game's new state)."""
     assert table.jobs is not None
     with using_language(lang):
         game = table.store.get(request.path_params["game"])
         job = table.jobs.engine(game, lang)
-    return JSONResponse(job.data(), status_code=202)
+        wait = wait_of(request)
+    await table.jobs.wait(job, wait)
+    return JSONResponse(job_data(job, lang), status_code=200 if job.finished else 202)
+
+
+def wait_of(request: Request) -> float:
+    """The ``?wait=`` seconds of a request (0 to :data:`MAX_WAIT`)."""
+    try:
+        return min(MAX_WAIT, max(0.0, float(request.query_params.get("wait", "0"))))
+    except ValueError:
+        raise NotationError("wait", _("expected a number of seconds")) from None
+
+
+def job_data(job: Any, lang: str) -> dict[str, Any]:
+    """A job as JSON; an ended engine job carries the game's state after it."""
+    data = job.data()
+    if job.kind == "engine" and job.finished:
+        data["state_of_game"] = game_data(job.game, lang)
+    return data
 
 
 async def undo(request: Request, table: Table, lang: str) -> Response:
@@ -310,12 +329,9 @@ async def record(request: Request, table: Table, lang: str) -> Response:
 
 
 async def _save(table: Table, game: LiveGame) -> None:
-    """Write the game's record: at once (a small file, no sync) during the deal, in a thread when
-    the finished game is synced to the disk."""
-    if game.session.phase == "over":
-        await asyncio.to_thread(table.store.save, game)
-    else:
-        table.store.save(game)
+    """Write the game's record in a thread (the answer waits for it; the event loop does not: a
+    busy disk takes milliseconds to rename a file)."""
+    await asyncio.to_thread(table.store.save, game)
 
 
 # ---------------------------------------------------------------- jobs and replays
@@ -326,15 +342,9 @@ async def get_job(request: Request, table: Table, lang: str) -> Response:
     assert table.jobs is not None
     with using_language(lang):
         job = table.jobs.get(request.path_params["job"])
-        try:
-            wait = min(MAX_WAIT, max(0.0, float(request.query_params.get("wait", "0"))))
-        except ValueError:
-            raise NotationError("wait", _("expected a number of seconds")) from None
+        wait = wait_of(request)
     await table.jobs.wait(job, wait)
-    data = job.data()
-    if job.kind == "engine" and job.finished:
-        data["state_of_game"] = game_data(job.game, lang)
-    return JSONResponse(data)
+    return JSONResponse(job_data(job, lang))
 
 
 async def cancel_job(request: Request, table: Table, lang: str) -> Response:

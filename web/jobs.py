@@ -31,7 +31,7 @@ ENGINE_PRIORITY, HINT_PRIORITY, REVIEW_PRIORITY = 0, 1, 2
 """Engine moves first (a person waits at the table), then hints, then reviews."""
 ENGINE_ATTEMPTS = 3
 """An engine move is computed again this often when its worker is lost."""
-KEPT_JOBS = 2000
+KEPT_JOBS = 500
 """Finished jobs remembered (for a late poll); older ones are forgotten."""
 
 
@@ -161,10 +161,8 @@ class Jobs:
                     return
                 async with game.lock:
                     applied = game.session.apply_engine(task, answer)
-                    if applied and game.session.phase == "over":
+                    if applied:
                         await asyncio.to_thread(self.store.save, game)
-                    elif applied:
-                        self.store.save(game)
                     with using_language(job.lang):
                         job.result = {"applied": applied, "move": answer, "seat": _seat_of(task.view)}
                 job.state = "done"

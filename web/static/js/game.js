@@ -171,7 +171,7 @@ export class GameView {
         await sleep(trickEnded ? pauses().trick : pauses().move);
         if (this.id !== id) return;
         const seat = this.game.to_move;
-        let job = await call(`/api/games/${id}/engine`, { method: "POST" });
+        let job = await call(`/api/games/${id}/engine?wait=2`, { method: "POST" });
         this.ui.engineWork = { seat, job };
         const shown = setTimeout(() => this.id === id && this.render(), 600);
         job = await follow(job, (j) => {
