@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -241,3 +242,50 @@ def test_a_killed_engine_worker_is_replaced_and_the_move_made(tmp_path: Path) ->
         assert job["state"] == "done", job
         assert table.jobs.lost_workers >= 1
         assert job["state_of_game"]["answers"] == 1
+
+
+# ---------------------------------------------------------------- small parts
+
+
+def test_the_data_folder_follows_the_xdg_rule() -> None:
+    from lukfu_web.store import default_data_dir
+
+    if sys.platform.startswith("linux"):
+        assert default_data_dir({"XDG_DATA_HOME": "/data"}) == Path("/data/lukfu")
+        assert default_data_dir({"XDG_DATA_HOME": "relative"}) == Path.home() / ".local" / "share" / "lukfu"
+
+
+def test_host_headers_are_read_with_their_port() -> None:
+    from lukfu_web.guard import split_host
+
+    assert split_host("127.0.0.1:8000") == ("127.0.0.1", 8000)
+    assert split_host("[::1]:9") == ("::1", 9)
+    assert split_host("localhost") == ("localhost", None)
+    assert split_host("evil.example:80:80") == ("evil.example:80:80", None)
+
+
+def test_the_review_s_json_becomes_the_screen_s() -> None:
+    """The table draws the library review's ``to_json()`` (issue 36's schema) through one adapter."""
+    from lukfu_web.review import table_review
+
+    review = {
+        "decisions": [
+            {"call": True, "index": None, "seat": 1, "played": "pass", "best": "play", "loss": 1.5,
+             "loss_stderr": 0.4, "verdict": "inaccuracy", "luck": None},
+            {"call": False, "index": 4, "seat": 1, "played": "S7", "best": "S9", "loss": 4.2, "loss_stderr": 0.5,
+             "verdict": "blunder", "luck": None, "exact_before": 2.0, "exact_after": -2.0, "cost": 2.0,
+             "better": {"move": "S9", "line": ["S9", "T1"]}},
+            {"call": False, "index": 5, "seat": 2, "played": "T1", "best": "T1", "loss": 0.0, "loss_stderr": 0.0},
+        ],
+        "summary": {"seats": [{"seat": 1}], "chart": {"seat": 1, "points": [
+            {"label": "start", "trick": 0, "exact": 2.0, "seat_view": None},
+            {"label": "trick", "trick": 1, "exact": -2.0, "seat_view": -1.25}]}},
+    }
+    screen = table_review(review, 1)
+    assert [d["index"] for d in screen["decisions"]] == [None, 4]
+    assert screen["decisions"][1]["verdict"] == "blunder" and screen["decisions"][1]["error"] == 0.5
+    assert screen["decisions"][0]["call"] and screen["decisions"][1]["better"]["move"] == "S9"
+    assert screen["graph"] == [
+        {"label": "start", "trick": 0, "view": None, "exact": 2.0},
+        {"label": "trick", "trick": 1, "view": -1.25, "exact": -2.0},
+    ]

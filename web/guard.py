@@ -50,11 +50,7 @@ def cookie_name(port: int) -> str:
 
 
 def split_host(value: str) -> tuple[str, int | None]:
-    """``host:port`` (``[v6]:port``) of a Host header as (host, port); port None when absent.
-
-    >>> split_host("127.0.0.1:8000"), split_host("[::1]:9"), split_host("localhost")
-    (('127.0.0.1', 8000), ('::1', 9), ('localhost', None))
-    """
+    """``host:port`` (``[v6]:port``) of a Host header as (host, port); port None when absent."""
     value = value.strip().lower()
     if value.startswith("["):
         host, _, rest = value[1:].partition("]")

@@ -39,11 +39,7 @@ MAX_LISTED = 200
 def default_data_dir(environ: dict[str, str] | None = None) -> Path:
     """The per-user data folder: ``$XDG_DATA_HOME/lukfu`` (``~/.local/share/lukfu``) on Linux and
     other Unix systems, ``~/Library/Application Support/lukfu`` on macOS, ``%LOCALAPPDATA%\\lukfu``
-    on Windows (the rule platformdirs follows).
-
-    >>> default_data_dir({"XDG_DATA_HOME": "/data"}).as_posix() if sys.platform.startswith("linux") else "/data/lukfu"
-    '/data/lukfu'
-    """
+    on Windows (the rule platformdirs follows)."""
     env = os.environ if environ is None else environ
     if sys.platform == "win32":
         base = Path(env.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")

@@ -3,7 +3,7 @@
 
 import { call, cancel, download, follow, recordFile } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { adviceElement, hintElement, historyElement, reviewElement, workElement } from "./panels.js";
+import { adviceElement, hintElement, historyElement, reviewElement, reviewMarks, workElement } from "./panels.js";
 import { madeMove, moveTable, playable, toggle } from "./select.js";
 import { button, el, renderTable } from "./table.js";
 
@@ -136,7 +136,7 @@ export class GameView {
       if (!r.result) return workElement(r.job, _("reviewing the deal…"), () => this.dropReview());
       return reviewElement(g, r.result);
     }
-    return historyElement(g);
+    return historyElement(g, reviewMarks(this.ui.review && this.ui.review.result));
   }
 
   /** Choose the cards of `move` (from the hint's list); a second click plays it. */

@@ -100,8 +100,20 @@ export function hintElement(game, h, onPick) {
   return box;
 }
 
-/** The calls and every trick so far: leader, each seat's play, the winner and the fu it won. */
-export function historyElement(game) {
+/** The review's marks by play index (?!, ?, ??), to draw on the cards of the tricks. */
+export function reviewMarks(review) {
+  const marks = new Map();
+  if (!review) return marks;
+  for (const d of review.decisions) {
+    const v = d.verdict || d.luck;
+    if (!d.call && v && VERDICTS[v]) marks.set(d.index, VERDICTS[v]);
+  }
+  return marks;
+}
+
+/** The calls and every trick so far: leader, each seat's play, the winner and the fu it won;
+ * after a review, your decisions' marks on their cards. */
+export function historyElement(game, marks = new Map()) {
   const box = el("div", "history");
   box.append(el("h3", "", _("Tricks")));
   const calls = game.calls.map((c, i) => fmt(_("seat {seat} {call}"), { seat: i, call: term(c) })).join(", ");
@@ -122,6 +134,12 @@ export function historyElement(game) {
     t.plays.forEach((p, k) => {
       const cell = cells[p.seat];
       cell.append(playElement(p.play, { olds }));
+      const mark = marks.get(3 * i + k);
+      if (mark) {
+        const b = el("b", "mark", mark[0]);
+        b.title = mark[1]();
+        cell.append(b);
+      }
       if (k === 0) cell.classList.add("lead");
       if (t.winner === p.seat) cell.classList.add("won");
     });
@@ -143,20 +161,20 @@ const VERDICTS = {
 };
 
 /** The review: your decisions marked on their cards, and the caller's expected result through the deal. */
-export function reviewElement(game, review, onStep) {
+export function reviewElement(game, review) {
   const box = el("div", "review");
   box.append(el("h3", "", _("Review of the deal")));
   if (review.graph && review.graph.length) box.append(reviewGraph(review.graph));
   const list = el("ol", "decisions");
+  const olds = game.old_dealt ? game.old_dealt.join("") : "";
   for (const d of review.decisions) {
-    if (d.seat !== game.seat) continue;
-    const mark = d.verdict ? VERDICTS[d.verdict] : null;
-    const item = el("li", d.verdict ? `verdict-${d.verdict}` : "");
-    item.append(playElement(d.played, { olds: game.old_dealt.join("") }));
+    const mark = d.verdict ? VERDICTS[d.verdict] : d.luck ? VERDICTS[d.luck] : null;
+    const item = el("li", d.verdict ? `verdict-${d.verdict}` : d.luck ? `verdict-${d.luck}` : "");
+    item.append(d.call ? el("b", "", term(d.played)) : playElement(d.played, { olds }));
     if (mark) item.append(el("b", "mark", mark[0]), el("span", "", mark[1]()));
-    const loss = d.loss ? fmt(_("{loss} points against {best}"), { loss: signed(-d.loss, 2), best: d.best }) : _("the best move");
-    item.append(el("span", "small", loss));
-    if (onStep) item.addEventListener("click", () => onStep(d.index));
+    const better = d.call ? term(d.best) : d.best;
+    const words = d.loss > 0.005 ? fmt(_("{loss} points against {best}"), { loss: signed(-d.loss, 2), best: better }) : _("the best move");
+    item.append(el("span", "small", ` ${words}` + (d.error ? ` (± ${d.error.toFixed(2)})` : "")));
     list.append(item);
   }
   box.append(list);
@@ -171,7 +189,19 @@ function reviewGraph(points) {
   const top = Math.max(2, ...ys.map(Math.abs));
   const x = (i) => 20 + (i * (w - 30)) / Math.max(1, points.length - 1);
   const y = (v) => h / 2 - (v / top) * (h / 2 - 10);
-  const line = (key) => points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p[key]).toFixed(1)}`).join(" ");
+  const line = (key) => {
+    let d = "";
+    let gap = true; // a point without a value breaks the line
+    points.forEach((p, i) => {
+      if (p[key] === null || p[key] === undefined) {
+        gap = true;
+        return;
+      }
+      d += `${gap ? "M" : "L"}${x(i).toFixed(1)},${y(p[key]).toFixed(1)} `;
+      gap = false;
+    });
+    return d.trim() || "M0,0";
+  };
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
