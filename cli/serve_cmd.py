@@ -106,6 +106,10 @@ def serve(
         check_int(port, "port", 1, 65535)
     check_int(workers, "workers", 1, 32)
     check_int(max_games, "max-games", 1, 10_000)
+    if data is not None:
+        from lukfu_solver.inputs import check_text
+
+        check_text(data, "data", allow_space=True)  # a NUL or other control character is no path
     folder = Path(data) if data is not None else None
     if folder is None:
         from lukfu_web.store import default_data_dir
@@ -114,8 +118,9 @@ def serve(
     try:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "games").mkdir(exist_ok=True)
-    except OSError as err:
-        raise NotationError("data", f"{folder}: {err.strerror or err}") from None
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise NotationError("data", f"{folder}: {reason}") from None
     if not os.access(folder / "games", os.W_OK):
         raise NotationError("data", _("{folder}: cannot write there").format(folder=folder))
     sock = _bind(host, port)

@@ -289,3 +289,15 @@ def test_the_review_s_json_becomes_the_screen_s() -> None:
         {"label": "start", "trick": 0, "view": None, "exact": 2.0},
         {"label": "trick", "trick": 1, "view": -1.25, "exact": -2.0},
     ]
+
+
+def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from lukfu_cli.app import app
+
+    for args, field in ((["--port", "0"], "port"), (["--workers", "99"], "workers"), (["--data", str(tmp_path / "a" / "b" / "\0")], "data")):
+        result = CliRunner().invoke(app, ["serve", *args])
+        assert result.exit_code == 2, result.output
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith(f"error: {field}:"), result.output

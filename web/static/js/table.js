@@ -244,6 +244,12 @@ function handArea(game, ui, handlers) {
     hand.append(group);
   });
   area.append(hand);
+  if (game.hands && !parseCards(game.hand).length) {
+    const dealtOld = new Set(parseCards(game.old_dealt[game.seat]));
+    const row = el("div", "revealed");
+    for (const c of parseCards(game.hands[game.seat])) row.append(cardElement(c, { old: dealtOld.has(c), small: true }));
+    area.append(el("p", "caption", _("dealt")), row);
+  }
   if (olds.size) area.append(legend());
   if (mine) area.append(moveBar(game, ui, moves, handlers));
   return area;
