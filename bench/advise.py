@@ -5,11 +5,11 @@ Parts (``--parts``), every input a pure function of its seed:
 - **advise**: ``--hands`` dealt hands (hand ``i`` is seat ``i % 3`` of ``deal_from_seed(1000 + i)``),
   each advised at the ``lukfu advise`` defaults (anytime: the time budget, the sequential test,
   the learned model refined by the samples; one process) with two sampling seeds (2 and 3: the
-  reference, bench/advise_reference.py, draws from another seed). Reported: time per advise (median, p95, max) wall and CPU, samples,
+  reference, train/advise_reference.py, draws from another seed). Reported: time per advise (median, p95, max) wall and CPU, samples,
   why sampling stopped, the basis, and the seeds' agreement over all hands and over the hands
   whose gap is more than two standard errors.
 - **agreement**: each seed's answers against the high-sample reference
-  ``bench/results/advise-reference.json`` (``bench/advise_reference.py``: exact PIMC, every
+  ``bench/results/advise-reference.json`` (``train/advise_reference.py``: exact PIMC, every
   solve exact, a fixed sample count a hand from a seed disjoint from 2 and 3): the
   recommendation wherever the reference's gap exceeds 2 standard errors, and play and pass each
   within 3 combined errors; beside it, how many disagreements the answers' own standard errors
@@ -32,7 +32,7 @@ Parts (``--parts``), every input a pure function of its seed:
 Times are wall seconds and CPU seconds of the process: on a shared machine the CPU time is
 what an idle machine's wall time would be.
 
-Run: ``python bench/advise.py [--quick] [--hands N] [--parts ...] [--out FILE]``; ``--quick`` runs
+Run: ``python -m bench.advise [--quick] [--hands N] [--parts ...] [--out FILE]``; ``--quick`` runs
 6 hands, 1 reference hand and 2 sampler deals. Results go to ``bench/results/advise.json``, with
 what was run (options, load average) recorded in it.
 """
@@ -51,9 +51,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from advise_reference import FIRST_DEAL, bench_hand, sample_seeds
-from advise_reference import TESTED_SEEDS as SEEDS  # the two sampling seeds compared for stability
-from common import (
+from bench.advise_hands import FIRST_DEAL, bench_hand, sample_seeds
+from bench.advise_hands import TESTED_SEEDS as SEEDS  # the two sampling seeds compared for stability
+from bench.common import (
     BASELINE_COMMIT,
     RESULTS_DIR,
     base_parser,
@@ -64,8 +64,7 @@ from common import (
     save_json,
     summary,
 )
-
-from lukfu_solver.analysis.advice import Advice, advise, hand_facts
+from lukfu_solver.analysis.advice import Advice, advise
 from lukfu_solver.analysis.defaults import (
     ADVICE_MAX_NODES,
     ADVISE_SAMPLES,
@@ -78,10 +77,12 @@ from lukfu_solver.analysis.hand import analyse_hand
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.cards import format_cards
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.constraints import derive
 from lukfu_solver.hidden.sampling import Sampler, deal_others
-from lukfu_solver.players.rule import rule_playout
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.calling import hand_facts
+from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 from lukfu_solver.view import SeatView

@@ -12,7 +12,7 @@ Parts (``--parts``), every input a pure function of its seed:
   (``players.rule.rule_playout``) and the midpoint of the static bounds (``solver.bounds``).
   Reported a hand: the within-hand correlation with the exact play, pass and gap values, and the
   variance ratio of the paired gap, with ``b`` fitted on *other* hands: (a) on the training
-  deals of ``bench/advice_model.py`` (``bench/results/advice-model-data.jsonl``, disjoint from the
+  deals of ``train/advice_model.py`` (``bench/results/advice-model-data.jsonl``, disjoint from the
   bench hands), by least squares of the exact value on the hand's model features and the cheap
   value (the cheap value's coefficient given the hand); (b) within the other 29 reference hands
   (leave one out). Beside it, the CPU seconds a cheap value costs.
@@ -21,7 +21,7 @@ Parts (``--parts``), every input a pure function of its seed:
   sampled deals (the reference's first ``--descend-samples`` of each seat-0 hand) solved both
   ways: total nodes (machine-independent), values checked equal where both solves finished.
 
-Run: ``python bench/advise_levers.py [--parts control,descend] [--descend-samples 2]``.
+Run: ``python -m bench.advise_levers [--parts control,descend] [--descend-samples 2]``.
 Result: ``bench/results/advise-levers.json``.
 """
 
@@ -34,17 +34,16 @@ import sys
 import time
 from typing import Any
 
-from advise_reference import REF_SEED, bench_hand, sample_seeds
-from common import RESULTS_DIR, base_parser, save_json
-
-from lukfu_solver.analysis.advice import hand_facts, policy_calls
+from bench.advise_hands import REF_SEED, bench_hand, sample_seeds
+from bench.common import RESULTS_DIR, base_parser, save_json
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
 from lukfu_solver.analysis.model import features
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import CallTask, call_sample
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits
 from lukfu_solver.hidden.sampling import deal_others
-from lukfu_solver.players.rule import rule_playout
+from lukfu_solver.policy.calling import hand_facts, policy_calls
+from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 

@@ -13,7 +13,7 @@ of ``bench/results/advise-reference.json`` (96 deals a hand from seed 1000003; h
   play's, pass's and the gap's variance between them, raw and less what chance alone gives ``k``
   strata of ``n`` deals, ``(k - 1) / (n - 1)`` (``adjusted``); pooled by seat. Beside it a free
   **control variate**, the opponents' hands (call score, Old cards, sets and runs of each), its
-  coefficients fitted on the training deals of ``bench/advice_model.py`` (with the hand's own
+  coefficients fitted on the training deals of ``train/advice_model.py`` (with the hand's own
   model features, ridge 1, by seat): ``Var(gap - cv) / Var(gap)``.
 - **allocate**: solving the pass branch on fewer samples than play (Neyman allocation) pays when
   pass is dear and varies little. The two branches' nodes of the seat-0 deals (the first
@@ -36,7 +36,7 @@ them, against the exact values: ``Var(exact - cheap) / Var(exact)`` and the cost
 **prior** (the prior's weights in a held-out simulation on the training deals: :func:`run_prior`)
 and **agreement** (the Master's answers at the defaults with and without two phases, in turn).
 
-Run: ``python bench/advise_master.py [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
+Run: ``python -m bench.advise_master [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
 [--draws 400]``.
 Result: ``bench/results/advise-master.json``.
 """
@@ -53,15 +53,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from advise_reference import REF_SEED, bench_hand, sample_seeds
-from common import RESULTS_DIR, base_parser, save_json
-
-from lukfu_solver.analysis.advice import hand_facts, policy_calls
+from bench.advise_hands import REF_SEED, bench_hand, sample_seeds
+from bench.common import RESULTS_DIR, base_parser, save_json
 from lukfu_solver.analysis.defaults import DECIDE_MIN, DECIDE_Z
 from lukfu_solver.analysis.model import ModelAnswer, features, predict
 from lukfu_solver.cards import SUIT_MASK9, CardSet, old_cards, parse_cards
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
 from lukfu_solver.hidden.sampling import deal_others
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.position import Position
 
 REFERENCE = RESULTS_DIR / "advise-reference.json"
@@ -388,7 +387,7 @@ CHEAP_LIMITS = (500, 2000, 10000, 40000)
 def cheap_values(pos: Position, limits: Sequence[int]) -> dict[str, Any]:
     """The cheap covariates of one branch's solve: for each node limit the proven bounds and nodes
     (a fresh solver each), the static bounds and the rule playout (every hand seen)."""
-    from lukfu_solver.players.rule import rule_playout
+    from lukfu_solver.policy.rule import rule_playout
     from lukfu_solver.search import make_solver
 
     solver = make_solver("compiled")
@@ -510,10 +509,11 @@ def run_twophase(limits: Sequence[int], hands: Sequence[int] | None) -> dict[str
 
 def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
     """The prior's weights, per branch (the model file's) against the shrink-to-12 ones before
-    (:func:`before`), simulated on the training deals of ``bench/advice_model.py``, held out by
+    (:func:`before`), simulated on the training deals of ``train/advice_model.py``, held out by
     5-fold cross-validation over the deals (the bench hands are not used; module docstring)."""
     import numpy as np
-    from advice_model import RIDGE, rows
+
+    from train.advice_model import RIDGE, rows
 
     xs, play, pas = rows()
     x, yp, yq = np.array(xs), np.array(play), np.array(pas)
@@ -576,7 +576,7 @@ def run_prior(draws: int, counts: Sequence[int]) -> dict[str, Any]:
                             acc[0] += (pm - qm > 0) != (gap > 0)
                             acc[1] += 1
     return {
-        "what": "held-out simulation on the training deals of bench/advice_model.py (5-fold by deal: the model "
+        "what": "held-out simulation on the training deals of train/advice_model.py (5-fold by deal: the model "
         "refitted on 4 folds gives the prior of the fifth's hands): a hand's true play and pass means are the "
         "prior plus the model's own error (normal), its sampled deals add the training folds' residual pairs of "
         "the seat (bootstrap, centred, scaled to the file's sample_var); n samples refined with the per-branch "

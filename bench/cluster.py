@@ -22,7 +22,7 @@ The machine is shared (2 cores): the load average before and after is recorded, 
 seconds of this process (the in-process run's work) and, on the cluster, the CPU seconds the
 tasks took on the workers: wall seconds far above them mean the cores were busy elsewhere.
 
-Run: ``python bench/cluster.py [--quick] [--positions N] [--deals N] [--tasks N] [--out FILE]``;
+Run: ``python -m bench.cluster [--quick] [--positions N] [--deals N] [--tasks N] [--out FILE]``;
 results go to ``bench/results/cluster.json``.
 """
 
@@ -36,8 +36,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from common import RESULTS_DIR, base_parser, fmt, make_console, save_json
-
+from bench.common import RESULTS_DIR, base_parser, fmt, make_console, save_json
 from lukfu_solver.endgames import full_deal, random_endgame
 from lukfu_solver.parallel import connect, ordered_map
 from lukfu_solver.parallel.cluster import Cluster
@@ -66,7 +65,7 @@ def noop(x: int) -> int:
 
 def kernel_warmup() -> None:
     """Compile or load the kernel (looked up when run: the module may move within search/)."""
-    from lukfu_solver.search.fast import compile_all
+    from lukfu_solver.search.compiled import compile_all
 
     compile_all()
 

@@ -2,7 +2,8 @@
 statistics (median, p95, max), a Rich progress bar on stderr and JSON results saved under a
 fixed, timestamp-free name (``bench/results/<bench>.json``) that only the bench overwrites.
 
-Benchmarks are scripts, not tests: ``python bench/<name>.py [--quick] [--out FILE]``.
+Benchmarks are scripts, not tests: ``python -m bench.<name> [--quick] [--out FILE]`` (``python -m bench``
+lists them).
 """
 
 from __future__ import annotations

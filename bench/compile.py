@@ -1,7 +1,7 @@
 """Benchmark of the kernel's cold compile: what a newcomer's first full-deal solve waits for.
 
 Each run is a fresh interpreter (a subprocess) with an empty ``NUMBA_CACHE_DIR`` calling
-``lukfu_solver.search.fast.compile_all``, as the first command of a fresh environment does. It
+``lukfu_solver.search.compiled.compile_all``, as the first command of a fresh environment does. It
 records the wall time (measured by this script around the subprocess) and the subprocess's own
 user and system CPU time, and, from numba's compile events inside it, per kernel function that
 numba compiled: the seconds of its compile with the functions it compiled on the way excluded
@@ -13,7 +13,7 @@ git worktree of main): its cold compile is measured in the same run, the two alt
 ``--runs`` times, so that both see the same machine load; the ratios are the figures (the
 machine may be shared, so a single time means little).
 
-Run: ``python bench/compile.py [--baseline-path DIR] [--runs N] [--out FILE]``; results go to
+Run: ``python -m bench.compile [--baseline-path DIR] [--runs N] [--out FILE]``; results go to
 ``bench/results/compile.json``.
 """
 
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import REPO_DIR, base_parser, make_console, ratio, save_json
+from bench.common import REPO_DIR, base_parser, make_console, ratio, save_json
 
 CHILD_CODE = r"""
 import json, os, time
@@ -73,7 +73,7 @@ class Llvm(event.Listener):
 event.register("numba:compile", Compiles())
 event.register("numba:llvm_lock", Llvm())
 t0 = time.perf_counter()
-from lukfu_solver.search.fast import compile_all
+from lukfu_solver.search.compiled import compile_all
 
 compile_all()
 wall = time.perf_counter() - t0

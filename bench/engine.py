@@ -5,7 +5,7 @@ raw position loop (``legal_moves`` + ``push``), beside the player-driven table l
 (``game.play_deal`` with ``RandomPlayer``s, a seat view built for every decision) measured in
 the same run, and saves the figures as JSON under ``bench/results/engine.json``.
 
-Run: ``python bench/engine.py [--deals 2000] [--runs 5] [--out FILE]``.
+Run: ``python -m bench.engine [--deals 2000] [--runs 5] [--out FILE]``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from lukfu_solver.game import RandomPlayer, deal_hands, play_deal
+from lukfu_solver.game import deal_hands, play_deal
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.position import Position
 
 

@@ -23,7 +23,7 @@
    accuracy on tuning records (``--tune-seed``), and the call curve's input (hand strength or
    the advice model) by held-out log-likelihood of the calls.
 
-Run: ``python bench/inference.py [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
+Run: ``python -m bench.inference [--level 2] [--deals 300] [--jobs 1] [--seed 0] [--quick]
 [--checkpoint FILE]``; ``--pool P --skip fit,accuracy`` adds the strength of ``ipimc:L:P`` to
 the results (a checkpoint's control games are reused); ``--ipimc SPEC`` plays that ipimc spec
 (``ipimc:2:4c``: the carried pool) instead. ``--arms ipimc`` alone is a **timing run**: ipimc's
@@ -42,25 +42,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import base_parser, make_console, ratio, save_json, summary  # bench/ is on the path
-
-from lukfu_solver.analysis.advice import hand_facts
+from bench.common import base_parser, make_console, ratio, save_json, summary
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet
-from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, sigmoid, temper, weigh
+from lukfu_solver.hidden.calls import call_deals
+from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, rule_model, temper, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import (
-    IpimcPlayer,
-    call_deals,
-    keep_order,
-    opponent_model,
-    pimc_candidates,
-    rule_model,
-    rule_policy,
-)
-from lukfu_solver.players.rule import hand_strength
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candidates
+from lukfu_solver.policy.calling import hand_facts, hand_strength, sigmoid
+from lukfu_solver.policy.rule import rule_move as rule_policy
+from lukfu_solver.policy.rule_fast import keep_order_fast as keep_order
 
 
 def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:

@@ -21,7 +21,7 @@
 For each: median, p95 and max of time, nodes and nodes/s. Times are wall-clock on a machine that
 may be shared (``environment.cpus``); the CPU time of each solve is recorded as well.
 
-Run: ``python bench/kernel.py [--quick] [--keys [--parts]] [--time-limit S] [--out FILE]``.
+Run: ``python -m bench.kernel [--quick] [--keys [--parts]] [--time-limit S] [--out FILE]``.
 ``--quick``: 10 endgames of each size, 3 deals, no cold compile. Results go to
 ``bench/results/kernel.json``.
 """
@@ -35,13 +35,12 @@ import tempfile
 import time
 from typing import Any
 
-from common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
-
+from bench.common import Case, base_parser, deal_cases, endgame_cases, fmt, make_console, progress, save_json, summary
 from lukfu_solver.search import make_solver
 
 COMPILE_CODE = (
     "import time; t = time.perf_counter(); c = time.process_time()\n"
-    "from lukfu_solver.search.fast import compile_all\n"
+    "from lukfu_solver.search.compiled import compile_all\n"
     "compile_all()\n"
     "print(time.perf_counter() - t, time.process_time() - c)\n"
 )
@@ -135,7 +134,7 @@ def playout_rows() -> Any:
     from lukfu_solver.endgames import full_deal
     from lukfu_solver.plays import CLAIM
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import load_row
+    from lukfu_solver.search.compiled import load_row
 
     rng = random.Random(1)
     positions = []
@@ -156,7 +155,7 @@ def key_costs(runs: int = 5, passes: int = 50) -> dict[str, Any]:
     from numba import njit
 
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import tables
+    from lukfu_solver.search.compiled import tables
 
     @njit
     def loop_key(T, st, passes):  # type: ignore[no-untyped-def]
@@ -208,7 +207,7 @@ def part_costs(runs: int = 5, passes: int = 30) -> dict[str, Any]:
     from numba import njit
 
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import tables
+    from lukfu_solver.search.compiled import tables
     from lukfu_solver.search.kernel.ordering import hist_get
     from lukfu_solver.search.kernel.table import tt_find
 
@@ -358,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
     n_end, n_deal = (10, 3) if args.quick else (30, 10)
     data: dict[str, Any] = {"bench": "kernel", "quick": args.quick, "time_limit_s": args.time_limit}
     data["compile"] = compile_times(cold=not args.quick)
-    from lukfu_solver.search.fast import compile_all
+    from lukfu_solver.search.compiled import compile_all
 
     compile_all()
     data["sets"] = {

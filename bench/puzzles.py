@@ -14,7 +14,7 @@ plain baseline measured in the same run.
   (no table, no ordering, no bounds; one search per legal move) capped at ``--plain-cap`` nodes a
   search; puzzles that hit the cap are counted, and results are cross-checked.
 
-Run: ``python bench/puzzles.py [--quick] [--budget S] [--jobs N] [--solver KIND] [--out FILE]``. ``--quick``: 10 s a tier and 20 puzzles. Results go to
+Run: ``python -m bench.puzzles [--quick] [--budget S] [--jobs N] [--solver KIND] [--out FILE]``. ``--quick``: 10 s a tier and 20 puzzles. Results go to
 ``bench/results/puzzles.json``. This is a benchmark, not a test: the numbers depend on the load.
 """
 
@@ -26,8 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from common import REPO_DIR, Timer, base_parser, make_console, progress, ratio, save_json, summary
-
+from bench.common import REPO_DIR, Timer, base_parser, make_console, progress, ratio, save_json, summary
 from lukfu_solver import puzzles as P
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position

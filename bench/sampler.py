@@ -15,7 +15,7 @@ run for at most ``--naive-attempts`` attempts or ``--naive-seconds`` per view.
 
 Goal: at least 5,000 consistent deals per second on views with discards.
 
-Run: ``python bench/sampler.py [--quick] [--deals N] [--draws N] [--out FILE]``.
+Run: ``python -m bench.sampler [--quick] [--deals N] [--draws N] [--out FILE]``.
 ``--quick``: 6 deals, 300 draws a view. Results: ``bench/results/sampler.json`` (or ``--out``).
 """
 
@@ -26,12 +26,12 @@ import sys
 import time
 from typing import Any
 
-from common import base_parser, fmt, make_console, progress, ratio, save_json, summary
-
+from bench.common import base_parser, fmt, make_console, progress, ratio, save_json, summary
 from lukfu_solver.cards import iter_cards
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.constraints import Problem
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.view import SeatView
 

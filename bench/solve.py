@@ -15,15 +15,15 @@ the solver too); the worst cases; on the sets of ``--compare-drivers`` (default 
 driver (bisection) measured too and the two compared. Values of
 the solver, plain (when it finished) and the other driver are cross-checked.
 
-Run: ``python bench/solve.py [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
+Run: ``python -m bench.solve [--quick] [--sets a,b,c] [--time-limit S] [--out FILE]``;
 ``--solver fast`` measures the compiled kernel, ``--threads 2`` with a helper thread (the other
 driver's comparison then still runs on one thread).
 ``--quick``: set a with 40 positions and set b with 5 deals (sets c and d, if asked for, 5 deals).
 ``--only SEED:CALLER,...`` keeps only those positions of the sets (the worst case on two threads).
 ``--baseline``: beside every solve, the same position is solved by the solver of git
-``fbfdd6f`` (the compiled ``FastSolver`` before issue 13, extracted from git by ``git archive``
+``fbfdd6f`` (the compiled solver before issue 13, extracted from git by ``git archive``
 into a directory of the system's temporary directory), or of another revision
-(``--baseline-rev REV``, e.g. a branch point, whose solver lives in ``search.fast``), or of a
+(``--baseline-rev REV``, e.g. a branch point), or of a
 tree on disk (``--baseline-path``), in a subprocess,
 one position after the other, so that both see the same machine; values must agree, and the
 ratios baseline/solver of total nodes and total CPU time are printed and saved.
@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import (  # bench/ is on the path: python puts the script's directory first
+from bench.common import (
     BASELINE_COMMIT,
     Case,
     Timer,
@@ -58,7 +58,6 @@ from common import (  # bench/ is on the path: python puts the script's director
     save_json,
     summary,
 )
-
 from lukfu_solver.search import make_solver, plain_alphabeta
 
 SET_NAMES = ("a", "b", "c", "d")
@@ -155,16 +154,19 @@ name, else :data:`BASELINE_COMMIT` (set by :func:`main`)."""
 
 _BASELINE_WORKER = """
 import json, sys, time
-try:
-    from lukfu_solver.fastsearch import FastSolver, compile_all
-except ImportError:  # a --baseline-path tree after the kernel moved into search/
-    from lukfu_solver.search.fast import FastSolver, compile_all
+try:  # the compiled solver's module and class in the baseline's tree, newest names first
+    from lukfu_solver.search.compiled import CompiledSolver, compile_all
+except ImportError:
+    try:
+        from lukfu_solver.search.fast import FastSolver as CompiledSolver, compile_all
+    except ImportError:
+        from lukfu_solver.fastsearch import FastSolver as CompiledSolver, compile_all
 from lukfu_solver.position import Position
 compile_all()
 print("ready", flush=True)
 for line in sys.stdin:
     text, threads, limit = json.loads(line)
-    solver = FastSolver(threads=threads)
+    solver = CompiledSolver(threads=threads)
     c0, w0 = time.process_time(), time.perf_counter()
     res = solver.solve(Position.parse(text), time_limit=limit)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
@@ -612,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
     global SOLVER_KIND
     SOLVER_KIND = args.solver
     if SOLVER_KIND == "fast":
-        from lukfu_solver.search.fast import compile_all
+        from lukfu_solver.search.compiled import compile_all
 
         compile_all()  # load (or compile) the kernel first, so no measured solve includes it
     default_sets = "a,b" if args.quick else "a,b,c"

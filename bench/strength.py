@@ -16,7 +16,7 @@
 Points per deal are each player's net points averaged over a deal's rotations, then the mean
 over deals with a t-based 95% interval (:mod:`lukfu_solver.match`). Not a test: slow with pimc.
 
-Run: ``python bench/strength.py [--rule-deals 300] [--pimc-deals 300] [--level 3]
+Run: ``python -m bench.strength [--rule-deals 300] [--pimc-deals 300] [--level 3]
 [--jobs 2] [--seed 0] [--tune] [--quick] [--out FILE]``. ``--quick``: 60 rule deals, 4 pimc deals.
 Results are saved to ``bench/results/strength.json`` (or ``--out``).
 """
@@ -29,8 +29,7 @@ import sys
 import time
 from typing import Any
 
-from common import base_parser, fmt, make_console, save_json, summary  # bench/ is on the path
-
+from bench.common import base_parser, fmt, make_console, save_json, summary
 from lukfu_solver.cards import format_cards
 from lukfu_solver.match import MatchResult, interval, run_match
 from lukfu_solver.players import CALL_CALIBRATION
@@ -197,7 +196,7 @@ def tune(console: Any, deals: int, seed: int, jobs: int) -> list[dict[str, Any]]
 def warm_up() -> None:
     """Load (or compile) the compiled solver once, so no decision's time includes it."""
     try:
-        from lukfu_solver.search.fast import compile_all
+        from lukfu_solver.search.compiled import compile_all
     except ImportError:
         return
     compile_all()

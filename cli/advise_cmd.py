@@ -26,6 +26,7 @@ from .analyse_cmd import (
     SeedOpt,
     SolveTimeOpt,
     TimeOpt,
+    VerboseOpt,
     advice_data,
     facts_data,
     hand_table,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 
 def advice_object(hand: CardSet, seat: int, adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
     """The ``--json`` object of an advice (also one line of ``advise --batch``)."""
-    from lukfu_solver.analysis.advice import hand_facts
+    from lukfu_solver.policy.calling import hand_facts
 
     data: dict[str, Any] = {"hand": format_cards(hand), "seat": seat}
     data.update(facts_data(hand_facts(hand)))
@@ -130,6 +131,7 @@ def advise(
     deal: DealOpt = None,
     batch: BatchOpt = None,
     scheduler: SchedulerOpt = None,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Call or pass: the points to expect from playing a freshly dealt hand, and from passing.
 
@@ -142,8 +144,9 @@ def advise(
 
     By default it thinks for 1.8 s (5.5 s for the Master; --time), stopping sooner once playing or
     passing is clearly better (the gap 3 standard errors from 0, after at least 8 samples), and says
-    which; it says whether every sampled deal was solved to the end (exact PIMC) or some solves were
-    stopped early (bounded PIMC), beside the learned model's instant answer and its measured error.
+    in a sentence what its numbers rest on: the sampled deals played out (how many estimated), those
+    played out quickly and the learned model's first answer (--verbose: in full, with the model's own
+    answer and its measured error).
     --samples N fixes the work (exactly N samples, the same output for a seed on any machine and any
     --jobs). Each solve stops after 16,000,000 nodes (--max-nodes; 0: no limit); a solve stopped
     early counts an estimate, the middle of what it had proven, and the output says how many were.
@@ -160,7 +163,7 @@ def advise(
     by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
-    from lukfu_solver.analysis.advice import hand_facts
+    from lukfu_solver.policy.calling import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
     check_seed(seed)
@@ -198,5 +201,5 @@ def advise(
     console.print(Text(title, style="bold"))
     console.print(hand_table(hand, facts.old, _("seat {seat}").format(seat=s)))
     console.print(legend())
-    for line in advice_lines(adv, limits, evidence):
+    for line in advice_lines(adv, limits, evidence, verbose):
         console.print(line)

@@ -3,7 +3,7 @@
 - :class:`OutcomeChart`: the spread of calling's results over the samples (how often the call
   wins, loses, and by how much): one bar per result, wins green, losses red;
 - :class:`MovesChart`: each move's expected points as a bar from 0, with its standard error as
-  a whisker (``├┤`` marks mean ± one standard error).
+  a whisker (``├┤`` marks mean ± one standard error), over a scale with its ends and ``0`` marked.
 
 Both size themselves to the width Rich offers (``options.max_width``), so they fit 60, 80 or
 120 columns alike; the numbers are printed beside the bars, never inside them.
@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import _, number
 
 from .render import signed
 
@@ -57,8 +58,8 @@ class MovesChart:
         if not self.rows:
             return
         label = max(len(r[0]) for r in self.rows) + 1
-        number = max(len(f" {signed(m, 2)} ± {se:.2f}") for _, m, se in self.rows)
-        room = max(8, options.max_width - label - number - 1)
+        number_width = max(cell_len(f" {signed(m, 2)} ± {number(se, 2)}") for _, m, se in self.rows)
+        room = max(8, options.max_width - label - number_width - 1)
         low = min(0.0, min(m - se for _, m, se in self.rows))
         high = max(0.0, max(m + se for _, m, se in self.rows))
         span = (high - low) or 1.0
@@ -82,5 +83,24 @@ class MovesChart:
             style = "green" if m > 0 else ("red" if m < 0 else "yellow")
             line = Text(f"{name:<{label}}", style="bold" if i == 0 else "")
             line.append("".join(cells), style=style)
-            line.append(f" {signed(m, 2)} ± {se:.2f}")
+            line.append(f" {signed(m, 2)} ± {number(se, 2)}")
             yield line
+        yield axis(label, room, zero, number(low, 1), number(high, 1))
+
+
+def axis(label: int, room: int, zero: int, low: str, high: str) -> Text:
+    """The scale under the bars: the lowest and highest points at the ends and ``0`` under the
+    zero column (a ``┴`` above it), so a bar reads as above or below nothing at a glance."""
+    rule = ["─"] * room
+    rule[zero] = "┴"
+    marks = [" "] * room
+    for at, text in ((0, low), (room - len(high), high)):
+        for k, ch in enumerate(text):
+            if 0 <= at + k < room:
+                marks[at + k] = ch
+    start = min(max(0, zero), room - 1)
+    for k in range(start - 1, start + 2):  # clear room around the zero
+        if 0 <= k < room:
+            marks[k] = " "
+    marks[start] = "0"
+    return Text.assemble(" " * label, ("".join(rule), "dim"), "\n", " " * label, ("".join(marks), "dim"))

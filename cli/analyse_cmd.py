@@ -40,7 +40,7 @@ from lukfu_solver.analysis.defaults import (
     parse_hand,
 )
 from lukfu_solver.cards import CardSet, format_cards
-from lukfu_solver.i18n import _, pgettext
+from lukfu_solver.i18n import _, number, pgettext, seconds
 from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
@@ -52,9 +52,10 @@ from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, Estimate, HandFacts
+    from lukfu_solver.analysis.advice import Advice, Estimate
     from lukfu_solver.analysis.hand import HandAnalysis
-    from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
+    from lukfu_solver.policy.calling import HandFacts
 
 Progress = Callable[[int, int], None]
 
@@ -124,6 +125,14 @@ SolveTimeOpt = Annotated[
         show_default=False,
     ),
 ]
+VerboseOpt = Annotated[
+    bool,
+    typer.Option(
+        "--verbose",
+        help="Also say in full what the call/pass numbers rest on (solves estimated or stopped by the time, "
+        "deals played out quickly) and the learned model's own answer; --json has the same.",
+    ),
+]
 SeatOpt = Annotated[
     int | None,
     typer.Option(
@@ -169,7 +178,7 @@ def facts_data(facts: HandFacts) -> dict[str, Any]:
     }
 
 
-def analysis_data(a: Analysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
+def analysis_data(a: ViewAnalysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
     """An analysis as JSON data: every move best first with its mean, error and per-sample values."""
     best = a.best
     return {
@@ -291,10 +300,12 @@ def analyse(
         bool,
         typer.Option(
             "--infer",
-            help="VIEW: weigh the sampled deals by how likely the other seats' calls and plays are in them "
-            "(an opponent model; docs/inference.md); the effective sample size is shown.",
+            help="VIEW: draw 4 times the sampled deals, weigh each by how likely the other seats' calls and plays "
+            "are in it (an opponent model; docs/inference.md), and solve the samples picked from them by weight; "
+            "the pool's effective sample size is shown.",
         ),
     ] = False,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Expected points of every move of a seat view, or of a dealt hand's choices.
 
@@ -330,7 +341,7 @@ def analyse(
         raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
-    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget)
+    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose)
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     if infer and not is_view_text(target):
@@ -367,6 +378,7 @@ class HandRequest:
     max_nodes: int | None
     solve_time: float | None
     budget: float | None
+    verbose: bool = False
 
 
 @contextlib.contextmanager
@@ -389,7 +401,7 @@ def timed_progress(budget: float | None) -> Iterator[Callable[[str], Progress | 
             left = spent / done * (total - done) if done else float("inf")
             if budget is not None:
                 left = min(left, max(0.0, budget - (time.monotonic() - begun)))
-            words = f"≤ {left:.1f} s left" if left != float("inf") else ""
+            words = _("≤ {seconds} left").format(seconds=seconds(left)) if left != float("inf") else ""
             bar.update(task, completed=done, total=total, left=words)
 
         return update
@@ -478,19 +490,19 @@ def analyse_view(
         console.print(inference_text(a))
 
 
-def inference_text(a: Analysis) -> Text:
-    """The inference line of ``analyse VIEW --infer``: the effective sample size, and whether the
-    weights were tempered to keep it at the floor."""
+def inference_text(a: ViewAnalysis) -> Text:
+    """The inference line of ``analyse VIEW --infer``: the pool the samples were picked from, its
+    effective sample size, and whether the weights were tempered to keep it at the floor."""
     w = a.weights
     if w is None:
         return Text(_("Inference: no sample to weigh."), style="dim")
     line = _(
-        "Inference: samples weighted by the other seats' calls and plays (opponent model); "
-        "effective sample size {ess:.1f} of {n}"
-    ).format(ess=w.ess, n=len(w.weights))
+        "Inference: samples picked by weight from {n} deals weighted by the other seats' calls and plays "
+        "(opponent model); effective sample size {ess} of {n}"
+    ).format(ess=number(w.ess, 1), n=len(w.weights))
     if w.tempered:
-        line += _(" (tempered to the floor {floor:.1f}: the likelihoods alone gave {raw:.1f})").format(
-            floor=w.floor, raw=w.raw_ess
+        line += _(" (tempered to the floor {floor}: the likelihoods alone gave {raw})").format(
+            floor=number(w.floor, 1), raw=number(w.raw_ess, 1)
         )
     return Text(line, style="dim")
 
@@ -517,10 +529,10 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
             progress=bar,
             budget=r.budget,
         )
-    render_hand(h, r.lead_samples, json_)
+    render_hand(h, r.lead_samples, json_, r.verbose)
 
 
-def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
+def render_hand(h: HandAnalysis, lead_samples: int, json_: bool, verbose: bool = False) -> None:
     """Print a hand's analysis (facts, advice, first leads) in words or as JSON."""
     hand, seat, facts, adv, leads = h.hand, h.seat, h.facts, h.advice, h.leads
     advice_limits, lead_limits = h.advice_limits, h.lead_limits
@@ -543,7 +555,7 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool) -> None:
     for line in facts_lines(facts):
         console.print(line)
     console.print(Text(_("Call or pass:"), style="bold"))
-    for line in advice_lines(adv, advice_limits, evidence=False):
+    for line in advice_lines(adv, advice_limits, evidence=False, verbose=verbose):
         console.print(line)
     if seat != 0:
         console.print(Text(_("The Master (seat 0) leads the first trick, so there is no first lead to choose.")))

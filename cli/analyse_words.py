@@ -13,14 +13,15 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import format_cards
-from lukfu_solver.i18n import N_, _, counted, ngettext, pgettext
+from lukfu_solver.i18n import N_, _, counted, ngettext, number, pgettext, seconds
 from lukfu_solver.view import SeatView
 
-from .render import signed
+from .render import Hanging, signed
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, HandFacts
-    from lukfu_solver.analysis.moves import Analysis, SolveLimits
+    from lukfu_solver.analysis.advice import Advice
+    from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
+    from lukfu_solver.policy.calling import HandFacts
 
 
 def percent(p: float) -> str:
@@ -33,15 +34,21 @@ def percent(p: float) -> str:
     return f"{p:.0%}"
 
 
+def short(x: float) -> str:
+    """A setting as typed (``2``, ``0.5``: no trailing zeros) with the language's decimal mark."""
+    text = f"{x:g}"
+    return number(x, len(text.partition(".")[2]))
+
+
 def limits_text(limits: SolveLimits) -> str:
     """The per-solve limits in words: how far each sampled deal's solve may search."""
     nodes, seconds = limits.max_nodes, limits.time_limit
     if nodes is not None and seconds is not None:
-        return _("each solve stops after {nodes:,} positions or {seconds:g} s").format(nodes=nodes, seconds=seconds)
+        return _("each solve stops after {nodes} positions or {seconds} s").format(nodes=number(nodes), seconds=short(seconds))
     if nodes is not None:
-        return _("each solve stops after {nodes:,} positions").format(nodes=nodes)
+        return _("each solve stops after {nodes} positions").format(nodes=number(nodes))
     if seconds is not None:
-        return _("each solve stops after {seconds:g} s").format(seconds=seconds)
+        return _("each solve stops after {seconds} s").format(seconds=short(seconds))
     return _("every solve exact (no limit)")
 
 
@@ -87,10 +94,10 @@ def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits)
         "it was proven to be worth, an estimate.",
         total,
     )
-    return Text(words.format(k=f"{incomplete:,}", n=f"{total:,}", limits=limits_text(limits)), style="bold yellow")
+    return Text(words.format(k=number(incomplete), n=number(total), limits=limits_text(limits)), style="bold yellow")
 
 
-def moves_table(a: Analysis) -> Table:
+def moves_table(a: ViewAnalysis) -> Table:
     """Every move, best first, with expected points and standard error (and, when some solves
     stopped at a limit, how many of each move's samples are estimated)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -104,19 +111,19 @@ def moves_table(a: Analysis) -> Table:
     for i, e in enumerate(a.moves):
         style = "bold" if i == 0 else ""
         mark = Text(_("◀ best"), style="bold green") if i == 0 else Text("")
-        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), f"{e.stderr:.2f}"]
+        cells = [Text(str(e.move), style=style), Text(signed(e.mean, 2), style=style), number(e.stderr, 2)]
         if show_estimated:
             cells.append(f"{e.incomplete}/{e.n}")
         table.add_row(*cells, mark)
     return table
 
 
-def recommendation_text(a: Analysis) -> Text:
+def recommendation_text(a: ViewAnalysis) -> Text:
     """The best move with its expected points and the chance it beats the second best."""
     best = a.best
     assert best is not None
-    line = _("Recommendation: {move} (expected {mean} ± {se:.2f})").format(
-        move=best.move, mean=signed(best.mean, 2), se=best.stderr
+    line = _("Recommendation: {move} (expected {mean} ± {se})").format(
+        move=best.move, mean=signed(best.mean, 2), se=number(best.stderr, 2)
     )
     if a.p_best is None:
         line += _("; the only legal move")
@@ -129,7 +136,7 @@ def recommendation_text(a: Analysis) -> Text:
     return Text(line, style="bold")
 
 
-def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
+def samples_text(a: ViewAnalysis, requested: int, limits: SolveLimits) -> Text:
     """How many sampled deals, whether it stopped early, how they were drawn and the time."""
     line = counted(a.samples, "sampled deal")
     if a.stopped_early:
@@ -142,8 +149,8 @@ def samples_text(a: Analysis, requested: int, limits: SolveLimits) -> Text:
         ).format(n=a.cut)
     count = a.sampler.get("count")
     if count:
-        line += " · " + _("drawn from {count:,} deals consistent with the view").format(count=count)
-    line += " · " + _("seed {seed}").format(seed=a.seed) + f" · {limits_text(limits)} · {a.seconds:.1f} s"
+        line += " · " + _("drawn from {count} deals consistent with the view").format(count=number(count))
+    line += " · " + _("seed {seed}").format(seed=a.seed) + f" · {limits_text(limits)} · {seconds(a.seconds)}"
     return Text(line, style="dim")
 
 
@@ -155,12 +162,61 @@ STOPPED_WORDS = {
 
 
 def basis_text(adv: Advice) -> Text:
-    """What the numbers rest on: sampled deals solved exactly or estimated, the learned model
-    refined by them, or the model alone."""
+    """What the numbers rest on, in one plain sentence: the sampled deals played out (how many
+    were estimated), those played out quickly, and the learned model's first answer when the
+    numbers start from it (``--verbose`` adds :func:`basis_details`)."""
     if adv.basis == "model":
         return Text(
-            _("Basis: the learned model only — no sampled deal was solved within the time budget; give more --time."),
+            _("Basis: the learned model alone: no sampled deal finished in the time; more --time lets it check."),
             style="bold yellow",
+        )
+    deals = counted(adv.samples, "sampled deal")
+    if adv.incomplete:
+        estimated = ngettext(
+            "{n} of {solves} solve estimated", "{n} of {solves} solves estimated", adv.solves
+        ).format(n=adv.incomplete, solves=adv.solves)
+        line = _("Basis: {deals} played out with every card in view ({estimated})").format(
+            deals=deals, estimated=estimated
+        )
+    else:
+        line = _("Basis: {deals} played out with every card in view").format(deals=deals)
+    if adv.two_phase is not None and adv.cheap_deals:
+        line += ngettext(", {n} more played out quickly", ", {n} more played out quickly", adv.cheap_deals).format(
+            n=adv.cheap_deals
+        )
+    if adv.basis.startswith("model"):
+        line += _(", starting from the learned model's first answer")
+    return Text(line + ".", style="dim")
+
+
+def chart_note(adv: Advice) -> Text | None:
+    """Why the chart's average is not the headline number, in plain words (None when they agree):
+    the chart shows the deals played out in full; the estimate also counts the quick ones and the
+    learned model's first answer."""
+    total = sum(adv.outcomes.values())
+    if not total:
+        return None
+    average = sum(k * v for k, v in adv.outcomes.items()) / total
+    quick = adv.two_phase is not None and adv.cheap_deals > 0
+    model = adv.basis.startswith("model")
+    if round(average, 2) == round(adv.play.mean, 2) or not (quick or model):
+        return None
+    if quick and model:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly and the learned model's first answer.")
+    elif quick:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly.")
+    else:
+        words = _("These deals average {average}; calling's estimate, {estimate}, also counts the learned model's first answer.")
+    return Text(words.format(average=signed(average, 2), estimate=signed(adv.play.mean, 2)), style="dim")
+
+
+def basis_details(adv: Advice) -> Text:
+    """What the numbers rest on in full (``--verbose``): solves estimated or stopped by the time
+    budget, why sampling stopped, two-phase sampling, the sampled deals' own estimates."""
+    if adv.basis == "model":
+        return Text(
+            _("In detail: the learned model only — no sampled deal was solved within the time budget; give more --time."),
+            style="dim",
         )
     why = _(STOPPED_WORDS[adv.stopped]) if adv.stopped in STOPPED_WORDS else adv.stopped
     if adv.incomplete == 0:
@@ -181,22 +237,25 @@ def basis_text(adv: Advice) -> Text:
     )
     deals = counted(adv.samples, "sampled deal")
     if adv.basis.startswith("model"):
-        line = _("Basis: the learned model's first answer, refined by {deals} ({words}; {why}{cut})")
+        line = _("In detail: the learned model's first answer, refined by {deals} ({words}; {why}{cut})")
     else:
-        line = _("Basis: {deals}, each solved with every card in view ({words}; {why}{cut})")
+        line = _("In detail: {deals}, each solved with every card in view ({words}; {why}{cut})")
     line = line.format(deals=deals, words=words, why=why, cut=cut)
     if adv.two_phase is not None and adv.samples:
         line += "; " + ngettext(
-            "two-phase sampling: {n} more sampled deal valued by solves stopped after {nodes:,} positions, "
+            "two-phase sampling: {n} more sampled deal valued by solves stopped after {nodes} positions, "
             "corrected by the deals solved exactly (exact PIMC on average)",
-            "two-phase sampling: {n} more sampled deals valued by solves stopped after {nodes:,} positions, "
+            "two-phase sampling: {n} more sampled deals valued by solves stopped after {nodes} positions, "
             "corrected by the deals solved exactly (exact PIMC on average)",
             adv.cheap_deals,
-        ).format(n=adv.cheap_deals, nodes=adv.two_phase.cheap_nodes)
+        ).format(n=adv.cheap_deals, nodes=number(adv.two_phase.cheap_nodes))
     if adv.pimc is not None:
         play, pass_ = adv.pimc
-        line += _("; the sampled deals alone: play {play} ± {play_se:.2f}, pass {pass_} ± {pass_se:.2f}").format(
-            play=signed(play.mean, 2), play_se=play.stderr, pass_=signed(pass_.mean, 2), pass_se=pass_.stderr
+        line += _("; the sampled deals alone: play {play} ± {play_se}, pass {pass_} ± {pass_se}").format(
+            play=signed(play.mean, 2),
+            play_se=number(play.stderr, 2),
+            pass_=signed(pass_.mean, 2),
+            pass_se=number(pass_.stderr, 2),
         )
     return Text(line, style="dim")
 
@@ -210,14 +269,14 @@ def model_text(adv: Advice) -> Text | None:
     return Text(
         _(
             "Instant estimate (learned model): play {play}, pass {pass_} → {rec}; on {hands} hands it had not "
-            "seen it was off by ±{play_error:.2f} for play, ±{gap_error:.2f} for the difference"
+            "seen it was off by ±{play_error} for play, ±{gap_error} for the difference"
         ).format(
             play=signed(m.play, 2),
             pass_=signed(m.pass_, 2),
             rec=rec,
             hands=m.hands,
-            play_error=m.play_error,
-            gap_error=m.gap_error,
+            play_error=number(m.play_error, 2),
+            gap_error=number(m.gap_error, 2),
         ),
         style="dim",
     )
@@ -238,16 +297,17 @@ def close_call_text(adv: Advice) -> Text | None:
     more = "--time" if adv.basis.startswith("model") else "--samples"
     return Text(
         _(
-            "A close call: the difference is less than {z:g} standard errors from 0, so the other choice may "
+            "A close call: the difference is less than {z} standard errors from 0, so the other choice may "
             "be as good; more {option} sharpens it."
-        ).format(z=CLOSE_Z, option=more),
+        ).format(z=short(CLOSE_Z), option=more),
         style="yellow",
     )
 
 
-def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
+def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool = False) -> list[Any]:
     """Play vs pass, the recommendation, the reasons in card-play terms, the spread of calling's
-    results as a bar chart, the basis and the model's first answer."""
+    results as a bar chart (and why its average is not the estimate, when it is not), the basis
+    in a sentence; with ``verbose`` the basis in full and the learned model's own answer."""
     from lukfu_solver.analysis.reasons import said
 
     from .analyse_charts import OutcomeChart
@@ -260,13 +320,13 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
     call = {"play": _("PLAY"), "pass": _("PASS")}.get(adv.recommendation, adv.recommendation.upper())
     lines = [
         Text(
-            _("Play (call): {mean} ± {se:.2f} (expected net points as the caller)").format(
-                mean=signed(adv.play.mean, 2), se=adv.play.stderr
+            _("Play (call): {mean} ± {se} (expected net points as the caller)").format(
+                mean=signed(adv.play.mean, 2), se=number(adv.play.stderr, 2)
             )
         ),
         Text(
-            _("Pass:        {mean} ± {se:.2f} ({why})").format(
-                mean=signed(adv.pass_.mean, 2), se=adv.pass_.stderr, why=pass_words
+            _("Pass:        {mean} ± {se} ({why})").format(
+                mean=signed(adv.pass_.mean, 2), se=number(adv.pass_.stderr, 2), why=pass_words
             )
         ),
         Text(
@@ -282,15 +342,20 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         lines.insert(3, close)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
-        lines.extend(Text(f"  • {said(r)}") for r in adv.reasons)
+        lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)
     if adv.outcomes:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p:.0%}):")
         lines.append(Text(title.format(p=adv.p_caller_loses), style="bold"))
         lines.append(OutcomeChart(adv.outcomes))
+        note = chart_note(adv)
+        if note is not None:
+            lines.append(note)
     lines.append(basis_text(adv))
-    model = model_text(adv)
-    if model is not None:
-        lines.append(model)
+    if verbose:
+        lines.append(basis_details(adv))
+        model = model_text(adv)
+        if model is not None:
+            lines.append(model)
     if evidence:
         lines.extend(evidence_lines(adv))
     facts = [
@@ -298,7 +363,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool) -> list[Any]:
         ngettext("{n} solve", "{n} solves", adv.solves).format(n=adv.solves),
         _("seed {seed}").format(seed=adv.seed),
         limits_text(limits),
-        f"{adv.seconds:.1f} s",
+        seconds(adv.seconds),
     ]
     lines.append(Text(" · ".join(facts), style="dim"))
     warn = incomplete_warning(adv.incomplete - adv.budget_stopped, adv.solves, limits)  # the budget's: in Basis
@@ -326,16 +391,16 @@ def evidence_lines(adv: Advice) -> list[Text]:
         Text(
             _(
                 "Earlier passes ({who}): over the {k} of {n} sampled deals in which they would have passed by the "
-                "calling rule (Old cards + sets + runs below 5): play {play} ± {play_se:.2f}, pass {pass_} ± "
-                "{pass_se:.2f} → {rec}"
+                "calling rule (Old cards + sets + runs below 5): play {play} ± {play_se}, pass {pass_} ± "
+                "{pass_se} → {rec}"
             ).format(
                 who=who,
                 k=play.n,
                 n=adv.samples,
                 play=signed(play.mean, 2),
-                play_se=play.stderr,
+                play_se=number(play.stderr, 2),
                 pass_=signed(pass_.mean, 2),
-                pass_se=pass_.stderr,
+                pass_se=number(pass_.stderr, 2),
                 rec=rec,
             )
         )
@@ -356,12 +421,22 @@ def turn_message(view: SeatView) -> str:
     return words.format(who=who, seat=view.seat)
 
 
-def print_analysis(console: Any, a: Analysis, samples: int, limits: SolveLimits) -> None:
+def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLimits) -> None:
     """The move table of an analysis, its recommendation, the samples used and, when solves
     stopped at a limit, the note."""
     from .analyse_charts import MovesChart
 
     console.print(moves_table(a))
+    example = next((e for e in a.moves if e.incomplete), None)
+    if example is not None:  # the column explained on a row of its own
+        words = ngettext(
+            "estimated {k}/{n}: in {k} of the {n} sampled deal of {move} the solve stopped early, so it counts an "
+            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimated {k}/{n}: in {k} of the {n} sampled deals of {move} the solve stopped early, so it counts an "
+            "estimate (halfway between the least and the most it was proven to be worth).",
+            example.n,
+        )
+        console.print(Text(words.format(k=example.incomplete, n=example.n, move=example.move), style="dim"))
     console.print(Text(_("Expected points (├┤: ± one standard error):"), style="bold"))
     console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
     console.print(recommendation_text(a))

@@ -24,6 +24,7 @@ from . import (
     position_cmds,
     puzzle_cmd,
     replay_cmd,
+    review_cmd,
     rules_cmd,
     sample_cmd,
     serve_cmd,
@@ -89,6 +90,7 @@ app.command("legal", cls=LukfuCommand, context_settings=POSITION_ARGS)(position_
 app.command("apply", cls=LukfuCommand, context_settings=POSITION_ARGS)(position_cmds.apply)
 app.command("show", cls=LukfuCommand, context_settings=POSITION_ARGS)(show_cmd.show)
 app.command("replay", cls=LukfuCommand)(replay_cmd.replay)
+app.command("review", cls=LukfuCommand)(review_cmd.review)
 app.command("rules", cls=LukfuCommand)(rules_cmd.rules)
 app.command("solve", cls=LukfuCommand, context_settings=POSITION_ARGS)(solve_cmd.solve)
 app.command("sample", cls=LukfuCommand)(sample_cmd.sample)

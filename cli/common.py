@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -24,6 +25,7 @@ except ImportError:  # pragma: no cover - an older Typer uses Click itself
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import N_, _, language, set_language, take_lang_option
+from lukfu_solver.inputs import excerpt
 from lukfu_solver.parallel import WorkerLost
 
 EXIT_BAD_INPUT = 2
@@ -98,11 +100,44 @@ def translated_usage_error(text: str) -> str:
     return text
 
 
+SEAT_OPTIONS = ("--seat", "--caller")
+"""The options whose value is a seat: a word there gets the seat's own message."""
+_typed_args: list[str] = []
+"""The arguments of the command line being run (set by :class:`LukfuGroup`), to quote a bad value."""
+
+
+def _value_of(option: str) -> str | None:
+    """The value typed after ``option`` (``--seat one`` or ``--seat=one``), if it can be found."""
+    for i, arg in enumerate(_typed_args):
+        if arg == option and i + 1 < len(_typed_args):
+            return _typed_args[i + 1]
+        if arg.startswith(option + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def number_message(text: str) -> str | None:
+    """Typer's "not a valid integer" for an option, said as a player reads it: the option, what it
+    takes and the value typed (``--seat: a seat is 0, 1 or 2, got 'one'``); None for other errors."""
+    found = re.fullmatch(r"Invalid value for '(--[\w-]+)'(?: / '[^']*')?: Input should be a valid integer.*", text)
+    if not found:
+        return None
+    option = found.group(1)
+    value = _value_of(option)
+    shown = excerpt(value) if value is not None else _("a word")
+    if option in SEAT_OPTIONS:
+        return f"{option}: " + _("a seat is 0, 1 or 2, got {value}").format(value=shown)
+    return f"{option}: " + _("expected a whole number, got {value}").format(value=shown)
+
+
 def usage_message(err: UsageError) -> str:
     """Typer's usage error (a bad option value, an unknown option, a missing argument) as one
     line naming the option and where help is: the same form as every other error."""
     where = _(" (see: {command} --help)").format(command=err.ctx.command_path) if err.ctx is not None else ""
     text = err.format_message()
+    number = number_message(one_line(text[: 4 * ERROR_MAX]))
+    if number is not None:
+        return error_text(number) + where
     if language() != "en":
         text = translated_usage_error(one_line(text[: 4 * ERROR_MAX]).rstrip("."))
     return error_text(text).rstrip(".") + where
@@ -126,6 +161,17 @@ def tolerant_stdin() -> Any:
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     return sys.stdin
+
+
+def fresh_name(stem: str, suffix: str = ".json") -> Path:
+    """``<stem>.json`` in the current directory, or ``<stem>-2.json`` … when taken: a file the
+    command writes without being asked for a name never replaces one the user has."""
+    p = Path(stem + suffix)
+    k = 2
+    while p.exists() or p.is_symlink():
+        p = Path(f"{stem}-{k}{suffix}")
+        k += 1
+    return p
 
 
 def emit_json(obj: Any) -> None:
@@ -268,6 +314,8 @@ class LukfuGroup(TranslatedHelp, TyperGroup):
     """
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            _typed_args[:] = args
         try:
             args, code = take_lang_option(list(args))
             if ctx.parent is None or code is not None:  # every run of the top group sets it afresh
@@ -277,6 +325,9 @@ class LukfuGroup(TranslatedHelp, TyperGroup):
             raise typer.Exit(EXIT_BAD_INPUT) from None
         if language() != "en":
             _safe_output()
+        from .cells import measure_like_terminals
+
+        measure_like_terminals()  # Hindi's vowel signs take a cell, as the terminal draws them
         return super().parse_args(ctx, args)
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:

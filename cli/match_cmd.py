@@ -56,8 +56,10 @@ def match(
             "--players",
             metavar="A,B,C",
             help="Three players, each random, rule[:T] (T: the hand score it calls from), pimc[:L[:C]] (L: level 1-5, "
-            "C: call calibration) or ipimc[:L[:P[c]]] (pimc weighing the deals by what the others did; c: its pool "
-            "carried from one decision to the next), e.g. pimc,rule,rule.",
+            "C: call calibration) or ipimc[:L[:P[c]]]: pimc that weighs the deals by what the others called and "
+            "played, by default drawing 4 times the deals it solves and keeping them from one decision to the next "
+            "(measured ahead of pimc); ipimc:L:Pc the same with P times, ipimc:L:P P times drawn afresh and "
+            "weighed by the calls only (ipimc:L:1 measured slightly behind pimc). E.g. pimc,rule,rule.",
         ),
     ],
     deals: Annotated[

@@ -20,27 +20,28 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver import i18n
-from lukfu_solver.cards import format_cards, old_cards
+from lukfu_solver.cards import format_cards, iter_cards, old_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
+from lukfu_solver.i18n import seconds as i18n_seconds
 from lukfu_solver.inputs import check_seed, excerpt
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.record import GameRecord
 from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
-from .common import bad_usage, menu_number, note, stdout_console, tolerant_stdin
+from .commands import command_of, suggestion
+from .common import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .options import check_seat
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
-    caller_text,
     calls_text,
     hand_table,
     hidden_cell,
     legend_for,
     outcome_text,
     play_text,
+    player_name,
     plural,
     replay_renderable,
     role,
@@ -48,8 +49,11 @@ from .render import (
     trick_rows_table,
     trick_table,
     view_trick_rows,
+    worth_text,
 )
 
+TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
+"""The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
 YOU = "you"
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
@@ -94,14 +98,34 @@ class Terminal:
         self.quiet = False
         self.echo = not sys.stdin.isatty()
         self.names: tuple[str, str, str] = ("", "", "")
+        self.hand_shown: tuple[int, int] | None = None
+        """The hand and Old cards last printed: not printed again until they change."""
+        self.announced: set[int] = set()
+        """The deals (by the number passed out before them) already announced: undo back to the
+        first answer does not announce the deal again."""
 
     # ------------------------------------------------------------ the table loop
+
+    def new_deal(self, seed: int) -> None:
+        """A new deal at the same table: its seed (the hints sample from it), nothing shown yet."""
+        self.seed = seed
+        self.announced = set()
+        self.hand_shown = None
+
+    def go_on(self) -> bool:
+        """Between the deals of a session: Enter goes on, quit (or the end of input) stops."""
+        try:
+            line = self.ask(_("Enter for the next deal, or quit"), _("end of input"))
+        except Quit:
+            return False
+        return command_of(line, ("quit",)) != "quit"
 
     def start(self, script: list[str]) -> None:
         """Begin (again), answering ``script`` silently first (after an undo)."""
         self.script = list(script)
         self.answers = []
         self.quiet = bool(script)
+        self.hand_shown = None  # after an undo the table is shown afresh
 
     def __call__(self, view: SeatView) -> Play | str:
         if self.script:
@@ -119,69 +143,84 @@ class Terminal:
 
     def read(self, view: SeatView) -> str:
         """One line from standard input (end of input: Quit)."""
-        prompt = _("call (play/pass)") if view.caller is None else _("your move")
+        return self.ask(_("call (play/pass)") if view.caller is None else _("your move"), _("end of input"))
+
+    def ask(self, prompt: str, at_end: str) -> str:
+        """The line typed after ``prompt>`` (echoed when read from a pipe); at the end of input,
+        Quit with ``at_end``."""
         self.console.print(f"[bold]{prompt}>[/bold] ", end="")
         try:
             line = input()
         except EOFError:
             self.console.print()
-            raise Quit(_("end of input")) from None
+            raise Quit(at_end) from None
         if self.echo:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
 
     def handle(self, view: SeatView, line: str) -> Play | str | None:
         """The answer typed, or None after a command or a mistake (explained)."""
-        word = line.lower()
         out = self.console.print
-        if not word:
+        if not line:
             return None
-        if word in ("quit", "exit", "q"):
-            raise Quit(_("quit"))
-        if word in ("help", "?", "h"):
+        replies = ("play", "pass") if view.caller is None else ("claim",)  # words that answer, in this phase
+        cmd = command_of(line, (*TABLE_COMMANDS, *replies))
+        if cmd == "quit":
+            self.confirm_quit()
+            return None
+        if cmd == "help":
             out(help_renderable())
             return None
-        if word == "undo":
+        if cmd == "undo":
             if not self.answers:
                 out(_("Nothing to undo yet."))
                 return None
             raise Undo
-        if word == "hint":
+        if cmd == "hint":
             self.hint(view)
             return None
-        if word == "tricks":
+        if cmd == "tricks":
             out(
                 trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet.")
             )
             return None
-        if word == "moves":
+        if cmd == "moves":
             self.show_moves(view, limit=None)
             return None
-        choices = _choices(view)
-        if word.isdigit():
-            n = menu_number(word)
-            shown = choices[:MAX_NUMBERED]
-            if n is not None and 1 <= n <= len(shown):
-                return shown[n - 1]
-            typed = n if n is not None else excerpt(word, 12)
-            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed, count=len(shown))))
+        choices = _choices(view, self.level)
+        if line.isdigit():  # the numbers of the menu and of 'moves' alike
+            n = menu_number(line)
+            if n is not None and 1 <= n <= len(choices):
+                return choices[n - 1]
+            typed_n = n if n is not None else excerpt(line, 12)
+            out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed_n, count=len(choices))))
             return None
         if view.caller is None:
-            said = {
-                i18n.term("play").lower(): "play",
-                i18n.term("pass").lower(): "pass",
-                "play": "play",
-                "pass": "pass",
-            }
-            if word in said:
-                return said[word]
-            out(_("At the call the answer is play or pass (1 or 2)."))
+            if cmd in ("play", "pass"):
+                return cmd
+            out(Text(_("At the call the answer is play or pass (1 or 2).") + self.meant(line, replies)))
             return None
         try:
-            return _parse_move(view, line)
+            return view.parse_move("claim" if cmd == "claim" else line)
+        except InvalidMoveError as err:  # no move at all: a mistyped command?
+            out(Text(_("{why} (type help)").format(why=err.message) + self.meant(line, replies)))
         except NotationError as err:
             out(_("[red]Not legal:[/red] {why}").format(why=err.message), highlight=False)
-            return None
+        return None
+
+    @staticmethod
+    def meant(line: str, moves: tuple[str, ...]) -> str:
+        """`` Did you mean 'help'?`` when ``line`` looks like a mistyped command (or one of the
+        ``moves`` words), else nothing."""
+        word = suggestion(line, (*TABLE_COMMANDS, *moves))
+        return " " + _("Did you mean '{word}'?").format(word=word) if word else ""
+
+    def confirm_quit(self) -> None:
+        """Ask before dropping the deal in progress; a yes (or the end of input) quits."""
+        self.console.print(Text(_("Stop this game? It will not be saved.")), end=" ")
+        if command_of(self.ask(_("yes/no"), _("quit")), ("yes", "no")) == "yes":
+            raise Quit(_("quit"))
+        self.console.print(_("The game goes on."))
 
     # ------------------------------------------------------------ showing
 
@@ -190,7 +229,10 @@ class Terminal:
         out = self.console.print
         seat = view.seat
         old = view.old_cards()
-        parts: list[Any] = [hand_table(view.hand, old, _("your hand (seat {seat})").format(seat=seat)), legend_for(old)]
+        parts: list[Any] = []
+        if self.hand_shown != (view.hand, old):  # unchanged since it was last shown: not again
+            parts += [hand_table(view.hand, old, _("your hand (seat {seat})").format(seat=seat)), legend_for(old)]
+            self.hand_shown = (view.hand, old)
         if view.caller is not None:
             seats = Table(box=box.SIMPLE_HEAD, pad_edge=False)
             seats.add_column("", width=1)
@@ -198,23 +240,23 @@ class Terminal:
             seats.add_column(pgettext("column", "player"))
             seats.add_column(pgettext("column", "cards"), justify="right")
             seats.add_column(pgettext("column", "fu"), justify="right")
-            seats.add_column(pgettext("column", "face down"))
+            seats.add_column(pgettext("column", "face down"), no_wrap=True)
             for s in range(3):
                 label = f"{s} {role(s, view.caller)}".rstrip()
                 down = (
                     Text(format_cards(view.own_discards) if view.own_discards else "·")
                     if s == seat
-                    else hidden_cell(view.hidden_discards[s])
+                    else hidden_cell(view.hidden_discards[s], compact=True)
                 )
                 seats.add_row(
                     "▶" if s == view.to_move else "",
                     label,
-                    _name(self.names[s]),
+                    player_name(self.names[s]),
                     str(view.hand_sizes[s]),
                     str(view.fu[s]),
                     down,
                 )
-            parts += [seats, Text(_("Caller: {caller}").format(caller=caller_text(view.caller)))]
+            parts.append(seats)  # the caller is marked in the table; R6 was said once, at the call
             if view.trick:
                 parts.append(
                     Text(_("Trick {n}, led by seat {seat}:").format(n=len(view.tricks), seat=view.trick_leader))
@@ -222,17 +264,17 @@ class Terminal:
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
                 parts.append(Text(_("You lead trick {n}.").format(n=len(view.tricks) + 1)))
-            if any(isinstance(c, Play) and c.kind == CLAIM for c in _choices(view)):
+            if any(isinstance(c, Play) and c.kind == CLAIM for c in view.legal_moves()):
                 total = view.fu[seat] + old.bit_count()
                 parts.append(
                     Text(
                         _(
-                            "You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now)."
+                            "You may claim: {fu} won + {old} = {total}, {worth} (a claim ends the deal now)."
                         ).format(
                             fu=plural(view.fu[seat], "fu"),
                             old=plural(old.bit_count(), "Old card"),
                             total=total,
-                            points=plural(total - 5, "point"),
+                            worth=worth_text(total, seat, view.caller),
                         ),
                         style="bold green",
                     )
@@ -249,47 +291,66 @@ class Terminal:
         self.show_moves(view, limit=MAX_NUMBERED)
 
     def show_moves(self, view: SeatView, limit: int | None) -> None:
-        """The legal choices in columns that fit the width, numbered (the first ``limit``)."""
-        choices = _choices(view)
+        """The legal choices in columns that fit the width, numbered as typed (the first
+        ``limit``; at a discard only the sensible few, the rest typed as cards)."""
+        from lukfu_solver.analysis.hint import sensible_discards
+
+        choices = _choices(view, self.level)
         shown = choices if limit is None else choices[:limit]
+        more = None
         if view.caller is not None and view.trick and choices and isinstance(choices[0], Play):
             if choices[0].kind == DISCARD:
                 size = view.trick[0].size
+                example = " ".join(format_cards(1 << c) for c in iter_cards(choices[0].cards))
                 self.console.print(
                     Text(
                         ngettext(
-                            "You cannot beat {best}: discard {n} card face down (type the cards, e.g. {example}, or a number).",
-                            "You cannot beat {best}: discard {n} cards face down (type the cards, e.g. {example}, or a number).",
+                            "You cannot beat {best}: give up {n} card face down. Type it (e.g. {example}) or "
+                            "choose a number:",
+                            "You cannot beat {best}: give up {n} cards face down. Type them in any order (e.g. "
+                            "{example}) or choose a number:",
                             size,
-                        ).format(best=view.best, n=size, example=format_cards(choices[0].cards))
+                        ).format(best=view.best, n=size, example=example)
                     )
                 )
-        self.console.print(menu(shown, numbered=limit is not None, more=len(choices) - len(shown)))
+                if limit is not None:
+                    shown = choices[: len(sensible_discards(view, self.level)) or limit]
+                    rest = len(choices) - len(shown)
+                    more = ngettext(
+                        "… {n} other discard: type its cards ('moves' lists it)",
+                        "… {n} other discards: type their cards ('moves' lists them all)",
+                        rest,
+                    ).format(n=rest)
+        self.console.print(menu(shown, numbered=True, more=len(choices) - len(shown), more_words=more))
 
     def hint(self, view: SeatView) -> None:
         """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
-        call, ``advise`` itself on this hand and seed (with the view analysis's node limit, so it
-        answers in seconds; the line says how to reproduce it); in play, the pimc player's analysis."""
-        from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
+        call, the answer ``lukfu advise`` gives for this hand and seed with its own default budget
+        (one question, one number; the line names the command); in play, the best few moves."""
+        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
         from lukfu_solver.analysis.hint import hint
 
         from .progress import prepare_solver
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
-        limits = make_limits(None, None, DEFAULT_MAX_NODES)
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, limits=limits, infer=self.infer)
+            h = hint(view, self.level, self.seed, infer=self.infer)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
 
             adv = h.advice
-            command = (
-                f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
-                f"--samples {adv.samples} --max-nodes {DEFAULT_MAX_NODES}"
+            _n, budget = advice_budget(None, None, adv.seat)
+            command = f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
+            seconds = budget.seconds if budget is not None else 0.0
+            out(
+                Text(
+                    _("Hint: what `{command}` answers (it thinks up to {seconds}):").format(
+                        command=command, seconds=i18n_seconds(seconds)
+                    )
+                )
             )
-            out(_("Hint (the same as `{command}`):").format(command=command))
-            for line in advice_lines(adv, limits, evidence=False):
+            for line in advice_lines(adv, make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
         a = h.decision
@@ -297,7 +358,7 @@ class Terminal:
         if not a.samples:
             out(_("Hint: {move} is your only legal move.").format(move=a.best))
             return
-        out(hint_renderable(view, a, getattr(h, "left_out", None), self.level))
+        out(hint_renderable(view, h, self.level))
 
     # ------------------------------------------------------------ the observer
 
@@ -309,28 +370,30 @@ class Terminal:
         me = rec.players.index(YOU)
         out = self.console.print
         if not rec.calls:
-            if self.quiet:
+            if self.quiet or len(rec.passed_out) in self.announced:
                 return
+            self.announced.add(len(rec.passed_out))
             if rec.passed_out:
                 out(_("All three passed: the cards are dealt again and a new Master is drawn."))
             if me == 0:
                 who = _("the Master, you call first")
             else:
-                who = _("seat 0 (the Master) is {player}").format(player=rec.players[0])
+                who = _("seat 0 (the Master) is {player}").format(player=player_name(rec.players[0]))
             out(Text("\n" + _("New deal: you are seat {seat}; {who}.").format(seat=me, who=who), style="bold"))
-            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=_name(rec.players[s])) for s in range(3))
+            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=player_name(rec.players[s])) for s in range(3))
             out(_("Seats in playing order: {order}.").format(order=order))
             if me != 0:
                 hand = rec.hands[me]
                 old = old_cards(hand, 0)
                 out(Group(hand_table(hand, old, _("your hand (seat {seat})").format(seat=me)), legend_for(old)))
+                self.hand_shown = (hand, old)
             return
         if self.quiet:
             return
         if not rec.plays:
             s = len(rec.calls) - 1
             call = rec.calls[-1]
-            out(_call_line(s, rec.players[s], call, s == me))
+            out(_call_line(s, player_name(rec.players[s]), call, s == me))
             return
         last = rec.plays[-1]
         if last.kind == CLAIM:
@@ -342,7 +405,7 @@ class Terminal:
         i = len(trick) - 1
         s = (leader + i) % 3
         shown = trick[i]
-        mine, player = s == me, rec.players[s]
+        mine, player = s == me, player_name(rec.players[s])
         if i == 0:
             words = _("You lead ") if mine else _("Seat {seat} ({player}) leads ")
             line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
@@ -359,18 +422,22 @@ class Terminal:
             out(trick_summary(view, rec.players, me))
 
 
-def _name(player: str) -> str:
-    """A player's name as shown: the human's (``you`` in the record) in the language in use."""
-    return _("you") if player == YOU else player
-
-
 def _call_line(seat: int, player: str, call: str, mine: bool) -> str:
     """``You pass.``, ``Seat 1 (rule A) calls play: seat 1 is the caller.`` (one message each)."""
     if mine:
-        return _("You call play: you are the caller.") if call == "play" else _("You pass.")
+        if call == "play":
+            line = _("You call play: you are the caller.")
+            return line + " " + r6_note() if seat else line
+        return _("You pass.")
     if call == "play":
-        return _("Seat {seat} ({player}) calls play: seat {seat} is the caller.").format(seat=seat, player=player)
+        line = _("Seat {seat} ({player}) calls play: seat {seat} is the caller.").format(seat=seat, player=player)
+        return line + " " + r6_note() if seat else line
     return _("Seat {seat} ({player}) passes.").format(seat=seat, player=player)
+
+
+def r6_note() -> str:
+    """Said once when a seat after the Master calls (R6), not on every screen."""
+    return _("The Master passed, so seat 0 may not lead a set of four or a run of four or more this deal (R6).")
 
 
 class _nothing:
@@ -383,20 +450,14 @@ class _nothing:
         return None
 
 
-def _choices(view: SeatView) -> list[Any]:
-    """The numbered choices: play/pass, or the legal moves in canonical order."""
+def _choices(view: SeatView, level: int) -> list[Any]:
+    """The numbered choices: play/pass, or the legal moves in the order the table offers them
+    (at a discard the sensible ones first: :func:`lukfu_solver.analysis.hint.menu_order`)."""
+    from lukfu_solver.analysis.hint import menu_order
+
     if view.caller is None:
         return ["play", "pass"]
-    return view.sorted_legal_moves()
-
-
-def _parse_move(view: SeatView, text: str) -> Play:
-    """The move typed, read and checked by :meth:`SeatView.parse_move`; text that is no move at all
-    gets a pointer to ``help`` (a fault: NotationError("move", why))."""
-    try:
-        return view.parse_move(text)
-    except InvalidMoveError as err:
-        raise NotationError("move", _("{why} (type help)").format(why=err.message)) from None
+    return menu_order(view, level)
 
 
 def _answer(view: SeatView, text: str) -> Play | str:
@@ -408,32 +469,7 @@ def _answer(view: SeatView, text: str) -> Play | str:
 
 def _fresh_name(seed: int) -> Path:
     """``lukfu-<seed>.json`` in the current directory, or ``lukfu-<seed>-2.json`` … if taken."""
-    p = Path(f"lukfu-{seed}.json")
-    k = 2
-    while p.exists():
-        p = Path(f"lukfu-{seed}-{k}.json")
-        k += 1
-    return p
-
-
-def _opponent_specs(text: str, level: int) -> list[str]:
-    """Two engine specs from ``--opponents`` (one spec for both, or ``A,B``); ``pimc`` gets ``--level``."""
-    from lukfu_solver.players import make_player
-
-    parts = [p.strip().lower() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise NotationError(
-            "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
-        )
-    specs = [f"{p}:{level}" if p in ("pimc", "ipimc") else p for p in parts]
-    for s in specs:
-        try:
-            make_player(s, 0)
-        except NotationError as err:
-            raise NotationError("opponents", err.message) from None
-    return specs
+    return fresh_name(f"lukfu-{seed}")
 
 
 def play(
@@ -442,105 +478,149 @@ def play(
         typer.Option("--seat", metavar="SEAT", help="Your seat in the first deal: 0 is the Master (default: by seed)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the deal; omitted, one is chosen at random and shown.")
+        int | None,
+        typer.Option("--seed", help="Seed of the (first) deal; omitted, one is chosen at random and shown."),
     ] = None,
+    deals: Annotated[
+        int,
+        typer.Option(
+            "--deals",
+            metavar="N",
+            help="Play N deals in a row (seeds SEED, SEED+1 …) with a running score, one record per deal and a "
+            "summary at the end.",
+        ),
+    ] = 1,
     level: Annotated[
-        int, typer.Option("--level", metavar="LEVEL", help="Strength of pimc (opponents and hints), 1-5.")
+        int, typer.Option("--level", metavar="LEVEL", help="Strength of the hints (and of a pimc opponent), 1-5.")
     ] = 3,
     opponents: Annotated[
-        str, typer.Option("--opponents", metavar="SPEC", help="rule, pimc or random (or two, as A,B).")
-    ] = "rule",
+        str,
+        typer.Option(
+            "--opponents",
+            metavar="WHO",
+            help="How strong the two engine players are: easy, medium or strong (or an engine: rule, pimc:L, "
+            "ipimc:L, random); two as A,B.",
+        ),
+    ] = "easy",
     record: Annotated[
         str | None,
         typer.Option(
             "--record",
             metavar="FILE",
-            help="Save the game record here (default: lukfu-SEED.json in the current directory, never overwritten).",
+            help="Save the game record here (default: lukfu-SEED.json in the current directory, never overwritten; "
+            "with --deals, FILE-1.json, FILE-2.json …).",
         ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the --record file if it exists.")] = False,
     infer: Annotated[
-        bool, typer.Option("--infer", help="Hints in play weigh the samples by the other seats' actions (as ipimc).")
+        bool,
+        typer.Option(
+            "--infer",
+            help="Hints in play draw 4 times the deals, weigh them by the other seats' calls and plays, and solve "
+            "the ones picked by weight (as ipimc, measured ahead of pimc).",
+        ),
     ] = False,
 ) -> None:
-    """Play one deal against two engine players at the terminal.
+    """Play a deal (or --deals N in a row) against two engine players at the terminal.
 
     Your hand is shown by suit with Old cards marked, then the calling (R3) and every trick as it
     is played; other seats' face-down discards show as card backs. Type moves as NOTATION.md
-    writes them (S7, C5S5M5, S345, xC2M4, claim) or their number; illegal input is explained
-    and asked again. Commands: hint, undo, tricks, moves, help, quit. At the end every hand is
-    revealed, the net points shown and the game saved as a record for `lukfu replay` (never
-    overwriting a file unless --force). If all three pass, the cards are dealt again with a new
-    Master (R3), so your seat may change. Reads answers from a pipe too; end of input quits.
+    writes them (S7, C5S5M5, S345, claim), a discard as the cards you give up (C2 M4 T1), or a
+    number; illegal input is explained and asked again. Commands: hint, undo, tricks, moves,
+    help, quit (in your language too). At the end of a deal every hand is revealed, the net
+    points shown and the deal saved as a record for `lukfu replay` (never overwriting a file
+    unless --force). Each deal's Master is drawn at random (R2; after three passes the cards are
+    dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
     """
-    from lukfu_solver.game import first_master, play_deal
-    from lukfu_solver.players import make_player
+    from lukfu_solver.game import first_master
+
+    from .play_session import Session, deal_seeds, record_path
+    from .play_session import opponents as opponents_of
 
     tolerant_stdin()
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
         raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
-    specs = _opponent_specs(opponents, level)
+    engines = opponents_of(opponents, level)
     path = Path(record) if record is not None else None
-    if path is not None and path.is_file() and not path.is_symlink() and not force:
-        raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=path))
-    # before the game (and before the seed note, so a bad path is the only line): it fails at once
-    if path is not None:
-        check_target(path, overwrite=force, field="record", hint=force_hint())
+    if seed is not None:
+        check_seed(seed)
+    seeds = deal_seeds(0 if seed is None else seed, deals)
+    for k in range(1, deals + 1):  # before the game (and before the seed note): a bad path fails at once
+        target = record_path(path, k, deals)
+        if target is not None and target.is_file() and not target.is_symlink() and not force:
+            raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=target))
+        if target is not None:
+            check_target(target, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
+        seeds = deal_seeds(seed, deals)
         note(_("seed {seed}").format(seed=seed))
-    check_seed(seed)
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()
-    if any("pimc" in spec for spec in specs):
+    if any("pimc" in spec for _name, spec in engines):
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
-    human_person = 0 if seat is None else (first_master(seed) + seat) % 3
-    term = Terminal(console, level, seed, infer)
-    engines = [
-        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
-        for i, spec in enumerate(specs)
-    ]
-    players: list[Any] = []
-    names: list[str] = []
-    k = 0
-    for person in range(3):
-        if person == human_person:
-            players.append(term)
-            names.append(YOU)
-        else:
-            players.append(engines[k])
-            names.append(specs[k] if specs[0] != specs[1] else f"{specs[k]} {'AB'[k]}")
-            k += 1
-    console.print(
-        Text(
-            _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.").format(
-                a=specs[0], b=specs[1], seed=seed
-            ),
-            style="bold",
+    human = 0 if seat is None else (first_master(seed) + seat) % 3
+    names = [name for name, _spec in engines]
+    names.insert(human, YOU)
+    a, b = (player_name(name) for name, _spec in engines)
+    if deals == 1:
+        head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
+        where = _("The game will be saved to {path} when the deal ends (--record FILE to choose).")
+    else:
+        head = ngettext(
+            "Luk Fu — {n} deal against {a} and {b}, seeds {seed}-{last}. Type 'help' for help.",
+            "Luk Fu — {n} deals against {a} and {b}, seeds {seed}-{last}. Type 'help' for help.",
+            deals,
         )
+        where = _("Each deal is saved when it ends, to {path} and on (--record FILE to choose).")
+    first = record_path(path, 1, deals) or _fresh_name(seed)
+    console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
+    console.print(Text(where.format(path=first)))
+    session = Session(names, deals)
+    term = Terminal(console, level, seed, infer)
+    for k, deal_seed in enumerate(seeds, 1):
+        if deals > 1:
+            console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))
+        rec = play_one(console, term, engines, names, deal_seed)
+        if rec is None:
+            break
+        session.add(rec, finish(console, rec, record_path(path, k, deals), force))
+        if deals > 1:
+            console.print(session.score_line())
+            if k < deals and not term.go_on():
+                break
+    if deals > 1 and session.records:
+        console.print(session.summary())
+
+
+def play_one(console: Any, term: Terminal, engines: list[tuple[str, str]], names: list[str], seed: int) -> Any:
+    """One deal at the table: the engines made afresh for its seed, ``undo`` replayed from the
+    seed; its record, or None when you stop."""
+    from lukfu_solver.game import play_deal
+    from lukfu_solver.players import make_player
+
+    bots = iter(
+        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
+        for i, (_name, spec) in enumerate(engines)
     )
-    where = path if path is not None else _fresh_name(seed)
-    console.print(
-        Text(_("The game will be saved to {path} when the deal ends (--record FILE to choose).").format(path=where))
-    )
+    players = [term if name == YOU else next(bots) for name in names]
+    term.new_deal(seed)
     answers: list[str] = []
     while True:
         term.start(answers)
         try:
-            rec = play_deal(players, seed, names=names, observer=term.observe)
-            break
+            return play_deal(players, seed, names=names, observer=term.observe)
         except Undo:
             answers = term.answers[:-1]
             console.print(_("Taking back your answer {answer}.").format(answer=term.answers[-1]))
         except Quit as q:
             note(_("{why}: the game is abandoned (no record saved)").format(why=q))
-            return
-    finish(console, rec, path, force)
+            return None
 
 
 def force_hint() -> str:
@@ -577,8 +657,8 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
     )
 
 
-def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> None:
-    """Reveal every hand and the tricks, show the result and save the record."""
+def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Path:
+    """Reveal every hand and the tricks, show the result and save the record (where: returned)."""
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
     console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))
@@ -598,3 +678,7 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Non
     console.print(
         _("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False
     )
+    console.print(
+        _("Review your decisions: lukfu review {path} --seat {seat}").format(path=target, seat=me), highlight=False
+    )
+    return target

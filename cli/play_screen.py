@@ -14,12 +14,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver import i18n
-from lukfu_solver.i18n import N_, _, pgettext
-from lukfu_solver.plays import Play
+from lukfu_solver.i18n import N_, _, number, pgettext
+from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
 
-from .render import claim_of, hand_table, plural, signed
+from .commands import shown, typed
+from .render import claim_of, hand_table, player_name, plural, signed, worth_text
 
 COMMANDS = (
     ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
@@ -36,26 +36,38 @@ def help_renderable() -> RenderableType:
     how = Text(
         _(
             "Type a move as the notation writes it: a card (S7), a set (C5S5M5), a run (S345), a discard "
-            "(the cards, e.g. C2M4, when you cannot beat), claim; or its number in the list. At the call: "
-            "play or pass (1 or 2)."
-        )
+            "(the cards, e.g. C2M4, when you cannot beat), {claim}; or its number in the list. At the call: "
+            "{play} or {pass_} (1 or 2)."
+        ).format(claim=typed("claim"), play=typed("play"), pass_=typed("pass"))
     )
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
     for word, what in COMMANDS:
-        table.add_row(word, _(what))
+        table.add_row(shown(word), _(what))
     return Group(how, Text(_("Commands:")), table)
 
 
-def menu(choices: Sequence[Any], numbered: bool = True, more: int = 0) -> RenderableType:
-    """``Choices:`` and the choices in columns (``1) S7``), each kept whole; ``more`` not shown
-    are counted, with the command that lists them."""
-    shown = [i18n.term(c) if isinstance(c, str) else str(c) for c in choices]  # the calls in the glossary's words
-    items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(shown, 1)]
+def menu(
+    choices: Sequence[Any], numbered: bool = True, more: int = 0, title: bool = True, more_words: str | None = None
+) -> RenderableType:
+    """``Choices:`` (unless ``title`` is False) and the choices in columns (``1) S7``), each kept
+    whole; ``more`` not shown are counted, with the command that lists them (or ``more_words``)."""
+    names = [choice_word(c) for c in choices]
+    items = [Text(f"{i}) {c}" if numbered else c, no_wrap=True) for i, c in enumerate(names, 1)]
+    parts: list[RenderableType] = [Text(_("Choices:"))] if title else []
+    parts.append(Columns(items, padding=(0, 3)))
     if more:
-        items.append(Text(_("… {n} more ('moves' lists all)").format(n=more), style="dim", no_wrap=True))
-    return Group(Text(_("Choices:")), Columns(items, padding=(0, 3)))
+        parts.append(Text(more_words or _("… {n} more ('moves' lists all)").format(n=more), style="dim"))
+    return Group(*parts)
+
+
+def choice_word(choice: Any) -> str:
+    """A choice as the menu writes it: a call or a claim in the word the player may type in the
+    language in use (``играю``, ``заявка``), any other move in the notation."""
+    if isinstance(choice, str):
+        return typed(choice)
+    return typed("claim") if choice.kind == CLAIM else str(choice)
 
 
 def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
@@ -72,11 +84,11 @@ def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
     return sum(1 for v in values if sign * v < 0) / len(values)
 
 
-def hint_renderable(
-    view: Any, analysis: Any, left_out: Sequence[tuple[Play, str]] | None, level: int
-) -> RenderableType:
-    """Every legal move with your expected points (± one standard error) and how often the
-    caller loses after it; a legal move the engine did not weigh is named, with why."""
+def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
+    """The hint of a play decision (:class:`~lukfu_solver.analysis.hint.Hint`): the best few
+    moves with your expected points (± one standard error) and how often the caller loses after
+    each, then one line on the rest (weighed and worth less, or not weighed and why)."""
+    analysis = h.decision
     seat, caller = view.seat, view.caller
     if seat == caller:
         words = _("Hint (level {level}, {samples}): your expected points, and how often you lose:")
@@ -92,34 +104,26 @@ def hint_renderable(
     table.add_column("±", justify="right", no_wrap=True)
     lose = pgettext("column", "you lose") if seat == caller else pgettext("column", "caller loses")
     table.add_column(lose, justify="right", no_wrap=True)
-    for i, m in enumerate(analysis.moves):
+    for i, m in enumerate(h.top()):
         p = caller_loses(m, seat, caller)
         style = "bold" if i == 0 else ""
         table.add_row(
-            Text(str(m.move), style=style),
+            Text(choice_word(m.move), style=style),
             Text(signed(m.value, 2), style=style),
-            f"{m.stderr:.2f}",
+            number(m.stderr, 2),
             "-" if p is None else f"{p:.0%}",
         )
     parts: list[RenderableType] = [head, table]
-    if left_out is None:
-        valued = {m.move for m in analysis.moves}
-        missing = [mv for mv in view.sorted_legal_moves() if mv not in valued]
-        why = _("level {level} weighs its {n} likeliest moves").format(level=level, n=len(valued))
-        left_out = [(mv, why) for mv in missing]
-    if left_out:
-        reasons: dict[str, list[str]] = {}
-        for mv, why in left_out:
-            reasons.setdefault(why, []).append(str(mv))
-        for why, moves in reasons.items():
-            parts.append(Text(_("Not weighed: {moves} — {why}.").format(moves=" ".join(moves), why=why)))
-    parts.append(Text(_("Advice: {move}").format(move=analysis.best), style="bold"))
+    untold = h.untold()
+    if untold:
+        parts.append(Text(untold))
+    parts.append(Text(_("Advice: {move}").format(move=choice_word(analysis.best)), style="bold"))
     return Group(*parts)
 
 
 def who(seat: int, players: Sequence[str], me: int) -> str:
     """``you`` or ``seat 2 (rule B)``."""
-    return _("you") if seat == me else _("seat {seat} ({player})").format(seat=seat, player=players[seat])
+    return _("you") if seat == me else _("seat {seat} ({player})").format(seat=seat, player=player_name(players[seat]))
 
 
 def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
@@ -132,17 +136,17 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
     fu = positions[-2].fu[seat]
     total = fu + old.bit_count()
     if seat == me:
-        words = _("You claim: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
+        words = _("You claim: {fu} won + {old} shown = {total}, {worth}. The deal ends.")
     else:
-        words = _("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, worth {points}. The deal ends.")
+        words = _("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, {worth}. The deal ends.")
     line = Text(
         words.format(
             seat=seat,
-            player=rec.players[seat],
+            player=player_name(rec.players[seat]),
             fu=plural(fu, "fu"),
             old=plural(old.bit_count(), "Old card"),
             total=total,
-            points=plural(total - 5, "point"),
+            worth=worth_text(total, seat, rec.caller),
         ),
         style="bold",
     )
@@ -164,6 +168,6 @@ def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
     else:
         head = _("→ Seat {seat} ({player}) wins trick {n} (+{won} fu).")
     return Group(
-        Text(head.format(seat=w, player=players[w], n=len(view.tricks), won=won), style="bold"),
+        Text(head.format(seat=w, player=player_name(players[w]), n=len(view.tricks), won=won), style="bold"),
         Text(_("  Fu so far: {fu}").format(fu=fu)),
     )

@@ -18,7 +18,7 @@ from lukfu_solver.position import Position
 from .batch import run_batch
 from .common import bad_usage, emit_json, emit_line, note, stdout_console
 from .options import POSITION_HELP, BatchOpt, JsonOpt, SeedOpt, check_seat, one_source
-from .render import hand_table, legend_for, outcome_data, points_data, position_renderable, result_line
+from .render import hand_table, hands_table, legend_for, outcome_data, points_data, position_renderable, result_line
 
 # ---------------------------------------------------------------- deal
 
@@ -26,8 +26,15 @@ from .render import hand_table, legend_for, outcome_data, points_data, position_
 def deal(
     seed: SeedOpt = None,
     caller: Annotated[
-        int, typer.Option("--caller", metavar="SEAT", help="The seat that called 'play' (0-2) in the position line.")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--caller",
+            metavar="SEAT",
+            help="The seat that called 'play' (0-2) in the position line (default 0); with --show, the table as "
+            "if that seat called (without it, the hands as dealt, before the calling).",
+            show_default=False,
+        ),
+    ] = None,
     seat: Annotated[
         int | None,
         typer.Option(
@@ -41,14 +48,17 @@ def deal(
 ) -> None:
     """Deal at random: the position ready for the Master's first lead (R2-R4).
 
-    Prints the position line (for `lukfu solve`, `show`, `apply`); --seat SEAT shows that seat's
-    hand by suit, Old cards marked, with the commands that analyse it; --show shows the whole
-    table. With --json `{"seed", "caller", "position"}` (with --seat also `"seat"`, `"hand"` and
+    Prints the position line (for `lukfu solve`, `show`, `apply`; seat 0 the caller unless
+    --caller); --seat SEAT shows that seat's hand by suit, Old cards marked, with the commands
+    that analyse it; --show shows every hand as dealt (with --caller, the table as if that seat
+    called). With --json `{"seed", "caller", "position"}` (with --seat also `"seat"`, `"hand"` and
     `"old"`). Without --seed the seed chosen is printed on stderr, so the deal can be reproduced.
     """
     from lukfu_solver.cards import format_cards, old_cards
     from lukfu_solver.game import dealt_hand, start_position
 
+    given = caller is not None
+    caller = 0 if caller is None else caller
     check_seat(caller, "caller")
     if seat is not None:
         check_seat(seat, "seat")
@@ -67,11 +77,31 @@ def deal(
         emit_line(str(pos))
         return
     console = stdout_console()
-    if show:
+    if show and given:
         console.print(Text(_("Deal {seed}, caller seat {caller}:").format(seed=seed, caller=caller), style="bold"))
         console.print(position_renderable(pos))
+    elif show:
+        console.print(dealt_renderable(seed, pos))
     if seat is not None:
         console.print(seat_hand_renderable(seed, seat))
+
+
+def dealt_renderable(seed: int, pos: Position) -> RenderableType:
+    """The hands of the deal of ``seed`` as dealt, before anyone calls: no caller is named, since
+    the calling decides it (R3)."""
+    from lukfu_solver.cards import old_cards
+
+    return Group(
+        Text(_("Deal {seed}, the hands as dealt (seat 0 is the Master and speaks first):").format(seed=seed), style="bold"),
+        hands_table(pos.hands, None),
+        legend_for(*(old_cards(h, 0) for h in pos.hands)),
+        Text(
+            _(
+                "The calling decides the caller (R3): lukfu play --seed {seed} plays this deal; "
+                "--caller SEAT shows the table as if SEAT called."
+            ).format(seed=seed)
+        ),
+    )
 
 
 def seat_hand_renderable(seed: int, seat: int) -> RenderableType:

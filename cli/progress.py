@@ -96,9 +96,10 @@ def stderr_is_terminal() -> bool:
 
 def prepare_solver() -> None:
     """Make the compiled solver ready before a command's first compiled solve, so no reported
-    time includes it: loaded from numba's cache (about a second, silently) or, the first time in
-    a fresh environment, compiled under a spinner on stderr followed by ``compiled in N s`` (when
-    stderr is a terminal; silently otherwise). Once a process."""
+    time includes it: loaded from its disk cache (about a second, silently; ``pip install .``
+    ships it) or, where no cache fits (an editable install's first run, another CPU or numba),
+    compiled under a spinner on stderr followed by ``compiled in N s`` (when stderr is a
+    terminal; silently otherwise). Once a process."""
     global _kernel_prepared
     if _kernel_prepared:
         return

@@ -12,18 +12,16 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.cards import format_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import N_, _, ngettext, pgettext, suit_name
-from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_int, check_seed, excerpt
-from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
+from lukfu_solver.i18n import N_, _, ngettext, number, pgettext, seconds
+from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_int, check_seed
 from lukfu_solver.position import Position
 from lukfu_solver.safe_write import check_target, write_atomic
 
@@ -32,7 +30,7 @@ from .common import (
     LukfuCommand,
     bad_usage,
     emit_json,
-    menu_number,
+    fresh_name,
     note,
     one_line,
     stdout_console,
@@ -40,12 +38,12 @@ from .common import (
 )
 from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
-from .render import move_words, narrate_pv, position_data, position_renderable, result_line, signed
+from .puzzle_play import puzzle_head
+from .render import Hanging, move_words, narrate_pv, position_data, position_renderable, signed
 from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
     from lukfu_solver.puzzles import Puzzle, SolveReport
-    from lukfu_solver.search import ExactSolver
 
 app = typer.Typer(
     cls=HelpGroup,
@@ -98,21 +96,6 @@ def load_selected(path: str, pid: str | None) -> list[Puzzle]:
     return P.select(P.load_source(path), pid)
 
 
-def move_kind(pos: Position, move: Play) -> str:
-    """A hint's description of a move: its shape and suit, not its cards."""
-    if move.kind == CLAIM:
-        return _("a claim")
-    if move.kind == DISCARD:
-        return ngettext("a discard of {n} card", "a discard of {n} cards", move.size).format(n=move.size)
-    beat = bool(pos.trick)
-    if move.kind == SET:
-        return _("a set to beat") if beat else _("a set to lead")
-    suit = suit_name(move.suit)
-    if move.kind == SINGLE:
-        return (_("a single of {suit} to beat") if beat else _("a single of {suit} to lead")).format(suit=suit)
-    return (_("a run of {suit} to beat") if beat else _("a run of {suit} to lead")).format(suit=suit)
-
-
 def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, int], tried: int, secs: float) -> str:
     """The note after ``puzzle generate``: how many puzzles of each tier, the deals tried, the time."""
     from lukfu_solver.puzzles.words import tier_text
@@ -123,7 +106,7 @@ def generate_summary(found: int, count: int, max_deals: int, tiers: dict[str, in
             n=found, count=count, max_deals=max_deals
         )
     parts = ", ".join(_("{n} {tier}").format(n=n, tier=tier_text(t)) for t, n in tiers.items())
-    tail = ngettext("{n} deal in {secs:.1f} s", "{n} deals in {secs:.1f} s", tried).format(n=tried, secs=secs)
+    tail = ngettext("{n} deal in {secs}", "{n} deals in {secs}", tried).format(n=number(tried), secs=seconds(secs))
     return _("{head}: {tiers}; {tried}").format(head=head, tiers=parts, tried=tail)
 
 
@@ -184,7 +167,14 @@ def generate(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the search; omitted, one is chosen at random and shown.")
     ] = None,
-    out: Annotated[str | None, typer.Option("--out", metavar="FILE", help="Write the collection to FILE.")] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the collection to FILE (default: standard output, or puzzles-SEED.json on a terminal).",
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out file.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", metavar="N", help="Search on N processes (same output).")] = 1,
     max_deals: Annotated[
@@ -200,7 +190,8 @@ def generate(
     and the first that passes the uniqueness checks and the filters is kept (one a deal). The output
     depends only on the options and --seed (never on --jobs, --scheduler or --solver); --scheduler
     searches on a Dask cluster (tcp://HOST:PORT or local:N, docs/cluster.md). Without --out the
-    collection goes to stdout; a progress bar and a summary go to stderr.
+    collection goes to stdout, or on a terminal to a new file puzzles-SEED.json (never
+    overwriting one); a progress bar, a summary and how to play the puzzles go to stderr.
     """
     import random as _random
 
@@ -228,6 +219,9 @@ def generate(
     if seed is None:
         seed = _random.SystemRandom().randrange(2**32)
         note(_("seed {seed}").format(seed=seed))
+    if out is None and sys.stdout.isatty():  # JSON is for programs: a person gets a file to play
+        out = str(fresh_name(f"puzzles-{seed}"))
+        check_target(out, field="out")
     update, stop = _progress_bar(count)
     tried = 0
 
@@ -268,6 +262,12 @@ def generate(
         sys.stdout.write(text)
         sys.stdout.flush()
     note(generate_summary(len(found), count, max_deals, P.summary_counts(found)["difficulty"], tried, secs))
+    if not found:
+        return
+    if out is not None:
+        note(_("saved to {path}; play them: lukfu puzzle play {path}").format(path=out))
+    else:
+        note(_("to play them, save them to a file (--out FILE) and run: lukfu puzzle play FILE"))
 
 
 # ---------------------------------------------------------------- solve
@@ -340,42 +340,40 @@ def print_solve_report(data: dict[str, Any], puzzle: Puzzle | None) -> None:
     title = _("Puzzle {id}").format(id=data["id"]) if data["id"] else _("Position")
     if puzzle is not None and puzzle.title:
         title += f": {_title_text(puzzle.title)}"
-    console.print(Text(title, style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(title, style="bold")))
     console.print(position_renderable(Position.parse(data["position"])))
-    console.print(Text(_("Question: {question}").format(question=data["question"]), style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(_("Question: {question}").format(question=data["question"]), style="bold")))
     if data["value"] is not None:
         value = _("Value: {value} (the caller's net points under best play)").format(value=signed(data["value"]))
-        console.print(Text(value), soft_wrap=True)
+        console.print(Hanging(Text(value)))
     if not data["ok"]:
-        console.print(
-            Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red"), soft_wrap=True
-        )
+        console.print(Hanging(Text(_("Not a valid puzzle: {why}").format(why=data["failure"]), style="bold red")))
     if data["steps"]:
         head = _("Solution (★ a decision: the only move that keeps the goal):")
-        console.print(Text(head, style="bold"), soft_wrap=True)
+        console.print(Hanging(Text(head, style="bold")))
         for i, st in enumerate(data["steps"], 1):
             mark = {"solve": "★", "forced": "·", "defend": " "}[st["role"]]
             note_ = {"solve": "", "forced": _("  (forced)"), "defend": _("  (best defence)")}[st["role"]]
-            console.print(Text(f" {i:>2}. {mark} {st['words']}{note_}"), soft_wrap=True)
-        console.print(Text(_("The line and best play after it, trick by trick:"), style="bold"), soft_wrap=True)
+            console.print(Hanging(f" {i:>2}. {mark} {st['words']}{note_}", hang=6))
+        console.print(Hanging(Text(_("The line and best play after it, trick by trick:"), style="bold")))
         for line in data["narration"]:
-            console.print(Text("   " + line), soft_wrap=True)
+            console.print(Hanging(line, indent=3, hang=2))
     if data["alternatives"]:
-        console.print(Text(_("Other first moves:"), style="bold"), soft_wrap=True)
+        console.print(Hanging(Text(_("Other first moves:"), style="bold")))
         for alt in data["alternatives"]:
             words = (
                 _("{move}: value {value}, keeps the goal too ({why})")
                 if alt["keeps_goal"]
                 else _("{move}: value {value}, fails ({why})")
             )
-            line = " " + words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
-            console.print(Text(line), soft_wrap=True)
+            line = words.format(move=alt["move"], value=signed(alt["value"]), why=alt["why"])
+            console.print(Hanging(line, indent=1, hang=2))
             for line in alt["narration"]:
-                console.print(Text("     " + line, style="dim"), soft_wrap=True)
+                console.print(Hanging(line, indent=5, hang=2, style="dim"))
     if data["rating"]:
-        console.print(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"])), soft_wrap=True)
-    console.print(Text(_("Themes: ") + themes_text(data["themes"])), soft_wrap=True)
-    console.print(Text(_("Positions searched to verify: {n:,}").format(n=data["nodes"]), style="dim"), soft_wrap=True)
+        console.print(Hanging(Text(_("Difficulty: ") + rating_text(data["rating"], data["difficulty"]))))
+    console.print(Hanging(Text(_("Themes: ") + themes_text(data["themes"]))))
+    console.print(Hanging(Text(_("Positions searched to verify: {n}").format(n=number(data["nodes"])), style="dim")))
 
 
 def _title_text(title: str) -> str:
@@ -473,8 +471,8 @@ def check(
     else:
         for r in results:
             if r["ok"]:
-                line = _("ok    {id}  ({nodes:,} positions, {ms:.0f} ms)").format(
-                    id=r["id"], nodes=r["nodes"], ms=r["ms"]
+                line = _("ok    {id}  ({nodes} positions, {ms} ms)").format(
+                    id=r["id"], nodes=number(r["nodes"]), ms=number(r["ms"])
                 )
             else:
                 line = _("FAIL  {id}: {failures}").format(id=r["id"], failures=one_line("; ".join(r["failures"])))
@@ -490,13 +488,21 @@ def check(
 
 def puzzle_list_table(puzzles: list[Puzzle]) -> Table:
     """One row a puzzle: id, difficulty, goal, cards a hand, themes, title."""
+    from lukfu_solver.puzzles.words import goal_word, is_generated_title, tier_text
+
+    titled = any(p.title and not is_generated_title(p.title) for p in puzzles)  # else the title repeats theme and goal
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    columns = ("id", "difficulty", "goal", "cards", "themes", "title")
-    for col in columns:
-        table.add_column(pgettext("column", col))
+    table.add_column(pgettext("column", "id"), no_wrap=True)  # an id is typed back: never cut, never split
+    table.add_column(pgettext("column", "difficulty"), no_wrap=True)
+    table.add_column(pgettext("column", "goal"), ratio=1)
+    table.add_column(pgettext("column", "cards"), justify="right")
+    table.add_column(pgettext("column", "themes"), ratio=1)
+    if titled:
+        table.add_column(pgettext("column", "title"), ratio=1)
     for p in puzzles:
         themes = ", ".join(_theme_text(t) for t in p.themes) or "-"
-        table.add_row(p.id, p.difficulty, p.goal, str(p.pos().cards_per_hand()), themes, _title_text(p.title or ""))
+        row = [p.id, tier_text(p.difficulty), goal_word(p.goal), str(p.pos().cards_per_hand()), themes]
+        table.add_row(*row, *([_title_text(p.title or "")] if titled else []))
     return table
 
 
@@ -526,194 +532,16 @@ def show(
         emit_json({"puzzle": puzzle.to_dict(), "position": position_data(pos)})
         return
     console = stdout_console()
-    console.print(Text(puzzle_head(puzzle), style="bold"), soft_wrap=True)
+    console.print(Hanging(Text(puzzle_head(puzzle), style="bold")))
     console.print(position_renderable(pos))
-    console.print(Text(_("Question: {question}").format(question=puzzle.question), style="bold"), soft_wrap=True)
-    console.print(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty)), soft_wrap=True)
-    console.print(Text(_("Themes: ") + themes_text(puzzle.themes)), soft_wrap=True)
+    console.print(Hanging(Text(_("Question: {question}").format(question=puzzle.question), style="bold")))
+    console.print(Hanging(Text(_("Difficulty: ") + rating_text(puzzle.rating, puzzle.difficulty))))
+    console.print(Hanging(Text(_("Themes: ") + themes_text(puzzle.themes))))
 
 
-def puzzle_head(puzzle: Puzzle) -> str:
-    """``Puzzle <id>: <title>`` with the title in the language in use."""
-    head = _("Puzzle {id}").format(id=puzzle.id)
-    return head + (f": {_title_text(puzzle.title)}" if puzzle.title else "")
 
 
 # ---------------------------------------------------------------- play
-
-
-PLAY_HELP = N_(
-    "Enter a move as written in NOTATION.md (S7, C5S5M5, xC2M4, claim) or its number in the menu; "
-    "'hint' for a hint (twice: the move), 'show' for the table, 'skip' for the next puzzle, 'quit' to stop."
-)
-
-
-class PlaySession:
-    """The interactive loop of ``puzzle play``: reads commands from ``stream`` (a terminal or a
-    pipe), writes plain lines to ``out``; the engine plays the defence's best replies."""
-
-    def __init__(self, stream: TextIO, out: TextIO, solver: str = "compiled") -> None:
-        self.stream = stream
-        self.out = out
-        self.solver = solver
-        self.eof = False
-
-    def say(self, text: str = "") -> None:
-        """Write one line, at once (a pipe reader sees it before the next prompt)."""
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def ask(self) -> str | None:
-        """The next command, or None at the end of input."""
-        self.out.write("> ")
-        self.out.flush()
-        line = self.stream.readline()
-        if not line:
-            self.out.write("\n")
-            self.eof = True
-            return None
-        return line.strip()
-
-    def board(self, pos: Position) -> None:
-        """Print the table (hands by suit, fu, the trick)."""
-        stdout_console().print(position_renderable(pos))
-
-    def state(self, pos: Position) -> str:
-        """One line: hands, fu and the trick so far."""
-        hands = " · ".join(_("seat {seat} {cards}").format(seat=s, cards=format_cards(pos.hands[s])) for s in range(3))
-        fu = ",".join(str(f) for f in pos.fu)
-        trick = ", ".join(
-            _("seat {seat} {cards}").format(seat=(pos.leader + i) % 3, cards=p) for i, p in enumerate(pos.trick)
-        ) or _("none")
-        return _("{hands} · fu {fu} · trick: {trick}").format(hands=hands, fu=fu, trick=trick)
-
-    def play(self, puzzle: Puzzle) -> str:
-        """Play one puzzle; returns ``solved``, ``skipped``, ``quit``, ``eof`` or ``invalid``."""
-        from lukfu_solver import puzzles as P
-
-        pos = puzzle.pos()
-        ctx = P.SolveContext(self.solver)
-        solver = ctx.solver
-        an = P.analyse(pos, puzzle.goal, line=puzzle.line(), context=ctx)
-        self.say(puzzle_head(puzzle) + f" ({puzzle.difficulty})")
-        if not an.ok:
-            self.say(_("This puzzle does not verify ({why}); skipped.").format(why=an.failure))
-            return "invalid"
-        self.board(pos)
-        self.say(_("Question: {question}").format(question=puzzle.question))
-        self.say(_(PLAY_HELP))
-        p = pos.copy()
-        mistakes = 0
-        for st in an.steps:
-            if st.role != P.SOLVE:
-                tag = _(" (forced)") if st.role == P.FORCED else ""
-                self.say(f"  {move_words(p, st.move)}{tag}")
-                self._push(p, st.move)
-                continue
-            menu = sorted(p.legal_moves(), key=Play.sort_key)
-            self.say(_("Your move, seat {seat}. {state}").format(seat=p.to_move, state=self.state(p)))
-            self.say("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(menu, 1)))
-            hints = 0
-            while True:
-                cmd = self.ask()
-                if cmd is None:
-                    return "eof"
-                low = cmd.lower()
-                if not cmd:
-                    continue
-                if low in ("quit", "q", "exit"):
-                    return "quit"
-                if low == "skip":
-                    self.say(_("Skipped. The solution: {moves}").format(moves=" ".join(puzzle.solution)))
-                    return "skipped"
-                if low in ("help", "?"):
-                    self.say(_(PLAY_HELP))
-                    continue
-                if low in ("show", "board"):
-                    self.board(p)
-                    self.say("  " + "  ".join(f"{i}) {m}" for i, m in enumerate(menu, 1)))
-                    continue
-                if low == "hint":
-                    hints += 1
-                    if hints == 1:
-                        self.say(_("Hint: the move is {kind}.").format(kind=move_kind(p, st.move)))
-                    else:
-                        self.say(_("Hint: play {move}.").format(move=st.move))
-                    continue
-                move = self._parse(cmd, menu, p)
-                if move is None:
-                    continue
-                if move == st.move:
-                    self.say(_("Correct: {words}.").format(words=move_words(p, move)))
-                    break
-                mistakes += 1
-                self._explain(solver, p, move, puzzle.goal, an.value or 0, st.values.get(move))
-            self._push(p, st.move)
-        if mistakes:
-            self.say(
-                ngettext("Solved after {n} wrong try!", "Solved after {n} wrong tries!", mistakes).format(n=mistakes)
-            )
-        else:
-            self.say(_("Solved!"))
-        if not p.is_over:
-            cont = list(solver.solve(p).pv)
-            if cont:
-                self.say(_("Best play from here:"))
-                for line in narrate_pv(p, cont):
-                    self.say("  " + line)
-        elif p.outcome is not None:
-            self.say(result_line(p.outcome))
-        return "solved"
-
-    def _parse(self, cmd: str, menu: list[Play], pos: Position) -> Play | None:
-        """The move a command names (a number or NOTATION), or None after saying what is wrong."""
-        if cmd.isascii() and cmd.isdigit():
-            n = menu_number(cmd)
-            if n is not None and 1 <= n <= len(menu):
-                return menu[n - 1]
-            shown = n if n is not None else excerpt(cmd, 12)
-            self.say(_("No move {n}: the menu has 1-{count}.").format(n=shown, count=len(menu)))
-            return None
-        try:
-            move = Play.parse(cmd)
-        except NotationError as err:
-            self.say(_("Not a move: {why}. Type 'help' for help.").format(why=err))
-            return None
-        if not pos.is_legal(move):
-            self.say(_("{move} is not legal here: {why}.").format(move=move, why=pos.why_illegal(move)))
-            return None
-        return move
-
-    def _explain(
-        self, solver: ExactSolver, pos: Position, move: Play, goal: str, target: int, value: int | None
-    ) -> None:
-        """Why a wrong move fails: its value and the refutation line."""
-        from lukfu_solver import puzzles as P
-
-        v, pv = P.refutation(solver, pos, move)
-        if value is not None:
-            v = value
-        self.say(_("{move} fails: {why}. The refutation:").format(move=move, why=P.goal_failure(goal, v, target)))
-        for line in narrate_pv(pos, [move, *pv]):
-            self.say("  " + line)
-        self.say(_("Try again."))
-
-    def _push(self, pos: Position, move: Play) -> None:
-        """Play ``move`` and say what it ended: a trick won (with its fu) or the deal."""
-        before = pos.fu[:]
-        in_trick = bool(pos.trick)
-        pos.push(move)
-        if move.kind == CLAIM and pos.outcome is not None:
-            self.say("  " + result_line(pos.outcome))
-        elif in_trick and not pos.trick:
-            w = pos.to_move
-            won = _("  seat {seat} wins the trick: {n} fu (fu {fu})").format(
-                seat=w, n=pos.fu[w] - before[w], fu=",".join(map(str, pos.fu))
-            )
-            self.say(won)
-            if pos.outcome is not None:
-                self.say("  " + result_line(pos.outcome))
-
 
 @app.command("play", cls=LukfuCommand)
 def play(
@@ -727,6 +555,8 @@ def play(
 
     Reads commands from standard input, a terminal or a pipe; the end of input stops cleanly.
     """
+    from .puzzle_play import PlaySession
+
     kind = solver_kind(solver)
     puzzles = load_selected(file, pid)
     session = PlaySession(tolerant_stdin(), sys.stdout, kind)

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
-from lukfu_solver.i18n import COUNTED, _, counted, ngettext, pgettext, suit_name, term
+from lukfu_solver.i18n import COUNTED, NP_, _, counted, ngettext, number, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome, claim_total
@@ -25,6 +25,26 @@ LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " an Old card: n
 
 
 # ---------------------------------------------------------------- words
+
+
+class Hanging:
+    """A paragraph wrapped by words at the console's width (Rich measures every character's
+    cells, Devanagari included): its first line indented by ``indent`` spaces, the lines after it
+    by ``indent + hang``, so a long narration line never breaks inside a word nor runs back to
+    column 0."""
+
+    def __init__(self, text: str | Text, indent: int = 0, hang: int = 0, style: str = "") -> None:
+        self.text = text if isinstance(text, Text) else Text(text, style=style)
+        self.indent = indent
+        self.hang = hang
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        width = max(12, options.max_width - self.indent - self.hang)
+        for i, line in enumerate(self.text.wrap(console, width)):
+            line.rstrip()
+            pad = Text(" " * (self.indent + (self.hang if i else 0)), end="")
+            yield Text.assemble(pad, line, no_wrap=True, end="\n")
+
 
 
 def plural(n: int, word: str) -> str:
@@ -39,6 +59,32 @@ def plural(n: int, word: str) -> str:
     if n == 1 or word == "fu":
         return f"{n} {word}"
     return f"{n} {word}s"
+
+
+STRENGTH_WORDS: dict[str, str] = {
+    "easy": NP_("strength", "easy"),
+    "medium": NP_("strength", "medium"),
+    "strong": NP_("strength", "strong"),
+}
+"""The engine players' plain strengths (``lukfu play --opponents``), as a record names them."""
+
+
+def player_name(name: str) -> str:
+    """A player's name as shown, from the name a record keeps (language-neutral): the person at
+    ``lukfu play`` (``you``) and a strength (``medium A``) in the language in use; an engine spec
+    (``pimc:2``) as it is.
+
+    >>> from lukfu_solver.i18n import using_language
+    >>> with using_language("ru"):
+    ...     player_name("you"), player_name("medium A"), player_name("pimc:2 B")
+    ('вы', 'средний A', 'pimc:2 B')
+    """
+    if name == "you":
+        return _("you")
+    word, sep, letter = name.partition(" ")
+    if word in STRENGTH_WORDS and (not sep or letter in ("A", "B")):
+        return pgettext("strength", STRENGTH_WORDS[word]) + sep + letter
+    return name
 
 
 def seat_label(seat: int) -> str:
@@ -73,10 +119,20 @@ def signed(x: float, decimals: int = 0) -> str:
     '+0.000'
     """
     if decimals:
-        if round(x, decimals) == 0:
-            x = 0.0  # never "-0.000"
-        return f"{x:+.{decimals}f}"
-    return f"{x:+.0f}" if x else "0"
+        return number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
+    return number(x, 0, sign=True) if round(x) else "0"
+
+
+def worth_text(total: int, winner: int, caller: int) -> str:
+    """What a win with ``total`` is worth and who pays it (R16–R17), so the net points that follow
+    add up: ``worth 1 point from each of the other two`` (the caller wins) or ``worth 1 point,
+    paid twice by the caller`` (a non-caller wins)."""
+    n = total - 5
+    if winner == caller:
+        words = ngettext("worth {n} point from each of the other two", "worth {n} points from each of the other two", n)
+    else:
+        words = ngettext("worth {n} point, paid twice by the caller", "worth {n} points, paid twice by the caller", n)
+    return words.format(n=n)
 
 
 def points_text(points: Sequence[int]) -> str:
@@ -133,8 +189,11 @@ def suit_cell(hand: CardSet, old: CardSet, suit: int) -> Text:
     return text
 
 
-def hidden_cell(count: int) -> Text:
-    """``count`` card backs."""
+def hidden_cell(count: int, compact: bool = False) -> Text:
+    """``count`` card backs; ``compact``: at most two drawn, then their number (``▒▒ ×5``), so a
+    narrow table's column never wraps."""
+    if compact and count > 2:
+        return Text(f"{CARD_BACK} ×{count}", style="dim")
     return Text(" ".join([CARD_BACK] * count) if count else "·", style="dim")
 
 
@@ -480,7 +539,7 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
     if record.seed is not None:
         facts.append(_("seed {seed}").format(seed=record.seed))
     if record.players is not None:
-        facts.append(_("players by seat: ") + ", ".join(f"{s} {p}" for s, p in enumerate(record.players)))
+        facts.append(_("players by seat: ") + ", ".join(f"{s} {player_name(p)}" for s, p in enumerate(record.players)))
     if record.passed_out:
         n = len(record.passed_out)
         facts.append(ngettext("{n} deal passed out before it", "{n} deals passed out before it", n).format(n=n))
@@ -555,15 +614,16 @@ def play_words(pos: Position, move: Play) -> str:
     return _("seat {seat} beats with {play}").format(seat=s, play=move)
 
 
-def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
+def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
     """The principal variation told trick by trick, replayed on a copy of ``pos``.
 
     One line a trick: who leads, who beats, who discards, who wins the fu; then a claim with its
-    total, and finally the result with net points (R14–R17).
+    total, and finally the result with net points (R14–R17). Tricks are numbered from ``first``
+    (a position does not say how many were played; a caller that knows passes it).
     """
     p = pos.copy()
     lines: list[str] = []
-    n = 1  # tricks are numbered from this position (a position does not say how many were played)
+    n = first
     words: list[str] = []
     if p.trick:
         words = [_("so far seat {seat} led {play}").format(seat=p.leader, play=p.trick[0])]
@@ -581,13 +641,13 @@ def narrate_pv(pos: Position, pv: list[Play]) -> list[str]:
             total = p.fu[s] + old.bit_count()
             shown = format_cards(old) if old else _("none")
             lines.append(
-                _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, worth {points}").format(
+                _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, {worth}").format(
                     seat=s,
                     fu=plural(p.fu[s], "fu"),
                     old=plural(old.bit_count(), "Old card"),
                     shown=shown,
                     total=total,
-                    points=plural(total - 5, "point"),
+                    worth=worth_text(total, s, p.caller),
                 )
             )
             p.push(move)

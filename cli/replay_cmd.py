@@ -6,9 +6,23 @@ from typing import Annotated
 
 import typer
 
+from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
+
 from .common import emit_json, stdout_console
 from .options import JsonOpt
 from .render import replay_data, replay_renderable
+
+
+def is_puzzle_file(path: str) -> bool:
+    """True when ``path`` holds puzzles (a collection, a list of puzzles or one puzzle) rather
+    than a game record: the puzzle commands read it."""
+    from lukfu_solver.puzzles.format import load
+
+    try:
+        return bool(load(path))
+    except (NotationError, OSError, ValueError):
+        return False
 
 
 def replay(
@@ -27,9 +41,18 @@ def replay(
     """
     from lukfu_solver.record import GameRecord
 
-    rec = GameRecord.load(record)
+    try:
+        rec = GameRecord.load(record)
+    except NotationError:
+        if is_puzzle_file(record):
+            raise NotationError(
+                "record",
+                _("{path} is a puzzle file, not a game record: try lukfu puzzle play {path}").format(path=record),
+            ) from None
+        raise
     positions = rec.replay()
     if json_:
         emit_json(replay_data(rec, positions))
     else:
         stdout_console().print(replay_renderable(rec, positions))
+        stdout_console().print(_("Review every decision: lukfu review {path}").format(path=record), highlight=False)

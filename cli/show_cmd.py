@@ -6,11 +6,25 @@ from typing import Annotated
 
 import typer
 
+from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
 from lukfu_solver.position import Position
 
 from .common import emit_json, stdout_console
 from .options import POSITION_HELP, JsonOpt, one_source
 from .render import position_data, position_renderable, view_data, view_renderable
+
+
+def looks_like_view(text: str) -> bool:
+    """True when ``text`` reads as a seat view (``<seat> <hand> <caller> [history]``), which a
+    position line never does (it starts with three hands)."""
+    from lukfu_solver.view import SeatView
+
+    try:
+        SeatView.parse(text)
+    except NotationError:
+        return False
+    return True
 
 
 def show(
@@ -43,7 +57,14 @@ def show(
             stdout_console().print(view_renderable(seat_view))
         return
     assert position is not None
-    pos = Position.parse(position)
+    try:
+        pos = Position.parse(position)
+    except NotationError:
+        if looks_like_view(position):
+            raise NotationError(
+                "position", _("this is a seat view, not a position: show it with --view VIEW (lukfu show --view '…')")
+            ) from None
+        raise
     if json_:
         emit_json(position_data(pos))
     else:

@@ -6,7 +6,7 @@ both shipped in ``lukfu_solver/data``.
 
 from .cards import CardSet, card_name, format_cards, old_cards, parse_card, parse_cards
 from .errors import NotationError
-from .game import RandomPlayer, play_deal
+from .game import play_deal
 from .plays import CLAIM_PLAY, Play
 from .position import Position
 from .record import GameRecord
@@ -21,7 +21,6 @@ __all__ = [
     "Outcome",
     "Play",
     "Position",
-    "RandomPlayer",
     "SeatView",
     "card_name",
     "format_cards",

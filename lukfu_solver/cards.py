@@ -125,10 +125,10 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
     mask = 0
     suit = -1
     pending = False  # a suit letter waiting for its first rank
-    for ch in s.upper():
+    for ch in s:  # the character as typed: a fault quotes it, never its capital
         if ch in " ,":
             continue
-        pos = SUITS.find(ch)
+        pos = SUITS.find(ch.upper()) if len(ch.upper()) == 1 else -1
         if pos >= 0:
             if pending:
                 raise NotationError(
@@ -186,6 +186,9 @@ def _old_ranks9(known9: int) -> int:
 
 OLD_RANKS9 = tuple(_old_ranks9(m) for m in range(512))
 """OLD_RANKS9[known9]: the ranks that are Old for a holder who knows the cards known9 of a suit."""
+ABOVE_IN_SUIT = tuple((1 << ((c // 9 + 1) * 9)) - (1 << (c + 1)) for c in range(NUM_CARDS))
+"""ABOVE_IN_SUIT[c]: the cards of card ``c``'s suit above it (``mask & ABOVE_IN_SUIT[c]`` is
+``rules.higher_in_suit(mask, c)``, by table)."""
 
 
 def old_cards(hand: CardSet, faceup: CardSet) -> CardSet:

@@ -5,6 +5,7 @@ calling phase (``view.caller is None``) ``"play"`` or ``"pass"``, in the play ph
 :class:`~lukfu_solver.plays.Play`. :func:`play_deal` seats the players, deals, runs the calling
 and the play, checks every answer against the rules and returns the :class:`GameRecord`.
 
+>>> from lukfu_solver.players.random import RandomPlayer
 >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7)
 >>> rec == play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7)
 True
@@ -17,14 +18,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .cards import NUM_CARDS, iter_cards
+from .cards import NUM_CARDS
 from .errors import NotationError
 from .i18n import _
 from .inputs import check_seed
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
 from .position import Position
 from .record import MAX_PASSED_OUT, GameRecord, Hands
-from .rules import beating_plays
 from .view import HAND_SIZE, SeatView
 
 Player = Callable[[SeatView], Play | str]
@@ -79,39 +79,6 @@ class IllegalMove(NotationError):
         super().__init__("move", f"{who} answered {shown}, which is not legal: {reason}")
 
 
-class RandomPlayer:
-    """A player that chooses uniformly at random among its legal choices, from its own seeded RNG.
-
-    Calls ``play`` or ``pass`` with probability 1/2 each; leads and beating plays are drawn
-    uniformly from the rules' generators; a discard is a uniformly random set of the lead's size
-    drawn without listing them all.
-
-    >>> RandomPlayer(0)(SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")).kind == DISCARD
-    True
-    """
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def __call__(self, view: SeatView) -> Play | str:
-        rng = self.rng
-        if view.caller is None:
-            return "play" if rng.random() < 0.5 else "pass"
-        if view.to_move != view.seat:
-            raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
-        best = view.best
-        if best is None:
-            return rng.choice(list(view.legal_moves()))
-        beating = list(beating_plays(view.hand, best, view.best_seat == view.trick_leader))
-        if beating:
-            return rng.choice(beating)
-        size = view.trick[0].size
-        chosen = rng.sample(list(iter_cards(view.hand)), size)
-        return Play(DISCARD, sum(1 << c for c in chosen), size)
-
-
 def _name(player: Player) -> str:
     return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
 
@@ -120,6 +87,7 @@ def first_master(seed: int) -> int:
     """The person (index into ``players``) that :func:`play_deal` makes Master of the first deal
     of ``seed``, drawn after that deal's cards (a later deal, after three passes, draws again).
 
+    >>> from lukfu_solver.players.random import RandomPlayer
     >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7, names="abc")
     >>> rec.passed_out, rec.players[0] == "abc"[first_master(7)]
     ((), True)

@@ -229,6 +229,55 @@ def counted(n: int, word: str) -> str:
     return COUNTED[word](n).format(n=n)
 
 
+NUMBER_MARKS: dict[str, tuple[str, str, int]] = {
+    "en": (",", ".", 4),
+    "ru": ("\u00a0", ",", 4),
+    "hi": (",", ".", 4),
+    "es": (".", ",", 5),
+}
+"""Each language's digit grouping mark, decimal mark and the fewest digits grouped (CLDR): 20,000
+and 0.62; 20 000 and 0,62 (a no-break space, so a number never wraps); Spanish 20.000, 0,62 and
+4000 ungrouped. Hindi groups in the Indian way: 1,00,000."""
+
+
+def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = None) -> str:
+    """``x`` as the language in use (or ``code``) writes it, with ``decimals`` places (a ``+``
+    before a positive number with ``sign``; never ``-0``).
+
+    >>> number(20000), number(-1.375, 2), number(0.5, 1, sign=True)
+    ('20,000', '-1.38', '+0.5')
+    >>> with using_language("ru"):
+    ...     number(20000), number(-1.375, 2)
+    ('20\xa0000', '-1,38')
+    >>> with using_language("es"):
+    ...     number(4000), number(20000), number(0.62, 2)
+    ('4000', '20.000', '0,62')
+    >>> with using_language("hi"):
+    ...     number(1234567)
+    '12,34,567'
+    """
+    code = language() if code is None else code  # another language's way: a reason said in English for --json
+    group, point, fewest = NUMBER_MARKS.get(code, NUMBER_MARKS[SOURCE_LANGUAGE])
+    text = f"{abs(x):.{decimals}f}"
+    whole, _dot, part = text.partition(".")
+    if len(whole) >= fewest:
+        if code == "hi":  # the last three digits, then pairs
+            head, tail = whole[:-3], whole[-3:]
+            pairs = [head[max(0, i - 2) : i] for i in range(len(head), 0, -2)][::-1]
+            whole = group.join([*pairs, tail])
+        else:
+            whole = f"{int(whole):,}".replace(",", group)
+    out = whole + (point + part if part else "")
+    if float(text) == 0:
+        return ("+" if sign else "") + out
+    return ("-" if x < 0 else "+" if sign else "") + out
+
+
+def seconds(x: float) -> str:
+    """A duration in seconds with one decimal, in the language's words (``0.4 s``, ``0,4 с``)."""
+    return _("{seconds} s").format(seconds=number(x, 1))
+
+
 def take_lang_option(args: list[str]) -> tuple[list[str], str | None]:
     """``args`` without their ``--lang CODE`` / ``--lang=CODE`` (anywhere before ``--``), and the code.
 

@@ -1,7 +1,8 @@
-"""Shared test helpers and the hypothesis profile.
+"""Shared test helpers, the hypothesis profile and the ``slow`` mark.
 
 Hypothesis runs derandomized (the same examples on every run, so CI is reproducible) with no
-deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more examples.
+deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more examples. The
+tests named in ``slow_tests.py`` are marked ``slow`` at collection (``-m "not slow"``: the fast loop).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
+from slow_tests import SLOW
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.i18n import set_language
@@ -41,19 +43,33 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests ``slow_tests.SLOW`` names (every case of a parametrized one) ``slow``."""
+    for item in items:
+        if os.path.dirname(str(item.path)) == TESTS:
+            name = getattr(item, "originalname", None) or item.name
+            if name in SLOW.get(os.path.basename(str(item.path)), ()):
+                item.add_marker(pytest.mark.slow)
+
+
 _INSTALLED_COPY = "import lukfu_solver; print(lukfu_solver.__file__)"
 _COMPILE = "from lukfu_solver.search.warmup import prepare_kernel; prepare_kernel()"
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernel_compiled_once() -> None:
-    """Compile the numba kernel once, before the first test, for both copies the tests run: the
-    one this process imports (the source tree) and the installed one that ``lukfu`` subprocesses
-    import (from a non-editable install they differ, and each has its own cache).
+    """Make the numba kernel ready once, before the first test, for both copies the tests run:
+    the one this process imports (the source tree) and the installed one that ``lukfu``
+    subprocesses import (from a non-editable install they differ; the cache is per kernel, so
+    an identical kernel is compiled once and the other copy waits for it and loads it, and a
+    non-editable install ships its own compiled).
 
     Without this, the first tests to start ``lukfu`` (often with worker pools) compiled the
     installed copy in several processes at once, which on a loaded 2-core machine took minutes and
-    ran into the tests' hang guards. The two compiles run side by side, one per core.
+    ran into the tests' hang guards. Two different kernels compile side by side, one per core.
     """
     from lukfu_solver.search.warmup import prepare_kernel
 
@@ -182,7 +198,7 @@ def kernel_playouts(seeds: range) -> Iterator[tuple[Position, object, int]]:
     from lukfu_solver.game import deal_hands
     from lukfu_solver.plays import CLAIM
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import encode, load_row, tables
+    from lukfu_solver.search.compiled import encode, load_row, tables
 
     T = tables()
     for seed in seeds:
@@ -199,6 +215,15 @@ def kernel_playouts(seeds: range) -> Iterator[tuple[Position, object, int]]:
             pos.push(m)
             K.push(T, st, ply, encode(m))
             ply += 1
+
+
+@pytest.fixture
+def screens() -> Iterator[list]:
+    """The tmux screens a test opens (:class:`screens.Screen`), each closed after the test."""
+    made: list = []
+    yield made
+    for s in made:
+        s.close()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

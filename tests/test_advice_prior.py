@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from lukfu_solver.analysis import advice
-from lukfu_solver.analysis.advice import advise, hand_facts
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.model import load_model, predict
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import Budget, CallSample, CallValuation
 from lukfu_solver.hidden.pimc import TYPICAL_VAR, SolveLimits, estimate, refine
+from lukfu_solver.policy.calling import hand_facts
 
 MASTER = parse_cards("C4S124569M26T678")
 """Bench hand 9 (the Master's)."""

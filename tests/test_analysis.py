@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from lukfu_solver.analysis.advice import advise, hand_facts, policy_calls
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.moves import SolveLimits, analyse, p_better, viewer_points
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.search.reference import Solver
 from lukfu_solver.view import SeatView
 

@@ -11,13 +11,14 @@ import pytest
 from rich.console import Console
 
 from lukfu_cli.analyse_charts import MovesChart, OutcomeChart
-from lukfu_solver.analysis.advice import advise, hand_facts, policy_calls
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import ADVISE_TIME, advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.model import FEATURES, load_model, predict
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import Budget, call_values
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
+from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.view import SeatView
 
 SMALL = SolveLimits(20_000)
@@ -127,9 +128,11 @@ def test_the_charts_fit_the_terminal(width: int) -> None:
     assert lines[0].startswith(" -10 ") and lines[-1].endswith("1 (3%)")
     rows = [("T9", 3.25, 0.4), ("M123", -1.5, 0.75), ("xC4", 0.0, 0.0)]
     lines = render(MovesChart(rows), width)
-    assert len(lines) == 3 and all(len(line) <= width for line in lines)
+    assert len(lines) == 5 and all(len(line) <= width for line in lines)  # three bars and the scale
     assert "+3.25 ± 0.40" in lines[0] and "├" in lines[1] and "┤" in lines[1]
-    bars = [line.count("█") for line in lines]
+    zero = lines[3].index("┴")
+    assert lines[4][zero] == "0" and lines[4].split()[0] == "-2.2" and lines[4].split()[-1] == "3.6"
+    bars = [line.count("█") for line in lines[:3]]
     assert bars[0] > bars[1] > 0  # the longer bar is the larger magnitude
 
 

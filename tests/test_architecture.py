@@ -1,17 +1,19 @@
 """The import contract: the architecture as tests (docs/architecture.md draws it).
 
-The library is layered cards -> rules -> position and view -> search -> hidden hands -> analysis,
-players and puzzles -> the command line, and each test here fails when a change breaks one of
-its promises: the library never reaches the command line (by import or by name), ortools stays in
-the hidden-hand modules and numba in the compiled search, the rules never import the search,
-there is one sampler family and one PIMC core, bench/ uses the library only, and no source file
-grows past the size a reader can hold.
+The library is layered cards -> rules -> position and view -> search and the rule policies ->
+hidden hands -> analysis, players and puzzles -> the command line, and each test here fails when
+a change breaks one of its promises: the library never reaches the command line (by import or by
+name), ortools stays in the hidden-hand modules and numba in the compiled search, the rules never
+import the search, the rule policies need only the rules, every calling policy is defined in one
+module, there is one sampler family and one PIMC core, bench/ uses the library only, and no
+source file grows past the size a reader can hold.
 """
 
 from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import re
 from pathlib import Path
 
@@ -21,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIB = ROOT / "lukfu_solver"
 CLI = ROOT / "cli"
 BENCH = ROOT / "bench"
+TRAIN = ROOT / "train"
 MAX_LINES = 800
 
 LAYERS: dict[str, int] = {
@@ -37,6 +40,7 @@ LAYERS: dict[str, int] = {
     "inputs": 0,
     "safe_write": 0,
     "search": 5,
+    "policy": 5,
     "hidden": 6,
     "analysis": 7,
     "players": 7,
@@ -62,9 +66,15 @@ def _module(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of a file, read once for all the tests here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
     """Every module ``path`` imports, anywhere in the file (lazy imports too), as absolute names."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     here = _module(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
     found: set[str] = set()
@@ -84,7 +94,7 @@ def _imports(path: Path) -> set[str]:
 
 def _named_modules(path: Path) -> set[str]:
     """Module names that ``path`` spells in strings (``import_module("...")`` and the like)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     return {
         node.value
         for node in ast.walk(tree)
@@ -149,6 +159,57 @@ def test_rules_never_import_search() -> None:
         assert not any(m.startswith("lukfu_solver.search") for m in deps), name
 
 
+def test_the_rule_policies_need_only_the_rules() -> None:
+    """policy/ (the rule player, its seat facts, the calling policies) imports the floors below
+    search/ and itself only: nothing of the search, the hidden hands or above, so the opponent
+    model in hidden/ can replay it without a cycle."""
+    files = _sources(LIB / "policy")
+    assert files, "the policy floor has modules"
+    for path in files:
+        reached = sorted(
+            m
+            for m in _imports(path)
+            if (_layer(m) or 0) >= LAYERS["policy"] and not m.startswith("lukfu_solver.policy")
+        )
+        assert not reached, f"{path.relative_to(ROOT)} needs more than the rules: {reached}"
+
+
+CALLING = LIB / "policy" / "calling.py"
+CALLING_NAMES = re.compile(r"_?(sigmoid|hand_strength\w*|policy_calls|rule_call|hand_facts|\w*call_curve\w*)", re.I)
+"""Functions and classes that are a calling policy or its curve."""
+CALLING_CONSTANTS = re.compile(r"\w*CALL_(THRESHOLD|SCORE|CURVE)\w*")
+"""Module constants that are a calling policy's threshold or curve."""
+
+
+def test_every_calling_policy_is_defined_in_one_module() -> None:
+    """The rule player's call, the later seats' policy in the call valuation and the opponent
+    model's call curve, with their thresholds and curves, are defined in ``policy/calling.py``
+    only: a second definition anywhere in the library or the command line is a second policy."""
+    paths = LIB_FILES + _sources(CLI)
+    defs = [(p, n) for p, kind, n in _definitions(paths) if CALLING_NAMES.fullmatch(n) or n == "CallCurve"]
+    consts = []
+    for p in paths:
+        for node in _tree(p).body:
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            consts += [(p, t.id) for t in targets if isinstance(t, ast.Name) and CALLING_CONSTANTS.fullmatch(t.id)]
+    assert {n for p, n in defs if p == CALLING} >= {
+        "sigmoid",
+        "hand_strength",
+        "policy_calls",
+        "rule_call",
+        "CallCurve",
+    }
+    assert {n for p, n in consts if p == CALLING} >= {"DEFAULT_CALL_THRESHOLD", "CALL_SCORE", "PIMC_CALL_CURVE"}
+    outside = [f"{p.relative_to(ROOT)}:{n}" for p, n in defs + consts if p != CALLING]
+    assert not outside, f"a calling policy defined outside policy/calling.py: {outside}"
+
+
 def test_ortools_only_in_the_hidden_hand_modules() -> None:
     users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "ortools" for m in _imports(p))}
     assert users, "the constraints module imports ortools"
@@ -159,7 +220,7 @@ def test_ortools_only_in_the_hidden_hand_modules() -> None:
 def test_numba_only_in_the_compiled_search() -> None:
     users = {p for p in _sources(LIB) + _sources(CLI) if any(m.split(".")[0] == "numba" for m in _imports(p))}
     assert users, "the kernel imports numba"
-    allowed = (LIB / "search" / "kernel", LIB / "search" / "fast.py", LIB / "search" / "kernel.py")
+    allowed = (LIB / "search" / "kernel", LIB / "search" / "compiled.py", LIB / "search" / "kernel.py")
     outside = [str(p.relative_to(ROOT)) for p in users if not any(p == a or a in p.parents for a in allowed)]
     assert not outside, f"numba imported outside the compiled search: {outside}"
 
@@ -167,7 +228,7 @@ def test_numba_only_in_the_compiled_search() -> None:
 def _definitions(paths: list[Path]) -> list[tuple[Path, str, str]]:
     out = []
     for p in paths:
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if isinstance(node, ast.ClassDef):
                 out.append((p, "class", node.name))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -196,26 +257,28 @@ def test_one_pimc_core() -> None:
 def test_one_solver_factory() -> None:
     """Solvers are built by search.make_solver alone: nothing else constructs the classes."""
     built = []
-    for p in LIB_FILES + _sources(CLI) + _sources(BENCH):
+    for p in LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN):
         if (LIB / "search") in p.parents:
             continue
-        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(p)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id in ("FastSolver", "Solver")
+                and node.func.id in ("CompiledSolver", "Solver")
             ):
                 built.append(f"{p.relative_to(ROOT)}:{node.lineno}")
     assert not built, f"solvers built outside search.make_solver: {built}"
 
 
-@pytest.mark.parametrize("path", _sources(BENCH), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT)))
 def test_bench_uses_the_library_only(path: Path) -> None:
     reached = sorted(m for m in _imports(path) if m.split(".")[0] == "lukfu_cli")
     assert not reached, f"{path.relative_to(ROOT)} imports the command line: {reached}"
 
 
-@pytest.mark.parametrize("path", LIB_FILES + _sources(CLI), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "path", LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN), ids=lambda p: str(p.relative_to(ROOT))
+)
 def test_no_source_file_over_the_limit(path: Path) -> None:
     lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}: split it by job)"
@@ -223,7 +286,12 @@ def test_no_source_file_over_the_limit(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    LIB_FILES + _sources(CLI) + _sources(BENCH) + sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"],
+    LIB_FILES
+    + _sources(CLI)
+    + _sources(BENCH)
+    + _sources(TRAIN)
+    + sorted((ROOT / "docs").rglob("*.md"))
+    + [ROOT / "README.md"],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_pointer_outside_the_project(path: Path) -> None:
@@ -276,6 +344,53 @@ def test_every_data_file_is_installed() -> None:
     assert data, "the library has no data files: the walk is wrong"
     missing = [f for f in data if not any(fnmatch.fnmatchcase(f, pat) for pat in patterns)]
     assert not missing, f"data files missing from pyproject.toml's package-data: {missing}"
+
+
+SWITCHES_MODULE = LIB / "search" / "switches.py"
+
+
+def _assigned_names(path: Path) -> set[str]:
+    """Every plain name ``path`` assigns anywhere (``X = ...``, ``X: T = ...``, ``X += ...``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for t in targets:
+            for leaf in ast.walk(t):
+                if isinstance(leaf, ast.Name):
+                    names.add(leaf.id)
+    return names
+
+
+def _switch_names() -> set[str]:
+    """The switch list of ``search/switches.py`` (its ``SWITCHES``)."""
+    tree = ast.parse(SWITCHES_MODULE.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SWITCHES" for t in node.targets):
+            return {ast.literal_eval(e) for e in node.value.elts}  # type: ignore[attr-defined]
+    raise AssertionError("search/switches.py has no SWITCHES list")
+
+
+def test_each_switch_is_defined_once() -> None:
+    """The search's switches are defined in ``search/switches.py`` alone, every one listed there:
+    no other module of the library assigns a name of the list (a second definition would let the
+    reference and the kernel be switched apart)."""
+    switches = _switch_names()
+    assert switches and switches <= _assigned_names(SWITCHES_MODULE), "each listed switch is defined there"
+    twice = [
+        f"{p.relative_to(ROOT)}: {sorted(hit)}"
+        for p in LIB_FILES
+        if p != SWITCHES_MODULE and (hit := _assigned_names(p) & switches)
+    ]
+    assert not twice, f"switches defined outside search/switches.py: {twice}"
+
+
+def test_the_switch_rule_can_fail(tmp_path: Path) -> None:
+    """The reader of assignments sees a switch defined again, at module level or inside a function."""
+    f = tmp_path / "x.py"
+    f.write_text("CALLER_AHEAD = False\ndef g():\n    (TT_MIN_CARDS, y) = ((0, 0, 0), 1)\n", encoding="utf-8")
+    assert {"CALLER_AHEAD", "TT_MIN_CARDS"} <= _assigned_names(f) & _switch_names()
 
 
 WEB = ROOT / "web"

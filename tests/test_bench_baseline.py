@@ -1,6 +1,6 @@
 """The benchmarks' baseline solver tree (``bench/common.py``, ``baseline_tree``): any git revision
 is extracted once into a directory named by its hash, a revision git does not know is refused with
-``ValueError`` (``bench/solve.py --baseline-rev`` turns it into a one-line usage error), and a
+``ValueError`` (``python -m bench.solve --baseline-rev`` turns it into a one-line usage error), and a
 directory given on disk is used as it is."""
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-import common  # noqa: E402
+from bench import common, solve
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -45,11 +43,12 @@ def test_a_tree_on_disk_is_used_as_it_is(tmp_path: Path) -> None:
 
 def test_solve_bench_refuses_an_unknown_revision_in_one_line() -> None:
     out = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "solve.py"), "--solver", "fast", "--sets", "b", "--quick"]
+        [sys.executable, "-m", "bench.solve", "--solver", "fast", "--sets", "b", "--quick"]
         + ["--no-plain", "--no-drivers", "--baseline", "--baseline-rev", "no-such-revision-0000"],
         capture_output=True,
         text=True,
         timeout=600,
+        cwd=REPO,
     )
     assert out.returncode == 2, out.stderr
     assert "--baseline-rev" in out.stderr and "no such commit" in out.stderr
@@ -61,8 +60,6 @@ def _records(ms: list[float]) -> list[dict[str, float]]:
 
 
 def test_the_p95_goal_is_judged_by_the_ratio_to_the_baseline_of_the_same_run() -> None:
-    import solve  # noqa: PLC0415 (bench/solve.py, on the path above)
-
     base = _records([100.0] * 180 + [4400.0] * 20)  # p95 4400 ms: twice the bench machine's 2200
     slow = solve.p95_goal(_records([50.0] * 180 + [1000.0] * 20), base)
     assert slow["p95_ratio"] == 4.4 and slow["ratio_needed"] == 4.4

@@ -22,7 +22,7 @@ from conftest import kernel_playouts  # noqa: E402
 from lukfu_solver.plays import SINGLE  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search import value_bounds  # noqa: E402
-from lukfu_solver.search.fast import tables  # noqa: E402
+from lukfu_solver.search.compiled import tables  # noqa: E402
 from lukfu_solver.search.kernel import bounds as KB  # noqa: E402
 
 

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("numba")
 
 from lukfu_solver.search import bounds as B  # noqa: E402
-from lukfu_solver.search.fast import tables  # noqa: E402
+from lukfu_solver.search.compiled import tables  # noqa: E402
 from lukfu_solver.search.kernel import claims as KB  # noqa: E402
 
 

@@ -17,19 +17,14 @@ must give the oracle's values. ``CALLER_AHEAD`` is the switch of both searches
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import oracle_ab_once, random_endgame  # noqa: E402
+from oracle import oracle_ab_once, random_endgame
 
 from lukfu_solver.cards import UNBEATABLE_LEAD  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 
 def _beatable(pos: Position) -> int:
@@ -47,7 +42,7 @@ def _without(pos: Position) -> tuple[int, int]:
 def _full(pos: Position, skip: bool, monkeypatch: pytest.MonkeyPatch) -> int:
     """The look-ahead's bound over every single it plays out (no stop), with or without the skip."""
     with monkeypatch.context() as m:
-        m.setattr(B, "CALLER_AHEAD_SKIP", skip)
+        m.setattr(S, "CALLER_AHEAD_SKIP", skip)
         return B._caller_lead_bound(pos, B.INF)
 
 
@@ -104,7 +99,7 @@ def test_the_stop_at_beta(monkeypatch: pytest.MonkeyPatch) -> None:
     stopped_early = 0
     for pos in CASES:
         v = oracle_ab_once(pos)
-        full = _full(pos, B.CALLER_AHEAD_SKIP, monkeypatch)
+        full = _full(pos, S.CALLER_AHEAD_SKIP, monkeypatch)
         for beta in range(-14, 16, 2):
             b = B._caller_lead_bound(pos, beta)
             if full >= beta:
@@ -133,11 +128,10 @@ def test_kernel_bound_equals_the_reference() -> None:
     the skip one too, and the reference's is set alike) equals the reference's on every case, for
     every stop the search can pass, and leaves the position's own row as it found it (it writes the
     leads to the next row)."""
-    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import bounds as KB
 
-    assert KB.CALLER_AHEAD == B.CALLER_AHEAD and KB.CALLER_AHEAD_SKIP == B.CALLER_AHEAD_SKIP
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     for pos in CASES:
         hi0 = _without(pos)[1]
         load_row(solver.st, 0, pos)
@@ -154,10 +148,10 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     fewer = 0
     for pos in CASES[:80]:
         with monkeypatch.context() as m:
-            m.setattr(B, "CALLER_AHEAD", True)
+            m.setattr(S, "CALLER_AHEAD", True)
             on = make_solver("reference").solve(pos)
         with monkeypatch.context() as m:
-            m.setattr(B, "CALLER_AHEAD", False)
+            m.setattr(S, "CALLER_AHEAD", False)
             off = make_solver("reference").solve(pos)
         assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes

@@ -18,19 +18,14 @@ oracle's values with the same node counts. ``DISCARD_CALLER`` is the switch of b
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import open_endgames, oracle_ab_once  # noqa: E402
+from oracle import open_endgames, oracle_ab_once
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search import discards as D  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 
 def _caller_last(pos: Position) -> bool:
@@ -60,7 +55,7 @@ CASES = _cases()
 def _old_bound(pos: Position, monkeypatch: pytest.MonkeyPatch) -> int:
     """The tenth round's bound: the caller's discard taken as unknown."""
     with monkeypatch.context() as m:
-        m.setattr(D, "DISCARD_CALLER", False)
+        m.setattr(S, "DISCARD_CALLER", False)
         return D.discard_ahead_bound(pos, B.INF)
 
 
@@ -139,12 +134,10 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_kernel_bound_equals_the_reference() -> None:
     """The compiled ``discard_ahead_bound`` (its switch a compile-time constant, the reference's
     set alike) equals the reference's on every case for every stop and floor the search can pass."""
-    from lukfu_solver.search.fast import FastSolver, load_row
-    from lukfu_solver.search.kernel import bounds as KB
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import discards as KD
 
-    assert KB.DISCARD_CALLER == D.DISCARD_CALLER
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     for pos in CASES:
         lo0, hi0 = B.value_bounds(pos)
         load_row(solver.st, 0, pos)
@@ -162,7 +155,7 @@ def test_the_searches_with_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     fewer = 0
     for pos in CASES:
         with monkeypatch.context() as m:
-            m.setattr(D, "DISCARD_CALLER", False)
+            m.setattr(S, "DISCARD_CALLER", False)
             off = make_solver("reference").solve(pos)
         on = make_solver("reference").solve(pos)
         fast = make_solver("compiled").solve(pos)

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from lukfu_cli.app import app
 from lukfu_cli.render import points_text
-from lukfu_solver.game import RandomPlayer, play_deal, start_position
+from lukfu_solver.game import play_deal, start_position
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
@@ -445,8 +446,11 @@ def test_deal_seat_shows_the_hand_and_what_to_try() -> None:
     res = runner.invoke(app, ["deal", "--seed", "7", "--seat", "1", "--json"])
     data = json.loads(res.stdout)
     assert data["hand"] == "C1378S57M24T4789" and data["old"] == "C1T789" and data["seat"] == 1
-    res = runner.invoke(app, ["deal", "--seed", "7", "--show"])
-    assert res.exit_code == 0 and "To move: seat 0, to lead" in res.stdout
+    res = runner.invoke(app, ["deal", "--seed", "7", "--show"])  # as dealt: the calling decides the caller
+    assert res.exit_code == 0 and "caller" not in res.stdout.split("\n")[3] and "The calling decides" in res.stdout
+    assert "Caller: seat 0" not in res.stdout and "1* 3 7 8" in res.stdout
+    res = runner.invoke(app, ["deal", "--seed", "7", "--show", "--caller", "0"])
+    assert res.exit_code == 0 and "To move: seat 0, to lead" in res.stdout and "Caller: seat 0" in res.stdout
 
 
 def test_version() -> None:

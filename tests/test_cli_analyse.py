@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from lukfu_cli import progress
 from lukfu_cli.app import app
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import Play
 from lukfu_solver.view import SeatView
 

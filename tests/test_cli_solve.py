@@ -219,9 +219,9 @@ def test_batch_limit_keeps_bounds(tmp_path: Path) -> None:
 
 
 def test_threads_two_same_value(monkeypatch: pytest.MonkeyPatch, solved) -> None:
-    from lukfu_solver.search import fast
+    from lukfu_solver.search import compiled
 
-    monkeypatch.setattr(fast, "HELPER_AFTER", 0.0)  # the helper starts at the first pause
+    monkeypatch.setattr(compiled, "HELPER_AFTER", 0.0)  # the helper starts at the first pause
     o = json.loads(ok("solve", str(ENDGAME), "--threads", "2", "--all-moves", "--json").stdout)
     assert o["value"] == solved.value and o["complete"] is True
     assert o["moves"] == {str(m): v for m, v in sorted(solved.moves.items(), key=lambda kv: kv[0].sort_key())}
@@ -326,7 +326,7 @@ def test_a_killed_worker_ends_the_batch_with_one_line(tmp_path: Path) -> None:
 
 
 def test_help_does_not_import_search() -> None:
-    searches = ("lukfu_solver.search.reference", "lukfu_solver.search.fast", "numba")
+    searches = ("lukfu_solver.search.reference", "lukfu_solver.search.compiled", "numba")
     code = f"import sys, lukfu_cli.app; print(any(m in sys.modules for m in {searches!r}))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr

@@ -64,7 +64,7 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers canno
 
 def kernel_warmup() -> None:
     """The compiled kernel's warm-up, looked up when run (its module may move within search/)."""
-    from lukfu_solver.search.fast import compile_all
+    from lukfu_solver.search.compiled import compile_all
 
     compile_all()
 
@@ -354,7 +354,7 @@ def test_a_killed_worker_costs_its_task_a_retry(cluster: Cluster, tmp_path: Path
 def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> None:
     """The same results through a scheduler and workers started by the ``dask`` command (the
     scheduler unpickles the tasks, so the function is the library's, not this file's)."""
-    from lukfu_solver.search.fast import compile_all
+    from lukfu_solver.search.compiled import compile_all
 
     deal = functools.partial(random_endgame, cards=9)
     seeds = list(range(16))

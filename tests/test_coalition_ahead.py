@@ -18,19 +18,14 @@ both searches (``docs/search.md``, "Coalition's look-ahead after the probe (eigh
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from oracle import open_endgames, oracle_ab_once
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
-
-from lukfu_solver.plays import SINGLE, Play  # noqa: E402
-from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import bounds as B  # noqa: E402
-from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.plays import SINGLE, Play
+from lukfu_solver.position import Position
+from lukfu_solver.search import bounds as B
+from lukfu_solver.search import make_solver
+from lukfu_solver.search import switches as S
 
 
 def _runs_here(pos: Position) -> bool:
@@ -43,7 +38,7 @@ def _runs_here(pos: Position) -> bool:
 def _full(pos: Position, skip: bool, monkeypatch: pytest.MonkeyPatch) -> int:
     """The look-ahead's bound over every single it plays out (no stop), with or without the skip."""
     with monkeypatch.context() as m:
-        m.setattr(B, "COALITION_AHEAD_SKIP", skip)
+        m.setattr(S, "COALITION_AHEAD_SKIP", skip)
         return B._coalition_lead_bound(pos, -B.INF)
 
 
@@ -95,7 +90,7 @@ def test_the_stop_at_alpha(monkeypatch: pytest.MonkeyPatch) -> None:
     stopped_early = 0
     for pos in CASES:
         v = oracle_ab_once(pos)
-        full = _full(pos, B.COALITION_AHEAD_SKIP, monkeypatch)
+        full = _full(pos, S.COALITION_AHEAD_SKIP, monkeypatch)
         for alpha in range(-16, 14, 2):
             b = B._coalition_lead_bound(pos, alpha)
             if full <= alpha:
@@ -138,12 +133,10 @@ def test_kernel_bound_equals_the_reference() -> None:
     constants, and the reference's are set alike) equals the reference's on every case, for every
     stop the search can pass, and leaves the position's own row as it found it (it writes the
     leads to the next row)."""
-    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import bounds as KB
 
-    assert KB.COALITION_AHEAD == B.COALITION_AHEAD and KB.COALITION_AHEAD_SKIP == B.COALITION_AHEAD_SKIP
-    assert KB.R7_AT_LEAD == B.R7_AT_LEAD
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     for pos in CASES:
         lo0 = B.value_bounds(pos)[0]
         load_row(solver.st, 0, pos)
@@ -160,10 +153,10 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     fewer = 0
     for pos in CASES[:80]:
         with monkeypatch.context() as m:
-            m.setattr(B, "COALITION_AHEAD", True)
+            m.setattr(S, "COALITION_AHEAD", True)
             on = make_solver("reference").solve(pos)
         with monkeypatch.context() as m:
-            m.setattr(B, "COALITION_AHEAD", False)
+            m.setattr(S, "COALITION_AHEAD", False)
             off = make_solver("reference").solve(pos)
         assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes
@@ -177,46 +170,3 @@ def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
         a, b = compiled.solve(pos), reference.solve(pos)
         assert a.value == b.value == oracle_ab_once(pos), str(pos)
         assert a.nodes == b.nodes, str(pos)
-
-
-def _r7_cases() -> list[Position]:
-    """Seeded endgames of 3-5 cards a hand at a non-caller's lead with no set and no run (more
-    than one card), whose bounds without the R7 one-trick bound leave the value open."""
-    out = []
-    mp = pytest.MonkeyPatch()
-    try:
-        mp.setattr(B, "R7_AT_LEAD", False)
-        for seed in range(400):
-            pos = random_endgame(43_000 + seed, 3 + seed % 3)
-            w = pos.to_move
-            if pos.trick or w == pos.caller or B._has_set_or_run(pos.hands[w]):
-                continue
-            lo, hi = B.value_bounds(pos)
-            if lo < hi:
-                out.append(pos)
-    finally:
-        mp.undo()
-    return out
-
-
-def test_the_r7_bound_after_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The variant ``R7_AFTER_PROBE`` (with ``R7_AT_LEAD`` off; both off as committed): the R7
-    one-trick bound computed at the coalition's call point after the table probe instead of in
-    ``value_bounds``. The reference search so switched gives the oracle's values on seeded R7
-    leads (the kernel, whose switches are compile-time constants, matched it on
-    ``tests/test_kernel.py`` in a build with both flipped, ``docs/search.md``), and the bound
-    does decide nodes there: with the call point switched off as well, more nodes are searched
-    on some cases."""
-    cases = _r7_cases()
-    assert len(cases) >= 40, len(cases)
-    more = 0
-    for pos in cases[:60]:
-        with monkeypatch.context() as m:
-            m.setattr(B, "R7_AT_LEAD", False)
-            m.setattr(B, "R7_AFTER_PROBE", True)
-            moved = make_solver("reference").solve(pos)
-            m.setattr(B, "R7_AFTER_PROBE", False)
-            none = make_solver("reference").solve(pos)
-        assert moved.value == none.value == oracle_ab_once(pos), str(pos)
-        more += none.nodes > moved.nodes
-    assert more >= 5, more

@@ -21,19 +21,14 @@ round)").
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import open_endgames, oracle_ab_once, random_endgame  # noqa: E402
+from oracle import open_endgames, oracle_ab_once, random_endgame
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search import discards as D  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 
 def _applies(pos: Position) -> bool:
@@ -145,12 +140,10 @@ def test_kernel_bound_equals_the_reference() -> None:
     constant, and the reference's is set alike) equals the reference's on every case and on
     positions where it does not apply, for every stop and floor the search can pass, and leaves
     the position's own row as it found it."""
-    from lukfu_solver.search.fast import FastSolver, load_row
-    from lukfu_solver.search.kernel import bounds as KB
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import discards as KD
 
-    assert KB.DISCARD_AHEAD == D.DISCARD_AHEAD
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     for pos in _rows():
         lo0, hi0 = B.value_bounds(pos)
         load_row(solver.st, 0, pos)
@@ -168,10 +161,10 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     fewer = 0
     for pos in CASES:
         with monkeypatch.context() as m:
-            m.setattr(D, "DISCARD_AHEAD", True)
+            m.setattr(S, "DISCARD_AHEAD", True)
             on = make_solver("reference").solve(pos)
         with monkeypatch.context() as m:
-            m.setattr(D, "DISCARD_AHEAD", False)
+            m.setattr(S, "DISCARD_AHEAD", False)
             off = make_solver("reference").solve(pos)
         assert on.value == off.value == oracle_ab_once(pos), str(pos)
         fewer += on.nodes < off.nodes

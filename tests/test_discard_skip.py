@@ -11,12 +11,7 @@ wins, would lose cuts, and the cases show it.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import random_endgame  # noqa: E402
+from oracle import random_endgame
 
 from lukfu_solver.plays import SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
@@ -79,10 +74,10 @@ def test_kernel_bound_equals_the_reference_on_every_kind() -> None:
     """The compiled bound (its R7 look-ahead at an end given up at the end's reach and the floor,
     and played out for its lower bound alone) equals the reference's on every case, for the stops
     and floors the search can pass."""
-    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import discards as KD
 
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     for pos in CASES[::2]:
         lo0, hi0 = B.value_bounds(pos)
         load_row(solver.st, 0, pos)
@@ -95,12 +90,12 @@ def test_kernel_bound_equals_the_reference_on_every_kind() -> None:
 def test_the_lower_bound_alone_of_the_r7_trick() -> None:
     """``discards.ahead_first_lo`` is ``bounds.ahead_first``'s lower bound, for every single of a
     leader's hand and every way the others may be missing cards, on seeded positions at a lead."""
-    from lukfu_solver.search.fast import FastSolver, load_row
+    from lukfu_solver.search.compiled import CompiledSolver, load_row
     from lukfu_solver.search.kernel import bounds as KB
     from lukfu_solver.search.kernel import discards as KD
     from lukfu_solver.search.kernel.layout import F_FACEUP, F_FU0, F_H0
 
-    solver = FastSolver(max_entries=1024)
+    solver = CompiledSolver(max_entries=1024)
     checked = 0
     for seed in range(300):
         pos = random_endgame(67_000 + seed, 4 + seed % 5)
@@ -111,7 +106,12 @@ def test_the_lower_bound_alone_of_the_r7_trick() -> None:
         left = pos.cards_per_hand()
         for c in (1 << i for i in range(64) if m[w] >> i & 1):
             n = [h & ~c if s == w else h for s, h in enumerate(m)]
-            for unsure in (0, 1 << 4 * ((w + 1) % 3), 1 << 4 * ((w + 2) % 3), 2 << 4 * ((w + 1) % 3) | 1 << 4 * ((w + 2) % 3)):
+            for unsure in (
+                0,
+                1 << 4 * ((w + 1) % 3),
+                1 << 4 * ((w + 2) % 3),
+                2 << 4 * ((w + 1) % 3) | 1 << 4 * ((w + 2) % 3),
+            ):
                 args = (solver.T, pos.caller, w, c, *n, *f, up | c, left - 1, unsure)
                 assert KD.ahead_first_lo(*args) == KB.ahead_first(*args)[0], (str(pos), c, unsure)
                 checked += 1

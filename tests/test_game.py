@@ -15,13 +15,13 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.game import (
     MAX_PASSED_OUT,
     IllegalMove,
-    RandomPlayer,
     deal_from_seed,
     deal_hands,
     first_master,
     play_deal,
     start_position,
 )
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import DISCARD, SINGLE, Play
 from lukfu_solver.record import GameRecord
 from lukfu_solver.view import SeatView
@@ -105,7 +105,7 @@ def test_same_seed_same_record() -> None:
 
 def test_same_seed_same_record_in_another_process() -> None:
     code = (
-        "from lukfu_solver.game import RandomPlayer, play_deal;"
+        "from lukfu_solver.game import play_deal; from lukfu_solver.players.random import RandomPlayer;"
         "print(play_deal([RandomPlayer(3), RandomPlayer(4), RandomPlayer(5)], 1).dumps())"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from lukfu_solver.analysis.advice import advise
+from lukfu_solver.analysis.defaults import advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.moves import SolveLimits
 from lukfu_solver.errors import NotationError
@@ -26,9 +27,15 @@ def test_the_calling_hint_gives_advise_numbers(text: str) -> None:
     assert h.best == a.recommendation
 
 
-def test_the_calling_hint_defaults_to_the_level_samples() -> None:
-    h = hint(SeatView.parse("0 C1259S3M1246T379 - -"), 1, seed=0, limits=SMALL)
-    assert h.advice is not None and h.advice.samples == 8  # level 1: 8 call samples
+def test_the_calling_hint_defaults_to_advises_own_budget() -> None:
+    """One question, one number: without samples the hint is advise's default answer (anytime,
+    the same sample cap, stopping rule and limits), not a smaller one of its own."""
+    view = SeatView.parse("1 C19S345M2789T189 - pass")
+    h = hint(view, 1, seed=0)
+    cap, budget = advice_budget(None, None, 1)
+    assert h.advice is not None and budget is not None
+    assert h.advice.requested == cap and h.advice.stopped in ("samples", "decided", "time")
+    assert h.seconds < budget.seconds + 5  # it thinks for advise's time, not for a level's samples
 
 
 def test_the_play_hint_is_the_pimc_players_analysis() -> None:

@@ -16,16 +16,16 @@ from typer.testing import CliRunner
 
 from lukfu_cli.app import app
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
+from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.inference import (
     Decision,
-    Facts,
     decisions,
     fit_call,
     fit_eps,
     log_discard,
     log_likelihood,
-    sigmoid,
+    resample,
+    rule_model,
     temper,
     weigh,
 )
@@ -40,9 +40,13 @@ from lukfu_solver.hidden.pimc import (
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import run_match
 from lukfu_solver.players import make_player
-from lukfu_solver.players.ipimc import IpimcPlayer, keep_order, opponent_model, pimc_candidates, rule_model, rule_policy
-from lukfu_solver.players.pimc import PimcPlayer
-from lukfu_solver.players.rule import RulePlayer, ctx_from_view
+from lukfu_solver.players.ipimc import DEFAULT_POOL, IpimcPlayer, opponent_model, pimc_candidates
+from lukfu_solver.players.pimc import DEFAULT_LEVEL, PimcPlayer
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.calling import sigmoid
+from lukfu_solver.policy.facts import facts_from_view
+from lukfu_solver.policy.rule import RulePlayer, rule_move
+from lukfu_solver.policy.rule_fast import keep_order_fast
 from lukfu_solver.view import SeatView
 
 runner = CliRunner()
@@ -68,11 +72,11 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
 
         def policy(facts, seen=seen):  # type: ignore[no-untyped-def]
             seen.append(facts)
-            return rule_policy(facts)
+            return rule_move(facts)
 
         def order(facts, orders=orders):  # type: ignore[no-untyped-def]
             orders.append(facts)
-            return keep_order(facts)
+            return keep_order_fast(facts)
 
         ds = list(decisions(policy, rec.hands, rec.caller, rec.plays, None, order))
         expected = []
@@ -81,7 +85,7 @@ def test_replayed_facts_are_what_each_seat_saw() -> None:
             s = SeatView.from_deal(0, rec.hands[0], rec.caller, plays[:i]).to_move
             view = SeatView.from_deal(s, rec.hands[s], rec.caller, plays[:i])
             if len(list(view.legal_moves())) > 1:
-                expected.append((ctx_from_view(view), p, RulePlayer()(view)))
+                expected.append((facts_from_view(view), p, RulePlayer()(view)))
         assert len(ds) == len(expected)
         for d, (ctx, played, rule) in zip(ds, expected, strict=True):
             assert d.seat == ctx.seat
@@ -115,7 +119,7 @@ def test_the_replayed_likelihood_is_the_one_of_each_seats_own_view() -> None:
                     legal = list(view.legal_moves())
                     if s == skip or len(legal) < 2:
                         continue
-                    facts = Facts(*ctx_from_view(view))
+                    facts = facts_from_view(view)
                     kind = "lead" if not view.trick else ("discard" if legal[-1].kind == 3 else "follow")
                     if model.candidates is not None:
                         cs = model.candidates(
@@ -180,11 +184,11 @@ def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
         d
         for r in recs
         if r.caller is not None
-        for d in decisions(rule_policy, r.hands, r.caller, r.plays, None, None, pimc_candidates(1))
+        for d in decisions(rule_move, r.hands, r.caller, r.plays, None, None, pimc_candidates(1))
     ]
     assert len(ds) > 10 and all(d.in_cands and 1 <= d.cands <= d.legal for d in ds)
     assert any(d.cands < d.legal for d in ds) and any(not d.matched for d in ds)
-    rules = [d for r in recs if r.caller is not None for d in decisions(rule_policy, r.hands, r.caller, r.plays)]
+    rules = [d for r in recs if r.caller is not None for d in decisions(rule_move, r.hands, r.caller, r.plays)]
     assert [d.matched for d in ds] == [d.matched for d in rules]
     for d in ds:
         e = model.eps[("lead", "follow", "discard").index(d.kind)]
@@ -306,12 +310,25 @@ def test_ipimc_reports_its_weights() -> None:
 # ---------------------------------------------------------------- the player
 
 
-def test_the_ipimc_spec() -> None:
-    assert make_player("ipimc").name == "ipimc"
+def test_the_ipimc_spec_is_the_configuration_measured_ahead_of_pimc() -> None:
+    """``ipimc`` and ``ipimc:L`` are the carried pool of four times the samples weighed by the rule
+    model (``ipimc:L:4c``, measured ahead of ``pimc``), named by their spec and analysing as it
+    does; ``ipimc:L:P`` keeps its meaning, ``ipimc:L:1`` (measured slightly behind ``pimc``, the
+    weighted call) is an option, not the default."""
+    top = make_player("ipimc")
+    assert isinstance(top, IpimcPlayer) and top.name == "ipimc" and top.level == DEFAULT_LEVEL
     p = make_player("ipimc:2", 9)
     assert isinstance(p, IpimcPlayer) and p.level == 2 and p.name == "ipimc:2" and p.seed == 9
+    for player in (top, p):
+        assert player.pool == DEFAULT_POOL == 4 and player.carry and player.evidence == "plays"
+        assert player.weigh_call and player.model == rule_model()
+    view = SeatView.parse(late_view())
+    c = make_player("ipimc:1:4c", 9)
+    assert make_player("ipimc:1", 9).analyse(view).moves == c.analyse(view).moves  # type: ignore[attr-defined]
     q = make_player("ipimc:2:3")
-    assert isinstance(q, IpimcPlayer) and q.pool == 3 and q.name == "ipimc:2:3"
+    assert isinstance(q, IpimcPlayer) and q.pool == 3 and q.name == "ipimc:2:3" and not q.carry
+    w = make_player("ipimc:2:1")
+    assert isinstance(w, IpimcPlayer) and w.pool == 1 and w.evidence == "calls" and w.name == "ipimc:2:1"
     for bad in ("ipimc:7", "ipimc:x", "ipimc:2:9", "ipimc:2:x"):
         with pytest.raises(NotationError) as err:
             make_player(bad)
@@ -355,7 +372,8 @@ def test_analyse_infer_is_the_same_for_any_jobs() -> None:
         outs.append(data)
     assert outs[0] == outs[1]
     inf = outs[0]["inference"]
-    assert inf["samples"] == 8 and 1 <= inf["ess"] <= 8
+    assert inf["samples"] == DEFAULT_POOL * 8 and 1 <= inf["ess"] <= DEFAULT_POOL * 8  # the pool's
+    assert outs[0]["samples"] == 8
     plain = json.loads(runner.invoke(app, args[:-2] + ["--json"]).stdout)
     assert "inference" not in plain
     text = runner.invoke(app, args[:-1])
@@ -367,16 +385,29 @@ def test_analyse_infer_needs_a_view_in_play() -> None:
     assert_bad_input(r, "infer")
 
 
-def test_analyse_infer_weighs_by_the_rule_model() -> None:
-    """``analyse VIEW --infer`` (a view from a real table) weighs its samples by the softer rule
-    model, not the ipimc player's candidate model: its weights are the rule model's weights of
-    the very deals the exact sampler draws."""
-    from lukfu_solver.analysis.moves import analyse
+def test_analyse_infer_resamples_a_pool_weighed_by_the_rule_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``analyse VIEW --infer`` (a view from a real table) draws as the configuration measured
+    ahead of pimc: a pool of four times the samples from the exact sampler, weighed by the softer
+    rule model (not the ipimc player's candidate model), and solves the samples resampled from it
+    by weight, each counting 1."""
+    from lukfu_solver.analysis import moves as moves_mod
     from lukfu_solver.hidden.pimc import SolveLimits
 
+    solved: list[str] = []
+    real = moves_mod.sample_task
+
+    def recording(task):  # type: ignore[no-untyped-def]
+        solved.append(task[0])
+        return real(task)
+
+    monkeypatch.setattr(moves_mod, "sample_task", recording)
     view = SeatView.parse(late_view())
-    a = analyse(view, samples=8, seed=3, limits=SolveLimits(20_000), early_stop=False, infer=True)
-    deals = make_sampler(view, 3, exact=True).samples(8)
-    assert a.weights is not None
-    assert a.weights == weigh(rule_model(), view, deals)
-    assert a.weights != weigh(opponent_model(), view, deals)
+    a = moves_mod.analyse(view, samples=8, seed=3, limits=SolveLimits(20_000), early_stop=False, infer=True)
+    pool = make_sampler(view, 3, exact=True).samples(DEFAULT_POOL * 8)
+    assert a.weights is not None and a.samples == 8
+    assert a.weights == weigh(rule_model(), view, pool)
+    assert a.weights != weigh(opponent_model(), view, pool)
+    picked = resample(pool, a.weights, 8, random.Random(f"analyse|3|{view}"))
+    assert solved == [str(d.position()) for d in picked]
+    assert solved != [str(d.position()) for d in pool[:8]]  # the weights changed which deals are solved
+    assert all(m.weights is None for m in a.moves)

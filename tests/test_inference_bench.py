@@ -4,12 +4,7 @@ ipimc's game made minus its control's."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from inference import first_differences  # noqa: E402
+from bench.inference import first_differences
 
 LEAD, DISCARD, CLAIM = [0, 1, 1], [3, 6, 1], [4, 0, 0]
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.inference import (
     ESS_SHARE,
     Decision,
@@ -22,7 +22,8 @@ from lukfu_solver.hidden.inference import (
 from lukfu_solver.hidden.pimc import effective_samples
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model
-from lukfu_solver.players.rule import RulePlayer
+from lukfu_solver.players.random import RandomPlayer
+from lukfu_solver.policy.rule import RulePlayer
 
 
 def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:

@@ -5,11 +5,11 @@ forgot the winner's fu is caught."""
 
 from __future__ import annotations
 
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.inference import Replay
-from lukfu_solver.players.ipimc import rule_policy
-from lukfu_solver.players.rule import RulePlayer
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM
+from lukfu_solver.policy.rule import RulePlayer, rule_move
 from lukfu_solver.position import Position
 
 
@@ -29,7 +29,7 @@ def test_the_replays_state_is_the_positions_after_every_play() -> None:
         rec = play_deal(table[rot:] + table[:rot], 900 + k)
         if rec.caller is None:
             continue
-        replay = Replay(rule_policy, rec.hands, rec.caller)
+        replay = Replay(rule_move, rec.hands, rec.caller)
         pos = Position.start(rec.hands, rec.caller)
         assert state(replay) == pos_state(pos)
         for p in rec.plays:
@@ -58,7 +58,7 @@ def test_a_replay_that_forgets_the_fu_is_caught() -> None:
         rec = play_deal([RulePlayer(), RandomPlayer(k), RulePlayer()], 900 + k)
         if rec.caller is None:
             continue
-        replay, pos = Wrong(rule_policy, rec.hands, rec.caller), Position.start(rec.hands, rec.caller)
+        replay, pos = Wrong(rule_move, rec.hands, rec.caller), Position.start(rec.hands, rec.caller)
         for p in rec.plays:
             list(replay.advance([p]))
             pos.push(p)

@@ -10,16 +10,18 @@ import random
 
 import pytest
 
-from lukfu_solver.analysis.advice import policy_calls
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.cards import ALL_CARDS
 from lukfu_solver.game import play_deal
-from lukfu_solver.hidden.calls import call_values
+from lukfu_solver.hidden import calls as calls_mod
+from lukfu_solver.hidden.calls import call_deals, call_values
 from lukfu_solver.hidden.inference import call_terms, temper
 from lukfu_solver.hidden.quick import make_sampler
-from lukfu_solver.players.ipimc import IpimcPlayer, call_deals
+from lukfu_solver.players import make_player
+from lukfu_solver.players.ipimc import DEFAULT_POOL, IpimcPlayer, pool_player
 from lukfu_solver.players.pimc import PimcPlayer
-from lukfu_solver.players.rule import RulePlayer
+from lukfu_solver.policy.calling import policy_calls
+from lukfu_solver.policy.rule import RulePlayer
 from lukfu_solver.position import Position
 from lukfu_solver.view import SeatView
 
@@ -29,16 +31,35 @@ def hand_of(seed: int) -> int:
     return sum(1 << c for c in random.Random(seed).sample(range(36), 12))
 
 
-def test_the_call_deals_are_the_ones_call_values_draws() -> None:
-    """Each sample's deal from :func:`call_deals` gives the sample's own evidence flag and, solved
-    again, its own *play* value: they are the deals ``call_values`` valued, in its order."""
+def recording_deals(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """Every deal the call valuation draws from now on (``hidden.calls``' own ``deal_others``), in order."""
+    drawn: list[tuple[int, ...]] = []
+    real = calls_mod.deal_others
+
+    def deal_others(hand: int, seat: int, rng: random.Random) -> list[int]:
+        hands = real(hand, seat, rng)
+        drawn.append(tuple(hands))
+        return hands
+
+    monkeypatch.setattr(calls_mod, "deal_others", deal_others)
+    return drawn
+
+
+def test_the_call_deals_are_the_ones_call_values_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sample keeps the deal the valuation drew for it (``CallSample.hands``, in order), and
+    :func:`call_deals` (the one definition of that random stream) gives the same deals; each gives
+    the sample's own evidence flag and, solved again, its own *play* value."""
     player = PimcPlayer(1)
     evaluator = player._evaluator(16, 12)
+    drawn = recording_deals(monkeypatch)
     for seat, seed in ((1, 5), (2, 6)):
         hand = hand_of(seed)
+        drawn.clear()
         v = call_values(hand, seat, 8, 1000 + seed, evaluator, policy_calls)
+        valued = list(drawn)
         deals = call_deals(hand, seat, len(v.samples), 1000 + seed)
-        assert len(deals) == len(v.samples) == 8
+        assert len(deals) == len(v.samples) == len(valued) == 8
+        assert [r.hands for r in v.samples] == deals == valued
         for d, r in zip(deals, v.samples, strict=True):
             assert d[seat] == hand and d[0] | d[1] | d[2] == ALL_CARDS and sum(h.bit_count() for h in d) == 36
             assert r.earlier_pass == (not any(policy_calls(d[s]) for s in range(seat)))
@@ -47,19 +68,24 @@ def test_the_call_deals_are_the_ones_call_values_draws() -> None:
 
 
 @pytest.mark.parametrize("seat", [1, 2])
-def test_the_weighted_call_is_pimcs_values_weighted_by_the_passes(seat: int) -> None:
+def test_the_weighted_call_is_pimcs_values_weighted_by_the_passes(seat: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """ipimc values the same samples as pimc (the same values, in order), weighted by the
-    likelihood of the earlier passes under the model's call curve (tempered to the floor)."""
+    likelihood of the earlier passes under the model's call curve (tempered to the floor), on
+    exactly the deals its call valuation drew (read from the valuation, not drawn again)."""
     hand = hand_of(40 + seat)
     view = SeatView(seat, hand, None, (), ("pass",) * seat)
     ip, pm = IpimcPlayer(1, seed=3, weigh_call=True), PimcPlayer(1, seed=3)
-    a, b = ip.analyse(view), pm.analyse(view)
+    drawn = recording_deals(monkeypatch)
+    a = ip.analyse(view)
+    weighed = list(drawn)
+    b = pm.analyse(view)
+    assert drawn[len(weighed) :] == weighed  # pimc's valuation drew the same deals, once each
     va = {m.move: m for m in a.moves}
     vb = {m.move: m for m in b.moves}
     assert va["play"].values == vb["play"].values and va["pass"].values == vb["pass"].values
     seed = random.Random(f"pimc|3|{view}").getrandbits(64)
-    deals = call_deals(hand, seat, len(vb["play"].values), seed)
-    w = temper([call_terms(ip.model, d, seat, seat) for d in deals]).weights
+    assert call_deals(hand, seat, len(vb["play"].values), seed) == weighed
+    w = temper([call_terms(ip.model, d, seat, seat) for d in weighed]).weights
     assert a.weights is not None and a.weights.weights == w and len(set(w)) > 1
     for move in ("play", "pass"):
         mean = sum(x * v for x, v in zip(w, va[move].values, strict=True)) / sum(w)
@@ -115,14 +141,18 @@ def test_the_play_evidence_calls_and_none() -> None:
         IpimcPlayer(1, evidence="everything")
 
 
-def test_the_inferring_hint_weighs_the_plays() -> None:
-    """``hint(..., infer=True)`` in the play phase is ipimc's analysis with the evidence of the
-    plays (the weights differ from the calls-only weights of the shipped player's)."""
+def test_the_inferring_hint_is_the_configuration_measured_ahead_of_pimc() -> None:
+    """``hint(..., infer=True)`` in the play phase is the analysis of ``pool_player`` with its
+    pool drawn afresh for the view: the same as the ``ipimc`` player's at its first decision (there
+    is nothing to carry yet), and its weights are not the calls-only weights of ``ipimc:L:1``."""
     differ = 0
     for view in play_views():
         h = hint(view, 1, 5, infer=True)
         assert h.decision is not None
-        a = IpimcPlayer(1, seed=5, evidence="plays").analyse(view)
+        a = pool_player(1, 5, carry=False).analyse(view)
         assert h.decision.moves == a.moves and h.decision.weights == a.weights
+        fresh = make_player("ipimc:1", 5).analyse(view)  # type: ignore[attr-defined]
+        assert fresh.moves == a.moves and fresh.weights == a.weights
+        assert h.decision.weights is not None and len(h.decision.weights.weights) == DEFAULT_POOL * h.decision.samples
         differ += a.weights != IpimcPlayer(1, seed=5).analyse(view).weights
     assert differ

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import random
 
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.carry import carry_deal, carry_pool, extends, fresh
-from lukfu_solver.hidden.inference import log_likelihood
+from lukfu_solver.hidden.inference import log_likelihood, rule_model
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, rule_model
+from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.record import GameRecord
 from lukfu_solver.view import SeatView
 

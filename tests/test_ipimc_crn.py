@@ -12,7 +12,7 @@ from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, play_game, seatings
 from lukfu_solver.players.ipimc import IpimcPlayer
 from lukfu_solver.players.pimc import PimcPlayer
-from lukfu_solver.players.rule import RulePlayer
+from lukfu_solver.policy.rule import RulePlayer
 from lukfu_solver.record import GameRecord
 
 

@@ -1,17 +1,22 @@
 """The resampling route of ``ipimc`` (``pool`` above 1: a pool of deals weighed, the level's
 samples drawn from it by weight): the draw follows the weights, the rule model's route is the
-same for the same seed in another process (any ``--jobs``), and its cost is in the decision time."""
+same for the same seed in another process (any ``--jobs``), and its cost is in the decision time
+(counted on a clock that ticks, not timed)."""
 
 from __future__ import annotations
 
 import random
-import time
+from types import SimpleNamespace
 from typing import Any
 
-from lukfu_solver.game import RandomPlayer, play_deal
-from lukfu_solver.hidden.inference import Weights
+import pytest
+
+from lukfu_solver.game import play_deal
+from lukfu_solver.hidden.inference import Weights, rule_model
 from lukfu_solver.parallel import ordered_map
-from lukfu_solver.players.ipimc import IpimcPlayer, rule_model
+from lukfu_solver.players import pimc as pimc_mod
+from lukfu_solver.players.ipimc import IpimcPlayer
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.view import SeatView
 
 
@@ -76,16 +81,29 @@ def test_the_rule_models_resampling_is_the_same_in_another_process() -> None:
     assert there == [here, here]
 
 
-def test_the_pools_weighing_is_counted_in_the_decision_time() -> None:
-    """The pool's likelihoods are computed inside the timed decision (``seconds``)."""
-    pause = 0.2
+def test_the_pools_weighing_is_counted_in_the_decision_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's likelihoods are computed inside the timed decision (``seconds``): on a clock
+    that only moves when it is read, or by the ticks the weighing adds, a decision counts every
+    tick its weighing added, and one without the extra ticks counts fewer."""
+    ticks = [0.0]
+    weighings = [0]
+
+    def clock() -> float:
+        ticks[0] += 1.0
+        return ticks[0]
+
+    monkeypatch.setattr(pimc_mod, "time", SimpleNamespace(perf_counter=clock))
 
     class Slow(IpimcPlayer):
         def weigh(self, view: SeatView, deals: Any) -> Weights | None:
-            time.sleep(pause)
+            ticks[0] += 1000.0
+            weighings[0] += 1
             return super().weigh(view, deals)
 
     view = endgame_view()
     p = Slow(1, seed=7, pool=4, evidence="plays", model=rule_model())
     p(view)
-    assert p.seconds and p.seconds[-1] >= pause
+    assert weighings[0] == 1 and p.seconds and p.seconds[-1] >= 1000.0
+    q = IpimcPlayer(1, seed=7, pool=4, evidence="plays", model=rule_model())
+    q(view)
+    assert q.seconds and q.seconds[-1] < 1000.0

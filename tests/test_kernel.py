@@ -1,4 +1,4 @@
-"""The compiled kernel (``lukfu_solver.search.kernel``) and ``FastSolver`` against the pure-Python
+"""The compiled kernel (``lukfu_solver.search.kernel``) and ``CompiledSolver`` against the pure-Python
 reference (``lukfu_solver.search.reference.Solver`` and ``lukfu_solver.position.Position``).
 
 The kernel mirrors the reference move for move, so on positions where neither table loses an
@@ -29,7 +29,7 @@ from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, Play  # noq
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import Solver, ZeroWindowDriver, make_solver, reduced_moves, tt_key, value_bounds  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
-from lukfu_solver.search.fast import FastSolver, decode, encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.compiled import CompiledSolver, decode, encode, load_row, tables  # noqa: E402
 
 # ---------------------------------------------------------------- seeded positions
 
@@ -88,12 +88,12 @@ def test_importing_the_library_does_not_import_numba():
 
 def test_both_solvers_share_the_driver_and_borrow_nothing():
     """The drivers are inherited from ZeroWindowDriver, not borrowed from the reference class."""
-    for cls in (Solver, FastSolver):
+    for cls in (Solver, CompiledSolver):
         assert issubclass(cls, ZeroWindowDriver)
         for name in ("value", "_drive", "_exact", "_stopped_early", "_with_statistics"):
             assert name not in vars(cls), (cls.__name__, name)
-    assert FastSolver._merge_bounds is not ZeroWindowDriver._merge_bounds
-    assert isinstance(make_solver(), FastSolver) and isinstance(make_solver("reference"), Solver)
+    assert CompiledSolver._merge_bounds is not ZeroWindowDriver._merge_bounds
+    assert isinstance(make_solver(), CompiledSolver) and isinstance(make_solver("reference"), Solver)
 
 
 def test_solver_bounds_equal_value_bounds():
@@ -154,7 +154,7 @@ def test_table_key_matches_the_reference_where_cards_slide():
     """The kernel's tt_key (the slide inlined, its walk down a bit trick, one Zobrist term a move)
     is the reference's integer on positions full of gone and face-down cards: playouts that
     discard whenever they can, so blocked cards and long runs of gone cards are common."""
-    from lukfu_solver.search.reference import blocked_cards, canonical_hands
+    from lukfu_solver.search.table_key import blocked_cards, canonical_hands
 
     T = tables()
     st = np.zeros((1, K.NF), dtype=np.int64)
@@ -220,9 +220,9 @@ def test_the_longest_move_list():
     load_row(st, 0, pos)
     n = K.legal_moves(T, st, 0, mv, sc, out)
     assert n == 924 and [decode(m) for m in out[:n].tolist()] == list(pos.legal_moves())
-    a, b = Solver().solve(pos, max_nodes=5), FastSolver().solve(pos, max_nodes=5)
+    a, b = Solver().solve(pos, max_nodes=5), CompiledSolver().solve(pos, max_nodes=5)
     assert summary(a) == summary(b) and a.stopped == b.stopped == "nodes"
-    a, b = Solver().solve(pos), FastSolver().solve(pos)
+    a, b = Solver().solve(pos), CompiledSolver().solve(pos)
     assert summary(a) == summary(b) and a.complete and b.complete
 
 
@@ -236,7 +236,7 @@ def test_fresh_solvers_agree_on_330_endgames():
     for i, line in enumerate(search_cases()):
         pos = Position.parse(line)
         all_moves = i % 5 == 0
-        fast = FastSolver()
+        fast = CompiledSolver()
         a = Solver().solve(pos, all_moves=all_moves)
         b = fast.solve(pos, all_moves=all_moves)
         assert fast.tt_replaced == 0
@@ -248,7 +248,7 @@ def test_fresh_solvers_agree_on_330_endgames():
 def test_shared_solvers_agree_and_keep_the_same_history():
     """One solver of each kind across many positions: the table and the history carry over
     between solves in both, identically."""
-    ref, fast = Solver(), FastSolver()
+    ref, fast = Solver(), CompiledSolver()
     for i, line in enumerate(search_cases()[::3]):
         pos = Position.parse(line)
         a = ref.solve(pos, all_moves=i % 4 == 0)
@@ -260,7 +260,7 @@ def test_shared_solvers_agree_and_keep_the_same_history():
 
 @pytest.mark.parametrize("driver,reduce", [("bisect", True), ("mtdf", False)])
 def test_other_drivers_and_no_reduction_agree(driver, reduce):
-    ref, fast = Solver(driver=driver, reduce=reduce), FastSolver(driver=driver, reduce=reduce)
+    ref, fast = Solver(driver=driver, reduce=reduce), CompiledSolver(driver=driver, reduce=reduce)
     for line in search_cases()[1::6]:
         pos = Position.parse(line)
         a, b = ref.solve(pos), fast.solve(pos)
@@ -271,7 +271,7 @@ def test_larger_endgames_agree():
     """Seven- and eight-card endgames (tens of thousands of nodes)."""
     for seed, n in ((90_000, 7), (90_001, 7), (90_002, 8), (90_003, 8)):
         pos = endgame(seed, n)
-        fast = FastSolver()
+        fast = CompiledSolver()
         a, b = Solver().solve(pos), fast.solve(pos)
         assert fast.tt_replaced == 0
         assert summary(a) == summary(b), str(pos)
@@ -281,12 +281,12 @@ def test_a_small_table_stays_exact():
     """A table far too small for the search replaces entries; values stay exact."""
     for line in search_cases()[4::25]:
         pos = Position.parse(line)
-        assert FastSolver(tt_slots=64, start_slots=64).solve(pos).value == Solver().solve(pos).value, line
+        assert CompiledSolver(tt_slots=64, start_slots=64).solve(pos).value == Solver().solve(pos).value, line
 
 
 def test_the_table_grows_without_losing_entries():
     pos = endgame(90_000, 7)
-    fast = FastSolver(start_slots=64)
+    fast = CompiledSolver(start_slots=64)
     b = fast.solve(pos)
     assert fast.tt_replaced == 0 and fast.ctr[K.C_TTB] * 4 > 64
     assert summary(b) == summary(Solver().solve(pos))
@@ -298,7 +298,7 @@ def test_a_full_deal_loses_no_entry_before_the_table_is_full():
     full size, so no entry is lost and the node counts stay the reference's. (Growing only below
     2**20 slots, as until issue 13's twelfth round, lost 27 entries here; with the eleventh
     round's search it lost 320 and searched 3 nodes more than the reference.)"""
-    fast = FastSolver()
+    fast = CompiledSolver()
     res = fast.solve(full_deal(0, 1))
     assert fast.tt_replaced == 0
     assert fast.ctr[K.C_TTB] * 4 > 1 << 20  # it did grow past the old limit
@@ -308,7 +308,7 @@ def test_a_full_deal_loses_no_entry_before_the_table_is_full():
 def test_finished_position():
     pos = Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -")
     pos.push(CLAIM_PLAY)
-    a, b = Solver().solve(pos), FastSolver().solve(pos)
+    a, b = Solver().solve(pos), CompiledSolver().solve(pos)
     assert summary(a) == summary(b) and b.value == pos.outcome.points[0]
 
 
@@ -320,11 +320,11 @@ def test_node_limit_stops_at_the_same_node():
     met) value, also when the limit strikes in the principal variation or all-moves pass."""
     for seed, n in ((90_002, 8), (90_004, 8), (90_005, 7)):
         pos = endgame(seed, n)
-        want = FastSolver().solve(pos).value
+        want = CompiledSolver().solve(pos).value
         for limit in (50, 1_000, 5_000, 20_000):
             for all_moves in (False, True):
                 a = Solver().solve(pos, max_nodes=limit, all_moves=all_moves)
-                b = FastSolver().solve(pos, max_nodes=limit, all_moves=all_moves)
+                b = CompiledSolver().solve(pos, max_nodes=limit, all_moves=all_moves)
                 where = f"{pos} max_nodes={limit} all_moves={all_moves}"
                 assert summary(a) == summary(b), where
                 assert (a.complete, a.stopped) == (b.complete, b.stopped), where
@@ -337,7 +337,7 @@ def test_node_limit_stops_at_the_same_node():
 def test_time_limit_returns_promptly_on_a_full_deal():
     pos = full_deal(12, 0)  # the slowest deal of bench/solve.py (about 17 s): surely unfinished
     t0 = time.perf_counter()
-    res = FastSolver().solve(pos, time_limit=0.05)
+    res = CompiledSolver().solve(pos, time_limit=0.05)
     wall = time.perf_counter() - t0
     assert wall < 1.0, f"time_limit=0.05 took {wall:.2f} s"
     assert not res.complete and res.stopped == "time"
@@ -345,7 +345,7 @@ def test_time_limit_returns_promptly_on_a_full_deal():
 
 
 def test_solver_stays_exact_after_an_aborted_search():
-    fast = FastSolver()
+    fast = CompiledSolver()
     for seed in (90_002, 90_004):
         pos = endgame(seed, 8)
         fast.solve(pos, max_nodes=700)
@@ -362,7 +362,7 @@ def test_ctrl_c_stops_an_unlimited_solve_at_once():
     import signal
 
     pos = Position.parse("C1369S127M12T359/C48S35M45789T148/C257S4689M36T267 0 0 0,0,0 - -")
-    fast = FastSolver()
+    fast = CompiledSolver()
     fast.solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"))  # compiled and warm
 
     def ctrl_c(signum: int, frame: object) -> None:

@@ -13,7 +13,7 @@ from numba import njit, types
 from numba.core.registry import CPUDispatcher
 
 from lukfu_solver.search import kernel as K
-from lukfu_solver.search.fast import tables
+from lukfu_solver.search.compiled import tables
 from lukfu_solver.search.kernel import alphabeta, bounds, layout, moves, ordering, state, table
 
 MODULES = (alphabeta, bounds, layout, moves, ordering, state, table)

@@ -20,7 +20,7 @@ from conftest import kernel_playouts  # noqa: E402
 
 from lukfu_solver.search import kernel as K  # noqa: E402
 from lukfu_solver.search import tt_key  # noqa: E402
-from lukfu_solver.search.fast import tables  # noqa: E402
+from lukfu_solver.search.compiled import tables  # noqa: E402
 from lukfu_solver.search.kernel import state as KS  # noqa: E402
 from lukfu_solver.search.kernel.layout import to_unsigned  # noqa: E402
 from lukfu_solver.search.kernel.table import mix  # noqa: E402

@@ -21,8 +21,8 @@ pytest.importorskip("numba")
 
 from lukfu_solver.position import Z_HAND, zmask  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
-from lukfu_solver.search import reference as R  # noqa: E402
-from lukfu_solver.search.fast import tables  # noqa: E402
+from lukfu_solver.search import table_key as R  # noqa: E402
+from lukfu_solver.search.compiled import tables  # noqa: E402
 from lukfu_solver.search.kernel import state as KS  # noqa: E402
 
 

@@ -11,26 +11,22 @@ the kernel must still match it node for node.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
+from test_kernel import endgame  # noqa: E402
+
 from lukfu_solver.game import deal_hands  # noqa: E402
 from lukfu_solver.plays import CLAIM, DISCARD  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import Solver  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
-from lukfu_solver.search.fast import FastSolver, encode, load_row, tables  # noqa: E402
+from lukfu_solver.search.compiled import CompiledSolver, encode, load_row, tables  # noqa: E402
 from lukfu_solver.search.kernel.alphabeta import known_move  # noqa: E402
 from lukfu_solver.search.kernel.ordering import KILLER2_SCORE  # noqa: E402
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from test_kernel import endgame  # noqa: E402
 
 
 def _arrays():
@@ -135,7 +131,7 @@ def test_searches_with_known_moves_first_match_the_reference():
     # log's undo), fails here: the history, and with it the order, parts from the reference's
     cases += [endgame(2000 + seed, 8) for seed in range(12)]
     for pos in cases:
-        ref, fast = Solver(), FastSolver()
+        ref, fast = Solver(), CompiledSolver()
         a = ref.solve(pos)
         b = fast.solve(pos)
         if (a.value, a.nodes, a.tt_probes, a.tt_hits) != (b.value, b.nodes, b.tt_probes, b.tt_hits):

@@ -22,8 +22,8 @@ from lukfu_solver.plays import CLAIM, DISCARD
 from lukfu_solver.position import Z_TRICK_DOWN, Position, zmask
 from lukfu_solver.rules import can_beat
 from lukfu_solver.search import kernel as K
-from lukfu_solver.search.fast import load_row, tables
-from lukfu_solver.search.reference import Z_LAST, _canonical, _canonical_key, last_key
+from lukfu_solver.search.compiled import load_row, tables
+from lukfu_solver.search.table_key import Z_LAST, _canonical, _canonical_key, last_key
 
 
 def discard_children(count: int, first_seed: int = 0) -> list[list[Position]]:

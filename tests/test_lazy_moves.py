@@ -25,7 +25,7 @@ from lukfu_solver.plays import CLAIM  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import Solver  # noqa: E402
 from lukfu_solver.search import kernel as K  # noqa: E402
-from lukfu_solver.search.fast import FastSolver, load_row, tables  # noqa: E402
+from lukfu_solver.search.compiled import CompiledSolver, load_row, tables  # noqa: E402
 
 
 def _candidates(rng: random.Random, pools: list[list[int]]) -> set[int]:
@@ -80,7 +80,7 @@ def test_a_tiny_history_log_keeps_the_tree():
     for seed in range(40):
         pos = random_endgame(seed, 6 + seed % 2)
         a = Solver().solve(pos)
-        fast = FastSolver()
+        fast = CompiledSolver()
         fast._arrays.lg = np.zeros(4, dtype=np.int64)
         b = fast.solve(pos)
         assert _summary(a) == _summary(b), seed

@@ -16,10 +16,10 @@ from typer.testing import CliRunner
 
 from lukfu_cli.app import app
 from lukfu_solver import i18n
-from lukfu_solver.analysis.advice import hand_facts
 from lukfu_solver.analysis.reasons import Reason, fact_reasons, risk_reason, said, sure_shape
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.i18n import LANGUAGES, using_language
+from lukfu_solver.policy.calling import hand_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 import pytest
 
 from lukfu_solver.analysis import advice
-from lukfu_solver.analysis.advice import advise, policy_calls
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden import calls
 from lukfu_solver.hidden.calls import Budget, CallSample, CallValuation, call_values
 from lukfu_solver.hidden.pimc import Evaluator, SampleValue, SolveLimits, estimate, refine
 from lukfu_solver.hidden.sampling import deal_others
+from lukfu_solver.policy.calling import policy_calls
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 

@@ -10,11 +10,12 @@ import random
 
 import pytest
 
-from lukfu_solver.analysis.advice import advise, policy_calls
+from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import MASTER_TWO_PHASE, advice_budget, advice_two_phase
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.calls import Budget, TwoPhase, call_values
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, combine, double_sample, mean_stderr
+from lukfu_solver.policy.calling import policy_calls
 
 HAND = deal_from_seed(1001)[1]
 """Bench hand 1 (seat 1): its deals under small node limits are quick to value."""

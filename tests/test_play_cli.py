@@ -3,6 +3,7 @@ end of input, the record (fresh names, no overwrite without --force) and ``lukfu
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
+from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import first_master
 from lukfu_solver.record import GameRecord
@@ -98,7 +100,7 @@ def test_hint_undo_and_help(tmp_path: Path) -> None:
     res = ok("--seed", "5", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json"), input=script)
     out = res.stdout
     assert "Commands:" in out and "take back your last answer" in out
-    assert "Hint (the same as `lukfu advise" in out and "Play (call):" in out  # in the calling phase
+    assert "Hint: what `lukfu advise" in flat(out) and "Play (call):" in out  # in the calling phase
     assert "your expected points" in flat(out) and "you lose" in out and "Advice:" in out  # at the first lead
     assert "You lead S1" in out and "Taking back your answer S1." in out
     assert "You lead trick 1." in out and "Tricks" in out  # the 'tricks' command after the undo
@@ -171,7 +173,7 @@ def test_pimc_opponents(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args,needle",
     [
-        (["--opponents", "bogus"], "error: opponents: unknown player"),
+        (["--opponents", "bogus"], "error: opponents: an opponent is a strength (easy, medium, strong)"),
         (["--opponents", "rule,rule,rule"], "error: opponents:"),
         (["--seat", "3"], "error: seat:"),
         (["--level", "6"], "error: level: a pimc level is 1-5"),
@@ -185,17 +187,18 @@ def test_bad_options(args: list[str], needle: str) -> None:
 
 
 def test_call_hint_gives_advise_numbers(tmp_path: Path) -> None:
-    """The hint at the call is `lukfu advise` on the same hand, seed, samples and limits: the
-    command it names prints the same play and pass estimates (one PIMC core)."""
+    """The hint at the call is `lukfu advise` on the same hand and seed with advise's own default
+    budget (one question, one number): it names that command, which prints the same lines."""
     res = ok("--seed", "3", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json"), input="hint\nquit\n")
-    out = res.stdout
-    command = out.split("Hint (the same as `lukfu ", 1)[1].split("`", 1)[0].split()
-    hint_lines = [line for line in out.splitlines() if line.startswith(("Play (call):", "Pass:"))]
-    assert len(hint_lines) == 2
-    advised = CliRunner().invoke(app, command)
+    out = " ".join(res.stdout.split())
+    command = out.split("Hint: what `lukfu ", 1)[1].split("`", 1)[0].split()
+    assert command[0] == "advise" and "--samples" not in command and "--max-nodes" not in command
+    assert "Play (call):" in out and "Pass:" in out and "Recommendation:" in out
+    advised = CliRunner().invoke(app, [*command, "--json"])
     assert advised.exit_code == 0, advised.output
-    advise_lines = [line for line in advised.stdout.splitlines() if line.startswith(("Play (call):", "Pass:"))]
-    assert advise_lines == hint_lines
+    data = json.loads(advised.stdout)
+    cap, _budget = advice_budget(None, None, data["seat"])
+    assert data["requested_samples"] == cap and data["limits"]["max_nodes"] == ADVICE_MAX_NODES
 
 
 @pytest.mark.parametrize(("seed", "seat"), [(7, 1), (7, 0), (12, 2)])

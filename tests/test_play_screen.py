@@ -6,62 +6,15 @@ move, a claim announced when it happens, the trick summary, and the record named
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import sys
-import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from screens import LUKFU, Screen, cells, column_starts, flat, needs_tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+from lukfu_cli.render import hidden_cell
 
-LUKFU = str(Path(sys.executable).with_name("lukfu"))
+pytestmark = needs_tmux
 CHOICE = re.compile(r"(\d+)\) (\S+)")
-
-
-class Screen:
-    """One tmux session on its own server, ``width`` columns wide, running a command."""
-
-    def __init__(self, command: str, width: int, cwd: Path) -> None:
-        self.server = f"lukfu-{uuid.uuid4().hex[:8]}"
-        self.width = width
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", "50", "-c", str(cwd), command)
-        self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
-
-    def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True, text=True, check=True).stdout
-
-    def text(self) -> str:
-        """Everything shown so far (the scroll-back too), as displayed, line by line."""
-        return self.tmux("capture-pane", "-p", "-t", "t", "-S", "-", "-E", "-")
-
-    def send(self, line: str) -> None:
-        self.tmux("send-keys", "-t", "t", "-l", line)
-        self.tmux("send-keys", "-t", "t", "Enter")
-
-    def wait_for(self, needle: str, count: int = 1, timeout: float = 120) -> str:
-        """The screen once ``needle`` shows ``count`` times (fails after ``timeout`` seconds)."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            text = self.text()
-            if text.count(needle) >= count:
-                return text
-            time.sleep(0.2)
-        pytest.fail(f"{needle!r} did not show within {timeout} s:\n{self.text()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True)
-
-
-@pytest.fixture
-def screens(tmp_path: Path) -> Iterator[list[Screen]]:
-    made: list[Screen] = []
-    yield made
-    for s in made:
-        s.close()
 
 
 def menus(text: str) -> list[list[tuple[int, str]]]:
@@ -71,7 +24,7 @@ def menus(text: str) -> list[list[tuple[int, str]]]:
         lines = block.split("\n")[1:]
         items: list[tuple[int, str]] = []
         for line in lines:
-            if line.startswith(("your move>", "call (play/pass)>")) or not line.strip():
+            if line.startswith(("your move>", "call (play/pass)>", "…")) or not line.strip():
                 break
             cells = CHOICE.findall(line)
             assert cells, f"a menu line that is not whole choices: {line!r}"
@@ -101,8 +54,13 @@ def test_the_table_at_a_glance(width: int, tmp_path: Path, screens: list[Screen]
     text = screen.wait_for("Advice:")
     hint = text.split("your move> hint", 1)[1]
     legal = [m for _, m in menus(text)[-1]]
-    for move in legal:  # every legal move is in the hint's table or named as not weighed
-        assert re.search(rf"(^| ){re.escape(move)}( |$)", hint, re.M), move
+    rows = [line.split()[0] for line in hint.splitlines() if line.split() and line.split()[0] in legal]
+    assert 1 <= len(rows) <= 5  # the best few, not a list of everything
+    told = flat(hint)
+    worse = re.search(r"(\d+) more moves? weighed, worth less", told)
+    skipped = re.search(r"(\d+) not weighed: ", told)
+    counted = len(rows) + (int(worse.group(1)) if worse else 0) + (int(skipped.group(1)) if skipped else 0)
+    assert counted == len(legal), told  # one line accounts for every legal move not shown
     assert "you lose" in hint
     screen.send("quit")
 
@@ -131,6 +89,41 @@ def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens
     screen.wait_for("your move>")
     screen.send("1")
     text = screen.wait_for("Record saved")
-    claim = text.index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point.")
+    claim = flat(text).index("claims: 1 fu won + 5 Old cards shown = 6, worth 1 point, paid twice by the caller.")
+    text = flat(text)
     assert claim < text.index("The deal is over")
     assert "The Old cards shown" in text[claim:]
+
+
+def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path, screens: list[Screen]) -> None:
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 2 --record game.json", 60, tmp_path)
+    screens.append(screen)
+    screen.wait_for("call (play/pass)>")
+    screen.send("1")
+    text = screen.answer_until("your move>", "Record saved")
+    lines = text.splitlines()
+    assert max(cells(line) for line in lines) <= 60
+    rows = [line for line in lines if re.match(r" [ ▶]   [012] ", line)]
+    assert rows and all(len(line.split()) >= 4 for line in rows)  # seat, player, cards, fu, face down
+    assert not [line for line in lines if line.strip() and set(line.split()) <= {"▒▒", "×2", "×3", "×4", "×5"}]
+    assert hidden_cell(5, compact=True).plain == "▒▒ ×5"  # three or more backs are counted, not drawn
+    assert text.count("(R6)") == 1
+
+
+@pytest.mark.parametrize("lang", ["hi", "ru", "es"])
+def test_tables_line_up_in_every_language(lang: str, tmp_path: Path, screens: list[Screen]) -> None:
+    """Devanagari vowel signs take a terminal cell: the hand's suit columns and the seats table's
+    columns start where their headers do, as the terminal draws them."""
+    screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --lang {lang} --record game.json", 80, tmp_path)
+    screens.append(screen)
+    screen.send("1")
+    lines = screen.wait_for(" 12 ", 3).splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith(" ───"))
+    header, row = lines[rule - 1], lines[rule + 1]  # the hand: suit names over the cards
+    assert len(column_starts(header)) == 4 and column_starts(row) == column_starts(header), (header, row)
+    seats = next(i for i, line in enumerate(lines) if i > rule + 1 and line.startswith(" ───"))
+    head = column_starts(lines[seats - 1])
+    for line in lines[seats + 1 : seats + 4]:
+        first = column_starts(line.replace("▶", " "))
+        assert first[0] == head[0] and first[1] == head[1], (lines[seats - 1], line)  # seat, player
+        assert cells(line) == cells(lines[seats + 1]) or line.rstrip().endswith("·")

@@ -8,23 +8,14 @@ from conftest import make_pos
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, deal_from_seed, play_deal
+from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.quick import QuickSampler, make_sampler
-from lukfu_solver.players import (
-    CALL_CALIBRATION,
-    PimcPlayer,
-    Player,
-    RulePlayer,
-    ctx_from_position,
-    ctx_from_view,
-    hand_strength,
-    make_player,
-    rule_call,
-    rule_move,
-    rule_playout,
-)
-from lukfu_solver.players.rule import DEFAULT_CALL_THRESHOLD
+from lukfu_solver.players import CALL_CALIBRATION, PimcPlayer, Player, RulePlayer, make_player
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM, DISCARD, SINGLE, Play
+from lukfu_solver.policy.calling import DEFAULT_CALL_THRESHOLD, hand_strength, rule_call
+from lukfu_solver.policy.facts import facts_from_position, facts_from_view
+from lukfu_solver.policy.rule import rule_move, rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
 from lukfu_solver.view import SeatView
@@ -141,65 +132,65 @@ def test_rule_cashes_a_sure_non_old_single_before_claiming() -> None:
     hands = ["S8M5", "C2C3", "M3M4"]
     up = format_cards(ALL_CARDS & ~parse_cards("".join(hands)) & ~parse_cards("M6"))
     pos = make_pos(hands, to_move=0, caller=0, fu=(5, 2, 3), faceup=up)
-    ctx = ctx_from_position(pos)
+    ctx = facts_from_position(pos)
     assert pos.can_claim()
     assert rule_move(ctx) == Play.parse("M5")
     pos.push(Play.parse("M5"))
     pos.push(Play.parse("xC2"))
     pos.push(Play.parse("xM3"))
-    assert rule_move(ctx_from_position(pos)) == Play(CLAIM, 0, 0)
+    assert rule_move(facts_from_position(pos)) == Play(CLAIM, 0, 0)
 
 
 def test_rule_claims_when_nothing_is_sure() -> None:
     pos = make_pos(["S8M2", "C2M3", "M4M5"], to_move=0, caller=0, fu=(5, 2, 3), faceup=None)
-    assert rule_move(ctx_from_position(pos)).kind == CLAIM
+    assert rule_move(facts_from_position(pos)).kind == CLAIM
 
 
 def test_rule_last_follower_beats_cheaply_and_keeps_old_cards() -> None:
     # seat 2 follows S3 (led by seat 0, seat 1 discarded): S5 wins as well as S9, which is Old
     pos = make_pos(["C1C2", "C3C4", "S5S9M1"], to_move=2, caller=0, fu=None, trick="S3,xC5")
-    assert rule_move(ctx_from_position(pos)) == Play.parse("S5")
+    assert rule_move(facts_from_position(pos)) == Play.parse("S5")
 
 
 def test_rule_first_follower_prefers_a_sure_win() -> None:
     # seat 1 follows S3; seat 2 holds S6: S5 would be beaten, S7 wins for sure
     pos = make_pos(["C1C2", "S5S7M2", "S6C4M3"], to_move=1, caller=1, fu=None, trick="S3")
-    assert rule_move(ctx_from_position(pos)) == Play.parse("S7")
+    assert rule_move(facts_from_position(pos)) == Play.parse("S7")
 
 
 def test_rule_discards_low_isolated_cards_keeping_old_cards_and_sets() -> None:
     # seat 2 led T9; seat 0 cannot beat it: C1, C9, S7 and T4 are Old, S2 is the lowest and
     # most topped of the rest
     pos = make_pos(["C1C9S2S7M3M4T4", "C2C3C4C5C6C7C8", "S4S5S6M5M6M7"], to_move=0, caller=2, fu=None, trick="T9")
-    move = rule_move(ctx_from_position(pos))
+    move = rule_move(facts_from_position(pos))
     assert move.kind == DISCARD and move.cards == parse_cards("S2")
 
 
 def test_rule_non_caller_lead_follows_r7() -> None:
     for seed in range(40):
         pos = Position.start(deal_from_seed(seed), caller=1)
-        move = rule_move(ctx_from_position(pos))
+        move = rule_move(facts_from_position(pos))
         assert pos.is_legal(move)
         if move.kind == SINGLE:  # seat 0 passed: R7 singles only
             assert not move.cards & pos.old_cards(0) or pos.hands[0] == pos.old_cards(0)
 
 
-def test_ctx_from_view_uses_discards_against_singles() -> None:
+def test_facts_from_view_uses_discards_against_singles() -> None:
     # seat 2 discarded against T6 in trick 1, so it holds no T7, T8, T9 (R9)
     view = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
-    ctx = ctx_from_view(view)
+    ctx = facts_from_view(view)
     assert ctx.out[1] == 0 and ctx.out[2] == ctx.out[0] == view.unseen  # no discard seen yet
     view = SeatView.parse("0 C69S246M567T135 1 T2,T4,x1")
-    ctx = ctx_from_view(view)
+    ctx = facts_from_view(view)
     assert ctx.out[2] & parse_cards("T56789") == 0 and ctx.out[1] & parse_cards("T6789")
 
 
 def test_a_discard_against_a_led_c1_or_t1_proves_nothing() -> None:
     # nothing beats a led C1 (R8): seat 1's discard says nothing about its Coins
     view = SeatView.parse("2 S123456789M123 0 C1,x1")
-    assert ctx_from_view(view).out[1] & parse_cards("C2345678") == parse_cards("C2345678")
+    assert facts_from_view(view).out[1] & parse_cards("C2345678") == parse_cards("C2345678")
     view = SeatView.parse("2 S123456789M123 0 C2,x1")  # any higher Coin beats a led C2
-    assert ctx_from_view(view).out[1] & parse_cards("C3456789") == 0
+    assert facts_from_view(view).out[1] & parse_cards("C3456789") == 0
 
 
 LONG_VIEW = "1 C9M7T4 1 T5,T9,x1/C1,x1,x1/T1,x1,x1/S8,x1,x1/S6,x1,x1/S9,x1,x1/S2,x1,x1/S3,x1,x1/T2,T6,x1/M8,x1"

@@ -5,10 +5,12 @@ every sampled deal, so they must be pimc's exactly)."""
 
 from __future__ import annotations
 
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.players.pimc import LEVELS, candidate_moves
-from lukfu_solver.players.rule import RulePlayer, ctx_from_view, rule_move
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import DISCARD
+from lukfu_solver.policy.facts import facts_from_view
+from lukfu_solver.policy.rule import RulePlayer, rule_move
 from lukfu_solver.rules import beating_plays
 
 
@@ -24,7 +26,7 @@ def test_a_discards_first_candidate_is_the_rule_players_discard() -> None:
             s = pos.to_move
             if list(beating_plays(pos.hands[s], pos.trick[pos.best_i], pos.best_i == 0)):
                 continue
-            ctx = ctx_from_view(rec.view(s, n))
+            ctx = facts_from_view(rec.view(s, n))
             size = pos.trick[0].size
             for level in (1, 2, 3):
                 cands = candidate_moves(ctx, LEVELS[level].max_candidates, discard=size)

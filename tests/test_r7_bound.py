@@ -11,19 +11,14 @@ some that the bounds without it left open), and the compiled kernel must give th
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import oracle_ab, random_endgame  # noqa: E402
+from oracle import oracle_ab, random_endgame
 
 from lukfu_solver.plays import RUN, SET, SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import bounds as B  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 
 def _applies(pos: Position) -> bool:
@@ -151,7 +146,7 @@ AHEAD = _ahead_cases()
 
 def _without_ahead(pos: Position, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     with monkeypatch.context() as m:
-        m.setattr(B, "R7_AHEAD", False)
+        m.setattr(S, "R7_AHEAD", False)
         return B.value_bounds(pos)
 
 

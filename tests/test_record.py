@@ -10,7 +10,8 @@ import pytest
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM, DISCARD, SINGLE, Play
 from lukfu_solver.record import FORMAT, GameRecord, TrickSummary
 from lukfu_solver.rules import Outcome

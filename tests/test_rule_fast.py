@@ -1,4 +1,4 @@
-"""The rule policy in a replay (``players.rule.rule_move_fast``, ``keep_values_fast``,
+"""The rule policy in a replay (``policy.rule_fast.rule_move_fast``, ``keep_values_fast``,
 ``keep_order_fast``): the same moves, values and discard orders as the straightforward
 definitions (``rule_move``, ``keep_values``, ``discard_order``), which stay the reference, on
 every decision of many seeded games, from each seat's own view and from the full position; the
@@ -11,28 +11,16 @@ import dataclasses
 import random
 
 from lukfu_solver.cards import RUNS9, old_cards
-from lukfu_solver.game import RandomPlayer, play_deal
-from lukfu_solver.hidden.inference import log_likelihood
+from lukfu_solver.game import play_deal
+from lukfu_solver.hidden.inference import log_likelihood, rule_model
 from lukfu_solver.hidden.quick import make_sampler
-from lukfu_solver.players.ipimc import opponent_model, rule_model, rule_policy
-from lukfu_solver.players.rule import (
-    Ctx,
-    RulePlayer,
-    _combo_cards,
-    combo_cards_fast,
-    ctx_from_position,
-    ctx_from_view,
-    discard_order,
-    hand_strength,
-    hand_strength_fast,
-    keep_order_fast,
-    keep_values,
-    keep_values_fast,
-    rule_move,
-    rule_move_fast,
-    seat_keep_values,
-)
+from lukfu_solver.players.ipimc import opponent_model
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM_PLAY, Play
+from lukfu_solver.policy.calling import hand_strength, hand_strength_fast
+from lukfu_solver.policy.facts import SeatFacts, facts_from_position, facts_from_view
+from lukfu_solver.policy.rule import RulePlayer, _combo_cards, discard_order, keep_values, rule_move, seat_keep_values
+from lukfu_solver.policy.rule_fast import combo_cards_fast, keep_order_fast, keep_values_fast, rule_move_fast
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
 from lukfu_solver.rules import beating_plays, can_claim, lead_plays
@@ -52,7 +40,7 @@ def records(n: int) -> list[GameRecord]:
     return out
 
 
-def listed(ctx: Ctx) -> tuple[str, list[Play]]:
+def listed(ctx: SeatFacts) -> tuple[str, list[Play]]:
     """The moves the replay lists at ``ctx``: the leads then the claim when allowed, or the
     beating plays (``discard`` when there are none)."""
     s = ctx.seat
@@ -63,7 +51,7 @@ def listed(ctx: Ctx) -> tuple[str, list[Play]]:
     return ("follow" if beating else "discard"), beating
 
 
-def situations(n: int) -> list[Ctx]:
+def situations(n: int) -> list[SeatFacts]:
     """The rule facts of every decision of ``n`` seeded games: from the seat's own view and from
     the full position (every hand known, as PIMC's playouts see it)."""
     out = []
@@ -73,8 +61,8 @@ def situations(n: int) -> list[Ctx]:
         plays = list(rec.plays)
         for i, p in enumerate(plays):
             s = pos.to_move
-            out.append(ctx_from_position(pos))
-            out.append(ctx_from_view(SeatView.from_deal(s, rec.hands[s], rec.caller, plays[:i])))
+            out.append(facts_from_position(pos))
+            out.append(facts_from_view(SeatView.from_deal(s, rec.hands[s], rec.caller, plays[:i])))
             pos.push(p)
     return out
 
@@ -146,9 +134,9 @@ def test_the_rule_models_likelihood_asks_the_fast_policy_and_is_the_same() -> No
     fast = rule_model()
     assert fast.policy_moves is not None
     slow = dataclasses.replace(
-        fast, policy_moves=None, order=lambda f: discard_order(f.hand, seat_keep_values(Ctx(*f)))
+        fast, policy_moves=None, order=lambda f: discard_order(f.hand, seat_keep_values(f))
     )
-    assert slow.policy is rule_policy
+    assert slow.policy is rule_move
     checked = 0
     for k, rec in enumerate(records(12)):
         assert rec.caller is not None

@@ -24,9 +24,9 @@ from oracle import oracle_ab, random_endgame
 from lukfu_solver.cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, format_cards, parse_cards
 from lukfu_solver.position import Position
 from lukfu_solver.search import kernel as K
-from lukfu_solver.search import reference as R
+from lukfu_solver.search import table_key as R
 from lukfu_solver.search import tt_key
-from lukfu_solver.search.fast import load_row, tables
+from lukfu_solver.search.compiled import load_row, tables
 
 
 def rebuilt(pos: Position, hands: list[int], faceup: int) -> Position:

@@ -18,7 +18,7 @@ import pytest
 
 from lukfu_solver.cards import ALL_CARDS, iter_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.constraints import (
     Deal,
     Discard,
@@ -32,6 +32,7 @@ from lukfu_solver.hidden.constraints import (
     is_consistent,
 )
 from lukfu_solver.hidden.sampling import Sampler
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord

@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import random
 import signal
-import sys
 import time
 from contextlib import contextmanager
 from functools import cache
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import (  # noqa: E402
+from oracle import (
     endgame_mix,
     multi_lead_endgames,
     oracle_ab,
@@ -48,7 +43,7 @@ from lukfu_solver.search import (  # noqa: E402
     tt_key,
     value_bounds,
 )
-from lukfu_solver.search import bounds as search_bounds  # noqa: E402
+from lukfu_solver.search import switches as S  # noqa: E402
 
 # ---------------------------------------------------------------- shared data (computed once)
 
@@ -822,8 +817,8 @@ def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(
     move is legal and keeps the value. The caller's and the coalition's look-aheads are switched
     off here: where one decides a test, no move is searched and its stored cut has none
     (``docs/search.md``)."""
-    monkeypatch.setattr(search_bounds, "CALLER_AHEAD", False)
-    monkeypatch.setattr(search_bounds, "COALITION_AHEAD", False)
+    monkeypatch.setattr(S, "CALLER_AHEAD", False)
+    monkeypatch.setattr(S, "COALITION_AHEAD", False)
     s = Solver()
     v = s.solve(pos).value
     assert v is not None

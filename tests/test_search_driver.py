@@ -12,14 +12,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import oracle_move_values, random_endgame  # noqa: E402
+from oracle import oracle_move_values, random_endgame
 
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import make_solver  # noqa: E402

@@ -1,23 +1,18 @@
-"""The table left out where the seat to move holds fewer than ``TT_MIN_CARDS`` cards (by the cards
-already played in the trick; issue 13, tenth round): the values stay the oracle's, and after a solve
-the table holds no entry for such a position, in the reference and in the kernel alike."""
+"""The table left out where the seat to move holds fewer than ``switches.TT_MIN_CARDS`` cards (by the
+cards already played in the trick): the values stay the oracle's, and after a solve the table holds
+no entry for such a position, in the reference and in the kernel alike (the kernel compiles the
+same switch in)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from oracle import endgame_mix, oracle_value  # noqa: E402
+from oracle import endgame_mix, oracle_value
 
 from lukfu_solver.position import Position  # noqa: E402
-from lukfu_solver.search import reference  # noqa: E402
-from lukfu_solver.search.fast import FastSolver  # noqa: E402
-from lukfu_solver.search.kernel import alphabeta as kernel_alphabeta  # noqa: E402
-from lukfu_solver.search.reference import Solver, tt_key  # noqa: E402
+from lukfu_solver.search import switches  # noqa: E402
+from lukfu_solver.search.compiled import CompiledSolver  # noqa: E402
+from lukfu_solver.search.reference import Solver  # noqa: E402
+from lukfu_solver.search.table_key import tt_key  # noqa: E402
 
 
 def _tree(pos: Position, out: list[Position]) -> None:
@@ -35,13 +30,9 @@ def _left_out(pos: Position, limits: tuple[int, int, int]) -> bool:
     return pos.outcome is None and pos.hands[pos.to_move].bit_count() < limits[len(pos.trick)]
 
 
-def test_kernel_leaves_out_the_same_nodes():
-    assert kernel_alphabeta.TT_MIN_CARDS == reference.TT_MIN_CARDS
-
-
-@pytest.mark.parametrize("limits", [reference.TT_MIN_CARDS, (3, 3, 3), (4, 0, 13), (0, 0, 13)])
+@pytest.mark.parametrize("limits", [switches.TT_MIN_CARDS, (3, 3, 3), (4, 0, 13), (0, 0, 13)])
 def test_values_are_the_oracles(limits, monkeypatch):
-    monkeypatch.setattr(reference, "TT_MIN_CARDS", limits)
+    monkeypatch.setattr(switches, "TT_MIN_CARDS", limits)
     for pos in endgame_mix(12, (3, 4), 900):
         assert Solver().solve(pos).value == oracle_value(pos), str(pos)
 
@@ -53,7 +44,7 @@ def test_no_entry_below_the_limit_after_a_solve(seed):
     ``tt_lookup_move`` through the same keys: its entries carry a move or ``NO_MOVE``, so the
     reference's count of entries is compared as well)."""
     pos = endgame_mix(1, (3,), seed)[0]
-    limits = reference.TT_MIN_CARDS
+    limits = switches.TT_MIN_CARDS
     nodes: list[Position] = []
     _tree(pos.copy(), nodes)
     out = [p for p in nodes if _left_out(p, limits)]
@@ -63,7 +54,7 @@ def test_no_entry_below_the_limit_after_a_solve(seed):
     ref.solve(pos, all_moves=True)
     assert not any(tt_key(p) in ref.tt for p in out)
     assert any(tt_key(p) in ref.tt for p in kept)
-    fast = FastSolver()
+    fast = CompiledSolver()
     fast.solve(pos, all_moves=True)
     assert fast.tt_entries == len(ref.tt)
 
@@ -71,7 +62,7 @@ def test_no_entry_below_the_limit_after_a_solve(seed):
 def test_the_check_sees_entries_when_nothing_is_left_out(monkeypatch):
     """The check above can fail: with the table at every node, the last follower's positions do
     have entries after a solve."""
-    monkeypatch.setattr(reference, "TT_MIN_CARDS", (0, 0, 0))
+    monkeypatch.setattr(switches, "TT_MIN_CARDS", (0, 0, 0))
     pos = endgame_mix(1, (3,), 901)[0]
     nodes: list[Position] = []
     _tree(pos.copy(), nodes)

@@ -20,7 +20,7 @@ from oracle import oracle_value, random_endgame
 from lukfu_solver.cards import ALL_CARDS, UNBEATABLE_LEAD
 from lukfu_solver.position import Position
 from lukfu_solver.search import tt_key
-from lukfu_solver.search.reference import RANK1, _free, canonical_hands
+from lukfu_solver.search.table_key import RANK1, _free, canonical_hands
 
 
 def rebuilt(pos: Position, hands: list[int], faceup: int) -> Position:
@@ -117,7 +117,7 @@ def test_the_kernel_key_is_the_reference_key() -> None:
     import numpy as np
 
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import load_row, tables
+    from lukfu_solver.search.compiled import load_row, tables
 
     T = tables()
     st = np.zeros((1, K.NF), dtype=np.int64)

@@ -19,7 +19,7 @@ from lukfu_solver.cards import SUIT_MASK9
 from lukfu_solver.endgames import random_endgame
 from lukfu_solver.position import Position
 from lukfu_solver.search import Solver, tt_key
-from lukfu_solver.search.reference import blocked_cards
+from lukfu_solver.search.table_key import blocked_cards
 
 
 def resplit(pos: Position, down: int) -> Position:
@@ -122,7 +122,7 @@ def test_the_kernel_key_is_the_reference_key_on_every_split() -> None:
     import numpy as np
 
     from lukfu_solver.search import kernel as K
-    from lukfu_solver.search.fast import load_row, tables
+    from lukfu_solver.search.compiled import load_row, tables
 
     T = tables()
     st = np.zeros((1, K.NF), dtype=np.int64)

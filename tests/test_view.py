@@ -10,7 +10,8 @@ import pytest
 
 from lukfu_solver.cards import format_cards, parse_cards
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import RandomPlayer, play_deal
+from lukfu_solver.game import play_deal
+from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
 from lukfu_solver.view import InvalidMoveError, SeatView, format_history, parse_history
 

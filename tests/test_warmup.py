@@ -74,9 +74,12 @@ def test_the_compilation_is_announced_once_and_not_timed(monkeypatch: pytest.Mon
 
 
 def test_the_cache_directory_is_named_for_every_kernel_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change to any phase file of the kernel gives a new cache directory, so numba (which
-    checks only a function's own file) can never load a search compiled against an old phase."""
+    """A change to any phase file of the kernel, or to a switch it compiles in, gives a new cache
+    directory, so numba (which checks only a function's own file) can never load a search compiled
+    against an old phase or switch."""
     import shutil
+
+    from lukfu_solver.search import switches
 
     copy = tmp_path / "kernel"
     shutil.copytree(warmup.KERNEL_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
@@ -85,12 +88,35 @@ def test_the_cache_directory_is_named_for_every_kernel_source(tmp_path: Path, mo
     before = warmup.kernel_cache_dir()
     assert before.parent == tmp_path / "cache"
     (copy / "moves.py").write_text((copy / "moves.py").read_text() + "\n# changed\n")
-    assert warmup.kernel_cache_dir() != before
+    after = warmup.kernel_cache_dir()
+    assert after != before
+    monkeypatch.setattr(switches, "CALLER_AHEAD", not switches.CALLER_AHEAD)
+    warmup._digest.cache_clear()
+    try:
+        assert warmup.kernel_cache_dir() != after
+    finally:
+        monkeypatch.undo()
+        warmup._digest.cache_clear()
 
 
 def test_the_kernel_compiles_into_that_directory() -> None:
-    import numba
+    from lukfu_solver.search.kernel import alphabeta
 
-    import lukfu_solver.search.kernel  # noqa: F401  (sets numba's cache directory)
+    assert alphabeta.search._cache.cache_path == str(warmup.kernel_cache_dir())
 
-    assert numba.config.CACHE_DIR == str(warmup.kernel_cache_dir())
+
+def test_the_announcement_follows_the_cache(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """With the kernel in the cache nothing is announced (it only loads); for a CPU the cache
+    was not compiled for, kernel_ready says no and the compile is announced."""
+    from lukfu_cli import progress
+
+    assert warmup.kernel_ready()  # the session's kernel, compiled by the conftest
+    monkeypatch.setattr(progress, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(progress, "_kernel_prepared", False)
+    progress.prepare_solver()
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(progress, "_kernel_prepared", False)
+    monkeypatch.setenv("NUMBA_CPU_NAME", "generic")
+    monkeypatch.setattr(warmup, "prepare_kernel", lambda: 58.2)  # not compiled here: a minute
+    progress.prepare_solver()
+    assert capsys.readouterr().err.endswith("compiled in 58 s\n")

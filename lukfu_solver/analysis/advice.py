@@ -3,8 +3,9 @@
 *Play*: the other two hands are sampled uniformly from the 24 unseen cards (12 each), and each
 full deal is solved exactly with this seat as the caller (M1: the value is this seat's points).
 *Pass*: when seat 2 passes, all three have passed and the cards are dealt again: 0. Otherwise
-the later seats decide, on each sample, by a cheaper documented policy (:func:`policy_calls`:
-call when Old cards plus sets and runs held reach :data:`CALL_SCORE`); the deal is solved with
+the later seats decide, on each sample, by a cheaper documented policy
+(``policy.calling.policy_calls``: call when Old cards plus sets and runs held reach
+``CALL_SCORE``); the deal is solved with
 whoever calls, and this seat, a non-caller, scores minus half the caller's value (M2); nobody
 calling means a redeal: 0. The same samples serve both choices (a paired comparison).
 
@@ -13,9 +14,9 @@ passed, for seat 2 both earlier seats passed; samples in which the policy would 
 them get weight 0, so the estimate is taken over the deals consistent with those passes.
 
 >>> from lukfu_solver.cards import parse_cards
->>> facts = hand_facts(parse_cards("C9S789M1M2M3T1T5T6T7"))
->>> format_cards(facts.old), [format_cards(s) for s in facts.runs], facts.sure_fu
-('C9S789T1', ['M123', 'S789', 'T567'], 5)
+>>> a = advise(parse_cards("C19S79M2345M9T159"), 0, samples=4, seed=1, limits=SolveLimits(2_000))
+>>> a.samples, a.recommendation in ("play", "pass"), a.facts.sure_fu
+(4, True, 6)
 """
 
 from __future__ import annotations
@@ -25,59 +26,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, old_cards
+from ..cards import CardSet
 from ..errors import NotationError
 from ..hidden.calls import Budget, TwoPhase, call_values, two_phase_estimate
 from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, combine, estimate, p_positive, refine
 from ..i18n import _
+from ..policy.calling import HandFacts, hand_facts, policy_calls
+from ..policy.rule import rule_playout
 from ..position import Position
 from .defaults import advice_two_phase
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
-
-CALL_SCORE = 5
-"""The cheaper policy's threshold: a seat calls when Old cards + sets + runs held reach it."""
-
-
-@dataclass(frozen=True)
-class HandFacts:
-    """What a dealt hand holds for calling: Old cards, sets, runs and the fu it is sure of."""
-
-    hand: CardSet
-    old: CardSet
-    sets: tuple[CardSet, ...]
-    runs: tuple[CardSet, ...]
-
-    @property
-    def sure_fu(self) -> int:
-        """Fu the hand can cash once it has the lead: its Old cards as singles (nobody else can
-        hold a higher card of their suits), which R14 also counts in a claim."""
-        return self.old.bit_count()
-
-    @property
-    def call_score(self) -> int:
-        """The policy's score: Old cards + sets + runs."""
-        return self.old.bit_count() + len(self.sets) + len(self.runs)
-
-
-def hand_facts(hand: CardSet) -> HandFacts:
-    """Old cards (R11–R13, nothing face up yet), sets of three or four, maximal runs (R5)."""
-    sets = tuple(hand & RANK_MASK[r] for r in range(1, 10) if (hand & RANK_MASK[r]).bit_count() >= 3)
-    runs: list[CardSet] = []
-    for s in range(4):
-        shift = 9 * s
-        all_runs = RUNS9[(hand >> shift) & SUIT_MASK9]
-        for run in all_runs:
-            if not any(other != run and other & run == run for other in all_runs):
-                runs.append(run << shift)
-    return HandFacts(hand, old_cards(hand, 0), sets, tuple(sorted(runs, key=format_cards)))
-
-
-def policy_calls(hand: CardSet) -> bool:
-    """The cheaper calling policy used for the later seats (and as evidence): call when Old
-    cards + sets + runs reach :data:`CALL_SCORE`."""
-    return hand_facts(hand).call_score >= CALL_SCORE
-
 
 Estimate = ChoiceEstimate
 """Expected points with their standard error over ``n`` samples (the core's type)."""
@@ -265,12 +224,10 @@ def advise(
 
 def stopped_value(pos: Position) -> float:
     """What a solve the time budget stops counts, clamped to the bounds it proved: the rule-policy
-    playout of its deal with every hand seen (``players.rule.rule_playout``), a value of that very
+    playout of its deal with every hand seen (``policy.rule.rule_playout``), a value of that very
     deal. On the solves of the exact reference's deals stopped after 300,000 nodes
     (``bench/advise.py``'s ``stopped`` part) it is nearer the exact value than the model's value
     of the hand, the same for every deal, or the bounds' midpoint (``docs/pimc.md``)."""
-    from ..players.rule import rule_playout  # here: the players import this module
-
     return float(rule_playout(pos))
 
 

@@ -67,6 +67,18 @@ many standard errors from 0 ..."""
 DECIDE_MIN = 8
 """... after at least this many samples."""
 
+REVIEW_SAMPLES = 16
+"""Sampled deals of each decision of a game review (``analysis.review_work``), a fixed number so
+that a seed gives the same review on any machine and with any number of jobs: every legal move
+of a play, *play* and *pass* of the call, on the same deals."""
+REVIEW_MAX_NODES = 100_000
+"""Per-solve node limit of a review's play decisions: with :data:`REVIEW_SAMPLES` a whole deal,
+every seat, stays within the minute a player waits for it (``bench/results/review.json``); late
+in a deal every solve finishes far below it."""
+REVIEW_CALL_MAX_NODES = 2_000_000
+"""Per-solve node limit of a review's call: a whole deal a sample (two when a later seat calls),
+nearly all finishing below it."""
+
 
 MASTER_TWO_PHASE = TwoPhase(cheap_nodes=40_000, every=4, diff_share=0.53)
 """Two-phase sampling of the Master's anytime advice (``hidden.calls.TwoPhase``): every deal valued

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import CardSet, format_cards
+from ..policy.calling import HandFacts, hand_facts
 from ..view import SeatView
-from .advice import Advice, HandFacts, advise, hand_facts
+from .advice import Advice, advise
 from .defaults import ADVICE_MAX_NODES, HAND_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
-from .moves import Analysis, SolveLimits, analyse
+from .moves import SolveLimits, ViewAnalysis, analyse
 
 Progress = Callable[[int, int], None]
 ProgressFactory = Callable[[str], Progress | None]
@@ -27,7 +28,7 @@ class HandAnalysis:
     facts: HandFacts
     advice: Advice
     advice_limits: SolveLimits
-    leads: Analysis | None
+    leads: ViewAnalysis | None
     lead_limits: SolveLimits
 
 
@@ -39,7 +40,7 @@ def first_leads(
     limits: SolveLimits,
     progress: Progress | None = None,
     budget: float | None = None,
-) -> Analysis:
+) -> ViewAnalysis:
     """The Master's first leads if it calls: every lead valued on all ``samples`` deals (no early
     stop), or as many as ``budget`` seconds allow."""
     view = SeatView.parse(f"0 {format_cards(hand)} 0 -")

@@ -2,7 +2,7 @@
 
 PIMC (``hidden.calls.call_values``) needs seconds; a player at a table wants an answer at once.
 This model gives expected points of *play* and of *pass* from the hand alone, instantly, with the
-error it was measured to make on held-out hands against PIMC (``bench/advice_model.py`` trains
+error it was measured to make on held-out hands against PIMC (``train/advice_model.py`` trains
 it on solved deals and writes ``data/advice_model.json``: weights, the feature names, the data
 recipe and the held-out error). Within the time budget PIMC refines it; the output always says
 which answer is which.
@@ -20,21 +20,10 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
-from ..cards import SUIT_MASK9, CardSet, old_cards
-
-
-class HandFacts(Protocol):
-    """What the model reads of ``advice.HandFacts`` (named here, not imported: advice imports this)."""
-
-    hand: CardSet
-    sets: tuple[CardSet, ...]
-    runs: tuple[CardSet, ...]
-
-    @property
-    def call_score(self) -> int: ...
-
+from ..cards import SUIT_MASK9, old_cards
+from ..policy.calling import HandFacts
 
 FEATURES = (
     "bias",
@@ -59,7 +48,7 @@ MODEL_FILE = "advice_model.json"
 
 
 def features(facts: HandFacts, seat: int) -> list[float]:
-    """A hand's features for the model (:data:`FEATURES`) from its facts (``advice.hand_facts``):
+    """A hand's features for the model (:data:`FEATURES`) from its facts (``policy.calling.hand_facts``):
     the seat, Old cards, sets, runs and the cards in runs, suit lengths, high cards (9s, 8s) and
     low cards (ranks 1–3), the policy's call score. Cheap: no sampling, no search."""
     hand = facts.hand

@@ -10,10 +10,12 @@ Points are the viewer's (M1/M2): the caller's net points when the viewer is the 
 non-caller, the mean of the two non-callers' results, minus half the caller's (M2: best play
 may leave open which non-caller wins).
 
-With ``infer`` the samples are importance-weighted by the likelihood of the other seats' calls
-and plays under the rule model (``players.ipimc.rule_model``: a view from a real table comes from
-players who are not the engine's, ``docs/inference.md``): the weights
-are tempered so their effective sample size stays at a floor, and reported (``weights``).
+With ``infer`` the samples are drawn as the configuration measured ahead of ``pimc`` draws them
+(``players.ipimc.pool_player``, ``docs/inference.md``): a pool of four times the samples from the
+same sampler, weighed by the likelihood of the other seats' calls and plays under the rule model
+(``hidden.inference.rule_model``: a view from a real table comes from players who are not the
+engine's), tempered so the pool's effective sample size stays at a floor, and the samples
+resampled from it by weight (each then counts 1); the pool's weights are reported (``weights``).
 
 Work is split into batches of a fixed size; after each batch the analysis may stop early when
 the best move is clear. Batches, seeds and the stopping rule do not depend on the number of
@@ -28,11 +30,13 @@ processes, so a seed gives identical results with any ``jobs``.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..hidden.inference import Weights, log_likelihood, temper
+from ..hidden.constraints import Deal
+from ..hidden.inference import Weights, resample, rule_model, weigh
 from ..hidden.pimc import (
     ChoiceEstimate,
     Evaluator,
@@ -44,11 +48,13 @@ from ..hidden.pimc import (
     sample_task,
     viewer_points,
 )
+from ..hidden.quick import make_sampler
 from ..parallel import Workers
+from ..players.ipimc import DEFAULT_POOL
 from ..plays import Play
 from ..view import SeatView
 
-__all__ = ["Analysis", "MoveEstimate", "SolveLimits", "analyse", "mean_stderr", "p_better", "viewer_points"]
+__all__ = ["ViewAnalysis", "MoveEstimate", "SolveLimits", "analyse", "mean_stderr", "p_better", "viewer_points"]
 
 DEFAULT_BATCH = 8
 """Samples solved between two early-stopping checks (fixed, so results do not depend on jobs)."""
@@ -58,7 +64,7 @@ MoveEstimate = ChoiceEstimate
 
 
 @dataclass
-class Analysis:
+class ViewAnalysis:
     """The result of :func:`analyse`: the moves best first, and how sure the best one is."""
 
     view: SeatView
@@ -77,7 +83,8 @@ class Analysis:
     cut: int = 0
     """Samples the budget stopped in the middle, left out (not counted in ``samples``)."""
     weights: Weights | None = None
-    """With inference: the samples' importance weights and effective sample size (else None)."""
+    """With inference: the importance weights of the pool the samples were resampled from, and
+    its effective sample size (else None)."""
 
     @property
     def best(self) -> ChoiceEstimate | None:
@@ -98,7 +105,7 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     budget: float | None = None,
     infer: bool = False,
-) -> Analysis:
+) -> ViewAnalysis:
     """Expected points of every legal move of the viewer over up to ``samples`` sampled deals.
 
     Stops early (after at least ``min_samples``) once the best move beats the second with
@@ -106,18 +113,15 @@ def analyse(
     sample in one process). ``budget`` (seconds, None: none) ends the analysis when it runs out:
     no new sample starts after it, and a sample whose solves it stops is left out (``cut``),
     except the first, which always finishes (within the node limits); the result then depends
-    on the machine's speed. ``infer`` weighs the samples by the opponent model (the module
-    notes); the weights are recomputed over all the samples after each batch, in order, so they
-    do not depend on ``jobs`` either.
+    on the machine's speed. ``infer`` resamples the samples from a pool weighed by the opponent
+    model (the module notes), drawn before the first solve from the seed alone, so it does not
+    depend on ``jobs`` either.
     """
-    from ..hidden.quick import make_sampler
-    from ..players.ipimc import rule_model
-
     t0 = time.perf_counter()
     evaluator = Evaluator(limits or SolveLimits())
     moves = sorted(view.legal_moves(), key=Play.sort_key) if view.to_move == view.seat else []
     if not moves:
-        return Analysis(view, [], 0, seed, None, False, 0, time.perf_counter() - t0)
+        return ViewAnalysis(view, [], 0, seed, None, False, 0, time.perf_counter() - t0)
     if view.caller is None:
         raise ValueError("a calling-phase view has no moves to analyse (use advice.advise)")
     sampler = make_sampler(view, seed, exact=True)  # analyse promises uniform samples
@@ -126,33 +130,29 @@ def analyse(
     stopped = False
     deadline = None if budget is None else time.time() + budget
     cut = 0
-    model = rule_model() if infer else None  # a view from a real table: the softer model (docs/inference.md)
-    logs: list[float] = []
     weights: Weights | None = None
+    drawn: list[Deal] | None = None
+    if infer:  # a view from a real table: the softer rule model (docs/inference.md)
+        drawn_pool = [sampler.sample() for _ in range(DEFAULT_POOL * samples)]
+        weights = weigh(rule_model(), view, drawn_pool)
+        drawn = resample(drawn_pool, weights, samples, random.Random(f"analyse|{seed}|{view}"))
     pool = jobs > 1
     with Workers(jobs) as workers:
         while paired.n < samples and not cut and not (deadline is not None and time.time() >= deadline):
             n = min(batch, samples - paired.n)
             tasks = []
-            batch_logs = []
             for k in range(n):
-                deal = sampler.sample()
+                deal = sampler.sample() if drawn is None else drawn[paired.n + k]
                 pos = deal.position()
                 assert pos is not None
-                if model is not None:
-                    batch_logs.append(log_likelihood(model, view, deal))
                 first = paired.n == 0 and k == 0  # the first sample always finishes: there is a table
                 tasks.append((str(pos), move_texts, evaluator, None if first else deadline))
             results = list(workers.map(sample_task, tasks)) if pool else map(sample_task, tasks)
-            for k, values in enumerate(results):
+            for values in results:
                 if any(v.cut for v in values):  # the budget stopped it: left out, and the end
                     cut += 1
                     break
                 paired.add(values)
-                if model is not None:
-                    logs.append(batch_logs[k])
-                    weights = temper(logs)
-                    paired.weights = list(weights.weights)
                 if progress and not pool:
                     progress(paired.n, samples)
                 if not pool and deadline is not None and time.time() >= deadline:
@@ -169,4 +169,4 @@ def analyse(
     timed_out = deadline is not None and not stopped and paired.n < samples
     stats = sampler.stats()
     p = best_p(estimates)
-    return Analysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)
+    return ViewAnalysis(view, estimates, paired.n, seed, p, stopped, incomplete, seconds, stats, timed_out, cut, weights)

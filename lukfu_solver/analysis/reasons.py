@@ -9,7 +9,7 @@ over the sampled deals (how often calling loses, by how much). Each reason is a
 in the reader's language (:meth:`Reason.said`), without switching the process's language.
 
 >>> from lukfu_solver.cards import parse_cards
->>> from lukfu_solver.analysis.advice import hand_facts
+>>> from lukfu_solver.policy.calling import hand_facts
 >>> facts = hand_facts(parse_cards("C19S9M9T19C2S2M2T2S3T3"))
 >>> [str(r) for r in fact_reasons(facts, 0)][:2]  # doctest: +NORMALIZE_WHITESPACE
 ['6 Old cards (C19S9M9T19): you can claim the deal at your first lead (six needed)',
@@ -21,30 +21,14 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from ..cards import ALL_CARDS, SUIT_MASK, CardSet, format_cards
-from ..i18n import SUIT_NAMES, language, translations
+from ..hidden.calls import CallValuation
+from ..i18n import SUIT_NAMES, language, number, translations
 from ..plays import Play, classify
+from ..policy.calling import HandFacts
 from ..rules import beating_plays
-
-if TYPE_CHECKING:
-    from ..hidden.calls import CallValuation
-
-
-class HandFacts(Protocol):
-    """What the reasons read of a dealt hand (``advice.HandFacts``, named here so that this module
-    stands below ``advice``, which calls it)."""
-
-    @property
-    def hand(self) -> CardSet: ...
-    @property
-    def old(self) -> CardSet: ...
-    @property
-    def sets(self) -> tuple[CardSet, ...]: ...
-    @property
-    def runs(self) -> tuple[CardSet, ...]: ...
-
 
 CLAIM_AT = 6
 """Fu won plus Old cards held that allow a claim at the lead (R14)."""
@@ -55,8 +39,13 @@ class Words:
     ``--json``) and in the reader's language (on screen) without changing the process's language.
     The method names are gettext's, so the catalogue extraction finds the messages."""
 
-    def __init__(self, catalogue: gettext.NullTranslations) -> None:
+    def __init__(self, catalogue: gettext.NullTranslations, code: str = "en") -> None:
         self.catalogue = catalogue
+        self.code = code
+
+    def number(self, x: float, decimals: int = 0, sign: bool = False) -> str:
+        """``x`` as this language writes it (``-0,62`` in Russian; ``i18n.number``)."""
+        return number(x, decimals, sign, self.code)
 
     def _(self, message: str) -> str:
         """``message`` in this language."""
@@ -131,10 +120,10 @@ def _risk(w: Words, losses: int, n: int, average: float, worst: float) -> str:
             n,
         ).format(n=n)
     return w.ngettext(
-        "risk: calling loses in {k} of {n} sampled deal, by {average:.1f} points on average (at worst {worst:.0f})",
-        "risk: calling loses in {k} of {n} sampled deals, by {average:.1f} points on average (at worst {worst:.0f})",
+        "risk: calling loses in {k} of {n} sampled deal, by {average} points on average (at worst {worst})",
+        "risk: calling loses in {k} of {n} sampled deals, by {average} points on average (at worst {worst})",
         n,
-    ).format(k=losses, n=n, average=average, worst=worst)
+    ).format(k=losses, n=n, average=w.number(average, 1), worst=w.number(worst))
 
 
 def _lead(w: Words, seat: int) -> str:
@@ -144,7 +133,7 @@ def _lead(w: Words, seat: int) -> str:
 
 
 def _short(w: Words, rec: str, play: float, pass_: float, old: CardSet, seat: int) -> str:
-    points = {k: f"{0.0 if round(v, 2) == 0 else v:+.2f}" for k, v in (("play", play), ("pass_", pass_))}
+    points = {k: w.number(v, 2, sign=True) for k, v in (("play", play), ("pass_", pass_))}
     if rec == "play":
         why = w._("play: calling is worth {play} points on average, passing {pass_}").format(**points)
     else:
@@ -192,7 +181,7 @@ class Reason(str):
 
     def said(self) -> str:
         """The reason in the language in use."""
-        return RENDER[self.kind](Words(translations(language())), *self.args)
+        return RENDER[self.kind](Words(translations(language()), language()), *self.args)
 
 
 def said(reason: str) -> str:

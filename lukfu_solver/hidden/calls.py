@@ -66,6 +66,8 @@ class CallSample(NamedTuple):
     """Nodes of its cheap solves (in ``nodes`` too)."""
     cheap_stopped: int = 0
     """Its cheap solves stopped at their node limit (by design; one that finishes is exact)."""
+    hands: tuple[CardSet, ...] = ()
+    """The sampled deal: the three hands (:func:`call_deal`; empty for a late sample, never drawn)."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,25 @@ def two_phase_estimate(
     return double_sample(cheap, exact, typical, diff_share)
 
 
+def sample_seeds(seed: int, samples: int) -> list[int]:
+    """Each sample's own seed, in order, from the valuation's ``seed``: the one random stream of
+    :func:`call_values` (so any number of processes draws the same deals)."""
+    master = random.Random(seed)
+    return [master.getrandbits(64) for _ in range(samples)]
+
+
+def call_deal(hand: CardSet, seat: int, sample_seed: int) -> tuple[CardSet, CardSet, CardSet]:
+    """The deal of one sample: the 24 unseen cards dealt uniformly from the sample's own seed."""
+    h = deal_others(hand, seat, random.Random(sample_seed))
+    return (h[0], h[1], h[2])
+
+
+def call_deals(hand: CardSet, seat: int, samples: int, seed: int) -> list[tuple[CardSet, CardSet, CardSet]]:
+    """The deals :func:`call_values` draws for ``samples`` samples from ``seed``, in its order
+    (each :class:`CallSample` keeps its own in ``hands``)."""
+    return [call_deal(hand, seat, x) for x in sample_seeds(seed, samples)]
+
+
 Guess = Callable[[CardSet, int], int | None]
 """A warm start for a deal's solve: ``guess(caller's hand, caller seat)``, an expected value."""
 Prior = Callable[[Position], float]
@@ -254,7 +275,7 @@ def call_sample(task: CallTask) -> CallSample:
     hand, seat, sample_seed, evaluator, policy, deadline, guess, prior, two_phase, in_exact = task
     if deadline is not None and time.time() >= deadline:
         return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
-    hands = deal_others(hand, seat, random.Random(sample_seed))
+    hands = call_deal(hand, seat, sample_seed)
     p = prior if deadline is not None else None
     cheap_ev = None if two_phase is None else Evaluator(SolveLimits(two_phase.cheap_nodes), kind=evaluator.kind)
     branches = [seat]
@@ -294,7 +315,7 @@ def call_sample(task: CallTask) -> CallSample:
     cheap = None if cheap_ev is None else points(cheap_values)
     play, pass_pts = points(values) if values else cheap  # type: ignore[misc]
     out = (play, pass_pts, earlier_pass, solves, incomplete, nodes + cheap_nodes, cut, False, by_budget)
-    return CallSample(*out, cheap, in_exact, cheap_nodes, cheap_stopped)
+    return CallSample(*out, cheap, in_exact, cheap_nodes, cheap_stopped, hands)
 
 
 def call_values(
@@ -323,8 +344,7 @@ def call_values(
     t0 = time.time()
     budget = budget or Budget()
     deadline = t0 + budget.seconds if budget.seconds is not None else None
-    master = random.Random(seed)
-    seeds = [master.getrandbits(64) for _ in range(samples)]
+    seeds = sample_seeds(seed, samples)
     tasks = [
         CallTask(
             hand,

@@ -7,7 +7,8 @@ against a single held low cards there. This module weighs each sampled deal by h
 other seats' observed actions are in it, under a documented opponent model (``docs/inference.md``):
 
 - **calls** (R3): a seat says *play* with probability ``sigmoid(slope * (strength - threshold))``,
-  ``strength`` the rule player's hand strength of the dealt hand;
+  ``strength`` the rule player's hand strength of the dealt hand (the call curve,
+  ``policy.calling.CallCurve``);
 - **plays, the candidate model** (shipped, ``OpponentModel.candidates``): the modelled player's
   own candidate moves at the decision (for the ``pimc`` player, the moves it values: the only
   ones it plays), the first its policy's choice; a move has probability
@@ -25,29 +26,36 @@ moves the deal on as ``Position.push``, the one move engine, does (its own lean 
 state, without the hash key and undo stack: tested to be the position's after every play), and
 keeps what makes each seat's own facts: its own discards and what the others' discards against
 singles proved (R9). The policy, the
-candidates and the hand strength are given to the model by its builder
-(``players.ipimc.opponent_model``: this layer does not know the players); the parameters are
+candidates and the hand strength are given to the model by its builder: :func:`rule_model`
+here (the rule policy, ``policy.rule``), ``players.ipimc.opponent_model`` for the ``pimc``
+player's candidates (this layer does not know the players); the parameters are
 fitted by maximum likelihood (:func:`fit`) on self-play records of the players modelled
-(``bench/inference.py``). The viewer's own actions are the same in every sample and are left
+(``python -m bench.inference``). The viewer's own actions are the same in every sample and are left
 out. The weights are the likelihoods to the model's ``temperature`` (calibrated by accuracy on
 held-out records), tempered further (``w = L ** beta``, the largest ``beta`` up to it that keeps
 the effective sample size at a floor) so a few deals never carry the answer; the
 estimates over weighted samples are the PIMC core's (``hidden.pimc``).
 
->>> sigmoid(0.0)
-0.5
+>>> from lukfu_solver.cards import parse_cards
+>>> round(rule_model().p_call(parse_cards("C19S79M2345M9T159")), 3)  # hand strength 7
+0.804
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import ALL_CARDS, CardSet, iter_cards
 from ..plays import CLAIM, CLAIM_PLAY, DISCARD, Play
+from ..policy.calling import DEFAULT_CALL_CURVE, RULE_MODEL_CALL_CURVE, CallCurve, hand_strength_fast, sigmoid
+from ..policy.facts import SeatFacts
+from ..policy.rule import rule_move
+from ..policy.rule_fast import keep_order_fast, rule_move_fast
 from ..rules import beating_plays, can_claim, discard_proves_none_higher, lead_plays
 from ..view import SeatView
 from .pimc import effective_samples
@@ -57,22 +65,6 @@ ESS_SHARE = 1 / 3
 tempered (``L ** beta``) until the effective sample size is back at the floor."""
 LEAD, FOLLOW, DISCARD_KIND = "lead", "follow", "discard"
 KINDS = (LEAD, FOLLOW, DISCARD_KIND)
-
-
-class Facts(NamedTuple):
-    """What a seat knows at one of its decisions, as card masks: the fields of the rule player's
-    ``Ctx`` (``players.rule``), so its policy reads them as they are. ``out[s]``: the cards seat
-    ``s`` may hold in the deciding seat's eyes (0 for itself)."""
-
-    seat: int
-    hand: CardSet
-    caller: int
-    fu: tuple[int, ...]
-    faceup: CardSet
-    seen_up: CardSet
-    out: tuple[CardSet, CardSet, CardSet]
-    trick: tuple[Play, ...]
-    best_i: int
 
 
 class Decision(NamedTuple):
@@ -94,7 +86,7 @@ class Decision(NamedTuple):
     """With candidates, the move's place among them (0 the policy's choice; -1 off them)."""
 
 
-Candidates = Callable[[Facts, Sequence[Play], int], Sequence[Play]]
+Candidates = Callable[[SeatFacts, Sequence[Play], int], Sequence[Play]]
 """``candidates(facts, legal, discard)``: the moves a modelled player considers at a decision,
 its own choice first, from the ``legal`` leads or beating plays, or (``discard`` a size, ``legal``
 empty) from the discards of that size."""
@@ -126,14 +118,6 @@ def _log_norm(hand: int, k: int, lam: float) -> float:
     return math.log(e[k])
 
 
-def sigmoid(z: float) -> float:
-    """The logistic function, safe for any ``z``."""
-    if z >= 0:
-        return 1 / (1 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1 + e)
-
-
 @dataclass(frozen=True)
 class OpponentModel:
     """The opponent model (see the module notes): ``policy(facts)`` is the rule move,
@@ -141,12 +125,12 @@ class OpponentModel:
     ``eps`` the share of each play kind made off the policy (lead, follow, discard); with
     ``candidates`` the candidate model, else the rule model."""
 
-    policy: Callable[[Facts], Play]
+    policy: Callable[[SeatFacts], Play]
     strength: Callable[[CardSet], float]
-    slope: float = 2.0
-    threshold: float = 6.0
+    slope: float = DEFAULT_CALL_CURVE.slope
+    threshold: float = DEFAULT_CALL_CURVE.threshold
     eps: tuple[float, float, float] = (0.3, 0.3, 0.3)
-    order: Callable[[Facts], Sequence[int]] | None = None
+    order: Callable[[SeatFacts], Sequence[int]] | None = None
     """The rule player's discard order (cards least worth keeping first); None: the mixture."""
     lam: float = 0.5
     candidates: Candidates | None = None
@@ -162,14 +146,14 @@ class OpponentModel:
     temperature: float = 1.0
     """The exponent of the likelihood in the weights (``w = L ** temperature``), calibrated by
     accuracy on held-out records: below 1 it keeps more samples' worth than the raw likelihood."""
-    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None
+    policy_moves: Callable[[SeatFacts, Sequence[Play]], Play] | None = None
     """``policy`` given the legal moves the replay has listed (the leads, then the claim when
     allowed; or the beating plays): the same move, faster (the rule model's,
-    ``players.rule.rule_move_fast``); None: ``policy`` is asked."""
+    ``policy.rule_fast.rule_move_fast``); None: ``policy`` is asked."""
 
     def p_call(self, hand: CardSet) -> float:
         """The probability that a seat dealt ``hand`` says *play*."""
-        return sigmoid(self.slope * (self.strength(hand) - self.threshold))
+        return CallCurve(self.slope, self.threshold).p_play(self.strength(hand))
 
     def log_call(self, hand: CardSet, call: str) -> float:
         """The log-probability of ``call`` (``play``/``pass``) from a seat dealt ``hand``."""
@@ -215,18 +199,54 @@ def rank_p(d: Decision, q: Sequence[float], off: float = OFF_CANDIDATES) -> floa
     return (1 - off) * inside + off / d.legal
 
 
+RULE_FITTED: dict[str, Any] = {
+    "slope": RULE_MODEL_CALL_CURVE.slope,
+    "threshold": RULE_MODEL_CALL_CURVE.threshold,
+    "eps": (0.879, 0.404, 0.410),
+    "lam": 0.2,
+}
+"""The rule model's parameters (the rule player softened: :func:`rule_model`), fitted by maximum
+likelihood on self-play records of the level-2 ``pimc`` player: 60 deals, match seed 1901
+(``python -m bench.inference``; the figures in ``bench/results/inference.json``, ``fit``). The
+discard softness ``lam`` is the exception: its maximum-likelihood value (1.24) made the weights
+of whole views collapse onto a few deals and put *less* probability on the true cards than
+uniform sampling; it was set to 0.2 by the accuracy on 8 tuning deals (match seed 1902: 0.027
+nats a hidden card against 0.015 at 1.24), and the accuracy is reported on other deals
+(``docs/inference.md``)."""
+
+
+def rule_model(**overrides: Any) -> OpponentModel:
+    """The rule model: the rule player softened (:data:`RULE_FITTED`, ``overrides`` replace some),
+    its moves and discard order by the fast rule policy (``policy.rule_fast``), its call curve
+    :data:`~lukfu_solver.policy.calling.RULE_MODEL_CALL_CURVE`. It weighs the deals of
+    ``analyse --infer``, of the hint's ``--infer`` and of the ``ipimc`` player's pool."""
+    p = {**RULE_FITTED, **overrides}
+    eps = tuple(p["eps"])
+    return OpponentModel(
+        rule_move,
+        hand_strength_fast,
+        p["slope"],
+        p["threshold"],
+        eps,  # type: ignore[arg-type]
+        keep_order_fast,
+        p["lam"],
+        temperature=p.get("temperature", 1.0),
+        policy_moves=rule_move_fast,
+    )
+
+
 # ---------------------------------------------------------------- replaying a deal
 
 
 def decisions(
-    policy: Callable[[Facts], Play],
+    policy: Callable[[SeatFacts], Play],
     dealt: Sequence[CardSet],
     caller: int,
     plays: Iterable[Play],
     skip: int | None = None,
-    order: Callable[[Facts], Sequence[int]] | None = None,
+    order: Callable[[SeatFacts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
-    policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
+    policy_moves: Callable[[SeatFacts, Sequence[Play]], Play] | None = None,
 ) -> Iterator[Decision]:
     """Replay the fully known ``plays`` of a deal (hands ``dealt``, every discard's cards shown)
     and yield every decision with two or more legal choices of a seat other than ``skip``: the
@@ -271,13 +291,13 @@ class Replay:
 
     def __init__(
         self,
-        policy: Callable[[Facts], Play],
+        policy: Callable[[SeatFacts], Play],
         dealt: Sequence[CardSet],
         caller: int,
         skip: int | None = None,
-        order: Callable[[Facts], Sequence[int]] | None = None,
+        order: Callable[[SeatFacts], Sequence[int]] | None = None,
         candidates: Candidates | None = None,
-        policy_moves: Callable[[Facts, Sequence[Play]], Play] | None = None,
+        policy_moves: Callable[[SeatFacts, Sequence[Play]], Play] | None = None,
     ) -> None:
         self.policy, self.skip, self.order, self.candidates = policy, skip, order, candidates
         self.policy_moves = policy_moves
@@ -375,7 +395,7 @@ def _decision(replay: Replay, s: int, kind: str, legal: int, moves: list[Play], 
         0 if s == 1 or not hands[1] else unseen & ~proved_out[1],
         0 if s == 2 or not hands[2] else unseen & ~proved_out[2],
     )
-    facts = Facts(s, hand, replay.caller, tuple(replay.fu), faceup, faceup | up, out, shown, replay.best_i)
+    facts = SeatFacts(s, hand, replay.caller, tuple(replay.fu), faceup, faceup | up, out, shown, replay.best_i)
     candidates, order = replay.candidates, replay.order
     if candidates is not None:
         cs = candidates(facts, moves, p.size if kind == DISCARD_KIND else 0)
@@ -486,6 +506,23 @@ def weigh(model: OpponentModel, view: SeatView, deals: Sequence[Any], share: flo
     return temper([log_likelihood(model, view, d) for d in deals], share, model.temperature)
 
 
+def resample(pool: Sequence[Any], weights: Weights, n: int, rng: random.Random) -> list[Any]:
+    """``n`` of the ``pool``'s deals drawn in proportion to their ``weights`` (systematic
+    resampling: one uniform draw from ``rng``, then every ``sum / n`` of the weights' running
+    sum; a deal may be drawn more than once, and each drawn deal then counts 1), in pool order."""
+    step = sum(weights.weights) / n
+    u = rng.random() * step
+    picked: list[Any] = []
+    acc = 0.0
+    for d, x in zip(pool, weights.weights, strict=True):
+        acc += x
+        while u < acc and len(picked) < n:
+            picked.append(d)
+            u += step
+    picked += pool[len(picked) - n :] if len(picked) < n else []
+    return picked[:n]
+
+
 # ---------------------------------------------------------------- fitting the model
 
 
@@ -577,9 +614,9 @@ def fit_lam(rows: Sequence[Decision]) -> float:
 
 def record_rows(
     records: Iterable[Any],
-    policy: Callable[[Facts], Play],
+    policy: Callable[[SeatFacts], Play],
     strength: Callable[[CardSet], float],
-    order: Callable[[Facts], Sequence[int]] | None = None,
+    order: Callable[[SeatFacts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
 ) -> tuple[list[tuple[float, bool]], list[Decision]]:
     """The call rows (strength, said play) and the play decisions of every seat in game records
@@ -597,9 +634,9 @@ def record_rows(
 
 def fit(
     records: Iterable[Any],
-    policy: Callable[[Facts], Play],
+    policy: Callable[[SeatFacts], Play],
     strength: Callable[[CardSet], float],
-    order: Callable[[Facts], Sequence[int]] | None = None,
+    order: Callable[[SeatFacts], Sequence[int]] | None = None,
     candidates: Candidates | None = None,
     off: float = OFF_CANDIDATES,
     ranks: bool = False,

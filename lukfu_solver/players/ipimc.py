@@ -1,21 +1,20 @@
 """The inference player ``ipimc``: the PIMC player with its sampled deals weighted by what the
 other seats did (``hidden.inference``, ``docs/inference.md``).
 
-Everything but the weights is the ``pimc`` player's: the same levels, candidates, samples and
-node budgets. The weights are likelihoods under the opponent model (the call curve fitted on
-self-play records of the ``pimc`` player, and its own candidate moves, rebuilt from each seat's
-facts), tempered so the effective sample size stays at a floor. As shipped:
+Everything but the deals' weights is the ``pimc`` player's: the same levels, candidates, samples
+and node budgets. The spec ``ipimc`` (``ipimc:L``) is the configuration measured ahead of
+``pimc`` at the same level (:func:`pool_player`, the same as ``ipimc:L:4c``): a pool of four
+times the level's samples weighed by the rule model's likelihood of the other seats' calls and
+plays, carried from one of its decisions to the next, the level's samples resampled from it by
+weight; its call at seat 1 or 2 weighted by the earlier passes.
 
-- **the call** of seat 1 or 2 is valued on pimc's own call samples, each weighted by the
-  likelihood that the earlier seats passed with the hands it gives them (a seat that passed
-  seldom held a strong hand); the Master's call is pimc's;
-- **the play phase** weighs the samples by the other seats' calls (``evidence="calls"``); the
-  weights by their plays too (``evidence="plays"``, the candidate model) are kept as an option:
-  on 12 samples their likelihoods are so sharp that the weighted estimates rest on a few deals,
-  and that measured no gain (``docs/inference.md``).
+:class:`IpimcPlayer` keeps the other configurations measured on the way, as options: the
+weighted call with the play phase weighed by the other seats' calls alone (``ipimc:L:1``,
+measured slightly behind ``pimc``), the candidate model's weights by the plays, resampling from
+a pool drawn afresh (``ipimc:L:P``).
 
-The deals are exactly the ones ``pimc`` draws at the same decision with the same seed (common
-random numbers): the two differ only where the weights change a choice.
+Without a pool, the deals are exactly the ones ``pimc`` draws at the same decision with the same
+seed (common random numbers): the two differ only where the weights change a choice.
 """
 
 from __future__ import annotations
@@ -24,32 +23,32 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..analysis.advice import policy_calls
-from ..cards import CardSet
 from ..hidden.calls import call_values
 from ..hidden.carry import Particle, carry_pool, extends, fresh
-from ..hidden.inference import ESS_SHARE, Candidates, Facts, OpponentModel, Weights, call_terms, temper, weigh
+from ..hidden.inference import (
+    ESS_SHARE,
+    Candidates,
+    OpponentModel,
+    Weights,
+    call_terms,
+    resample,
+    rule_model,
+    temper,
+    weigh,
+)
 from ..hidden.pimc import estimate
-from ..hidden.sampling import deal_others
 from ..plays import Play
+from ..policy.calling import PIMC_CALL_CURVE, hand_strength_fast, policy_calls
+from ..policy.facts import SeatFacts
+from ..policy.rule import rule_move
 from ..view import HAND_SIZE, SeatView
-from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, Analysis, PimcPlayer, candidate_moves
-from .rule import Ctx, hand_strength_fast, keep_order_fast, rule_move, rule_move_fast
+from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer, candidate_moves
 
-RULE_FITTED: dict[str, Any] = {"slope": 0.851, "threshold": 5.339, "eps": (0.879, 0.404, 0.410), "lam": 0.2}
-"""The rule model's parameters (the earlier opponent model, the rule player softened:
-:func:`rule_model`), fitted by maximum likelihood on self-play records of the level-2 ``pimc``
-player: 60 deals, match seed 1901 (``python bench/inference.py``; the figures
-in ``bench/results/inference.json``, ``fit``). The discard softness ``lam`` is the exception:
-its maximum-likelihood value (1.24) made the weights of whole views collapse onto a few deals
-and put *less* probability on the true cards than uniform sampling; it was set to 0.2 by the
-accuracy on 8 tuning deals (match seed 1902: 0.027 nats a hidden card against 0.015 at 1.24),
-and the accuracy is reported on other deals (``docs/inference.md``)."""
 MODEL_LEVEL = 2
 """The level of the ``pimc`` player the shipped model was fitted on."""
 FITTED: dict[str, Any] = {
-    "slope": 0.79,
-    "threshold": 5.268,
+    "slope": PIMC_CALL_CURVE.slope,
+    "threshold": PIMC_CALL_CURVE.threshold,
     "eps": (0.86, 0.446, 0.444),
     "ranks": (
         (1.0, 0.7726, 0.5533, 0.4735, 0.472, 0.4183, 0.3905, 0.2431),
@@ -60,7 +59,7 @@ FITTED: dict[str, Any] = {
 }
 """The opponent model's parameters: the rank model over the level-2 ``pimc`` player's own
 candidates (``players.pimc.candidate_moves``), fitted by maximum likelihood on 300 self-play
-deals of that player, match seed 1911 (``python bench/inference_model.py``, ``fitted`` in
+deals of that player, match seed 1911 (``python -m train.inference_model``, ``fitted`` in
 ``bench/results/inference-model.json``): the call curve, and for each play kind (lead, follow,
 discard) a weight for each place among the candidates (0 the rule player's choice); ``eps``,
 the one-share candidate mixture's, is kept beside them. The ``temperature`` (the likelihood's
@@ -68,32 +67,13 @@ exponent in the weights) is the one with the best accuracy over groups of 12 sam
 on 40 other deals (match seed 1912), ``calibration`` in the same file."""
 
 
-def rule_policy(facts: Facts) -> Play:
-    """The rule player's move for a seat's facts (the opponent model's policy)."""
-    return rule_move(Ctx(*facts))
-
-
-def rule_policy_moves(facts: Facts, moves: Sequence[Play]) -> Play:
-    """:func:`rule_policy`'s move, given the legal moves the replay has listed (its leads then the
-    claim when allowed, or its beating plays): ``players.rule.rule_move_fast``, the same move
-    faster (the rule model asks it at every decision of every deal it weighs)."""
-    return rule_move_fast(Ctx(*facts), moves)
-
-
-def keep_order(facts: Facts) -> list[int]:
-    """The deciding seat's cards, least worth keeping first: the order of the rule player's
-    discard (its keep values, as when it follows; ``players.rule.keep_order_fast``, the same order
-    as ``discard_order(hand, seat_keep_values(ctx))``, faster)."""
-    return keep_order_fast(Ctx(*facts))
-
-
 def pimc_candidates(level: int = MODEL_LEVEL) -> Candidates:
     """The candidate moves of the ``pimc`` player at ``level`` for a seat's facts (the rule
     player's choice first): the moves it values, so the only ones it ever plays."""
     limit = LEVELS[level].max_candidates
 
-    def candidates(facts: Facts, legal: Sequence[Play], discard: int) -> list[Play]:
-        return candidate_moves(Ctx(*facts), limit, legal, discard)
+    def candidates(facts: SeatFacts, legal: Sequence[Play], discard: int) -> list[Play]:
+        return candidate_moves(facts, limit, legal, discard)
 
     return candidates
 
@@ -105,7 +85,7 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     eps = tuple(p["eps"])
     ranks = p.get("ranks")
     return OpponentModel(
-        rule_policy,
+        rule_move,
         hand_strength_fast,
         p["slope"],
         p["threshold"],
@@ -118,35 +98,9 @@ def opponent_model(level: int = MODEL_LEVEL, **overrides: Any) -> OpponentModel:
     )
 
 
-def rule_model(**overrides: Any) -> OpponentModel:
-    """The earlier opponent model, the rule player softened (:data:`RULE_FITTED`; kept for the
-    comparison in ``bench/inference.py``)."""
-    p = {**RULE_FITTED, **overrides}
-    eps = tuple(p["eps"])
-    return OpponentModel(
-        rule_policy,
-        hand_strength_fast,
-        p["slope"],
-        p["threshold"],
-        eps,  # type: ignore[arg-type]
-        keep_order,
-        p["lam"],
-        temperature=p.get("temperature", 1.0),
-        policy_moves=rule_policy_moves,
-    )
-
-
 EVIDENCE = ("plays", "calls", "none")
 """What weighs the play phase's samples: the other seats' calls and plays (``plays``), their
 calls only (``calls``), nothing (``none``: the play phase is pimc's)."""
-
-
-def call_deals(hand: CardSet, seat: int, samples: int, seed: int) -> list[list[CardSet]]:
-    """The deals ``hidden.calls.call_values`` draws for ``samples`` samples from ``seed``, in its
-    order (a master generator gives each sample its seed, the sample deals the others' hands)."""
-    master = random.Random(seed)
-    seeds = [master.getrandbits(64) for _ in range(samples)]
-    return [deal_others(hand, seat, random.Random(s)) for s in seeds]
 
 
 class IpimcPlayer(PimcPlayer):
@@ -156,9 +110,9 @@ class IpimcPlayer(PimcPlayer):
     ``pool`` above 1 resamples instead (sampling-importance-resampling): ``pool`` times the
     level's samples are drawn and weighed (the floor a share of them), and the level's samples
     are drawn from them in proportion to the weights (systematic resampling, from the decision's
-    seed), then valued with weight 1 each; ``Analysis.weights`` are then the pool's. Measured
-    with the rule model from a pool of 4 (``docs/inference.md``): not shown stronger than
-    ``pimc``, at 2.8 times its median decision time, so the default stays 1.
+    seed), then valued with weight 1 each; ``PimcDecision.weights`` are then the pool's. Drawn
+    afresh at every decision, with the rule model from a pool of 4 (``docs/inference.md``): not
+    shown stronger than ``pimc``, at 2.8 times its median decision time.
 
     ``carry`` (with a pool and ``evidence="plays"``) keeps the pool from one decision of a game to
     the next (``hidden.carry``): the deals still consistent with the new view are kept, their
@@ -168,8 +122,12 @@ class IpimcPlayer(PimcPlayer):
     played by one player in order); a view that does not extend the last one starts afresh.
     Measured: few deals survive a decision (a median of 9 of 48), and the cost was 2.4 times
     pimc's median decision time; with the rule model's faster replay (the fast rule policy, the
-    lean state: the same games) 1.8 times (``docs/inference.md``, "The carried pool", "Round 11").
-    The default stays False; the spec ``ipimc:L:Pc`` is :func:`carried_player`."""
+    lean state: the same games) 1.8 times (``docs/inference.md``, "The carried pool", "Round 11"),
+    and with the rule model and a pool of 4 it measured ahead of ``pimc``: that configuration is
+    the spec ``ipimc`` (:func:`pool_player`).
+
+    The constructor's own defaults (no pool, the play phase weighed by the calls) are the
+    weighted call, ``ipimc:L:1``: an option, not the spec's default."""
 
     def __init__(
         self,
@@ -186,9 +144,8 @@ class IpimcPlayer(PimcPlayer):
         calibration: float = CALL_CALIBRATION,
         **overrides: int,
     ) -> None:
-        if name is None:
-            name = "ipimc" if level == DEFAULT_LEVEL and pool == 1 else f"ipimc:{level}"
-            name += f":{pool}" if pool != 1 else ""
+        if name is None:  # the spec that builds this player (``ipimc`` and ``ipimc:L`` are pool_player's)
+            name = f"ipimc:{level}:{pool}"
         super().__init__(level, seed, name=name, calibration=calibration, **overrides)
         self.model = model or opponent_model(level)
         self.share = share
@@ -202,15 +159,13 @@ class IpimcPlayer(PimcPlayer):
         self.kept = 0
         """How many deals of the last decision's pool were carried (the rest drawn afresh)."""
 
-    def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_call(self, view: SeatView, rng: random.Random) -> PimcDecision:
         """pimc's call valuation on the same samples, weighted by the earlier seats' passes."""
         if not self.weigh_call or view.seat == 0:
             return super()._analyse_call(view, rng)
         n = self.params.call_samples
-        seed = rng.getrandbits(64)
-        v = call_values(view.hand, view.seat, n, seed, self._evaluator(2 * n, HAND_SIZE), policy_calls)
-        deals = call_deals(view.hand, view.seat, len(v.samples), seed)
-        w = temper([call_terms(self.model, d, view.seat, view.seat) for d in deals], self.share)
+        v = call_values(view.hand, view.seat, n, rng.getrandbits(64), self._evaluator(2 * n, HAND_SIZE), policy_calls)
+        w = temper([call_terms(self.model, r.hands, view.seat, view.seat) for r in v.samples], self.share)
         plays, passes = [r.play for r in v.samples], [r.pass_ for r in v.samples]
         play = estimate("play", plays, plays, v.play.incomplete, w.weights)
         pass_ = estimate("pass", passes, [-2 * x for x in passes], 0, w.weights)
@@ -241,17 +196,7 @@ class IpimcPlayer(PimcPlayer):
             w = self.weigh(view, pool)
         if w is None:
             return pool[:n], None
-        step = sum(w.weights) / n
-        u = rng.random() * step
-        picked: list[Any] = []
-        acc = 0.0
-        for d, x in zip(pool, w.weights, strict=True):
-            acc += x
-            while u < acc and len(picked) < n:
-                picked.append(d)
-                u += step
-        picked += pool[len(picked) - n :] if len(picked) < n else []
-        return picked[:n], w
+        return resample(pool, w, n, rng), w
 
     def _carried_pool(self, view: SeatView, sampler: Any, rng: random.Random) -> tuple[list[Any], Weights]:
         """The pool carried from this player's last decision (when ``view`` extends its view),
@@ -266,14 +211,26 @@ class IpimcPlayer(PimcPlayer):
         return [q.deal for q in particles], w
 
 
-def carried_player(level: int, seed: int, pool: int) -> IpimcPlayer:
-    """The player ``ipimc:L:Pc``: the resampling configuration with the carried pool. ``pool``
-    times the level's samples (2-4), weighed by the rule model's likelihood (:func:`rule_model`,
-    temperature 1) of the other seats' calls and plays, carried from one of its decisions to the
-    next (``hidden.carry``), the level's samples drawn from it by weight; its call weighted by
-    the earlier passes (the same model's call curve). The configuration the accuracy of
-    resampling chose (``docs/inference.md``, "Resampling from a larger pool") and the one whose
-    cost "The carried pool" measures."""
+DEFAULT_POOL = 4
+"""The pool of the spec ``ipimc`` (times the level's samples): the carried pool ``ipimc:2:4c``
+measured ahead of ``pimc:2`` (paired +0.094 points a deal, 95 % [+0.009, +0.178], on 1,500
+deals pre-registered, at 1.80× its median decision time; with a replication, +0.087 [+0.026,
++0.148] on 2,800: ``strength_carry_round11`` in ``bench/results/inference.json``)."""
+
+
+def pool_player(
+    level: int, seed: int, pool: int = DEFAULT_POOL, *, carry: bool = True, name: str | None = None
+) -> IpimcPlayer:
+    """The resampling configuration measured ahead of ``pimc``: ``pool`` times the level's
+    samples (2-4), weighed by the rule model's likelihood (``hidden.inference.rule_model``,
+    temperature 1) of the other seats' calls and plays, the level's samples drawn from it by
+    weight; its call weighted by the earlier passes (the same model's call curve).
+
+    With ``carry`` (the player ``ipimc``, ``ipimc:L``, ``ipimc:L:Pc``) the pool is carried from
+    one of its decisions to the next (``hidden.carry``); without, it is drawn afresh at every
+    decision (the hint of ``play --infer``: one view's answer, whatever was asked before), which
+    gives a pool of the same distribution (``docs/inference.md``, "Why a kept deal is still a
+    uniform draw") at a higher cost. Named ``name`` (default ``ipimc:L:Pc``)."""
     if not 2 <= pool <= 4:
         raise ValueError(f"the carried pool needs a pool of 2-4, got {pool}")
     return IpimcPlayer(
@@ -283,6 +240,6 @@ def carried_player(level: int, seed: int, pool: int) -> IpimcPlayer:
         pool=pool,
         evidence="plays",
         weigh_call=True,
-        carry=True,
-        name=f"ipimc:{level}:{pool}c",
+        carry=carry,
+        name=name or f"ipimc:{level}:{pool}c",
     )

@@ -17,7 +17,6 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from .. import i18n
-from ..analysis.advice import policy_calls
 from ..cards import format_cards
 from ..errors import NotationError
 from ..hidden.calls import call_values
@@ -26,8 +25,10 @@ from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, evaluate
 from ..hidden.quick import make_sampler
 from ..i18n import _
 from ..plays import CLAIM, DISCARD, Play
+from ..policy.calling import policy_calls
+from ..policy.facts import SeatFacts, facts_from_view
+from ..policy.rule import discard_order, keep_cost, rule_move, rule_playout, seat_keep_values
 from ..view import HAND_SIZE, SeatView
-from .rule import Ctx, _cost, ctx_from_view, discard_order, rule_move, rule_playout, seat_keep_values
 
 # ================================================================ PIMC
 
@@ -71,7 +72,7 @@ MoveValue = ChoiceEstimate
 
 
 @dataclass
-class Analysis:
+class PimcDecision:
     """A PIMC decision: every candidate's :class:`ChoiceEstimate`, best first, and what it cost."""
 
     kind: str  # "call" or "play"
@@ -91,15 +92,15 @@ class Analysis:
         return self.moves[0].move
 
 
-def candidate_moves(ctx: Ctx, limit: int, legal: Sequence[Play] = (), discard: int = 0) -> list[Play]:
-    """The candidates of a decision with facts ``ctx`` (see :class:`PimcPlayer`): of the ``legal``
+def candidate_moves(facts: SeatFacts, limit: int, legal: Sequence[Play] = (), discard: int = 0) -> list[Play]:
+    """The candidates of a decision with facts ``facts`` (see :class:`PimcPlayer`): of the ``legal``
     leads or beating plays, or, when ``discard`` is a size, of the discards of that size; the
     rule player's choice first, at most ``limit`` (half of it, at least 2, for a discard). A
     function of the seat's own facts, so the opponent model (``players.ipimc``) can rebuild the
     candidates of another seat's decision."""
-    values = seat_keep_values(ctx)
+    values = seat_keep_values(facts)
     if discard:
-        order = discard_order(ctx.hand, values)
+        order = discard_order(facts.hand, values)
         # the rule player's discard (rule_move's when nothing beats: the same keep values and order)
         first = Play(DISCARD, sum(1 << c for c in order[:discard]), discard)
         cheap = order[: discard + 2]
@@ -107,8 +108,8 @@ def candidate_moves(ctx: Ctx, limit: int, legal: Sequence[Play] = (), discard: i
         moves = [Play(DISCARD, sum(1 << c for c in cs), discard) for cs in combos]
         limit = max(2, limit // 2)
     else:
-        first = rule_move(ctx)
-        moves = sorted(legal, key=lambda p: (p.kind != CLAIM, -p.size, _cost(p.cards, values), p.cards))
+        first = rule_move(facts)
+        moves = sorted(legal, key=lambda p: (p.kind != CLAIM, -p.size, keep_cost(p.cards, values), p.cards))
     chosen = [first] + [m for m in moves if m != first]
     return chosen[:limit]
 
@@ -133,7 +134,7 @@ class PimcPlayer:
 
     **Calling:** the core's call valuation (:func:`~lukfu_solver.hidden.calls.call_values`, the
     one ``advise`` uses) on ``call_samples`` deals, within this player's budget: *play* is this
-    seat's value as the caller, *pass* the later seats' calling policy (``advice.policy_calls``),
+    seat's value as the caller, *pass* the later seats' calling policy (``policy.calling.policy_calls``),
     on the same deals. The seat calls when *play* plus ``calibration`` (default
     :data:`CALL_CALIBRATION`) is above *pass* plus ``call_margin``. Every call decision, with the
     uncalibrated prediction, is appended to ``call_log`` (the bench checks its calibration), the
@@ -166,7 +167,7 @@ class PimcPlayer:
         self.name = name
         self.call_log: list[dict[str, Any]] = []
         self.seconds: list[float] = []
-        self.last: Analysis | None = None
+        self.last: PimcDecision | None = None
 
     def __call__(self, view: SeatView) -> Play | str:
         a = self.analyse(view)
@@ -191,7 +192,7 @@ class PimcPlayer:
 
     # ------------------------------------------------------------ analysis
 
-    def analyse(self, view: SeatView) -> Analysis:
+    def analyse(self, view: SeatView) -> PimcDecision:
         """Evaluate the choices of the seat to move (it must be the view's seat): the call, or
         every candidate move. The same view and seed give the same analysis."""
         if view.to_move != view.seat:
@@ -209,14 +210,14 @@ class PimcPlayer:
         limit = 0 if cards > p.exact_cards else int(min(p.node_limit, p.node_budget / max(1, evals)))
         return Evaluator(SolveLimits(limit), rule_playout, MIN_NODES, TABLE_ENTRIES)
 
-    def _analyse_call(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_call(self, view: SeatView, rng: random.Random) -> PimcDecision:
         """Play vs pass by the core's call valuation (one play and at most one pass a sample)."""
         n = self.params.call_samples
         evaluator = self._evaluator(2 * n, HAND_SIZE)
         v = call_values(view.hand, view.seat, n, rng.getrandbits(64), evaluator, policy_calls)
         return self._call_choice(v.play, v.pass_, n, v.nodes)
 
-    def _call_choice(self, play: ChoiceEstimate, pass_: ChoiceEstimate, n: int, nodes: int) -> Analysis:
+    def _call_choice(self, play: ChoiceEstimate, pass_: ChoiceEstimate, n: int, nodes: int) -> PimcDecision:
         """The call decision from the valued *play* and *pass*: *play* when its value plus the
         calibration is above *pass* plus the margin."""
         calibrated = dataclasses.replace(play, mean=play.mean + self.calibration)
@@ -225,7 +226,7 @@ class PimcPlayer:
             f"calling is valued as this seat's result as caller (PIMC {play.mean:+.2f}, calibrated "
             f"{self.calibration:+g}) against passing ({pass_.mean:+.2f}: the later seats' calling policy)"
         )
-        return Analysis("call", moves, n, nodes, notes=[note])
+        return PimcDecision("call", moves, n, nodes, notes=[note])
 
     def candidates(self, view: SeatView) -> list[Play]:
         """The moves PIMC evaluates, the rule player's choice first (see the class notes)."""
@@ -233,8 +234,8 @@ class PimcPlayer:
         if len(legal) <= 1:
             return legal
         if legal[-1].kind == DISCARD:
-            return candidate_moves(ctx_from_view(view), self.params.max_candidates, discard=legal[-1].size)
-        return candidate_moves(ctx_from_view(view), self.params.max_candidates, legal)
+            return candidate_moves(facts_from_view(view), self.params.max_candidates, discard=legal[-1].size)
+        return candidate_moves(facts_from_view(view), self.params.max_candidates, legal)
 
     def left_out(self, view: SeatView, cands: list[Play]) -> list[tuple[Play, str]]:
         """The legal moves that are not among ``cands``, each with why (canonical order)."""
@@ -253,11 +254,11 @@ class PimcPlayer:
             ).format(level=self.level, n=self.params.max_candidates)
         return [(m, why) for m in rest]
 
-    def _analyse_play(self, view: SeatView, rng: random.Random) -> Analysis:
+    def _analyse_play(self, view: SeatView, rng: random.Random) -> PimcDecision:
         cands = self.candidates(view)
         if len(cands) == 1:
             only = ChoiceEstimate(cands[0], 0.0, 0.0, ())
-            return Analysis("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
+            return PimcDecision("play", [only], 0, notes=["the only legal move: not evaluated"], left_out=[])
         sampler = make_sampler(view, rng.getrandbits(64))
         deals, weights = self.draw(view, sampler, rng)
         samples = [d.position() for d in deals]
@@ -267,7 +268,7 @@ class PimcPlayer:
         paired = evaluate(samples, cands, evaluator, view.seat, view.caller, w)  # type: ignore[arg-type]
         notes = [f"sampler: {sampler.method}"]
         left = self.left_out(view, cands)
-        a = Analysis("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
+        a = PimcDecision("play", paired.estimates(), len(samples), paired.nodes, notes=notes, left_out=left)
         a.weights = weights
         return a
 

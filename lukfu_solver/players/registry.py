@@ -8,10 +8,11 @@ from typing import Protocol, runtime_checkable
 from .. import i18n
 from ..errors import NotationError
 from ..plays import Play
+from ..policy.rule import RulePlayer
 from ..view import SeatView
-from .ipimc import IpimcPlayer, carried_player
+from .ipimc import IpimcPlayer, pool_player
 from .pimc import DEFAULT_LEVEL, LEVELS, PimcPlayer
-from .rule import RulePlayer
+from .random import RandomPlayer
 
 
 @runtime_checkable
@@ -31,30 +32,38 @@ class Player(Protocol):
 
 
 PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
+STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:3", "strong": "pimc:4"}
+"""Opponents by plain strength, weakest first (what a person picks at a table: ``lukfu play
+--opponents medium``), and the engine each one is: the rule player (instant), the PIMC player at
+level 3 (+0.97 points a deal against two rule players, ``bench/results/strength.json``) and at
+level 4 (twice the sampled deals and more solving). :func:`make_player` accepts the names."""
 SPEC_HELP = (
     "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
-    "ipimc[:L[:P[c]]] (pimc with inference; P: deals drawn a sample, resampled; c: the pool carried "
-    "between decisions, weighed by the others' calls and plays)"
+    "ipimc[:L[:P[c]]] (pimc with inference; default: the deals weighed by the others' calls and plays, "
+    "a pool of 4 times the samples carried between decisions; P: deals drawn a sample, resampled; "
+    "ipimc:L:1 weighs the calls only)"
 )
 
 
 def make_player(spec: str, seed: int = 0) -> Player:
     """A player from its spec: ``random``, ``rule``, ``rule:T``, ``pimc``, ``pimc:L``, ``pimc:L:C``
     (``C`` points added to PIMC's value of calling; ``pimc:3:0`` is the uncalibrated player),
-    ``ipimc``, ``ipimc:L`` (the PIMC player over deals weighted by the other seats' actions),
-    ``ipimc:L:P`` (``P`` times the samples drawn, weighed and resampled), ``ipimc:L:Pc`` (``P`` of
-    2-4: the resampling configuration with the pool carried from one decision to the next, weighed
-    by the rule model's likelihood of the other seats' calls and plays: :func:`carried_player`).
+    ``ipimc``, ``ipimc:L`` (the PIMC player over deals weighted by the other seats' actions: the
+    configuration measured ahead of ``pimc``, the same player as ``ipimc:L:4c``,
+    :func:`~lukfu_solver.players.ipimc.pool_player`), ``ipimc:L:Pc`` (``P`` of 2-4: that
+    configuration with another pool), ``ipimc:L:P`` (``P`` times the samples drawn afresh,
+    weighed by the calls, and resampled; ``ipimc:L:1`` the weighted call without a pool).
 
     ``seed`` seeds the player's random choices (``random``'s moves, ``pimc``'s samples). A bad
     spec raises NotationError("player", …).
 
+    A plain strength (:data:`STRENGTHS`: ``easy``, ``medium``, ``strong``) is the engine it names.
+
     >>> [make_player(s).name for s in ("random", "rule", "rule:4.5", "pimc", "pimc:1", "pimc:3:0", "ipimc:2")]
     ['random', 'rule', 'rule:4.5', 'pimc', 'pimc:1', 'pimc:3:0', 'ipimc:2']
     """
-    from ..game import RandomPlayer
-
     text = spec.strip().lower()
+    text = STRENGTHS.get(text, text)  # a plain strength names its engine
     kind, _, arg = text.partition(":")
     if kind == "random" and not arg:
         return RandomPlayer(seed)
@@ -89,10 +98,12 @@ def make_player(spec: str, seed: int = 0) -> Player:
         return PimcPlayer(int(level), seed, calibration=c)
     if kind == "ipimc":
         if not arg:
-            return IpimcPlayer(DEFAULT_LEVEL, seed)
+            return pool_player(DEFAULT_LEVEL, seed, name="ipimc")
         level, _, pool = arg.partition(":")
         if not _is_level(level):
             raise NotationError("player", i18n._("ipimc:L needs a level 1-5, got {level}").format(level=repr(level)))
+        if not pool:
+            return pool_player(int(level), seed, name=f"ipimc:{level}")
         if pool.endswith("c"):
             size = pool[:-1]
             if not (size.isascii() and size.isdigit() and 2 <= int(size) <= 4):
@@ -100,10 +111,10 @@ def make_player(spec: str, seed: int = 0) -> Player:
                     "player",
                     i18n._("ipimc:L:Pc (the carried pool) needs a pool P of 2-4, got {pool}").format(pool=repr(pool)),
                 )
-            return carried_player(int(level), seed, int(size))
-        if pool and not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
+            return pool_player(int(level), seed, int(size))
+        if not (pool.isascii() and pool.isdigit() and 1 <= int(pool) <= 4):
             raise NotationError("player", i18n._("ipimc:L:P needs a pool P of 1-4, got {pool}").format(pool=repr(pool)))
-        return IpimcPlayer(int(level), seed, pool=int(pool or 1))
+        return IpimcPlayer(int(level), seed, pool=int(pool))
     raise NotationError(
         "player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP)
     )

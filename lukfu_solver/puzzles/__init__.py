@@ -86,7 +86,7 @@ from .rating import (
     rate,
     tier_of,
 )
-from .solution import Analysis, Rating, Step
+from .solution import PuzzleAnalysis, Rating, Step
 
 __all__ = [
     "DEFEND",
@@ -107,7 +107,7 @@ __all__ = [
     "THEMES",
     "TIERS",
     "Alternative",
-    "Analysis",
+    "PuzzleAnalysis",
     "CheckResult",
     "GenOptions",
     "Puzzle",

@@ -6,7 +6,7 @@ best play after it, and every other first move with its value and refutation.
 >>> pos = Position.parse("C235/C7M1T3/C8S3T5 1 1 0,5,4 C46S1245678M4689T46789 -")
 >>> rep = solve_report(pos, "win")
 >>> [str(m) for m in rep.analysis.solution], [(str(a.move), a.value, a.why) for a in rep.alternatives]
-(['M1', 'xS3', 'xC2', 'claim'], [('C7', -4, 'the caller gets -4: no win'), ('T3', -4, 'the caller gets -4: no win')])
+(['M1', 'xS3', 'xC2', 'claim'], [('C7', -4, 'the caller loses 4 points: no win'), ('T3', -4, 'the caller loses 4 points: no win')])
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..i18n import _
 from ..plays import Play
 from .goals import check_goal, goal_failure, keeps_goal, pick_goal
-from .line import Analysis, SolveContext, analyse, end_of_line, refutation, solver_of
+from .line import PuzzleAnalysis, SolveContext, analyse, end_of_line, refutation, solver_of
 
 if TYPE_CHECKING:
     from ..position import Position
@@ -31,7 +31,7 @@ class CheckResult:
 
     puzzle: Puzzle
     failures: list[str]
-    analysis: Analysis
+    analysis: PuzzleAnalysis
 
     @property
     def ok(self) -> bool:
@@ -101,7 +101,7 @@ class SolveReport:
     """What ``puzzle solve`` reports: the analysis (the line, or why it is not a puzzle), best
     play after the line (the continuation) and every other first move in canonical order."""
 
-    analysis: Analysis
+    analysis: PuzzleAnalysis
     continuation: list[Play] = field(default_factory=list)
     alternatives: list[Alternative] = field(default_factory=list)
 

@@ -24,7 +24,7 @@ from .goals import GOALS, SIDES, PuzzleError, question, solving_side
 from .rating import RATING_FORMULA, THEMES, TIERS
 
 if TYPE_CHECKING:
-    from .solution import Analysis
+    from .solution import PuzzleAnalysis
 
 FORMAT = "lukfu-puzzles"
 FORMAT_VERSION = 1
@@ -200,7 +200,7 @@ class Puzzle:
 
 
 def puzzle_from_analysis(
-    an: Analysis, pid: str, seed: int | None = None, source: dict[str, int] | None = None, title: str | None = None
+    an: PuzzleAnalysis, pid: str, seed: int | None = None, source: dict[str, int] | None = None, title: str | None = None
 ) -> Puzzle:
     """A stored puzzle from a valid analysis."""
     if not an.ok or an.rating is None or an.value is None:
@@ -224,7 +224,7 @@ def puzzle_from_analysis(
     )
 
 
-def default_title(an: Analysis) -> str:
+def default_title(an: PuzzleAnalysis) -> str:
     """A short title: the first theme (or 'Only move') and the goal."""
     head = an.themes[0].capitalize() if an.themes else "Only move"
     tail = {"win": "caller to win", "stop": "stop the caller", "most": "the most points"}[an.goal]

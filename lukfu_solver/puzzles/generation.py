@@ -24,7 +24,7 @@ from ..plays import Play
 from ..position import Position
 from .format import Puzzle, puzzle_from_analysis
 from .goals import GOALS, PuzzleError, goal_candidates
-from .line import Analysis, SolveContext, analyse
+from .line import PuzzleAnalysis, SolveContext, analyse
 from .rating import THEMES, TIERS
 
 GEN_MAX_NODES = 400_000
@@ -84,7 +84,7 @@ class GenOptions:
         low = max(self.min_cards, 5) if self.build else self.min_cards
         return random.Random(seed ^ 0x5EED).randint(low, self.max_cards)
 
-    def accepts(self, an: Analysis) -> bool:
+    def accepts(self, an: PuzzleAnalysis) -> bool:
         """Whether a valid analysis meets the tier, theme and goal asked for."""
         assert an.rating is not None
         return (

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import NotationError
-from ..i18n import _
+from ..i18n import _, ngettext
 
 if TYPE_CHECKING:
     from ..plays import Play
@@ -111,22 +111,55 @@ def goal_text(goal: str) -> str:
     return {"win": "the caller's value > 0", "stop": "the caller's value <= 0", "most": "the exact best value"}[goal]
 
 
-def _signed(n: int) -> str:
-    """A net point count with its sign (``+4``, ``-2``, ``0``), as the command line writes it."""
-    return f"{n:+d}" if n else "0"
-
-
 def goal_failure(goal: str, value: int, target: int) -> str:
-    """Why a value misses the goal, in words (``target`` is the position's value, for ``most``).
+    """Why a value misses the goal, in words from the solving side's seat (``target`` is the
+    position's value, for ``most``; a negative ``most`` target means the non-callers solve):
+    what the caller wins or loses, set against what the goal asked for.
 
     >>> goal_failure("win", -4, 2)
-    'the caller gets -4: no win'
+    'the caller loses 4 points: no win'
+    >>> goal_failure("most", -4, -6)
+    'the caller loses only 4 points instead of 6'
+    >>> goal_failure("stop", 2, -1)
+    'the caller still wins 2 points'
     """
     if goal == "win":
-        return _("the caller gets {value}: no win").format(value=_signed(value))
+        if value == 0:
+            return _("nobody scores: no win for the caller")
+        return ngettext("the caller loses {n} point: no win", "the caller loses {n} points: no win", -value).format(
+            n=-value
+        )
     if goal == "stop":
-        return _("the caller gets {value}: the caller wins").format(value=_signed(value))
-    return _("{value} instead of {target}").format(value=_signed(value), target=_signed(target))
+        return ngettext("the caller still wins {n} point", "the caller still wins {n} points", value).format(n=value)
+    if target > 0:  # the caller solves: the most it can win
+        if value > 0:
+            words = ngettext(
+                "the caller wins only {n} point instead of {t}", "the caller wins only {n} points instead of {t}", value
+            )
+        elif value == 0:
+            words = ngettext(
+                "the caller wins nothing instead of {t} point", "the caller wins nothing instead of {t} points", target
+            )
+        else:
+            words = ngettext(
+                "the caller loses {n} point instead of winning {t}",
+                "the caller loses {n} points instead of winning {t}",
+                -value,
+            )
+        return words.format(n=abs(value), t=target)
+    if value < 0:  # the non-callers solve: the most the caller loses
+        words = ngettext(
+            "the caller loses only {n} point instead of {t}", "the caller loses only {n} points instead of {t}", -value
+        )
+    elif value == 0:
+        words = ngettext(
+            "the caller loses nothing instead of {t} point", "the caller loses nothing instead of {t} points", -target
+        )
+    else:
+        words = ngettext(
+            "the caller wins {n} point instead of losing {t}", "the caller wins {n} points instead of losing {t}", value
+        )
+    return words.format(n=abs(value), t=-target)
 
 
 def goal_candidates(pos: Position, value: int, moves: dict[Play, int]) -> list[str]:

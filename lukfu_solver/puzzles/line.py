@@ -33,7 +33,7 @@ from ..position import Position
 from ..search import make_solver
 from .goals import DEFEND, FORCED, MIN_DECISIONS, SOLVE, PuzzleError, check_goal, goal_text, keeps_goal, solving_side
 from .rating import detect_themes, greedy_scores, rate
-from .solution import Analysis, Step
+from .solution import PuzzleAnalysis, Step
 
 if TYPE_CHECKING:
     from ..search import ExactSolver
@@ -94,7 +94,7 @@ def analyse(
     solver: str | ExactSolver = "compiled",
     max_nodes: int | None = None,
     context: SolveContext | None = None,
-) -> Analysis:
+) -> PuzzleAnalysis:
     """Check ``pos`` as a puzzle with ``goal``: build its solution line, or with ``line`` verify
     that one step by step. The result's ``failure`` is None exactly when it is a valid puzzle.
 
@@ -105,7 +105,7 @@ def analyse(
     check_goal(goal)
     ctx = context or SolveContext(solver, max_nodes)
     nodes0 = ctx.nodes
-    an = Analysis(pos.copy(), goal, solving_side(goal, pos))
+    an = PuzzleAnalysis(pos.copy(), goal, solving_side(goal, pos))
     try:
         _walk(ctx, an, line)
         an.rating = rate(an)
@@ -117,7 +117,7 @@ def analyse(
     return an
 
 
-def _walk(ctx: SolveContext, an: Analysis, line: Sequence[Play] | None) -> None:
+def _walk(ctx: SolveContext, an: PuzzleAnalysis, line: Sequence[Play] | None) -> None:
     """Build (``line`` None) or verify the solution line into ``an``; PuzzleError when invalid."""
     root = an.position
     goal = an.goal
@@ -265,7 +265,7 @@ def refutation(solver: ExactSolver, pos: Position, move: Play) -> tuple[int, lis
     return res.value, list(res.pv)
 
 
-def line_positions(an: Analysis) -> list[tuple[Position, Step]]:
+def line_positions(an: PuzzleAnalysis) -> list[tuple[Position, Step]]:
     """Each step of the line with the position before it (to tell a move in words)."""
     p = an.position.copy()
     out = []
@@ -275,7 +275,7 @@ def line_positions(an: Analysis) -> list[tuple[Position, Step]]:
     return out
 
 
-def end_of_line(an: Analysis) -> Position:
+def end_of_line(an: PuzzleAnalysis) -> Position:
     """The position after the last move of the line."""
     p = an.position.copy()
     for st in an.steps:

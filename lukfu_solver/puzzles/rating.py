@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..plays import CLAIM, DISCARD, RUN, SET, Play
 from ..position import Position
 from .goals import MIN_DECISIONS, SOLVE
-from .solution import Analysis, Rating
+from .solution import PuzzleAnalysis, Rating
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -90,7 +90,7 @@ def greedy_scores(pos: Position, moves: Iterable[Play] | None = None) -> dict[Pl
 # ---------------------------------------------------------------- rating and themes
 
 
-def rate(an: Analysis) -> Rating:
+def rate(an: PuzzleAnalysis) -> Rating:
     """The difficulty from measured quantities of the line (all independent of the solver):
 
     - decisions: the solving side's decisions (≥ 2);
@@ -128,7 +128,7 @@ def tier_of(score: int) -> str:
     return "hard"
 
 
-def detect_themes(an: Analysis) -> list[str]:
+def detect_themes(an: PuzzleAnalysis) -> list[str]:
     """Themes found in the line (in the order of :data:`THEMES`):
 
     - squeeze of Old cards: a card of a solving seat that was not Old at the start is Old for

@@ -1,4 +1,4 @@
-"""The solved line of a puzzle: its steps, what the line walk found (:class:`Analysis`) and the
+"""The solved line of a puzzle: its steps, what the line walk found (:class:`PuzzleAnalysis`) and the
 rating it earns (:class:`Rating`) — the values the line walk, the rating and the file format
 share, kept apart from all three so that none of them imports another for its types."""
 
@@ -47,7 +47,7 @@ class Step:
 
 
 @dataclass
-class Analysis:
+class PuzzleAnalysis:
     """What :func:`analyse` found: the goal, the value, the line, the first moves' values, the
     rating, the themes and the solver nodes spent; ``failure`` says why it is not a puzzle."""
 

@@ -32,6 +32,8 @@ GOAL_WORDS: dict[str, str] = {
 """The goal half of a generated title."""
 TIER_WORDS: dict[str, str] = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 """The difficulty tiers of :data:`.rating.TIERS` (stored in English, shown translated)."""
+GOAL_NAMES: dict[str, str] = {"win": "caller to win", "stop": "stop the caller", "most": "the most points"}
+"""Each goal of :data:`.goals.GOALS` in the words of a generated title (a column of ``puzzle show``)."""
 ONLY_MOVE = N_("Only move")
 """The head of a generated title without a theme."""
 
@@ -46,15 +48,27 @@ def tier_text(tier: str) -> str:
     return _(TIER_WORDS[tier]) if tier in TIER_WORDS else tier
 
 
+def goal_word(goal: str) -> str:
+    """A goal in words, in the language in use (``caller to win``; an unknown one as it is)."""
+    return _(GOAL_WORDS[GOAL_NAMES[goal]]) if goal in GOAL_NAMES else goal
+
+
+def is_generated_title(title: str) -> bool:
+    """True when ``title`` is a generated one (``<Theme>: <goal>``): it says nothing the themes
+    and the goal do not, so a listing can leave it out."""
+    head, sep, tail = title.partition(": ")
+    return bool(sep) and tail in GOAL_WORDS and (head == ONLY_MOVE or head.lower() in {t.lower() for t in THEME_WORDS})
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
 def title_text(title: str) -> str:
     """A puzzle title in the language in use: generated titles are translated part by part."""
-    head, sep, tail = title.partition(": ")
-    heads = {_capital(t).lower(): t for t in THEME_WORDS}
-    if not sep or tail not in GOAL_WORDS or (head != ONLY_MOVE and head.lower() not in heads):
+    if not is_generated_title(title):
         return title
+    head, _sep, tail = title.partition(": ")
+    heads = {t.lower(): t for t in THEME_WORDS}
     first = _(ONLY_MOVE) if head == ONLY_MOVE else _capital(theme_text(heads[head.lower()]))
     return f"{first}: {_(GOAL_WORDS[tail])}"

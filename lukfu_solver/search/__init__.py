@@ -8,11 +8,14 @@ it through :class:`ExactSolver`: ``solve``, ``value``, ``bounds``, ``nodes``. Th
 - :mod:`.result`: :class:`SolveResult`, :class:`SearchAborted`, :class:`ProbeSettled`, the value range;
 - :mod:`.driver`: :class:`~.driver.ZeroWindowDriver`, the MTD(f)/bisection drivers both solvers share;
 - :mod:`.bounds`: :func:`value_bounds`, :func:`reach`, :func:`sure_claim`, :func:`trick_claim`;
+- :mod:`.discards`: :func:`~.discards.discard_ahead_bound`, the look-ahead over a follower's discards;
 - :mod:`.reductions`: :func:`equivalence_classes`, :func:`reduced_moves`;
-- :mod:`.reference`: the pure-Python alpha-beta :class:`~.reference.Solver`, :func:`tt_key`,
+- :mod:`.switches`: every technique's switch, read by both searches;
+- :mod:`.table_key`: the table's keys, :func:`tt_key` (the canonical form) and ``last_key``;
+- :mod:`.reference`: the pure-Python alpha-beta :class:`~.reference.Solver`,
   :func:`plain_alphabeta`, :func:`iter_pv_positions`;
-- :mod:`.kernel` (a package, imports numba) and :mod:`.fast`: the compiled search and
-  :class:`~.fast.FastSolver`, imported only when a compiled solver is made.
+- :mod:`.kernel` (a package, imports numba) and :mod:`.compiled`: the compiled search and
+  :class:`~.compiled.CompiledSolver`, imported only when a compiled solver is made.
 """
 
 from typing import Any
@@ -31,7 +34,7 @@ _LAZY = {
     "Solver": "reference",
     "iter_pv_positions": "reference",
     "plain_alphabeta": "reference",
-    "tt_key": "reference",
+    "tt_key": "table_key",
 }
 """Names loaded on first use, so that importing the face (as the command line does at start-up)
 loads only the protocol, the factory and the result types, not the search itself."""

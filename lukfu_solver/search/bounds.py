@@ -20,42 +20,8 @@ from ..cards import RANK_MASK, SUIT_MASK, SUIT_MASK9, UNBEATABLE_LEAD, old_cards
 from ..plays import CLAIM, RUN, SET, SINGLE, Play
 from ..position import Position
 from ..rules import can_beat, end_outcome, payments
+from . import switches as S
 from .result import INF
-
-# Issue 13: the R7 one-trick bound at a non-caller's lead itself (fifth round) and the R7 look-ahead
-# at the single-trick playout's ends (sixth round); the kernel has the same two switches.
-R7_AT_LEAD = True
-R7_AHEAD = True
-# Issue 13, seventh round: at the caller's lead, the single-trick playout after each single it may
-# lead that a non-caller can beat (a lower bound: the caller picks its best move); the kernel too.
-# The search calls it (search.reference.Solver._ab) after the table probe, with the window's beta,
-# storing its cuts; value_bounds does not (there it cut set b's nodes 1.26 times but cost 1.5 times
-# the CPU; after the probe, set b 1.26 times fewer nodes and 1.14 times less CPU: docs/search.md,
-# "Caller's look-ahead after the probe (seventh round)").
-CALLER_AHEAD = True
-# Leave out the singles every beater of which would keep a set or a run (the R7 look-ahead cannot
-# run at the end of their tricks, so their lower bounds are rarely better than the reach).
-CALLER_AHEAD_SKIP = True
-# Issue 13, eighth round: the mirror at a non-caller's lead holding a set or a run (the one-trick
-# bound covers the others): the least of the single-trick upper bounds after each single R7 lets it
-# lead is an upper bound (the coalition picks its least move). The search calls it after the table
-# probe, down to the window's alpha, storing its cuts as fail lows (docs/search.md, "Coalition's
-# look-ahead after the probe (eighth round)"); the kernel has the same switches.
-COALITION_AHEAD = True
-# Leave out the singles the caller can beat with a card the partner cannot beat, while at least
-# three cards a hand are left: the caller's win of the trick leaves only the reach's upper bound,
-# which is already the node's, so they never decide or tighten anything (the tree is unchanged).
-COALITION_AHEAD_SKIP = True
-# A variant, off: with R7_AT_LEAD off too, the R7 one-trick bound at a non-caller's lead with no set
-# and no run moves out of value_bounds to the coalition's call point after the table probe (both
-# sides, no stop), computed only where the table leaves the node open. Side by side with main it
-# cost about 5% less CPU than the adopted configuration on equal nodes, but value_bounds (and so
-# solver.bounds and the root bounds of a solve under a node limit) would lose the R7 bound
-# (docs/search.md, "Coalition's look-ahead after the probe (eighth round)"). On top of the bounds'
-# cache it no longer pays: b + c 1.01 and 1.04 times more CPU, set d 1.05, nodes equal to 0.05%
-# (docs/search.md, "The R7 one-trick bound after the probe, measured again (ninth round)").
-# Switch both files alike.
-R7_AFTER_PROBE = False
 
 
 def value_bounds(pos: Position) -> tuple[int, int]:
@@ -85,19 +51,19 @@ def value_bounds(pos: Position) -> tuple[int, int]:
             lower = max(lower, max(bounds))
         else:
             upper = min(upper, min(bounds))
-    if R7_AT_LEAD and not pos.trick and w != caller and not _has_set_or_run(pos.hands[w]):
+    if S.R7_AT_LEAD and not pos.trick and w != caller and not _has_set_or_run(pos.hands[w]):
         lo1, hi1 = _r7_lead_bounds(pos)
         lower, upper = max(lower, lo1), min(upper, hi1)
     return lower, upper
 
 
 def _caller_lead_bound(pos: Position, stop: int) -> int:
-    """The caller's look-ahead (issue 13, seventh round): at the caller's lead, the best of the
+    """The caller's look-ahead (``switches.CALLER_AHEAD``): at the caller's lead, the best of the
     single-trick lower bounds (:func:`_single_trick_bounds`, the R7 look-ahead at its ends
     included) after each single it may lead that a non-caller can beat, or -INF when there is
     none. The caller may lead any single (R7 binds non-callers only), so the value is at least
     each such child's lower bound. Singles nobody can beat are left out: their trick ends at the
-    caller's own lead, which the sure claim already counts; with ``CALLER_AHEAD_SKIP`` so are
+    caller's own lead, which the sure claim already counts; with ``switches.CALLER_AHEAD_SKIP`` so are
     those whose every beater keeps a set or a run (any subset is sound). Stops once a bound
     reaches ``stop`` (the search passes the window's beta, or the upper bound when lower: a
     bound below beta cannot decide a zero-window test)."""
@@ -109,7 +75,7 @@ def _caller_lead_bound(pos: Position, stop: int) -> int:
         above = _above_in_suit(c)
         if c & UNBEATABLE_LEAD or not (o1 | o2) & above:
             continue
-        if CALLER_AHEAD_SKIP and all(not h & above or _has_set_or_run(h & ~above) for h in (o1, o2)):
+        if S.CALLER_AHEAD_SKIP and all(not h & above or _has_set_or_run(h & ~above) for h in (o1, o2)):
             continue
         pos.push(Play(SINGLE, c, 1))
         try:
@@ -124,14 +90,14 @@ def _caller_lead_bound(pos: Position, stop: int) -> int:
 
 
 def _coalition_lead_bound(pos: Position, stop: int) -> int:
-    """The coalition's look-ahead (issue 13, eighth round), the mirror of
+    """The coalition's look-ahead (``switches.COALITION_AHEAD``), the mirror of
     :func:`_caller_lead_bound`: at a non-caller's lead, the least of the single-trick upper
     bounds (:func:`_single_trick_bounds`, the R7 look-ahead at its ends included) after each
     single R7 lets it lead, or INF when none is played out. The coalition minimises and each of
     those singles is a legal move, so the value is at most each such child's upper bound (any
     subset of the legal moves gives a sound bound). Sets, runs and the claim are left out; so is
-    a lead with no set and no run while ``R7_AT_LEAD`` is on (:func:`value_bounds` has already
-    taken the same minimum there, with the claim). With ``COALITION_AHEAD_SKIP`` the singles the
+    a lead with no set and no run while ``switches.R7_AT_LEAD`` is on (:func:`value_bounds` has already
+    taken the same minimum there, with the claim). With ``switches.COALITION_AHEAD_SKIP`` the singles the
     caller can beat with a card the partner cannot beat are left out while at least three cards a
     hand are left: their trick may end at the caller's lead, whose upper bound is the reach alone,
     the node's own, so they can never tighten it. Stops once a bound is at or below ``stop`` (the
@@ -141,10 +107,10 @@ def _coalition_lead_bound(pos: Position, stop: int) -> int:
     caller = pos.caller
     hand = pos.hands[w]
     hi = INF
-    if w == caller or pos.trick or (R7_AT_LEAD and not _has_set_or_run(hand)):
+    if w == caller or pos.trick or (S.R7_AT_LEAD and not _has_set_or_run(hand)):
         return hi
     ch, partner = pos.hands[caller], pos.hands[3 - caller - w]
-    skip = COALITION_AHEAD_SKIP and pos.cards_per_hand() >= 3
+    skip = S.COALITION_AHEAD_SKIP and pos.cards_per_hand() >= 3
     up = pos.faceup
     nonold = hand & ~old_cards(hand, up)
     singles = nonold & SUIT_MASK[(nonold.bit_length() - 1) // 9] if nonold else hand
@@ -179,7 +145,7 @@ def _has_set_or_run(hand: int) -> bool:
 
 
 def _r7_lead_bounds(pos: Position) -> tuple[int, int]:
-    """The R7 one-trick bound (issue 13): at the lead of a non-caller holding no set and no run,
+    """The R7 one-trick bound (``switches.R7_AT_LEAD``): at the lead of a non-caller holding no set and no run,
     its only moves are the singles R7 allows and, when it may, the claim; the value is the least
     of their values, so the least of the children's bounds bounds it on both sides. A claim's
     value is exact; a single's child is a trick led with a single, bounded by
@@ -301,7 +267,7 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
         if w == caller:
             return max(lo, b), hi
         hi = min(hi, b)
-        if R7_AHEAD and left >= 3 and lo < hi and not _has_set_or_run(rem[w]):
+        if S.R7_AHEAD and left >= 3 and lo < hi and not _has_set_or_run(rem[w]):
             # the seats still to play that discarded keep their whole hand here: one card unknown
             unsure = sum(1 << 4 * s for s in rest if rem[s] == hands[s])
             alo, ahi = _r7_ahead_bounds(caller, w, rem, after, up, left, unsure)
@@ -335,7 +301,7 @@ def _single_trick_bounds(pos: Position) -> tuple[int, int]:
 def _r7_ahead_bounds(
     caller: int, w: int, hands: list[int], fu: list[int], up: int, left: int, unsure: int
 ) -> tuple[int, int]:
-    """The R7 look-ahead (issue 13, sixth round): bounds at the lead of non-caller ``w`` holding no
+    """The R7 look-ahead (``switches.R7_AHEAD``): bounds at the lead of non-caller ``w`` holding no
     set and no run, ``left`` (at least 3) cards a hand, found at the end of a single-trick playout.
     Its moves are the claim (R14, when it may) and the singles R7 allows, so the least of their
     bounds bounds the value: each single's trick is played out once more (:func:`_ahead_play`),

@@ -1,22 +1,20 @@
-"""The next leader's look-ahead for a follower's discards (issue 13, tenth and eleventh rounds):
-at a non-caller's discard in a trick whose winner is certain, a lower bound on the value after
-every discard of the seats still to play, played out once for all of them
-(:func:`discard_ahead_bound`). The search calls it after the table probe
-(``search.reference.Solver._ab``), up to the window's beta, storing its cuts as fail highs; the
-compiled kernel computes it identically (``kernel/discards.py``). It rests on the look-aheads of
-:mod:`.bounds` (the caller's single-trick playout, a non-caller's R7 moves, the ends' claims and
-reach), and lives apart from them because it is one technique with its own switches and tests
-(``tests/test_discard_ahead.py``, ``tests/test_discard_skip.py``, ``tests/test_caller_discards.py``;
-``docs/search.md``, "A follower's discards by one bound (tenth round)" and "The caller's own
-discard chosen (eleventh round)")."""
+"""The next leader's look-ahead for a follower's discards (``switches.DISCARD_AHEAD``): at a
+non-caller's discard in a trick whose winner is certain, a lower bound on the value after every
+discard of the seats still to play, played out once for all of them (:func:`discard_ahead_bound`).
+The search calls it after the table probe (``search.reference.Solver._ab``), up to the window's
+beta, storing its cuts as fail highs; the compiled kernel computes it identically
+(``kernel/discards.py``). It rests on the look-aheads of :mod:`.bounds` (the caller's single-trick
+playout, a non-caller's R7 moves, the ends' claims and reach), and lives apart from them because
+it is one technique with its own switches and tests (``tests/test_discard_ahead.py``,
+``tests/test_discard_skip.py``, ``tests/test_caller_discards.py``; ``docs/search.md``, "Bounds")."""
 
 from __future__ import annotations
 
 from ..cards import SUIT_MASK, UNBEATABLE_LEAD, old_cards
 from ..position import Position
 from ..rules import payments
+from . import switches as S
 from .bounds import (
-    R7_AHEAD,
     _above_in_suit,
     _ahead_play,
     _bits,
@@ -29,26 +27,9 @@ from .bounds import (
 )
 from .result import INF
 
-# Issue 13, tenth round: at a non-caller's discard in a trick whose winner is certain, the winner's
-# look-ahead at its next lead (the caller's best single, or a non-caller's R7 moves) computed once
-# for every discard of the seats still to play, each holding its hand less as many unknown cards
-# as were led (discard_ahead_bound). The search
-# calls it after the table probe, up to the window's beta, storing its cuts as fail highs, as the
-# caller's look-ahead (docs/search.md, "A follower's discards by one bound (tenth round)"); the
-# kernel has the same switch.
-DISCARD_AHEAD = True
-# Issue 13, eleventh round: where the caller is the last to play in that trick (a non-caller led a
-# set or a run and wins it, the other non-caller discards), the caller's own discard is not taken
-# as unknown but chosen: the look-ahead is played out for its discards one by one, the first that
-# reaches the window's beta cutting (caller_discards_above; docs/search.md, "The caller's own
-# discard chosen (eleventh round)"). Not after a single led: the search does not call the bound
-# in a single's trick a non-caller wins (tests/test_discard_skip.py), and calling it there for the
-# caller's choice was measured to cost more than it saves. The kernel has the same switch.
-DISCARD_CALLER = True
-
 
 def discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
-    """The next leader's look-ahead for a follower's discards (issue 13, tenth round): at a
+    """The next leader's look-ahead for a follower's discards: at a
     non-caller's discard in a trick whose winner is certain (nobody still to play can beat its
     play), a lower bound on the value after every discard of the seats still to play, or -INF
     where it does not apply (fewer than three cards a hand after the trick; a non-caller winner
@@ -95,9 +76,9 @@ def discard_ahead_bound(pos: Position, stop: int, floor: int = -INF) -> int:
     hands = pos.hands
     if w != caller:  # the R7 look-ahead at the winner's lead, the seats still to play missing cards
         n = hands[w].bit_count()
-        if not R7_AHEAD or n < 3 or _has_set_or_run(hands[w]):
+        if not S.R7_AHEAD or n < 3 or _has_set_or_run(hands[w]):
             return -INF
-        if DISCARD_CALLER and caller in rest and trick[0].size > 1:
+        if S.DISCARD_CALLER and caller in rest and trick[0].size > 1:
             return caller_discards_above(caller, w, list(hands), fu, up, n, unsure & ~(15 << 4 * caller), stop, floor)
         return _r7_ahead_above(caller, w, list(hands), fu, up, n, unsure, floor)
     left = hands[caller].bit_count() - 1  # cards a seat after the played-out trick
@@ -153,9 +134,9 @@ def caller_discards_above(
     Sound as a lower bound: the caller may play the same discard whatever the non-caller before
     it discarded, so the value is at least, for any one discard d of the caller, the least over
     the other's discards of the value after both, which :func:`_r7_ahead_above` bounds from
-    below with the caller's hand less d known and the other missing its unknown cards. (Taken as
-    unknown too, the caller's discard is the least over all of them: the bound before the
-    eleventh round.) The discards come in the order of :func:`discard_subsets`."""
+    below with the caller's hand less d known and the other missing its unknown cards (taken as
+    unknown too, the caller's discard would give the least over all of them, a weaker bound).
+    The discards come in the order of :func:`discard_subsets`."""
     hand = hands[caller]
     lo = -INF
     for d in discard_subsets(hand, hand.bit_count() - left):
@@ -171,9 +152,8 @@ def discard_subsets(hand: int, k: int) -> list[int]:
     """Every set of ``k`` cards of ``hand``, those of its lowest ranks first: the cards indexed by
     rank, then suit (lowest first), and the index sets taken in increasing order as numbers
     (colexicographic: Gosper's successor), so that all sets of the ``i`` lowest cards come before
-    any holding the next. On the heaviest deals the first discard that reaches beta came after
-    7.4 tries on average in this order, 12.4 by card bits (seed 38 of set b). The kernel walks
-    them in the same order."""
+    any holding the next: the caller's cheapest discards, which most often reach beta, come
+    first. The kernel walks them in the same order."""
     cards = sorted(_bits(hand), key=lambda c: ((c.bit_length() - 1) % 9, c))
     n = len(cards)
     out = []
@@ -222,7 +202,7 @@ def _disc_play(
             if bs == caller:
                 o1, o2 = rem[(caller + 1) % 3], rem[(caller + 2) % 3]
                 lo = max(lo, _claim_or_drain(caller, caller, rem[caller], after[caller], o1, o2, up, most))
-            elif R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
+            elif S.R7_AHEAD and left >= 3 and not _has_set_or_run(rem[bs]):
                 # only above the end's reach and the floor: given up at the first move at or below
                 # both (the end's bound is the same)
                 lo = max(lo, _r7_ahead_above(caller, bs, rem, after, up, left, unsure, max(lo, floor)))

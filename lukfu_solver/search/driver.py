@@ -67,12 +67,11 @@ class ZeroWindowDriver(ABC):
         answer returned (a fail-soft search often returns the value itself: after "below 0, at
         most −2" it asks "at least −2?"), one grid step above it after a success.
 
-        Why from the top (issue 13): a test that fails ("below t") is proved by one coalition
-        reply to every caller move, one that succeeds by one caller move against every reply of
-        both non-callers, two seats of three and most of the discards. Descending, every test
-        but the last is one that fails; climbing from halfway, every test below the value
-        succeeds, and on full deals those cost the most (set b: 107.3 M nodes from halfway,
-        83.5 M from the top; ``docs/search.md``). A solve that a node limit may stop (the
+        Why from the top: a test that fails ("below t") is proved by one coalition reply to
+        every caller move, one that succeeds by one caller move against every reply of both
+        non-callers, two seats of three and most of the discards. Descending, every test but
+        the last is one that fails; climbing from halfway, every test below the value
+        succeeds, and on full deals those cost the most (``docs/search.md``). A solve that a node limit may stop (the
         advice's and analysis' samples) is answered by its proven bounds, which a descent keeps
         one-sided until its last test; there MTD(f) starts halfway as before, so that those
         answers stay what they were (``_descend`` false).

@@ -1,7 +1,7 @@
 """The one solver protocol and the one factory: every caller gets its exact solver here.
 
 Two implementations answer the same questions with the same values and node counts: the
-compiled solver (:class:`~lukfu_solver.search.fast.FastSolver`, the numba kernel, the default
+compiled solver (:class:`~lukfu_solver.search.compiled.CompiledSolver`, the numba kernel, the default
 everywhere) and the pure-Python reference (:class:`~lukfu_solver.search.reference.Solver`,
 only when asked: it is the readable specification the kernel is held to, about 60x slower).
 
@@ -74,7 +74,7 @@ def make_solver(
         raise ValueError(f"driver must be one of {', '.join(DRIVERS)}, got {driver!r}")
     if kind == "auto":
         try:
-            from . import fast  # noqa: F401  (imports numba)
+            from . import compiled  # noqa: F401  (imports numba)
         except ImportError:  # pragma: no cover - numba is a dependency; this guards odd installs
             kind = "reference"
         else:
@@ -86,6 +86,6 @@ def make_solver(
         from .reference import Solver
 
         return Solver(driver=driver, **sized)
-    from .fast import FastSolver
+    from .compiled import CompiledSolver
 
-    return FastSolver(driver=driver, threads=threads, **sized)
+    return CompiledSolver(driver=driver, threads=threads, **sized)

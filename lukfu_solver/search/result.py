@@ -21,7 +21,7 @@ class SearchAborted(Exception):
 
 class ProbeSettled(Exception):
     """Raised inside a zero-window test when another search of the same position has already
-    proved bounds that answer it (:class:`~lukfu_solver.search.fast.FastSolver` with threads=2)."""
+    proved bounds that answer it (:class:`~lukfu_solver.search.compiled.CompiledSolver` with threads=2)."""
 
 
 @dataclass

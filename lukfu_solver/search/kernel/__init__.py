@@ -2,21 +2,22 @@
 :mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
-:class:`lukfu_solver.search.fast.FastSolver`). Every function is ``@njit(cache=True)``: the first
-run in a fresh environment compiles and caches them (about a minute of CPU, each function once:
-see ``_compile_once_each`` and ``fast.compile_all``), later runs load them in well under a second. The modules follow the
+:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True)``: compiled once
+(about a minute of CPU, each function once: see ``_compile_once_each`` and ``compiled.compile_all``)
+and cached on disk by :mod:`.disk_cache`, for every checkout and install of the same kernel on the
+machine; ``pip install .`` compiles it while building the wheel, so later runs load it in about a second. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
 - :mod:`.bounds`: ``value_bounds`` and its parts (:mod:`lukfu_solver.search.bounds`);
 - :mod:`.discards`: the next leader's look-ahead for a follower's discards (``discard_ahead_bound``);
-- :mod:`.state`: ``push`` and the keys (``Position.push``, ``reference.tt_key``);
+- :mod:`.state`: ``push`` and the keys (``Position.push``, ``table_key.tt_key``);
 - :mod:`.moves`: move generation and the rank-equivalence reduction;
 - :mod:`.table`: the transposition table;
 - :mod:`.ordering`: the history table, the sort keys, killers, selection and sorting;
 - :mod:`.alphabeta`: the iterative alpha-beta ``search`` and its schedule.
 
-This face re-exports what :mod:`lukfu_solver.search.fast` and the tests use as ``K.<name>``.
+This face re-exports what :mod:`lukfu_solver.search.compiled` and the tests use as ``K.<name>``.
 
 Representation (all int64):
 
@@ -61,26 +62,24 @@ and the rest of a node where none cut is scored by the history as it was before 
 searched (a log of the history's changes, taken out and put back: ``wake``, ``flush``).
 """
 
-# ruff: noqa: E402 (numba's cache directory is set before the phases are imported and compiled)
+# ruff: noqa: E402 (numba's cache is set up before the phases are imported and compiled)
 
 from collections.abc import Callable
 
-import numba
+from . import disk_cache
 
-from ..warmup import kernel_cache_dir
+# every phase is cached in one folder, stamped with the whole kernel's digest, wherever it is
+# installed (numba's own cache is per path and checks only a function's own file)
+disk_cache.register()
 
-# every phase is compiled into one cache directory named for the whole kernel's sources (numba
-# checks only a function's own file, so a cache shared across changes could run stale code)
-numba.config.CACHE_DIR = str(kernel_cache_dir())
-
-from .alphabeta import legal_moves, ordered_moves, reduced_moves, schedule, search
+from .alphabeta import legal_moves, node_key, ordered_moves, reduced_moves, schedule, search
 from .bounds import value_bounds
 from .layout import *  # noqa: F403 (every name of the layout is part of the face)
 from .layout import _signed
 from .moves import move_ok
 from .ordering import hist_add, hist_rehash, node_moves, node_moves_generic
 from .state import full_key, last_key, push, tt_key
-from .table import tt_grow, tt_lookup_move
+from .table import tt_bounds, tt_grow, tt_lookup_move
 
 
 def _compile_once_each() -> None:
@@ -111,6 +110,16 @@ def _compile_once_each() -> None:
 
 _compile_once_each()
 
+
+def _use_kernel_cache() -> None:
+    """Every phase's functions cached by :class:`.disk_cache.KernelCache`."""
+    from . import alphabeta, bounds, claims, discards, layout, moves, ordering, state, table
+
+    disk_cache.use_kernel_cache((alphabeta, bounds, claims, discards, layout, moves, ordering, state, table))
+
+
+_use_kernel_cache()
+
 __all__ = [
     "_signed",
     "full_key",
@@ -119,6 +128,7 @@ __all__ = [
     "last_key",
     "legal_moves",
     "move_ok",
+    "node_key",
     "node_moves",
     "node_moves_generic",
     "ordered_moves",
@@ -126,6 +136,7 @@ __all__ = [
     "reduced_moves",
     "schedule",
     "search",
+    "tt_bounds",
     "tt_grow",
     "tt_key",
     "tt_lookup_move",

@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bounds import (
-    CALLER_AHEAD,
-    COALITION_AHEAD,
-    DISCARD_AHEAD,
-    R7_AFTER_PROBE,
-    R7_AT_LEAD,
-    caller_lead_bound,
-    coalition_lead_bound,
-    has_set_or_run,
-    r7_lead_bounds,
-    value_bounds,
-)
+from ..switches import CALLER_AHEAD, COALITION_AHEAD, DISCARD_AHEAD, TT_MIN_CARDS
+from .bounds import caller_lead_bound, coalition_lead_bound, has_set_or_run, value_bounds
 from .discards import discard_ahead_bound
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .moves import gen_moves, move_ok, reduce_moves
@@ -38,21 +28,6 @@ def schedule(ctr):
     if limit and limit + 1 < nxt:
         nxt = limit + 1
     return nxt
-
-
-# the kernel's own economy (issue 13, ninth round): the search's tree is the same with it and without
-PREFETCH_SETS = True
-PREFETCH_KEYC = True  # the caller's lead: its slot of the cache of table keys fetched while the bounds run
-
-# issue 13, tenth round: by the cards already played in the trick, a node whose seat to move holds
-# fewer cards than this neither probes nor stores the table (search.reference.TT_MIN_CARDS, the same):
-# the last follower's entries seldom decide a test, and their key, probe and store cost more than the
-# nodes they save
-TT_MIN_CARDS = (0, 0, 8)
-
-# issue 13, twelfth round: the last player to a trick, unable to beat the lead after the second player's
-# discard, uses the table whatever its hand's size, under last_key (search.reference.LAST_KEY, the same)
-LAST_KEY = True
 
 
 @njit(cache=True, nogil=True)
@@ -111,11 +86,13 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 beta = fr[p, R_BETA]
                 # a trick led with a set or run, and a non-caller's lead holding one: the bounds
                 # decide fewer than one in a hundred of them, so their key comes first and the
-                # table's bucket is fetched while the bounds run (the probe itself after them)
-                # the table only where the seat to move holds TT_MIN_CARDS[cards played in the trick]
-                lastn = LAST_KEY and st[p, F_NTRICK] == 2 and last_applies(T, st, p)
+                # table's bucket is fetched while the bounds run (the probe itself after them);
+                # at the caller's lead, the slot of the cache of table keys is fetched instead.
+                # The table only where the seat to move holds TT_MIN_CARDS[cards played in the
+                # trick], or under the last player's key (Solver._ab)
+                lastn = st[p, F_NTRICK] == 2 and last_applies(T, st, p)
                 use_tt = lastn or popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]
-                early = use_tt and PREFETCH_SETS and (
+                early = use_tt and (
                     m_kind(st[p, F_TR0]) != SINGLE
                     if st[p, F_NTRICK] > 0
                     else st[p, F_TM] != st[p, F_CALLER] and has_set_or_run(st[p, F_H0 + st[p, F_TM]])
@@ -124,7 +101,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                 if early:
                     key = last_key_at(T, st, p) if lastn else tt_key(T, st, p)
                     prefetch(tt.ctypes.data + 8 * tt_bucket(nbm, key))
-                elif use_tt and PREFETCH_KEYC and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
+                elif use_tt and st[p, F_NTRICK] == 0 and st[p, F_TM] == st[p, F_CALLER]:
                     prefetch(T.ctypes.data + 8 * key_slot(st[p, F_KEY]))
                 lo, hi = value_bounds(T, st, p)
                 if lo >= beta or hi <= alpha or lo == hi:
@@ -135,7 +112,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                     # a node the bounds decide never pays for the canonical form
                     # the cache of table keys at the caller's lead only, where the keys repeat (a
                     # non-caller's discards reach it by many orders); elsewhere it missed more than
-                    # it served and cost the table's probes their cache lines (issue 13, ninth round)
+                    # it served and cost the table's probes their cache lines
                     slot = -1
                     if use_tt:
                         if not early:  # (an early key was computed before the bounds)
@@ -191,17 +168,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                                         lo = b
                         elif COALITION_AHEAD:
                             stop = alpha if alpha > lo else lo
-                            w = st[p, F_TM]
-                            if R7_AFTER_PROBE and not R7_AT_LEAD and not has_set_or_run(st[p, F_H0 + w]):
-                                lo1, hi1 = r7_lead_bounds(T, st, p, w)
-                                if lo1 > lo:
-                                    lo = lo1
-                                if hi1 < hi:
-                                    hi = hi1
-                                if lo >= beta or hi <= alpha or lo == hi:
-                                    b = lo if (lo >= beta or lo == hi) else hi
-                                    ahead = True
-                            elif hi > stop:
+                            if hi > stop:
                                 b = coalition_lead_bound(T, st, p, stop)
                                 if b <= stop:
                                     ahead = True
@@ -216,7 +183,7 @@ def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume
                             or (st[p, F_LEADER] + st[p, F_BESTI]) % 3 == st[p, F_CALLER]
                         )
                     ):
-                        # the next leader's look-ahead for a follower's discards (tenth round): up to
+                        # the next leader's look-ahead for a follower's discards: up to
                         # beta, its cut stored as a fail high, as the caller's look-ahead's; not in a
                         # trick led with a single that a non-caller wins, where it is the R7
                         # look-ahead value_bounds' single-trick playout already gives (never above lo)
@@ -494,6 +461,19 @@ def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
     _undo(hv, lg, j, b, 1)
     ctr[C_NPEND] = 0
     ctr[C_LOGN] = 0
+
+
+@njit(cache=True)
+def node_key(T, st, p):
+    """The table key the search probes at row p (Solver._ab: the last player's key, else tt_key
+    where the seat to move holds TT_MIN_CARDS), or 0 where it probes none."""
+    if st[p, F_ENDED]:
+        return 0
+    if st[p, F_NTRICK] == 2 and last_applies(T, st, p):
+        return last_key_at(T, st, p)
+    if popcount(st[p, F_H0 + st[p, F_TM]]) >= TT_MIN_CARDS[st[p, F_NTRICK]]:
+        return tt_key(T, st, p)
+    return 0
 
 
 @njit(cache=True)

@@ -1,14 +1,14 @@
 """The value bounds known without search, compiled: :func:`value_bounds` and its parts, as
-:mod:`lukfu_solver.search.bounds.bounds` computes them (reach, the single-trick playout, the last
+:mod:`lukfu_solver.search.bounds` computes them (reach, the single-trick playout, the last
 trick, the sure claim of the next leader, the R7 one-trick bound and the R7 look-ahead at the
-playout's ends). The sure claim itself is in :mod:`.claims`.
+playout's ends), and the look-aheads the search calls after the table probe. The sure claim
+itself is in :mod:`.claims`.
 
 The sure claim and the calls on the way to it from a trick's end (``trick_end_bounds``,
-``lead_bound``) are inlined into their callers (issue 13, fifth round: the single-trick bounds
-about 2.8 times cheaper on the playout rows of ``bench/kernel.py``), each at one call site: numba
-types every inlined copy anew, and four copies of ``trick_leaf`` in ``last_follower_bounds`` were
-most of the kernel's cold compile (seventh round). ``trick_leaf`` itself and the playout's own
-steps are ordinary calls (one compile each, no slower)."""
+``lead_bound``) are inlined into their callers, each at one call site: numba types every inlined
+copy anew, and inlined copies of ``trick_leaf`` would make most of the kernel's cold compile.
+``trick_leaf`` itself and the playout's own steps are ordinary calls (one compile each, no
+slower)."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -17,30 +17,10 @@ from __future__ import annotations
 from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
+from ..switches import CALLER_AHEAD_SKIP, COALITION_AHEAD_SKIP, R7_AHEAD, R7_AT_LEAD
 from .claims import _sure_claim
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .table import slot_find, slot_put
-
-# search.bounds.R7_AT_LEAD and search.bounds.R7_AHEAD (compile-time constants: both searches must
-# be switched alike, or their node counts part)
-R7_AT_LEAD = True
-R7_AHEAD = True
-# search.bounds.CALLER_AHEAD and CALLER_AHEAD_SKIP (issue 13, seventh round), the same rules; the
-# search calls caller_lead_bound after the table probe (kernel.alphabeta.search)
-CALLER_AHEAD = True
-CALLER_AHEAD_SKIP = True
-# search.bounds.COALITION_AHEAD and COALITION_AHEAD_SKIP (issue 13, eighth round), the same rules; the
-# search calls coalition_lead_bound after the table probe (kernel.alphabeta.search)
-COALITION_AHEAD = True
-COALITION_AHEAD_SKIP = True
-# search.bounds.R7_AFTER_PROBE (a variant, off; acts only with R7_AT_LEAD off)
-R7_AFTER_PROBE = False
-# search.discards.DISCARD_AHEAD (issue 13, tenth round): the next leader's look-ahead for a follower's
-# discards; the search calls discards.discard_ahead_bound after the table probe (alphabeta.search)
-DISCARD_AHEAD = True
-# search.discards.DISCARD_CALLER (issue 13, eleventh round): there, the caller's own discard chosen
-# when it is the last to play (discards.caller_discards_above)
-DISCARD_CALLER = True
 
 
 @njit(cache=True, inline="always")
@@ -120,7 +100,7 @@ VBC_K = (
 
 @njit(cache=True, inline="always")
 def bounds_cache_key(st, p):
-    """The key of row p in the bounds' cache (issue 13, eighth round): a 64-bit hash of what the
+    """The key of row p in the bounds' cache: a 64-bit hash of what the
     bounds read (the hands, the fu, the face-up cards, the trick, the seats), not the row's
     Zobrist key, which the scratch leads the bounds write to the next row do not keep.
 

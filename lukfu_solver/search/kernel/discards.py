@@ -1,10 +1,9 @@
-"""The next leader's look-ahead for a follower's discards (issue 13, tenth round), compiled:
-:func:`discard_ahead_bound` as :func:`lukfu_solver.search.discards.discard_ahead_bound` computes it.
-At a non-caller's discard in a trick whose winner is certain, the winner's look-ahead at its next
-lead (the caller's single-trick look-ahead, or a non-caller's R7 look-ahead) is played out once
-for every discard of the seats still to play, each holding its hand less as many unknown cards as
-were led; the search calls it after the table
-probe (``kernel.alphabeta.search``), switched by ``bounds.DISCARD_AHEAD`` (the reference's switch is ``search.discards.DISCARD_AHEAD``)."""
+"""The next leader's look-ahead for a follower's discards, compiled: :func:`discard_ahead_bound`
+as :func:`lukfu_solver.search.discards.discard_ahead_bound` computes it. At a non-caller's discard
+in a trick whose winner is certain, the winner's look-ahead at its next lead (the caller's
+single-trick look-ahead, or a non-caller's R7 look-ahead) is played out once for every discard of
+the seats still to play, each holding its hand less as many unknown cards as were led; the search
+calls it after the table probe (``kernel.alphabeta.search``, ``switches.DISCARD_AHEAD``)."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
 
@@ -13,9 +12,8 @@ from __future__ import annotations
 from numba import njit
 
 from ...cards import UNBEATABLE_LEAD
+from ..switches import DISCARD_CALLER, R7_AHEAD
 from .bounds import (
-    DISCARD_CALLER,
-    R7_AHEAD,
     has_set_or_run,
     payment_to_caller,
     r7_singles,

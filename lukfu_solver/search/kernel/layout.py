@@ -102,7 +102,7 @@ def above_in_suit(card):
 SINGLE, SET, RUN, DISCARD, CLAIM = 0, 1, 2, 3, 4
 ALL = (1 << 36) - 1
 CARD_MASK = ALL
-RANK1 = 0x201 | (0x201 << 18)  # the rank-1 cards of every suit (search.reference.RANK1)
+RANK1 = 0x201 | (0x201 << 18)  # the rank-1 cards of every suit (search.table_key.RANK1)
 RUN_STARTS = 0x7F * (1 | (1 << 9) | (1 << 18) | (1 << 27))  # ranks 1-7 of every suit: where a run can start
 SUIT_TOPS_BELOW_RANK1 = RANK1 >> 1  # the rank-9 places of suits 0-2: no card slides down past them
 CLAIM_MOVE = CLAIM << 36
@@ -171,7 +171,7 @@ C_REPLACED = 11  # table entries overwritten by another key
 C_NEXT = 12  # node count of the next limit check (Solver._next_check)
 C_EXPANDED = 13  # nodes whose moves were searched
 C_GENERATED = 14  # moves generated (after the reduction; none where a known move cut, alphabeta.known_move)
-C_NO_MOVES = 15  # 1: store no best moves (the helper thread's search: see search.fast.FastSolver._start_helper)
+C_NO_MOVES = 15  # 1: store no best moves (the helper thread's search: see search.compiled.CompiledSolver._start_helper)
 C_TTB = 16  # buckets of the table in use (a power of two; the array may hold more)
 C_ENTRIES = 17  # occupied slots
 C_EXACT_B = 18  # below this many buckets a full bucket doubles the table instead of replacing
@@ -192,17 +192,17 @@ O_ZTM = O_ZFU + 3 * (HAND_SIZE + 1)
 O_ZC = O_ZTM + 3
 O_ZE = O_ZC + 3
 O_OLD9 = O_ZE + 1  # OLD_RANKS9[m9]
-O_BELOW9 = O_OLD9 + 512  # BELOW_TOP9[m9] (search.reference.tt_key)
+O_BELOW9 = O_OLD9 + 512  # BELOW_TOP9[m9] (search.table_key.tt_key)
 O_RUNS = O_BELOW9 + 512  # per m9: count at m9 * 32, runs (9-bit masks) after it
 O_MAXTOP = O_RUNS + 512 * 32  # per m9 and length L: highest top rank of a run of length L
 O_RANK = O_MAXTOP + 512 * 10  # RANK_MASK[r], r = 0..9
 O_SUIT = O_RANK + 10  # SUIT_MASK[s]
 O_LOW9 = O_SUIT + 4  # per m9: the sum of rank − 1 over its cards (search.reference._low_score of one suit)
-# the cache of value_bounds (kernel.bounds, issue 13, eighth round): VB_CACHE_SLOTS slots of two
+# the cache of value_bounds (kernel.bounds): VB_CACHE_SLOTS slots of two
 # words (key ^ data, data), zero when empty; the only part of T written after build_tables
 VB_CACHE_SLOTS = 1 << 14
 O_VBC = (O_LOW9 + 512 + 7) & ~7
-# the cache of the table keys (kernel.state.tt_key_cached, issue 13, ninth round): KEY_CACHE_SLOTS
+# the cache of the table keys (kernel.state.tt_key_cached): KEY_CACHE_SLOTS
 # slots of two words (full key ^ table key, table key), written as the bounds' cache is
 KEY_CACHE_SLOTS = 1 << 16
 O_KEYC = O_VBC + 2 * VB_CACHE_SLOTS
@@ -224,7 +224,7 @@ def to_unsigned(x: int) -> int:
 def build_tables() -> np.ndarray:
     """The flat constant array T: Zobrist keys of :mod:`.position`, suit tables of :mod:`.cards`,
     and the bounds' cache (``O_VBC``, empty)."""
-    from ..reference import BELOW_TOP9
+    from ..table_key import BELOW_TOP9
 
     t = np.zeros(T_SIZE, dtype=np.int64)
 

@@ -1,5 +1,5 @@
 """The position as a state row: the table key (``tt_key``, the reference's
-:func:`~lukfu_solver.search.reference.tt_key`), the full Zobrist key, the end of the deal and
+:func:`~lukfu_solver.search.table_key.tt_key`), the full Zobrist key, the end of the deal and
 :func:`push` (``Position.push``), which writes row ``p + 1`` from row ``p``."""
 
 # ruff: noqa: F405 (names from the star import of .layout)
@@ -14,13 +14,12 @@ from .bounds import end_points, payment_to_caller
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 from .table import mix, slot_find, slot_put
 
-SKIP_IDLE_RUNS = True  # slide_runs_all scans only the suits where a run may move (issue 13, tenth round)
 RANKS4 = 0x8040201  # the rank-1 card of every suit (bits 0, 9, 18, 27): shifted by r, the cards of rank r + 1
 
 
 @njit(cache=True, inline="always")
 def blocked_by(T, live, down):
-    """search.reference._blocked: the cards of live below the highest card of down of their suit."""
+    """search.table_key._blocked: the cards of live below the highest card of down of their suit."""
     return live & (
         T[O_BELOW9 + (down & SUIT9)]
         | (T[O_BELOW9 + ((down >> 9) & SUIT9)] << 9)
@@ -31,15 +30,15 @@ def blocked_by(T, live, down):
 
 @njit(cache=True, inline="always")
 def slide(T, h0, h1, h2, over, movable, key):
-    """search.reference._slide on the hands h0..h2, the key's hand terms updated as cards move;
+    """search.table_key._slide on the hands h0..h2, the key's hand terms updated as cards move;
     returns (h0, h1, h2, over, key). Inlined, and with few branches: the card's hand is picked
     by masks, the walk down over the gone cards is one bit trick (the card stops above the
     highest lower card not in ``over`` or at the bottom of its suit), and a card that cannot
     move moves by nothing (the Zobrist term of an empty mask is 0). The checks of
-    search.reference._free are written out for the card's suit, computed once a card: in a set
+    search.table_key._free are written out for the card's suit, computed once a card: in a set
     when its hand holds three of its rank (a mask of the rank, no table), in a run by the suit's
     cards; at a place below, the hand with the card moved there (the card leaves another rank of
-    the same suit, so a set there needs two more of that rank; issue 13, tenth round)."""
+    the same suit, so a set there needs two more of that rank)."""
     done = 0
     while True:
         cand = movable & (over << 1) & ~RANK1 & ~done
@@ -79,7 +78,7 @@ def slide(T, h0, h1, h2, over, movable, key):
 
 @njit(cache=True, inline="always")
 def in_no_set(T, hand, cards):
-    """search.reference._in_no_set: no card of cards is in a set (three or more of its rank) of hand."""
+    """search.table_key._in_no_set: no card of cards is in a set (three or more of its rank) of hand."""
     while cards:
         x = cards & -cards
         cards ^= x
@@ -90,7 +89,7 @@ def in_no_set(T, hand, cards):
 
 @njit(cache=True, inline="always")
 def slide_runs(T, h0, h1, h2, over, movable, key):
-    """search.reference._slide_runs on the hands h0..h2, the key's hand terms updated as runs
+    """search.table_key._slide_runs on the hands h0..h2, the key's hand terms updated as runs
     move; returns (h0, h1, h2, over, key). Inlined, a quick test only: no hand has a run whose
     bottom lies just above a card of ``over`` (about 97% of the keys), so nothing moves;
     otherwise :func:`slide_runs_all`."""
@@ -116,7 +115,7 @@ def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
         for suit in range(4):
             shift = 9 * suit
             m9 = (hand >> shift) & SUIT9
-            if SKIP_IDLE_RUNS and ((cand >> shift) & SUIT9 == 0 or m9 & (m9 >> 1) & (m9 >> 2) == 0):
+            if (cand >> shift) & SUIT9 == 0 or m9 & (m9 >> 1) & (m9 >> 2) == 0:
                 continue
             r = 0
             while r < 9:
@@ -165,20 +164,20 @@ def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
 
 @njit(cache=True)
 def tt_key(T, st, p):
-    """search.reference.tt_key: the Zobrist key of the canonical form (reference.canonical_hands:
+    """search.table_key.tt_key: the Zobrist key of the canonical form (table_key.canonical_hands:
     cards slid down over gone cards, the gone cards split canonically), with the completed
     tricks' face-up cards replaced by the cards in hands that a face-down discard blocks (one
     Zobrist term for both changes: the keys are XOR-linear in the mask)."""
     return canonical_key(T, st[p, F_H0], st[p, F_H0 + 1], st[p, F_H0 + 2], st[p, F_FACEUP], trick_cards(st, p), st[p, F_KEY])
 
 
-# mixed into last_key's keys (search.reference.Z_LAST, the same)
+# mixed into last_key's keys (search.table_key.Z_LAST, the same)
 Z_LAST = 0x5A3C6E1F0B9D2748
 
 
 @njit(cache=True)
 def last_key(T, st, p):
-    """search.reference.last_key of row p: at the last player's turn in a trick, the second
+    """search.table_key.last_key of row p: at the last player's turn in a trick, the second
     player having discarded and the last unable to beat the lead, tt_key with that discard
     taken as gone face down (0 elsewhere: no key of this kind)."""
     if not last_applies(T, st, p):
@@ -207,13 +206,13 @@ def last_key_at(T, st, p):
 @njit(cache=True, inline="always")
 def canonical_key(T, h0, h1, h2, up, tcards, key):
     """tt_key of a row with these hands, face-up cards, cards in the trick and Zobrist key
-    (reference._canonical_key of reference._canonical)."""
+    (table_key._canonical_key of table_key._canonical)."""
     live = h0 | h1 | h2
     gone = ALL & ~(live | tcards)
     down = gone & ~up
     blocked = blocked_by(T, live, down)
     if blocked:
-        while True:  # singles, then runs, again while a run moved (reference.canonical_hands)
+        while True:  # singles, then runs, again while a run moved (table_key.canonical_hands)
             h0, h1, h2, gone, key = slide(T, h0, h1, h2, gone, blocked, key)
             h0, h1, h2, after, key = slide_runs(T, h0, h1, h2, gone, blocked, key)
             if after == gone:

@@ -160,6 +160,15 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
 
 
 @njit(cache=True)
+def tt_bounds(tt, ctr, key):
+    """The bounds (lower, upper) stored for key, or (-INF, INF)."""
+    i = tt_find(tt, ctr[C_TTB] - 1, key)
+    if i < 0:
+        return -INF, INF
+    return tt_lo(tt[i + 1]), tt_hi(tt[i + 1])
+
+
+@njit(cache=True)
 def tt_lookup_move(tt, ctr, key):
     """The best move stored for key, or NO_MOVE."""
     i = tt_find(tt, ctr[C_TTB] - 1, key)

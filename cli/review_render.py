@@ -1,0 +1,399 @@
+"""What ``lukfu review`` prints: the review (:class:`lukfu_solver.analysis.review.Review`) in the
+reader's language, the summary first, as a player reads a lichess analysis.
+
+1. the deal in one line and how it ended;
+2. the summary of each reviewed seat: its decisions, the points it lost a decision from its own
+   view and with all cards seen, its verdicts (``?!`` inaccuracy, ``?`` mistake, ``??``
+   blunder) and luck;
+3. the turning points: the decisions that moved the result with all cards seen the most;
+4. a chart of the caller's result after each trick, from a seat's view and exact
+   (:class:`ResultChart`, sized to the terminal);
+5. every decision in a table, then each verdict and luck mark told in full: the better move and,
+   with all cards seen, the line that follows it.
+
+The numbers come from the review; this module only lays them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from lukfu_solver.i18n import _, counted, ngettext, pgettext, term
+from lukfu_solver.plays import Play
+from lukfu_solver.position import Position
+from lukfu_solver.rules import Outcome
+
+from .render import narrate_pv, points_text, result_line, signed
+
+if TYPE_CHECKING:
+    from lukfu_solver.analysis.review import ChartPoint, Decision, Review, SeatSummary
+
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""The verdicts' marks, as chess annotates moves."""
+
+
+def verdict_word(verdict: str) -> str:
+    """A verdict in the reader's language."""
+    words = {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"), "blunder": _("blunder")}
+    return words[verdict]
+
+
+def luck_word(luck: str) -> str:
+    """A luck mark in the reader's language."""
+    return _("lucky") if luck == "lucky" else _("unlucky")
+
+
+def who(seat: int, review: Review, role: bool = True) -> str:
+    """``seat 1 (ann, caller)``: the seat, its player when the record names one, the Master, and
+    its role unless ``role`` is false."""
+    players = review.record.get("players")
+    parts = [players[seat]] if players else []
+    if seat == 0:
+        parts.append(term("Master"))
+    if role and review.caller is not None:
+        parts.append(term("caller") if seat == review.caller else term("non-caller"))
+    label = _("seat {seat}").format(seat=seat)
+    return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def play_phrase(d: Decision) -> str:
+    """What the seat did: ``leads M7``, ``discards xC2``, ``says pass`` …"""
+    if d.is_call:
+        return _("says {call}").format(call=term(d.played))
+    phrases = {
+        "lead": _("leads {play}"),
+        "follow": _("beats with {play}"),
+        "discard": _("discards {play}"),
+        "claim": _("claims"),
+    }
+    return phrases[d.kind].format(play=d.played)
+
+
+def decision_title(d: Decision, review: Review) -> str:
+    """``Trick 3, seat 1 (…) discards xS7`` or ``The call, seat 0 (…) says play``."""
+    where = _("The call") if d.is_call else _("Trick {trick}").format(trick=d.trick)
+    return f"{where}, {who(d.seat, review)} {play_phrase(d)}"
+
+
+def exact_words(d: Decision) -> str:
+    """The result with all cards seen before and after the move (a call: each choice's value)."""
+    if d.is_call:
+        return _("with all cards seen, {change}").format(change=change_words(d))
+    return _("the caller's result with all cards seen {before} → {after}").format(
+        before=signed(d.exact_before or 0), after=signed(d.exact_after or 0)
+    )
+
+
+def change_words(d: Decision) -> str:
+    """``the caller's result +8 → +4``, or for a call each choice's value in the seat's points."""
+    if d.is_call:
+        assert d.exact is not None
+        return _("{play}: {vplay}, {pass_}: {vpass}, in its own points").format(
+            play=term("play"), vplay=signed(d.exact["play"]), pass_=term("pass"), vpass=signed(d.exact["pass"])
+        )
+    return _("the caller's result {before} → {after}").format(
+        before=signed(d.exact_before or 0), after=signed(d.exact_after or 0)
+    )
+
+
+def cost_words(cost: float) -> str:
+    """A cost in points: ``1 point``, ``4 points`` (costs with all cards seen are whole points:
+    the caller's results are even, a defender's share is half of one)."""
+    return counted(round(cost), "point")
+
+
+def points(x: float) -> str:
+    """Points with two decimals and no sign (a loss, a cost)."""
+    return f"{x:.2f}"
+
+
+# ---------------------------------------------------------------- the summary
+
+
+def header_lines(review: Review) -> list[Text]:
+    """The deal in one line, the calls and the result."""
+    rec = review.record
+    seed = rec.get("seed")
+    head = _("Review of deal {seed}").format(seed=seed) if seed is not None else _("Review of the deal")
+    lines = [Text(head, style="bold")]
+    if review.caller is not None:
+        lines.append(Text(_("Caller: {who}").format(who=who(review.caller, review, role=False))))
+    else:
+        lines.append(Text(_("Nobody has called yet.")))
+    result = rec.get("result")
+    if result is not None:
+        outcome = Outcome(result["winner"], result["total"], result["how"], tuple(result["points"]))
+        lines.append(Text(result_line(outcome)))
+    else:
+        lines.append(Text(_("The deal is unfinished: its decisions so far are reviewed.")))
+    return lines
+
+
+def basis_line(review: Review) -> Text:
+    """How each decision was valued, in a player's words."""
+    s = review.settings
+    if s["budget"] is not None:
+        work = _("each decision within {seconds:g} s").format(seconds=s["budget"])
+    else:
+        work = ngettext("{n} sampled deal a decision", "{n} sampled deals a decision", s["samples"]).format(
+            n=s["samples"]
+        )
+    nodes = s["max_nodes"]
+    limit = (
+        _("each solve stops after {nodes:,} positions").format(nodes=nodes)
+        if nodes
+        else _("every solve exact (no limit)")
+    )
+    words = _(
+        "From each seat's own view: {work}, {limit}, seed {seed}; with all cards seen: every solve exact."
+    ).format(work=work, limit=limit, seed=s["seed"])
+    return Text(words, style="dim")
+
+
+def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
+    """One seat's summary: decisions, points lost, verdicts, luck."""
+    n = summary.decisions
+    title = who(summary.seat, review)
+    if summary.points is not None:
+        title = _("{who}: net points {points}").format(who=title, points=signed(summary.points))
+    lines = [Text(title, style="bold")]
+    if not n:
+        lines.append(Text("  " + _("no decision with more than one choice")))
+        return lines
+    lines.append(
+        Text(
+            "  "
+            + ngettext("{n} decision", "{n} decisions", n).format(n=n)
+            + "; "
+            + _("lost {loss} points a decision from its own view, {cost} with all cards seen").format(
+                loss=points(summary.loss_per_decision), cost=points(summary.cost_per_decision)
+            )
+        )
+    )
+    v = summary.verdicts
+    counts = [
+        ngettext("{n} inaccuracy", "{n} inaccuracies", v["inaccuracy"]).format(n=v["inaccuracy"]) + " ?!",
+        ngettext("{n} mistake", "{n} mistakes", v["mistake"]).format(n=v["mistake"]) + " ?",
+        ngettext("{n} blunder", "{n} blunders", v["blunder"]).format(n=v["blunder"]) + " ??",
+    ]
+    lines.append(Text("  " + ", ".join(counts)))
+    lines.append(
+        Text(
+            "  "
+            + _("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}").format(
+                best=summary.best, n=n, lucky=summary.lucky, unlucky=summary.unlucky
+            )
+        )
+    )
+    return lines
+
+
+def turning_lines(review: Review) -> list[Text]:
+    """The turning points of the deal, the largest swing first."""
+    if not review.turning_points:
+        return [Text(_("Turning points: none; no decision changed the result with all cards seen."))]
+    lines = [Text(_("Turning points (the result with all cards seen moved most):"), style="bold")]
+    for k, i in enumerate(review.turning_points, 1):
+        d = review.decisions[i]
+        words = f"{k}. {decision_title(d, review)}: {exact_words(d)}"
+        if d.verdict is not None:
+            words += f" ({verdict_word(d.verdict)} {MARKS[d.verdict]}"
+            words += _("; better {move}").format(move=term(d.best) if d.is_call else d.best) + ")"
+        elif d.luck is not None:
+            words += f" ({luck_word(d.luck)})"
+        lines.append(Text("  " + words))
+    return lines
+
+
+# ---------------------------------------------------------------- the chart
+
+
+@dataclass
+class ResultChart:
+    """The caller's result at the start and after each trick: ``●`` with all cards seen, ``○``
+    the chart seat's expectation after its last move of the trick, ``◉`` both in one cell. One
+    row each two points (the caller's results are even), one column a point, as wide as the
+    terminal allows."""
+
+    points: Sequence[ChartPoint]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        values = [v for p in self.points for v in (p.exact, p.seat_view) if v is not None]
+        if not values:
+            return
+        top = max(2, 2 * round(max(values) / 2 + 0.5))
+        bottom = min(-2, 2 * round(min(values) / 2 - 0.5))
+        label = 4
+        room = max(1, options.max_width - label - 2)
+        step = max(2, min(6, room // max(1, len(self.points))))
+        rows = range(top, bottom - 1, -2)
+        for level in rows:
+            line = Text(f"{signed(level):>{label}} ")
+            line.append("┼" if level == 0 else "│", style="dim")
+            for p in self.points:
+                exact = p.exact is not None and _row(p.exact) == level
+                seen = p.seat_view is not None and _row(p.seat_view) == level
+                mark = "◉" if exact and seen else "●" if exact else "○" if seen else ("─" if level == 0 else " ")
+                fill = "─" if level == 0 else " "
+                style = "bold" if exact else ("cyan" if seen else "dim")
+                line.append(mark.center(step, fill) if mark not in "─ " else fill * step, style=style)
+            yield line
+        axis = Text(" " * (label + 2))
+        for p in self.points:
+            axis.append(str(p.trick).center(step))
+        yield axis
+
+
+def _row(value: float) -> int:
+    """The chart row of a value: the nearest even number of points."""
+    return 2 * round(value / 2)
+
+
+def chart_lines(review: Review) -> list[RenderableType]:
+    """The chart with its title and key."""
+    if not review.chart or review.caller is None:
+        return []
+    seat = review.chart_seat
+    out: list[RenderableType] = [Text(_("The caller's result after each trick:"), style="bold")]
+    key = _("● with all cards seen")
+    if seat is not None and any(p.seat_view is not None for p in review.chart):
+        key += "   " + _("○ what seat {seat} expected after its move").format(seat=seat)
+    out.append(Text(key, style="dim"))
+    out.append(ResultChart(review.chart))
+    ends = [p for p in review.chart if p.label == "end"]
+    note = _("0: after the call")
+    if ends:
+        note += "; " + _("{trick}: the claim").format(trick=ends[0].trick)
+    out.append(Text(note, style="dim"))
+    return out
+
+
+# ---------------------------------------------------------------- the decisions
+
+
+def decisions_table(review: Review) -> Table:
+    """Every decision in one row: trick, seat, the move played, the best from the seat's view,
+    the loss ± its error, the verdict, the result with all cards seen, the cost, the luck."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    headers = [
+        pgettext("column", "trick"),
+        pgettext("column", "seat"),
+        pgettext("column", "played"),
+        pgettext("column", "best"),
+        pgettext("column", "lost ±"),
+        pgettext("column", "all cards seen"),
+        pgettext("column", "cost"),
+        pgettext("column", "luck"),
+    ]
+    for k, header in enumerate(headers):
+        words = header.split()
+        table.add_column(
+            header,
+            justify="left" if k in (2, 3, 7) else "right",
+            min_width=cell_len(header) if len(words) == 1 else max(map(cell_len, words)),
+            no_wrap=k == 4,
+        )
+    for d in review.decisions:
+        trick = pgettext("column", "call") if d.is_call else str(d.trick)
+        played = term(d.played) if d.is_call else d.played
+        best = term(d.best) if d.is_call else d.best
+        lost = f"{d.loss:.2f} ± {d.loss_stderr:.2f}" if d.loss else "0"
+        mark = MARKS.get(d.verdict or "", "")
+        if d.is_call:
+            assert d.exact is not None
+            seen = f"{signed(d.exact['play'])}/{signed(d.exact['pass'])}"
+        else:
+            seen = f"{signed(d.exact_before or 0)}→{signed(d.exact_after or 0)}"
+        style = "bold red" if d.verdict == "blunder" else "red" if d.verdict == "mistake" else ""
+        table.add_row(
+            trick,
+            str(d.seat),
+            Text(played, style=style),
+            best,
+            Text(f"{lost} {mark:<2}", style=style),
+            seen,
+            f"{d.cost:g}" if d.cost else "0",
+            luck_word(d.luck) if d.luck else "",
+        )
+    return table
+
+
+def detail_lines(d: Decision, review: Review) -> list[Text]:
+    """A decision with a verdict or a luck mark told in full: the loss from the seat's view, the
+    better move, and with all cards seen the cost and the line after the better move."""
+    title = decision_title(d, review)
+    marks = [f"{verdict_word(d.verdict)} {MARKS[d.verdict]}"] if d.verdict else []
+    if d.luck:
+        marks.append(luck_word(d.luck))
+    lines = [Text(f"{title} — {', '.join(marks)}", style="bold")]
+    played = d.played_value
+    if d.loss:
+        loss_words = _("From its own view: {loss} ± {se} points below {best} ({n}).").format(
+            loss=points(d.loss),
+            se=points(d.loss_stderr),
+            best=term(d.best) if d.is_call else d.best,
+            n=ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=d.samples),
+        )
+    else:
+        loss_words = _("From its own view: the best move, {mean} points expected ({n}).").format(
+            mean=signed(played.mean, 2),
+            n=ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=d.samples),
+        )
+    lines.append(Text("  " + loss_words))
+    cost = (
+        _("With all cards seen it cost {cost} ({change}).").format(cost=cost_words(d.cost), change=change_words(d))
+        if d.cost
+        else _("With all cards seen it cost nothing ({change}).").format(change=change_words(d))
+    )
+    lines.append(Text("  " + cost))
+    if d.exact_best is not None and d.cost and not d.is_call:
+        lines.append(Text("  " + _("Best with all cards seen: {move}.").format(move=d.exact_best)))
+    b = d.better
+    if b is not None:
+        if d.is_call:
+            after = _("After {move}, with all cards seen: {value} in its own points.")
+            lines.append(Text("  " + after.format(move=term(b.move), value=signed(b.exact_after or 0))))
+        else:
+            after = _("After {move}, with all cards seen the caller's result is {value}:")
+            lines.append(Text("  " + after.format(move=b.move, value=signed(b.exact_after or 0))))
+        if b.line and b.start:
+            first = 1 if d.is_call else d.trick or 1
+            for line in narrate_pv(Position.parse(b.start), [Play.parse(m) for m in b.line], first):
+                lines.append(Text("    " + line))
+    return lines
+
+
+def review_renderables(review: Review) -> list[RenderableType]:
+    """The whole review, summary first."""
+    out: list[RenderableType] = [*header_lines(review), basis_line(review), Text("")]
+    out.append(Text(_("Summary"), style="bold underline"))
+    for summary in review.seats:
+        out.extend(seat_lines(summary, review))
+    out.append(Text(""))
+    out.extend(turning_lines(review))
+    chart = chart_lines(review)
+    if chart:
+        out.append(Text(""))
+        out.extend(chart)
+    if review.decisions:
+        out.append(Text(""))
+        out.append(
+            Text(_("Every decision (points lost from the seat's own view ± error; ?! ? ?? marks):"), style="bold")
+        )
+        out.append(decisions_table(review))
+    told = [d for d in review.decisions if d.verdict is not None or d.luck is not None]
+    for d in told:
+        out.append(Text(""))
+        out.extend(detail_lines(d, review))
+    if review.record.get("result") is not None:
+        out.append(Text(""))
+        out.append(Text(_("Net points: {points}").format(points=points_text(review.record["result"]["points"]))))
+    return out

@@ -1,0 +1,132 @@
+"""The fast test loop (``python -m pytest -m "not slow"``, README) touches every module.
+
+A test file counts for the fast loop when it has a test not marked ``slow`` (and no file-wide
+``pytestmark`` slow); every module of the library and the command line must be imported by such a
+file, directly or through the module-level imports of what it imports (the code that runs when
+the file is loaded), or run as ``python -m`` in a subprocess. The doctests of the library run in the fast loop too, but they only show that
+a module loads: a module a fast test never reaches is a module the fast loop does not exercise.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from slow_tests import SLOW
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+SOURCES = [p for folder in (ROOT / "lukfu_solver", ROOT / "cli") for p in sorted(folder.rglob("*.py"))]
+
+
+def module_name(path: Path) -> str:
+    """The dotted name of a source file (``cli/x.py`` is ``lukfu_cli.x``; a package is its folder)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    if parts[0] == "cli":
+        parts[0] = "lukfu_cli"
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in SOURCES}
+
+
+def _is_slow(node: ast.AST) -> bool:
+    """Whether an expression is ``pytest.mark.slow`` (or a list holding it)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == "slow" for n in ast.walk(node))
+
+
+def is_fast(tree: ast.Module, slow: tuple[str, ...] = ()) -> bool:
+    """The file has a test the fast loop runs: no file-wide slow mark, a ``test_*`` function
+    neither marked ``@pytest.mark.slow`` nor named in ``slow`` (its entry in ``slow_tests.SLOW``)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            if _is_slow(node.value):
+                return False
+    return any(
+        isinstance(node, ast.FunctionDef)
+        and node.name.startswith("test_")
+        and node.name not in slow
+        and not any(_is_slow(d) for d in node.decorator_list)
+        for node in tree.body
+    )
+
+
+def imported(tree: ast.AST, here: str, is_package: bool, anywhere: bool) -> set[str]:
+    """The library and command-line modules a file imports (``anywhere``: in function bodies too,
+    else only at module level), with their packages and, for ``from X import Y``, ``X.Y`` when it
+    is a module."""
+    package = here.split(".") if is_package else here.split(".")[:-1]
+    nodes = ast.walk(tree) if anywhere else iter(getattr(tree, "body", []))
+    found: set[str] = set()
+    for node in nodes:
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - (node.level - 1)] + ([base] if base else []))
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        elif not anywhere and isinstance(node, (ast.If, ast.Try)):  # module-level blocks run too
+            found |= imported(ast.Module(body=node.body, type_ignores=[]), here, is_package, False)
+        elif anywhere and isinstance(node, (ast.List, ast.Tuple)):  # [python, "-m", "pkg", ...]: pkg.__main__ runs
+            texts = [e.value if isinstance(e, ast.Constant) else None for e in node.elts]
+            names = [f"{m}.__main__" for flag, m in zip(texts, texts[1:], strict=False) if flag == "-m" and m]
+        for name in names:
+            parts = name.split(".")
+            found |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    return {m for m in found if m in MODULES}
+
+
+def reached(seeds: set[str]) -> set[str]:
+    """Every module loaded when ``seeds`` are imported: their module-level imports, transitively."""
+    done: set[str] = set()
+    todo = list(seeds)
+    while todo:
+        m = todo.pop()
+        if m in done:
+            continue
+        done.add(m)
+        path = MODULES[m]
+        todo += imported(ast.parse(path.read_text(encoding="utf-8")), m, path.name == "__init__.py", False)
+    return done
+
+
+def fast_seeds() -> set[str]:
+    """The modules the fast loop's test files import (anywhere in the file)."""
+    seeds: set[str] = set()
+    for path in sorted(TESTS.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not path.name.startswith("test_") or is_fast(tree, SLOW.get(path.name, ())):
+            seeds |= imported(tree, f"tests.{path.stem}", False, True)
+    return seeds
+
+
+def test_every_slow_name_is_a_test_of_its_file() -> None:
+    """Each name in ``slow_tests.SLOW`` is a test function of its file (a renamed or removed
+    test must leave the list too)."""
+    wrong = []
+    for file, names in SLOW.items():
+        path = TESTS / file
+        tree = ast.parse(path.read_text(encoding="utf-8")) if path.exists() else ast.Module(body=[], type_ignores=[])
+        tests = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
+        wrong += [f"{file}::{n}" for n in names if n not in tests]
+    assert not wrong, f"slow_tests.SLOW names tests that do not exist: {wrong}"
+
+
+def test_every_module_is_touched_by_the_fast_loop() -> None:
+    missing = sorted(set(MODULES) - reached(fast_seeds()))
+    assert not missing, f"modules no fast test reaches (mark fewer tests slow, or add a fast one): {missing}"
+
+
+def test_the_check_can_fail() -> None:
+    """A slow file's imports do not count, and a module nothing imports is found missing."""
+    slow = ast.parse("import pytest\npytestmark = pytest.mark.slow\ndef test_x():\n    pass\n")
+    marked = ast.parse("import pytest\n@pytest.mark.slow\ndef test_x():\n    pass\n")
+    fast = ast.parse("import pytest\n@pytest.mark.parametrize('a', [1])\ndef test_x(a):\n    pass\n")
+    assert not is_fast(slow) and not is_fast(marked) and is_fast(fast) and not is_fast(fast, ("test_x",))
+    only = reached({"lukfu_solver.cards"})
+    assert "lukfu_solver.cards" in only and "lukfu_solver.errors" in only and "lukfu_cli.app" not in only
+    assert "lukfu_solver.search.kernel.alphabeta" in reached({"lukfu_solver.search.kernel.alphabeta"})
