@@ -226,6 +226,35 @@ def test_games_survive_a_restart_and_live_games_are_bounded(tmp_path: Path) -> N
         assert {g["id"] for g in c.get("/api/games", headers=AUTH).json()["games"]} == set(ids)
 
 
+def test_the_store_unloads_finished_games_first_and_loads_a_game_once(tmp_path: Path) -> None:
+    """Past the bound the finished games leave memory before an unfinished one; two requests for
+    an unloaded game at once get the one live game (a record read twice would make two)."""
+    import asyncio
+
+    from lukfu_solver.session import GameSession
+    from lukfu_web.store import GameStore
+
+    async def run() -> None:
+        store = GameStore(tmp_path, max_live=2)
+        playing = await store.create(GameSession.new(2, 0))
+        over = GameSession.new(3, 0)
+        while over.phase != "over":  # every seat passes or plays its first choice, the engines too
+            if over.waiting_for_engine:
+                from lukfu_solver.session import engine_answer
+
+                over.apply_engine(over.engine_task(), engine_answer(over.engine_task()))
+            else:
+                over.apply("claim" if "claim" in over.choices() else over.choices()[0])
+        finished = await store.create(over)  # the more recent one: least recently used is `playing`
+        await store.create(GameSession.new(4, 0))
+        assert playing.id in store.live and finished.id not in store.live
+        store.live.clear()
+        a, b = await asyncio.gather(store.get(finished.id), store.get(finished.id))
+        assert a is b and a.session.phase == "over" and a.session.record == over.record
+
+    asyncio.run(run())
+
+
 def test_a_killed_engine_worker_is_replaced_and_the_move_made(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         g = c.post("/api/games", json={"seed": 7, "seat": 2, "opponents": ["pimc"], "level": 4}, headers=AUTH).json()

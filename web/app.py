@@ -195,7 +195,7 @@ async def messages(request: Request, table: Table, lang: str) -> Response:
 
 async def list_games(request: Request, table: Table, lang: str) -> Response:
     """The saved games."""
-    return JSONResponse({"games": table.store.listing()})
+    return JSONResponse({"games": await asyncio.to_thread(table.store.listing)})
 
 
 async def new_game(request: Request, table: Table, lang: str) -> Response:
@@ -222,22 +222,21 @@ async def new_game(request: Request, table: Table, lang: str) -> Response:
             if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
                 raise NotationError("opponents", _("expected a list of players"))
             session = GameSession.new(seed, seat, opponents, level)
-        game = table.store.create(session)
+    game = await table.store.create(session)
     return JSONResponse(game_data(game, lang), status_code=201)
 
 
 async def get_game(request: Request, table: Table, lang: str) -> Response:
     """The game as the person sees it."""
-    with using_language(lang):
-        game = table.store.get(request.path_params["game"])
+    game = await table.store.get(request.path_params["game"], lang)
     return JSONResponse(game_data(game, lang))
 
 
 async def move(request: Request, table: Table, lang: str) -> Response:
     """The person's answer, checked; the game saved."""
     data = await body_of(request, lang)
+    game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
-        game = table.store.get(request.path_params["game"])
         text = data.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise NotationError("move", _("expected a move as text, e.g. S7, C5S5M5, S345, xC2M4, claim"))
@@ -252,8 +251,8 @@ async def engine(request: Request, table: Table, lang: str) -> Response:
     """The engine's move, as a job; with ``?wait=S`` the answer waits up to S seconds for it (a
     quick move then takes one request, with the game's new state)."""
     assert table.jobs is not None
+    game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
-        game = table.store.get(request.path_params["game"])
         job = table.jobs.engine(game, lang)
         wait = wait_of(request)
     await table.jobs.wait(job, wait)
@@ -279,8 +278,7 @@ def job_data(job: Any, lang: str) -> dict[str, Any]:
 async def undo(request: Request, table: Table, lang: str) -> Response:
     """Back to the person's previous decision (the engine's and the hint's work stopped)."""
     assert table.jobs is not None
-    with using_language(lang):
-        game = table.store.get(request.path_params["game"])
+    game = await table.store.get(request.path_params["game"], lang)
     table.jobs.cancel_game(game)
     async with game.lock:
         with using_language(lang):
@@ -292,8 +290,8 @@ async def undo(request: Request, table: Table, lang: str) -> Response:
 async def hint(request: Request, table: Table, lang: str) -> Response:
     """The hint for the person's decision, as a job."""
     assert table.jobs is not None
+    game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
-        game = table.store.get(request.path_params["game"])
         s = game.session
         if not s.choices():
             raise NotationError("engine", _("a hint is for your own turn"))
@@ -306,8 +304,8 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
 async def review_game(request: Request, table: Table, lang: str) -> Response:
     """The review of the finished deal, as a job."""
     assert table.jobs is not None
+    game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
-        game = table.store.get(request.path_params["game"])
         if game.session.phase != "over":
             raise NotationError("review", _("the review comes when the deal is over"))
         if not review.available():
@@ -319,8 +317,7 @@ async def review_game(request: Request, table: Table, lang: str) -> Response:
 
 async def record(request: Request, table: Table, lang: str) -> Response:
     """The game's record as a file (``lukfu replay`` reads it)."""
-    with using_language(lang):
-        game = table.store.get(request.path_params["game"])
+    game = await table.store.get(request.path_params["game"], lang)
     text = game.session.record.dumps() + "\n"
     name = f"lukfu-{game.session.seed}-{game.id[:6]}.json"
     return Response(

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _
-from lukfu_solver.record import GameRecord
+from lukfu_solver.i18n import _, using_language
+from lukfu_solver.inputs import read_bounded
+from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
 from lukfu_solver.safe_write import write_atomic
 from lukfu_solver.session import GameSession
 
@@ -94,18 +95,25 @@ class GameStore:
         """The settings file of a game."""
         return self.folder / f"{game_id}.settings.json"
 
-    def create(self, session: GameSession) -> LiveGame:
-        """A new game: its id, its settings and its first record written now."""
+    async def create(self, session: GameSession) -> LiveGame:
+        """A new game: its id, its settings and its first record written (in a thread: a file
+        write is never done on the event loop)."""
+        game = LiveGame("", session, time.time())
+        settings = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
+        record = session.record.dumps() + "\n"
+        game.id = await asyncio.to_thread(self._write_new, json.dumps(settings) + "\n", record)
+        self._hold(game)
+        return game
+
+    def _write_new(self, settings: str, record: str) -> str:
+        """A fresh id and the new game's two files (run in a thread)."""
         while True:
             game_id = secrets.token_hex(8)
             if not self.path(game_id).exists():
                 break
-        game = LiveGame(game_id, session, time.time())
-        settings = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
-        write_atomic(self.settings_path(game_id), json.dumps(settings) + "\n", field="data")
-        self.save(game)
-        self._hold(game)
-        return game
+        write_atomic(self.settings_path(game_id), settings, field="data", durable=False)
+        write_atomic(self.path(game_id), record, field="data", durable=False)
+        return game_id
 
     def save(self, game: LiveGame) -> None:
         """Write the game's record (atomic: the previous one stays whole on any fault, and a
@@ -113,42 +121,73 @@ class GameStore:
         done = game.session.phase == "over"
         write_atomic(self.path(game.id), game.session.record.dumps() + "\n", overwrite=True, field="data", durable=done)
 
-    def get(self, game_id: str) -> LiveGame:
-        """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none)."""
-        if not GAME_ID.fullmatch(game_id):
-            raise UnknownGame(game_id)
+    def live_game(self, game_id: str) -> LiveGame | None:
+        """The game ``game_id`` if it is in memory (marked as used now), else None."""
         game = self.live.get(game_id)
-        if game is None:
-            game = self._load(game_id)
-            self._hold(game)
-        self.live.move_to_end(game_id)
-        game.touched = time.monotonic()
+        if game is not None:
+            self.live.move_to_end(game_id)
+            game.touched = time.monotonic()
         return game
 
-    def _load(self, game_id: str) -> LiveGame:
-        path = self.path(game_id)
-        if not path.is_file():
-            raise UnknownGame(game_id)
-        record = GameRecord.load(path)
-        level = None
-        created = path.stat().st_mtime
+    async def get(self, game_id: str, lang: str = "en") -> LiveGame:
+        """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none;
+        faults in ``lang``). The files are read in a thread; the record is checked and replayed
+        on the event loop (a thread would only contend with it for the GIL)."""
+        with using_language(lang):
+            if not GAME_ID.fullmatch(game_id):
+                raise UnknownGame(game_id)
+        game = self.live_game(game_id)
+        if game is not None:
+            return game
+        files = await asyncio.to_thread(self._read, game_id)
+        game = self.live_game(game_id)  # loaded by another request while this one read
+        if game is not None:
+            return game
+        with using_language(lang):
+            if files is None:
+                raise UnknownGame(game_id)
+            game = self._loaded(game_id, *files)
+        self._hold(game)
+        return game
+
+    def _read(self, game_id: str) -> tuple[bytes, bytes | None, float] | None:
+        """A game's record and settings files as bytes and the record's time (run in a thread);
+        None when it has no record."""
         try:
-            settings = json.loads(self.settings_path(game_id).read_text(encoding="utf-8"))
+            path = self.path(game_id)
+            record = read_bounded(path, MAX_RECORD_BYTES)
+            created = path.stat().st_mtime
+        except (OSError, NotationError):
+            return None
+        try:
+            settings = self.settings_path(game_id).read_bytes()[:4096]
+        except OSError:
+            settings = None
+        return record, settings, created
+
+    def _loaded(self, game_id: str, record_bytes: bytes, settings_bytes: bytes | None, created: float) -> LiveGame:
+        """The live game of a record (checked against the rules) and its settings."""
+        record = GameRecord.loads(record_bytes)
+        level = None
+        try:
+            settings = json.loads(settings_bytes or b"")
             level = int(settings["level"])
             created = float(settings.get("created", created))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError):
             pass  # the record alone: the engines' level
         return LiveGame(game_id, GameSession.from_record(record, level), created)
 
     def _hold(self, game: LiveGame) -> None:
-        """Keep ``game`` live, unloading the least recently used idle games past ``max_live``."""
+        """Keep ``game`` live, unloading idle games past ``max_live``: finished ones first (nobody
+        plays them), then the least recently used."""
         self.live[game.id] = game
         self.live.move_to_end(game.id)
         while len(self.live) > self.max_live:
-            idle = next((g for g in self.live.values() if not g.busy and g is not game and not g.lock.locked()), None)
-            if idle is None:
+            idle = [g for g in self.live.values() if not g.busy and g is not game and not g.lock.locked()]
+            if not idle:
                 break
-            del self.live[idle.id]  # its record is on disk, current after every answer
+            victim = next((g for g in idle if g.session.phase == "over"), idle[0])
+            del self.live[victim.id]  # its record is on disk, current after every answer
             self.unloaded += 1
 
     def listing(self) -> list[dict[str, Any]]:
