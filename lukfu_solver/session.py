@@ -48,7 +48,7 @@ from .errors import NotationError
 from .game import deal_hands, first_master
 from .i18n import _
 from .inputs import check_seed
-from .players import make_player
+from .players import STRENGTHS, make_player
 from .players.pimc import DEFAULT_LEVEL, LEVELS
 from .plays import CLAIM, DISCARD, KIND_NAMES, Play
 from .position import Position
@@ -59,7 +59,7 @@ YOU = "you"
 """The person's name in the record's ``players`` (as ``lukfu play`` writes it)."""
 OPPONENT_KINDS = ("rule", "pimc", "ipimc", "random")
 """The engines a person can sit against (the ``play`` command's): ``pimc`` and ``ipimc`` play
-at the session's level."""
+at the session's level. A table offers the plain strengths first (:data:`STRENGTHS`)."""
 
 
 @dataclass(frozen=True)
@@ -86,21 +86,25 @@ def engine_answer(task: EngineTask) -> str:
 
 
 def opponent_specs(opponents: Sequence[str], level: int) -> tuple[str, str]:
-    """The two engines' specs (one kind for both, or two), ``pimc``/``ipimc`` at ``level``; a bad
-    kind or level is a NotationError naming ``opponents`` or ``level``.
+    """The two engines (one for both, or two): a plain strength (``easy``, ``medium``,
+    ``strong``: :data:`~lukfu_solver.players.STRENGTHS`) stays its name, as ``lukfu play``
+    records it; ``pimc``/``ipimc`` play at ``level``; a bad kind or level is a NotationError
+    naming ``opponents`` or ``level``.
 
-    >>> opponent_specs(["rule"], 3), opponent_specs(["pimc", "rule"], 2)
-    (('rule', 'rule'), ('pimc:2', 'rule'))
+    >>> opponent_specs(["rule"], 3), opponent_specs(["pimc", "rule"], 2), opponent_specs(["medium"], 1)
+    (('rule', 'rule'), ('pimc:2', 'rule'), ('medium', 'medium'))
     """
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     kinds = [str(k).strip().lower() for k in opponents]
     if len(kinds) == 1:
         kinds = kinds * 2
-    if len(kinds) != 2 or not all(k in OPPONENT_KINDS for k in kinds):
+    if len(kinds) != 2 or not all(k in STRENGTHS or k in OPPONENT_KINDS for k in kinds):
         raise NotationError(
             "opponents",
-            _("give one player for both opponents or two, each one of {kinds}").format(kinds=", ".join(OPPONENT_KINDS)),
+            _("give one player for both opponents or two, each one of {kinds}").format(
+                kinds=", ".join([*STRENGTHS, *OPPONENT_KINDS])
+            ),
         )
     specs = [f"{k}:{level}" if k in ("pimc", "ipimc") else k for k in kinds]
     return specs[0], specs[1]
@@ -171,7 +175,8 @@ class GameSession:
             )
         seat = record.players.index(YOU)
         specs = [_spec_of(n) for s, n in enumerate(record.players) if s != seat]
-        levels = [int(s.split(":")[1]) for s in specs if s.split(":")[0] in ("pimc", "ipimc") and ":" in s]
+        engines = [STRENGTHS.get(s, s) for s in specs]
+        levels = [int(e.split(":")[1]) for e in engines if e.split(":")[0] in ("pimc", "ipimc") and ":" in e]
         lv = level if level is not None else (levels[0] if levels else DEFAULT_LEVEL)
         rng = random.Random(record.seed)
         masters = []
@@ -197,6 +202,7 @@ class GameSession:
     def _restart(self) -> None:
         """The state before any answer: the first deal of the seed."""
         self._rng = random.Random(self.seed)
+        self._sensible: tuple[int, list[str]] | None = None  # the state's sensible discards, by answers given
         self.passed_out: list[Hands] = []
         self.answers = []
         self.by_human: list[bool] = []
@@ -276,6 +282,20 @@ class GameSession:
         if self.pos is None:
             return ["play", "pass"]
         return [str(m) for m in self.view().sorted_legal_moves()]
+
+    def sensible_discards(self) -> list[str]:
+        """At a discard of the person's, the few worth considering, best first (the hint's own
+        candidates: :func:`~lukfu_solver.analysis.hint.sensible_discards`, the order ``lukfu
+        play``'s menu offers them); empty otherwise. Kept until the next answer or undo."""
+        at = len(self.answers)
+        if self._sensible is None or self._sensible[0] != at:
+            chosen: list[str] = []
+            if self.pos is not None and self.to_move == self.human_seat and not self.pos.is_over:
+                from .analysis.hint import sensible_discards
+
+                chosen = [str(m) for m in sensible_discards(self.view(), self.level)]
+            self._sensible = (at, chosen)
+        return list(self._sensible[1])
 
     @property
     def can_undo(self) -> bool:
@@ -390,6 +410,7 @@ class GameSession:
             "hand": format_cards(view.hand),
             "old": format_cards(view.old_cards()),
             "choices": self.choices(),
+            "sensible": [],
             "answers": len(self.answers),
             "can_undo": self.can_undo,
             "fu": [0, 0, 0],
@@ -419,6 +440,7 @@ class GameSession:
             tricks.append({"leader": t.leader, "plays": plays, "winner": t.winner, "fu_won": t.fu_won})
         data["tricks"] = tricks
         data["can_claim"] = "claim" in data["choices"]
+        data["sensible"] = self.sensible_discards()
         if self.plays and self.plays[-1].kind == CLAIM:
             before = self.record.replay()[-2]
             s = before.to_move

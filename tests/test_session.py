@@ -195,3 +195,39 @@ def test_bad_opponents_and_levels_name_their_field() -> None:
     with pytest.raises(NotationError) as err:
         GameSession.new(1, 0, ("pimc",), level=9)
     assert err.value.field == "level"
+
+
+def test_plain_strengths_are_recorded_by_name_as_play_records_them() -> None:
+    got, want = _same_as_play_deal(74, 1, ("easy", "easy"))
+    assert got == want and got.players is not None
+    assert sorted(n for n in got.players if n != YOU) == ["easy A", "easy B"]
+    resumed = GameSession.from_record(GameRecord.loads(got.dumps()))
+    assert resumed.specs == ("easy", "easy") and resumed.record == got
+    with pytest.raises(NotationError) as err:
+        GameSession.new(1, 0, ["mighty"])
+    assert err.value.field == "opponents" and "easy, medium, strong" in err.value.message
+
+
+def test_the_state_offers_the_sensible_discards_first() -> None:
+    """At a discard the state names the few sensible ones (the hint's own candidates, as lukfu
+    play's menu offers them), every one legal; at any other decision none."""
+    from lukfu_solver.analysis.hint import sensible_discards
+
+    seen = 0
+    for seed in range(12):
+        s = GameSession.new(seed, 0, ("rule",), level=3)
+        while s.phase != "over":
+            if s.waiting_for_engine:
+                task = s.engine_task()
+                s.apply_engine(task, engine_answer(task))
+                continue
+            state = s.state()
+            choices = state["choices"]
+            if s.phase == "play" and choices[0].startswith("x"):
+                seen += 1
+                assert state["sensible"] == [str(m) for m in sensible_discards(s.view(), 3)]
+                assert state["sensible"] and set(state["sensible"]) <= set(choices)
+            else:
+                assert state["sensible"] == []
+            s.apply("claim" if "claim" in choices else choices[-1])
+    assert seen >= 3
