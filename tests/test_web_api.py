@@ -132,6 +132,11 @@ def test_a_game_through_the_api(api: TestClient, tmp_path: Path) -> None:
     hint = job["result"]
     assert hint["kind"] == "play" and hint["best"] in g["choices"]
     assert {"move", "points", "stderr", "caller_loses"} <= set(hint["moves"][0])
+    from lukfu_solver.analysis.hint import SHOWN
+
+    # the best few, as lukfu play shows them, and one line on the rest
+    assert len(hint["moves"]) == min(SHOWN, hint["weighed"]) and hint["moves"][0]["move"] == hint["best"]
+    assert (hint["untold"] is None) == (hint["weighed"] <= SHOWN and len(g["choices"]) == hint["weighed"])
     g = api.post(f"/api/games/{gid}/move", json={"move": "c1"}, headers=AUTH).json()  # any case, canonical
     assert g["tricks"][0]["plays"][0]["play"] == "C1" and g["waiting_for_engine"]
     g = engines(api, g)
@@ -158,6 +163,54 @@ def test_a_game_through_the_api(api: TestClient, tmp_path: Path) -> None:
     assert CliRunner().invoke(app, ["replay", str(tmp_path / "game.json")]).exit_code == 0
     listed = api.get("/api/games", headers=AUTH).json()["games"]
     assert any(x["id"] == gid and x["finished"] for x in listed)
+
+
+def play_out(api: TestClient, g: dict) -> dict:
+    """Play the game to its end: the person takes the first legal choice (claims when it may)."""
+    while g["phase"] != "over":
+        if g["waiting_for_engine"]:
+            g = engines(api, g)
+            continue
+        move = "claim" if "claim" in g["choices"] else g["choices"][0]
+        g = api.post(f"/api/games/{g['id']}/move", json={"move": move}, headers=AUTH).json()
+    return g
+
+
+def test_the_review_of_a_finished_deal_is_lukfu_review_s(api: TestClient) -> None:
+    """The review job runs the library's review of the person's seat with the options given (as
+    ``lukfu review --seat S --samples N --max-nodes M``): the same decisions and numbers, the
+    graph from the seat's view and exact, progress while it runs; refused before the end and
+    with a bad option, in one line."""
+    from lukfu_solver.analysis.review_work import ReviewSettings, review_record
+
+    g = new_game(api, seed=2, seat=0)
+    gid = g["id"]
+    g = api.post(f"/api/games/{gid}/move", json={"move": "play"}, headers=AUTH).json()
+    one_line_error(api.post(f"/api/games/{gid}/review", json={}, headers=AUTH), 409, "review")
+    g = play_out(api, g)
+    one_line_error(api.post(f"/api/games/{gid}/review", json={"samples": 0}, headers=AUTH), 400, "samples")
+    one_line_error(api.post(f"/api/games/{gid}/review", json={"depth": 3}, headers=AUTH), 400, "body")
+    options = {"samples": 2, "max_nodes": 2000}
+    job = api.post(f"/api/games/{gid}/review", json=options, headers=AUTH).json()
+    assert job["kind"] == "review"
+    seen = []
+    while job["state"] not in ("done", "failed", "cancelled"):
+        job = api.get(f"/api/jobs/{job['id']}?wait=0.2", headers=AUTH).json()
+        seen.append(job["progress"])
+    assert job["state"] == "done", job
+    assert any(p and 0 < p["done"] <= p["total"] for p in seen)  # progress told while it ran
+    screen = job["result"]
+    record = GameRecord.loads(api.get(f"/api/games/{gid}/record", headers=AUTH).text)
+    want = review_record(record, ReviewSettings(samples=2, max_nodes=2000, seats=(g["seat"],))).to_json()
+    mine = [d for d in want["decisions"] if d["seat"] == g["seat"]]
+    assert [(d["index"], d["played"], d["loss"], d["verdict"], d["cost"]) for d in screen["decisions"]] == [
+        (d["index"], d["played"], d["loss"], d["verdict"], d["cost"]) for d in mine
+    ]
+    assert screen["decisions"][0]["call"] and screen["decisions"][0]["played"] == "play"
+    points = want["summary"]["chart"]["points"]
+    assert [(p["view"], p["exact"]) for p in screen["graph"]] == [(p["seat_view"], p["exact"]) for p in points]
+    assert any(p["exact"] is not None for p in screen["graph"]) and any(p["view"] is not None for p in screen["graph"])
+    assert screen["command"] == f"lukfu review RECORD.json --seat {g['seat']} --samples 2 --max-nodes 2000"
 
 
 def test_the_call_hint_is_the_advice_with_its_chart(api: TestClient) -> None:

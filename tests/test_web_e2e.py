@@ -37,6 +37,8 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from lukfu_solver.i18n import number, using_language  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = (
     "--headless=new",
@@ -144,6 +146,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     viewport(d, 1280, 800)
     d.get(server)
     d.execute_script("localStorage.setItem('lukfu.pause', '120')")
+    d.execute_script("""localStorage.setItem('lukfu.review', '{"samples": 2, "max_nodes": 2000}')""")
     wait(d, lambda d: state(d).get("id"))
     d.find_element(By.ID, "btn-new").click()
     Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
@@ -155,10 +158,13 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     assert d.find_elements(By.CSS_SELECTOR, ".hand .card.old")  # Old cards marked
     d.find_element(By.ID, "btn-call-play").click()
     wait(d, lambda d: state(d).get("phase") == "play" and state(d).get("your_turn"))
-    # the hint: every move with its points; a row clicked chooses that move's cards
+    # the hint: the best few moves with their points (lukfu play's Hint.top), one line on the
+    # rest; a row clicked chooses that move's cards
     d.find_element(By.ID, "btn-hint").click()
     row = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".hint table.moves tbody tr"))
-    assert len(row) >= 2 and "%" in row[0].text
+    assert 2 <= len(row) <= 5 and "%" in row[0].text
+    assert len(state(d)["choices"]) <= len(row) or d.find_elements(By.CSS_SELECTOR, ".hint .untold")
+    shoot(d, "hint-1280x800")
     best = row[0].find_element(By.CSS_SELECTOR, "button.chip")
     move = best.get_attribute("data-move")
     best.click()
@@ -168,7 +174,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d.find_element(By.ID, "btn-play").click()
     wait(d, lambda d: state(d).get("answers", 0) > before)
     plays = 1
-    russian = False
+    russian = discarded = False
     while True:
         g = wait(d, lambda d: (s := state(d)) and (s["phase"] == "over" or (s["your_turn"] and not s["waiting_for_engine"])) and s, 120)
         if g["phase"] == "over":
@@ -184,14 +190,39 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
             hand = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, ".hand").text)
             assert any(suit in hand for suit in ("Монеты", "Струны", "Мириады", "Десятки"))
             assert "Подсказка" in d.find_element(By.ID, "btn-hint").text
+            # numbers written as lukfu writes them in Russian (i18n.number): 20 000, -1,38, +0,50
+            shown = d.execute_async_script(
+                "const done = arguments[0]; import('/static/js/i18n.js').then((m) =>"
+                " done([m.number(20000), m.number(-1.375, 2), m.signed(0.5, 2), m.signed(0), m.number(1234567)]))"
+            )
+            with using_language("ru"):
+                assert shown == [number(20000), number(-1.375, 2), number(0.5, 2, sign=True), "0", number(1234567)]
             russian = True
-        click_move(d, "claim" if "claim" in g["choices"] else g["choices"][0])
+        sensible = d.find_elements(By.CSS_SELECTOR, ".combos.sensible button.chip")
+        if sensible and not discarded:  # a sensible discard is one click, a second plays it
+            assert g["choices"][0].startswith("x") and [b.get_attribute("data-move") for b in sensible] == g["sensible"]
+            sensible[0].click()
+            wait(d, lambda d: d.find_element(By.ID, "btn-play").is_enabled())
+            d.find_element(By.CSS_SELECTOR, ".combos.sensible button.chip").click()
+            discarded = True
+        else:
+            click_move(d, "claim" if "claim" in g["choices"] else g["choices"][0])
         plays += 1
         wait(d, lambda d, n=g["answers"]: state(d).get("answers", 0) > n)
-    assert russian and plays >= 3
+    assert russian and discarded and plays >= 3
     result = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".result-area"))
     assert "Чистые очки" in result[0].text or "очк" in result[0].text
     shoot(d, "result-1280x800")
+    # the review: lukfu review's numbers for your seat, drawn on the cards, with the graph
+    d.find_element(By.ID, "btn-review").click()
+    decisions = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".review ol.decisions li"), 120)
+    assert len(decisions) >= 2 and d.find_elements(By.CSS_SELECTOR, ".review svg.graph path.exact")
+    assert "lukfu review RECORD.json --seat" in d.find_element(By.CSS_SELECTOR, ".review").text
+    shoot(d, "review-1280x800")
+    viewport(d, 390, 844)
+    d.execute_script("document.querySelector('.review').scrollIntoView()")
+    shoot(d, "review-390x844")
+    viewport(d, 1280, 800)
     d.find_element(By.ID, "btn-download").click()
     folder = Path(d.downloads)
     files = wait(d, lambda d: [p for p in folder.glob("*.json")], 30)

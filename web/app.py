@@ -11,7 +11,7 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 
 | method and path | what |
 | --- | --- |
-| ``GET /api/info`` | languages, levels, opponents, whether the review is available |
+| ``GET /api/info`` | languages, levels, opponents (the plain strengths first) |
 | ``GET /api/i18n/LANG`` | the page's messages in LANG, from the gettext catalogues |
 | ``GET /api/games`` | the saved games, most recent first |
 | ``POST /api/games`` | a new game ``{seed?, seat?, opponents?, level?}``, or ``{record}`` to resume one |
@@ -20,7 +20,7 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 | ``POST /api/games/GAME/engine?wait=S`` | the engine to move moves: a job (waited for up to S seconds) |
 | ``POST /api/games/GAME/undo`` | back to the person's previous decision |
 | ``POST /api/games/GAME/hint`` | the hint for the decision in front of the person (at the call: the advice): a job |
-| ``POST /api/games/GAME/review`` | the review of the finished deal: a job |
+| ``POST /api/games/GAME/review`` | the review of the finished deal ``{samples?, max_nodes?, time?}``: a job |
 | ``GET /api/games/GAME/record`` | the record, as a file to download |
 | ``GET /api/jobs/JOB?wait=S`` | a job's state, progress and result, waiting up to S seconds for its end |
 | ``DELETE /api/jobs/JOB`` | cancel a job |
@@ -48,6 +48,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import LANGUAGE_NAMES, LANGUAGES, _, normalize, using_language
 from lukfu_solver.inputs import check_int, check_seed, load_json
 from lukfu_solver.parallel.tasks import TaskPool
+from lukfu_solver.players import STRENGTHS
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
 from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
 from lukfu_solver.session import OPPONENT_KINDS, GameSession
@@ -164,14 +165,15 @@ async def page(request: Request) -> Response:
 
 
 async def info(request: Request, table: Table, lang: str) -> Response:
-    """What the page offers: languages, levels, opponents, the review."""
+    """What the page offers: languages, levels, opponents (the plain strengths, then the engines)."""
     return JSONResponse(
         {
             "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
             "levels": sorted(LEVELS),
             "default_level": DEFAULT_LEVEL,
-            "opponents": list(OPPONENT_KINDS),
-            "review": review.available(),
+            "opponents": [*STRENGTHS, *OPPONENT_KINDS],
+            "strengths": list(STRENGTHS),
+            "review": True,
         }
     )
 
@@ -216,7 +218,7 @@ async def new_game(request: Request, table: Table, lang: str) -> Response:
             if seat is not None:
                 seat = check_int(seat, "seat", 0, 2)
             level = check_int(data.get("level", DEFAULT_LEVEL), "level", 1, 5)
-            opponents = data.get("opponents", ["rule"])
+            opponents = data.get("opponents", ["easy"])
             if isinstance(opponents, str):
                 opponents = [opponents]
             if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
@@ -302,15 +304,16 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
 
 
 async def review_game(request: Request, table: Table, lang: str) -> Response:
-    """The review of the finished deal, as a job."""
+    """The review of the finished deal (``{samples?, max_nodes?, time?}`` as ``lukfu review``'s
+    options), as a job."""
     assert table.jobs is not None
+    data = await body_of(request, lang)
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         if game.session.phase != "over":
             raise NotationError("review", _("the review comes when the deal is over"))
-        if not review.available():
-            raise NotationError("review", _("the game review is not part of this version of lukfu yet"))
-        args = (game.session.record.dumps(), game.session.human_seat)
+        options = review.review_options(data)
+        args = (game.session.record.dumps(), game.session.human_seat, options)
         job = table.jobs.analysis("review", game, lang, review.review_data, args)
     return JSONResponse(job.data(), status_code=202)
 

@@ -14,7 +14,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from lukfu_solver.i18n import GLOSSARY, SOURCE_LANGUAGE, translations
+from lukfu_solver.i18n import GLOSSARY, NUMBER_MARKS, SOURCE_LANGUAGE, translations
 from lukfu_solver.i18n_catalogues import js_messages
 
 CONTEXT_SEPARATOR = "\x04"
@@ -34,12 +34,16 @@ def page_messages() -> list[tuple[str, dict[str, str]]]:
 
 @cache
 def catalogue(code: str) -> dict[str, Any]:
-    """``{"lang", "plural", "messages"}`` for ``code``: each message the page uses, translated
-    (a context's as ``context\\x04message``, a counted one as the list of its forms); English
-    and messages without a translation are left out (the page shows the English)."""
+    """``{"lang", "plural", "number", "messages"}`` for ``code``: each message the page uses,
+    translated (a context's as ``context\\x04message``, a counted one as the list of its forms;
+    English and messages without a translation are left out: the page shows the English), and
+    how the language writes numbers (``i18n.NUMBER_MARKS``: grouping mark, decimal mark, fewest
+    digits grouped; the page's ``number()`` writes them as ``i18n.number`` does)."""
     tr = translations(code)
+    group, point, fewest = NUMBER_MARKS.get(code, NUMBER_MARKS[SOURCE_LANGUAGE])
+    number = {"group": group, "point": point, "fewest": fewest, "indian": code == "hi"}
     if code == SOURCE_LANGUAGE:
-        return {"lang": code, "plural": [0 if n == 1 else 1 for n in range(200)], "messages": {}}
+        return {"lang": code, "plural": [0 if n == 1 else 1 for n in range(200)], "number": number, "messages": {}}
     catalog: dict[Any, str] = getattr(tr, "_catalog", {})
     plural = getattr(tr, "plural", lambda n: int(n != 1))
     out: dict[str, Any] = {}
@@ -56,4 +60,4 @@ def catalogue(code: str) -> dict[str, Any]:
                 out[key] = forms
         elif catalog.get(key):
             out[key] = catalog[key]
-    return {"lang": code, "plural": [int(plural(n)) for n in range(200)], "messages": out}
+    return {"lang": code, "plural": [int(plural(n)) for n in range(200)], "number": number, "messages": out}

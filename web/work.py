@@ -30,19 +30,18 @@ def engine_move(task: EngineTask) -> str:
 
 def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: Progress = None) -> dict[str, Any]:
     """The one hint (:func:`lukfu_solver.analysis.hint.hint`) for the seat view ``view_text``,
-    as ``lukfu play``'s hint computes it (each solve within the view analysis's node limit), as
-    JSON data: at the call the advice (play and pass, the recommendation, its reasons, the chart
-    of calling's outcomes), in play every weighed move with its points, ± and the chance the
-    caller loses, and the moves left out with why."""
-    from lukfu_solver.analysis.defaults import DEFAULT_MAX_NODES, make_limits
+    exactly as ``lukfu play``'s hint computes it, as JSON data: at the call the advice (the answer
+    ``lukfu advise HAND --seat S --seed N`` gives: play and pass, the recommendation, its reasons,
+    the chart of calling's outcomes); in play the best few moves (:meth:`Hint.top`) with their
+    points, ± and the chance the caller loses, and one line on the rest (:meth:`Hint.untold`)."""
+    from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
     from lukfu_solver.analysis.hint import hint as run_hint
     from lukfu_solver.view import SeatView
 
     view = SeatView.parse(view_text)
-    limits = make_limits(None, None, DEFAULT_MAX_NODES)
-    h = run_hint(view, level, seed, limits=limits, infer=infer, progress=progress)
+    h = run_hint(view, level, seed, infer=infer, progress=progress)
     if h.advice is not None:
-        return {"kind": "call", **advice_data(h.advice, DEFAULT_MAX_NODES)}
+        return {"kind": "call", **advice_data(h.advice, ADVICE_MAX_NODES)}
     a = h.decision
     assert a is not None
     moves = [
@@ -52,7 +51,7 @@ def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: P
             "stderr": round(m.stderr, 3),
             "caller_loses": round(m.p_caller_loses, 3) if m.values else None,
         }
-        for m in a.moves
+        for m in h.top()
     ]
     return {
         "kind": "play",
@@ -61,7 +60,8 @@ def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: P
         "samples": a.samples,
         "best": str(a.best),
         "moves": moves,
-        "left_out": [{"move": str(m), "why": why} for m, why in h.left_out],
+        "untold": h.untold(),
+        "weighed": len(a.moves),
         "seconds": round(h.seconds, 2),
         "you_are_caller": view.seat == view.caller,
     }
@@ -69,9 +69,13 @@ def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: P
 
 def advice_data(adv: Any, max_nodes: int) -> dict[str, Any]:
     """An :class:`~lukfu_solver.analysis.advice.Advice` as JSON data, its reasons said in the
-    language in use; ``command`` is the ``lukfu advise`` line that gives the same numbers."""
+    language in use; ``command`` is the ``lukfu advise`` line that gives the same answer (with
+    its own default budget, as the hint thinks)."""
+    from lukfu_solver.analysis.defaults import advice_budget
     from lukfu_solver.analysis.reasons import said
     from lukfu_solver.cards import format_cards
+
+    _n, budget = advice_budget(None, None, adv.seat)
 
     return {
         "hand": format_cards(adv.hand),
@@ -89,8 +93,7 @@ def advice_data(adv: Any, max_nodes: int) -> dict[str, Any]:
         "incomplete": adv.incomplete,
         "seed": adv.seed,
         "seconds": round(adv.seconds, 2),
-        "command": (
-            f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed} "
-            f"--samples {adv.samples} --max-nodes {max_nodes}"
-        ),
+        "max_nodes": max_nodes,
+        "budget_seconds": budget.seconds if budget is not None else None,
+        "command": f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}",
     }

@@ -3,9 +3,10 @@
 
 import { call, cancel, download, follow, recordFile } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { adviceElement, hintElement, historyElement, reviewElement, reviewMarks, workElement } from "./panels.js";
+import { adviceElement, hintElement, historyElement, workElement } from "./panels.js";
+import { reviewElement, reviewMarks } from "./review.js";
 import { madeMove, moveTable, playable, toggle } from "./select.js";
-import { button, el, renderTable } from "./table.js";
+import { button, el, renderTable, strengthWord } from "./table.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,6 +46,12 @@ export class GameView {
 
   set(game) {
     const moved = !this.game || game.answers !== this.game.answers || game.id !== this.game.id;
+    if (this.game && game.id !== this.game.id) {
+      this.dropHint();
+      if (this.ui.review && this.ui.review.job && !this.ui.review.result) cancel(this.ui.review.job);
+      this.ui.review = null;
+      if (this.ui.tab === "review") this.ui.tab = "tricks";
+    }
     this.game = game;
     if (moved) {
       this.ui.chosen = new Set();
@@ -60,7 +67,7 @@ export class GameView {
         const made = madeMove(moveTable(this.game.choices), new Set([c]));
         if (made) this.move(made);
       },
-      onCombo: (text) => this.choose(new Set(moveTable([text])[0].cards)),
+      onCombo: (text) => this.pick(text),
       onClear: () => this.choose(new Set()),
       onMove: (text) => this.move(text),
       onHint: () => this.hint(),
@@ -116,7 +123,7 @@ export class GameView {
     panel.setAttribute("role", "tabpanel");
     panel.append(this.panel());
     side.append(panel);
-    side.append(el("p", "small game-facts", fmt(_("Deal {seed} · level {level} · against {a} and {b}"), { seed: g.seed, level: g.level, a: g.opponents[0], b: g.opponents[1] })));
+    side.append(el("p", "small game-facts", fmt(_("Deal {seed} · level {level} · against {a} and {b}"), { seed: g.seed, level: g.level, a: strengthWord(g.opponents[0]), b: strengthWord(g.opponents[1]) })));
   }
 
   panel() {
@@ -131,7 +138,7 @@ export class GameView {
     }
     if (tab === "review") {
       const r = this.ui.review;
-      if (!r) return el("p", "small", this.app.info.review ? _("Ask for the review (R): every decision of yours, costed in points.") : _("The game review is not part of this version of lukfu yet."));
+      if (!r) return el("p", "small", _("Ask for the review (R): every decision of yours, costed in points."));
       if (r.error) return el("p", "error", r.error);
       if (!r.result) return workElement(r.job, _("reviewing the deal…"), () => this.dropReview());
       return reviewElement(g, r.result);
@@ -251,12 +258,15 @@ export class GameView {
 
   async review() {
     this.ui.tab = "review";
-    if (!this.app.info.review) return this.renderSide();
+    if (this.ui.review && (this.ui.review.result || (this.ui.review.job && !this.ui.review.error))) return this.renderSide();
     try {
-      let job = await call(`/api/games/${this.id}/review`, { method: "POST" });
+      // lukfu review's options (samples, max_nodes, time) may be set for this browser: a quick review
+      const options = JSON.parse(localStorage.getItem("lukfu.review") || "{}");
+      let job = await call(`/api/games/${this.id}/review`, { method: "POST", body: options });
       const r = { job, result: null };
       this.ui.review = r;
       this.renderSide();
+      this.showSide();
       job = await follow(job, (j) => {
         r.job = j;
         if (this.ui.review === r && this.ui.tab === "review") this.renderSide();
@@ -268,6 +278,12 @@ export class GameView {
       this.ui.review = { error: err.message };
       this.renderSide();
     }
+  }
+
+  /** On a narrow screen the panel sits below the table: bring it into view. */
+  showSide() {
+    const top = this.sideRoot.getBoundingClientRect().top;
+    if (top > window.innerHeight * 0.6) this.sideRoot.scrollIntoView({ block: "start" });
   }
 
   dropReview() {

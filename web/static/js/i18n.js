@@ -2,7 +2,7 @@
 // Mark every message as the Python code does: _("…"), ngettext("…", "…", n), pgettext("ctx", "…"),
 // with double-quoted literals, so `python -m lukfu_solver.i18n_catalogues extract` finds them.
 
-const state = { lang: "en", plural: null, messages: {} };
+const state = { lang: "en", plural: null, messages: {}, number: { group: ",", point: ".", fewest: 4, indian: false } };
 
 /** Load the catalogue of `code` (the messages the page uses and the plural rule as a table). */
 export async function loadLanguage(code, fetchJson) {
@@ -10,6 +10,7 @@ export async function loadLanguage(code, fetchJson) {
   state.lang = data.lang;
   state.plural = data.plural;
   state.messages = data.messages || {};
+  if (data.number) state.number = data.number;
   document.documentElement.lang = data.lang;
 }
 
@@ -57,16 +58,43 @@ export function term(word) {
   return pgettext("term", word);
 }
 
-/** A number with its sign: +4, -2, 0; with `decimals`: +1.25. */
-export function signed(x, decimals = 0) {
-  if (decimals) {
-    const r = Number(x.toFixed(decimals));
-    return (r >= 0 ? "+" : "") + (r === 0 ? 0 : r).toFixed(decimals);
+/**
+ * `x` as the reader's language writes it (lukfu's i18n.number): `decimals` places, the language's
+ * decimal and grouping marks (20,000 · 20 000 · 20.000; Indian grouping in Hindi), a "+" before a
+ * positive number with `sign`, never "-0".
+ */
+export function number(x, decimals = 0, sign = false) {
+  const { group, point, fewest, indian } = state.number;
+  const text = Math.abs(x).toFixed(decimals);
+  let [whole, part] = text.split(".");
+  if (whole.length >= fewest) {
+    if (indian) {
+      const head = whole.slice(0, -3);
+      const pairs = [];
+      for (let i = head.length; i > 0; i -= 2) pairs.unshift(head.slice(Math.max(0, i - 2), i));
+      whole = [...pairs, whole.slice(-3)].join(group);
+    } else {
+      whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+    }
   }
-  return x > 0 ? `+${x}` : String(x);
+  const out = whole + (part ? point + part : "");
+  if (Number(text) === 0) return (sign ? "+" : "") + out;
+  return (x < 0 ? "-" : sign ? "+" : "") + out;
+}
+
+/** Points with their sign, as lukfu's render.signed: +4, -2, 0; with `decimals` +1.25, +0.00
+ * (in the reader's way: +1,25). */
+export function signed(x, decimals = 0) {
+  if (decimals) return number(x, decimals, true);
+  return Math.round(x) ? number(x, 0, true) : "0";
 }
 
 /** A share as a whole percentage: 0.237 -> "24%". */
 export function percent(p) {
   return `${Math.round(p * 100)}%`;
+}
+
+/** Seconds with one decimal in the language's words ("0.4 s", "0,4 с"), as lukfu's i18n.seconds. */
+export function seconds(x) {
+  return fmt(_("{seconds} s"), { seconds: number(x, 1) });
 }

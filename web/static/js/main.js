@@ -5,13 +5,13 @@ import { call, fetchJson } from "./api.js";
 import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
-import { button, el } from "./table.js";
+import { button, el, strengthWord } from "./table.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 class App {
   constructor() {
-    this.info = { review: false, levels: [1, 2, 3, 4, 5], default_level: 3, opponents: ["rule"], languages: [] };
+    this.info = { levels: [1, 2, 3, 4, 5], default_level: 3, opponents: ["easy"], strengths: ["easy", "medium", "strong"], languages: [] };
     this.game = new GameView($("#table"), $("#side"), this);
     this.replay = new ReplayView($("#replay"), this);
     this.mode = "game";
@@ -39,13 +39,13 @@ class App {
       if (id) {
         if (id !== this.game.id) await this.game.open(id);
       } else {
-        await this.game.create({ opponents: ["rule"], level: this.info.default_level });
+        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
       }
     } catch (err) {
       this.toast(err.message, true);
       if (id) {
         history.replaceState(null, "", location.pathname);
-        await this.game.create({ opponents: ["rule"], level: this.info.default_level });
+        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
       }
     }
   }
@@ -116,7 +116,11 @@ class App {
     seat.append(new Option(_("as the seed deals"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
     const opp = document.createElement("select");
     opp.id = "new-opponents";
-    for (const k of this.info.opponents) opp.append(new Option(k, k, false, k === "rule"));
+    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === "easy"));
+    const engines = document.createElement("optgroup");
+    engines.label = _("or an engine");
+    for (const k of this.info.opponents.filter((o) => !this.info.strengths.includes(o))) engines.append(new Option(k, k));
+    opp.append(engines);
     const level = document.createElement("select");
     level.id = "new-level";
     for (const l of this.info.levels) level.append(new Option(String(l), String(l), false, l === this.info.default_level));

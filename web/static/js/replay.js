@@ -4,7 +4,7 @@
 import { call } from "./api.js";
 import { cardElement, legend, parseCards, playElement, suitGroups, suitName } from "./cards.js";
 import { _, fmt, pgettext, signed, term } from "./i18n.js";
-import { button, claimText, el, outcomeText } from "./table.js";
+import { button, claimText, el, outcomeText, shownName } from "./table.js";
 
 /** The words for one step: who did what. */
 function moveWords(move) {
@@ -51,7 +51,7 @@ export class ReplayView {
     const root = this.root;
     root.replaceChildren();
     const head = el("div", "replay-head");
-    const name = (p) => (p === "you" ? _("you") : p);
+    const name = shownName;
     const players = record.players ? record.players.map((p, s) => `${s} ${name(p)}`).join(", ") : "";
     head.append(el("h2", "", _("Replay of a record")));
     const facts = [];

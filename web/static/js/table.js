@@ -2,7 +2,7 @@
 // or the result), and your hand as cards you click, with the moves they make.
 
 import { cardElement, legend, parseCards, playCards, playElement, suitGroups, suitName } from "./cards.js";
-import { _, fmt, ngettext, pgettext, signed, term } from "./i18n.js";
+import { _, fmt, ngettext, number, pgettext, signed, term } from "./i18n.js";
 import { combos, madeMove, moveTable, playable, reachable } from "./select.js";
 
 /** A new element with a class and text (or children). */
@@ -27,14 +27,38 @@ export function button(label, onClick, { cls = "", key = "", disabled = false, i
   return b;
 }
 
-/** A player's name as shown: "you" in the reader's language, an engine as named. */
-export function playerName(game, seat) {
-  return seat === game.seat ? _("you") : game.players[seat];
+/** A plain strength (easy, medium, strong) in the reader's language. */
+export function strengthWord(word) {
+  const words = { easy: pgettext("strength", "easy"), medium: pgettext("strength", "medium"), strong: pgettext("strength", "strong") };
+  return words[word] || word;
 }
 
-/** "seat 2 (rule B)" or "you". */
+/** A name a record keeps, as shown (lukfu's render.player_name): "you" and a strength ("medium A")
+ * in the reader's language, an engine spec ("pimc:2 B") as it is. */
+export function shownName(name) {
+  if (name === "you") return _("you");
+  const [word, letter] = name.split(" ");
+  if (["easy", "medium", "strong"].includes(word) && (letter === undefined || letter === "A" || letter === "B")) return strengthWord(word) + (letter ? ` ${letter}` : "");
+  return name;
+}
+
+/** A player's name as shown: "you" in the reader's language, an engine by its strength or spec. */
+export function playerName(game, seat) {
+  return seat === game.seat ? _("you") : shownName(game.players[seat]);
+}
+
+/** "seat 2 (easy B)" or "you". */
 export function who(game, seat) {
-  return seat === game.seat ? _("you") : fmt(_("seat {seat} ({player})"), { seat, player: game.players[seat] });
+  return seat === game.seat ? _("you") : fmt(_("seat {seat} ({player})"), { seat, player: playerName(game, seat) });
+}
+
+/** What a win with `total` is worth and who pays it (lukfu's render.worth_text: R16–R17). */
+export function worthText(total, winner, caller) {
+  const n = total - 5;
+  const words = winner === caller
+    ? ngettext("worth {n} point from each of the other two", "worth {n} points from each of the other two", n)
+    : ngettext("worth {n} point, paid twice by the caller", "worth {n} points, paid twice by the caller", n);
+  return fmt(words, { n });
 }
 
 function counted(n, word) {
@@ -53,23 +77,23 @@ export function outcomeText(o) {
   return fmt(_("seat {seat} wins with {total} fu when the hands ran out"), { seat: o.winner, total: o.total });
 }
 
-/** The claim as it happened: who, fu won + Old cards shown = total, worth. */
+/** The claim as it happened: who, fu won + Old cards shown = total, worth and who pays. */
 export function claimText(game, claim) {
   const fields = {
     seat: claim.seat,
-    player: game.players[claim.seat],
+    player: playerName(game, claim.seat),
     fu: counted(claim.fu, "fu"),
     old: counted(parseCards(claim.old).length, "old"),
     total: claim.total,
-    points: counted(claim.total - 5, "point"),
+    worth: worthText(claim.total, claim.seat, game.caller),
   };
-  if (claim.seat === game.seat) return fmt(_("You claim: {fu} won + {old} shown = {total}, worth {points}. The deal ends."), fields);
-  return fmt(_("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, worth {points}. The deal ends."), fields);
+  if (claim.seat === game.seat) return fmt(_("You claim: {fu} won + {old} shown = {total}, {worth}. The deal ends."), fields);
+  return fmt(_("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, {worth}. The deal ends."), fields);
 }
 
 /** "→ Seat 2 (rule B) wins trick 3 (+1 fu)." */
 export function trickWinText(game, n, trick) {
-  const fields = { seat: trick.winner, player: game.players[trick.winner], n, won: trick.fu_won };
+  const fields = { seat: trick.winner, player: playerName(game, trick.winner), n, won: trick.fu_won };
   if (trick.winner === game.seat) return fmt(_("→ You win trick {n} (+{won} fu)."), fields);
   return fmt(_("→ Seat {seat} ({player}) wins trick {n} (+{won} fu)."), fields);
 }
@@ -281,6 +305,19 @@ function moveBar(game, ui, moves, handlers) {
   }
   if (ui.chosen.size) row.append(button(_("Clear"), handlers.onClear, { key: "Esc" }));
   bar.append(row);
+  if (discarding && game.sensible && game.sensible.length) {
+    // the few sensible discards first (lukfu play's menu order); any other is the cards you choose
+    const chips = el("div", "combos sensible");
+    chips.append(el("span", "caption", _("Sensible discards:")));
+    for (const text of game.sensible) {
+      const chip = button(text.slice(1), () => handlers.onCombo(text), { cls: "chip" + (made === text ? " on" : "") });
+      chip.dataset.move = text;
+      chips.append(chip);
+    }
+    const rest = moves.filter((m) => m.discard).length - game.sensible.length;
+    if (rest > 0) chips.append(el("span", "caption", fmt(ngettext("or {n} other discard: choose its cards in your hand", "or {n} other discards: choose their cards in your hand", rest), { n: number(rest) })));
+    bar.append(chips);
+  }
   const sets = combos(moves);
   if (sets.length) {
     const chips = el("div", "combos");
@@ -294,8 +331,8 @@ function moveBar(game, ui, moves, handlers) {
   }
   if (game.choices.includes("claim")) {
     const total = game.fu[game.seat] + parseCards(game.old).length;
-    const fields = { fu: counted(game.fu[game.seat], "fu"), old: counted(parseCards(game.old).length, "old"), total, points: counted(total - 5, "point") };
-    bar.append(el("p", "claim-hint", fmt(_("You may claim: {fu} won + {old} = {total}, worth {points} (claim ends the deal now)."), fields)));
+    const fields = { fu: counted(game.fu[game.seat], "fu"), old: counted(parseCards(game.old).length, "old"), total, worth: worthText(total, game.seat, game.caller) };
+    bar.append(el("p", "claim-hint", fmt(_("You may claim: {fu} won + {old} = {total}, {worth} (a claim ends the deal now)."), fields)));
   }
   return bar;
 }
@@ -312,7 +349,7 @@ export function renderTable(root, game, ui, handlers) {
   if (game.phase === "over") centre.append(resultArea(game, handlers));
   root.append(centre);
   if (game.caller !== null) {
-    const caller = game.caller === game.seat ? _("you") : fmt(_("seat {seat} ({player})"), { seat: game.caller, player: game.players[game.caller] });
+    const caller = who(game, game.caller);
     root.append(el("p", "caller-line", fmt(_("Caller: {caller}"), { caller })));
   }
   root.append(handArea(game, ui, handlers));
