@@ -11,9 +11,12 @@ in the data folder as a record that replays, finished games with their result (n
 answer may be a 5xx; the server's memory (its process and its workers, sampled every second) must
 stop growing (the pool's workers load the solver in their first seconds, and the server keeps the
 last 500 jobs: it must level off, within 2% over the last third of the run). The machine's load
-(other work on it) is recorded before and after.
+(other work on it) is recorded before and after, and so are the CPU seconds the server's own
+process (its event loop, where every request is answered) and the clients spent a request: the
+figures that do not depend on what else the machine runs. With ``--quiet-load L`` the run waits
+(up to ``--quiet-wait`` seconds) until the machine's 1-minute load is below L before it starts.
 
-    python bench/serve_load.py [--clients 20] [--seconds 60] [--out bench/results/serve-load.json]
+    python -m bench.serve_load [--clients 20] [--seconds 60] [--out bench/results/serve-load.json]
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common import environment
+from lukfu_solver.record import GameRecord
 
-from lukfu_solver.record import GameRecord  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GOAL_P95_MS = 50.0
 """The goal: the p95 of requests that need no engine work, in milliseconds."""
@@ -67,6 +70,25 @@ def rss_kib(pid: int) -> int:
         except OSError:
             pass
     return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` alone (Linux /proc; 0 when unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_quiet(limit: float, most: float) -> list[float]:
+    """Wait (up to ``most`` seconds) until the 1-minute load is below ``limit``; the loads seen."""
+    seen = [round(os.getloadavg()[0], 2)]
+    deadline = time.monotonic() + most
+    while seen[-1] >= limit and time.monotonic() < deadline:
+        time.sleep(15)
+        seen.append(round(os.getloadavg()[0], 2))
+    return seen
 
 
 def ping(port: int, token: str, stop_at: float, out: list[float]) -> None:
@@ -165,10 +187,18 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-games", type=int, default=16, help="live games held (fewer than the games made: unloading is exercised)")
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=32,
+        help="live games held: more than the clients play at once, far fewer than the games made (unloading is exercised)",
+    )
+    parser.add_argument("--quiet-load", type=float, default=None, help="start only once the 1-minute load is below this")
+    parser.add_argument("--quiet-wait", type=float, default=900.0, help="the longest wait for --quiet-load, seconds")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "serve-load.json"))
     args = parser.parse_args()
 
+    loads_seen = wait_for_quiet(args.quiet_load, args.quiet_wait) if args.quiet_load is not None else []
     data = Path(tempfile.mkdtemp(prefix="lukfu-serve-load-"))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -189,6 +219,7 @@ def main() -> int:
         floor: list[float] = []
         pinger = threading.Thread(target=ping, args=(port, token, start + args.seconds, floor), daemon=True)
         pinger.start()
+        server_cpu0, client_cpu0 = cpu_seconds(server.pid), time.process_time()
         for c in clients:
             c.start()
         while any(c.is_alive() for c in clients):
@@ -198,6 +229,7 @@ def main() -> int:
             c.join()
         pinger.join()
         elapsed = time.monotonic() - start
+        server_cpu, client_cpu = cpu_seconds(server.pid) - server_cpu0, time.process_time() - client_cpu0
         memory.append((round(elapsed, 1), rss_kib(server.pid)))
         load_after = os.getloadavg()
     finally:
@@ -234,7 +266,18 @@ def main() -> int:
         "seconds": round(elapsed, 1),
         "workers": args.workers,
         "max_live_games": args.max_games,
-        "machine": {"cores": os.cpu_count(), "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after]},
+        "http": http_implementation(),
+        "machine": {
+            "cores": os.cpu_count(),
+            "load_before": [round(x, 2) for x in load_before],
+            "load_after": [round(x, 2) for x in load_after],
+            "loads_while_waiting_for_quiet": loads_seen,
+        },
+        "cpu_ms_a_request": {
+            "what": "CPU of the server's own process (its event loop) and of the clients' process, over every request",
+            "server": round(1000 * server_cpu / max(1, len(plain) + len(engine)), 3),
+            "clients": round(1000 * client_cpu / max(1, len(plain) + len(engine)), 3),
+        },
         "requests": {"plain": len(plain), "engine": len(engine), "statuses": {str(k): v for k, v in sorted(statuses.items())}},
         "plain_ms": {"p50": round(percentile(plain, 0.5), 2), "p95": round(percentile(plain, 0.95), 2), "p99": round(percentile(plain, 0.99), 2), "max": round(max(plain, default=0), 2)},
         "floor_ms": {"what": "GET /api/info (the cheapest request) every 50 ms beside the clients: the machine's own delay", "p50": round(percentile(floor, 0.5), 2), "p95": round(percentile(floor, 0.95), 2)},
@@ -255,10 +298,20 @@ def main() -> int:
             "memory_stops_growing (within 2% over the last third of the run)": tail_growth < 0.02,
         },
     }
+    result = {"environment": environment(), **result}
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: result[k] for k in ("requests", "plain_ms", "floor_ms", "engine_ms", "games", "goals")}, indent=1))
     print(f"memory: middle {middle / 1024:.0f} MiB, last {last / 1024:.0f} MiB ({growth:+.1%}; {tail_growth:+.1%} over the last third); load {load_before[0]:.2f} -> {load_after[0]:.2f} on {os.cpu_count()} cores")
     return 0 if all(result["goals"].values()) else 1
+
+
+def http_implementation() -> str:
+    """The HTTP parser uvicorn uses here: httptools when installed, else h11 (pure Python)."""
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        return "h11"
+    return "httptools"
 
 
 if __name__ == "__main__":

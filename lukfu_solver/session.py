@@ -203,6 +203,7 @@ class GameSession:
         """The state before any answer: the first deal of the seed."""
         self._rng = random.Random(self.seed)
         self._sensible: tuple[int, list[str]] | None = None  # the state's sensible discards, by answers given
+        self._state: tuple[int, dict[str, Any]] | None = None  # the state as JSON data, by answers given
         self.passed_out: list[Hands] = []
         self.answers = []
         self.by_human: list[bool] = []
@@ -392,7 +393,16 @@ class GameSession:
 
     def state(self) -> dict[str, Any]:
         """What the person may see now, as JSON data (cards and plays in NOTATION.md's text):
-        other seats' discards are counts until the end, when every hand is shown."""
+        other seats' discards are counts until the end, when every hand is shown. Made once a
+        state (a server answers with it after every request): the dict is new, the lists in it
+        are shared with the next call until the game moves, so treat them as read-only."""
+        at = len(self.answers)
+        if self._state is None or self._state[0] != at:
+            self._state = (at, self._make_state())
+        return dict(self._state[1])
+
+    def _make_state(self) -> dict[str, Any]:
+        """The state of :meth:`state`, computed."""
         seat = self.human_seat
         view = self.view()
         data: dict[str, Any] = {

@@ -231,3 +231,17 @@ def test_the_state_offers_the_sensible_discards_first() -> None:
                 assert state["sensible"] == []
             s.apply("claim" if "claim" in choices else choices[-1])
     assert seen >= 3
+
+
+def test_the_state_is_made_once_a_state_and_anew_after_an_undo() -> None:
+    """A server answers with the state after every request: the same answers give the same
+    state without recomputing it, and an undo (back to an earlier count of answers) recomputes."""
+    s = GameSession.new(74, 0)
+    s.apply("play")
+    first = s.state()
+    assert s.state() == first and s.state() is not first
+    s.apply(s.choices()[0])
+    moved = s.state()
+    s.undo()  # no state asked for in between: the next is made anew all the same
+    s.apply(s.choices()[-1])  # another first lead: the same count of answers as `moved`
+    assert s.state()["tricks"] != moved["tricks"] and s.state() == GameSession.from_record(s.record).state()
