@@ -141,6 +141,19 @@ def click_move(driver: Any, move: str) -> None:
     button.click()
 
 
+def keyboard_move(driver: Any, move: str) -> None:
+    """Play ``move`` from the keyboard: Space on each of its cards (in focus), Enter plays them."""
+    from selenium.webdriver.common.keys import Keys
+
+    card = None
+    for code in cards_of(move):
+        card = driver.find_element(By.CSS_SELECTOR, f'.hand button[data-card="{code}"]')
+        card.send_keys(Keys.SPACE)
+        wait(driver, lambda d, c=code: d.find_element(By.CSS_SELECTOR, f'.hand button[data-card="{c}"]').get_attribute("aria-pressed") == "true")
+    assert card is not None
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+
+
 def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d = browser
     viewport(d, 1280, 800)
@@ -156,7 +169,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     wait(d, lambda d: state(d).get("seed") == 2 and state(d).get("phase") == "call")
     assert "seat 0" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text
     assert d.find_elements(By.CSS_SELECTOR, ".hand .card.old")  # Old cards marked
-    d.find_element(By.ID, "btn-call-play").click()
+    d.find_element(By.TAG_NAME, "body").send_keys("1")  # the call from the keyboard: 1 plays
     wait(d, lambda d: state(d).get("phase") == "play" and state(d).get("your_turn"))
     # the hint: the best few moves with their points (lukfu play's Hint.top), one line on the
     # rest; a row clicked chooses that move's cards
@@ -174,7 +187,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d.find_element(By.ID, "btn-play").click()
     wait(d, lambda d: state(d).get("answers", 0) > before)
     plays = 1
-    russian = discarded = False
+    russian = discarded = keyed = False
     while True:
         g = wait(d, lambda d: (s := state(d)) and (s["phase"] == "over" or (s["your_turn"] and not s["waiting_for_engine"])) and s, 120)
         if g["phase"] == "over":
@@ -205,11 +218,14 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
             wait(d, lambda d: d.find_element(By.ID, "btn-play").is_enabled())
             d.find_element(By.CSS_SELECTOR, ".combos.sensible button.chip").click()
             discarded = True
+        elif plays == 2 and g["choices"][0] != "claim":
+            keyboard_move(d, g["choices"][0])
+            keyed = True
         else:
             click_move(d, "claim" if "claim" in g["choices"] else g["choices"][0])
         plays += 1
         wait(d, lambda d, n=g["answers"]: state(d).get("answers", 0) > n)
-    assert russian and discarded and plays >= 3
+    assert russian and discarded and keyed and plays >= 3
     result = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".result-area"))
     assert "Чистые очки" in result[0].text or "очк" in result[0].text
     shoot(d, "result-1280x800")
@@ -235,3 +251,21 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     slider.send_keys("\ue010")  # End
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay .outcome"))
     shoot(d, "replay-1280x800")
+
+
+def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
+    """Each tab has its game (the address names it); a tab opened on another's game shows it as it stands."""
+    d = browser
+    d.get(server)
+    first = wait(d, lambda d: state(d).get("id"))
+    d.switch_to.new_window("tab")
+    try:
+        d.get(server)
+        second = wait(d, lambda d: state(d).get("id"))
+        assert second != first and d.current_url.endswith(f"#game={second}")
+        d.get(server.split("?")[0] + f"#game={first}")  # the cookie carries the token now
+        wait(d, lambda d: state(d).get("id") == first)
+    finally:
+        d.close()
+        d.switch_to.window(d.window_handles[0])
+    assert state(d)["id"] == first

@@ -31,6 +31,17 @@ export class GameView {
     return this.game && this.game.id;
   }
 
+  /** The game as the server has it now (another tab may have moved it): on coming back to this tab. */
+  async refresh() {
+    if (!this.game || this.loopFor === this.id) return;
+    try {
+      this.set(await call(`/api/games/${this.id}`));
+      this.runEngines();
+    } catch (err) {
+      this.app.toast(err.message, true);
+    }
+  }
+
   /** Open a saved or live game. */
   async open(id) {
     this.set(await call(`/api/games/${id}`));
@@ -314,7 +325,9 @@ export class GameView {
     if ((k === "r" || k === "R") && g.phase === "over") return this.review(), true;
     if ((k === "c" || k === "C") && g.choices.includes("claim")) return this.move("claim"), true;
     if (k === "Escape" && this.ui.chosen.size) return this.choose(new Set()), true;
-    if (k === "Enter" && g.phase === "play" && g.your_turn && !(event.target instanceof HTMLButtonElement)) {
+    const onCard = event.target.closest && event.target.closest(".hand button.card");
+    if (k === "Enter" && g.phase === "play" && g.your_turn && (onCard || !(event.target instanceof HTMLButtonElement))) {
+      // on a card too: Enter plays the cards chosen (Space chooses the card in focus)
       const made = madeMove(moveTable(g.choices), this.ui.chosen);
       if (made) this.move(made);
       return true;

@@ -29,6 +29,7 @@ class App {
     this.header();
     document.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("hashchange", () => this.route());
+    document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && this.mode === "game" && this.game.refresh());
     await this.route();
   }
 
