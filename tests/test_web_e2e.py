@@ -3,7 +3,8 @@
 the dialog, the call, a whole deal played by clicking cards, a hint, the switch to Russian, the
 record downloaded and accepted by ``lukfu replay``, and opened again in the replay screen.
 Screenshots at 1280×800 and 390×844 go to ``LUKFU_SCREENSHOTS`` when set (docs/images/ keeps
-them: ``LUKFU_SCREENSHOTS=docs/images python -m pytest tests/test_web_e2e.py``).
+them, shrunk with pngquant: ``LUKFU_SCREENSHOTS=DIR LUKFU_REVIEW='{}' python -m pytest
+tests/test_web_e2e.py``, the review then at lukfu review's defaults).
 
 Without Chromium the module is skipped with one line naming the install command; on CI (where
 ``.ci/run`` installs it) a missing browser fails instead.
@@ -40,6 +41,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from lukfu_solver.i18n import number, using_language  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+REVIEW = '{"samples": 2, "max_nodes": 2000}'
+"""The review the journey asks for: small, so the test stays quick."""
 FLAGS = (
     "--headless=new",
     "--no-sandbox",
@@ -159,7 +162,8 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     viewport(d, 1280, 800)
     d.get(server)
     d.execute_script("localStorage.setItem('lukfu.pause', '120')")
-    d.execute_script("""localStorage.setItem('lukfu.review', '{"samples": 2, "max_nodes": 2000}')""")
+    # a quick review (lukfu review's --samples 2 --max-nodes 2000); LUKFU_REVIEW='{}' for the defaults
+    d.execute_script("localStorage.setItem('lukfu.review', arguments[0])", os.environ.get("LUKFU_REVIEW", REVIEW))
     wait(d, lambda d: state(d).get("id"))
     d.find_element(By.ID, "btn-new").click()
     Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
@@ -169,6 +173,11 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     wait(d, lambda d: state(d).get("seed") == 2 and state(d).get("phase") == "call")
     assert "seat 0" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text
     assert d.find_elements(By.CSS_SELECTOR, ".hand .card.old")  # Old cards marked
+    # the advice on request (H): advise's play and pass, the recommendation and the chart of outcomes
+    d.find_element(By.TAG_NAME, "body").send_keys("h")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".advice .chart-row"), 90)
+    assert "lukfu advise" in d.find_element(By.CSS_SELECTOR, ".advice").text
+    shoot(d, "advice-1280x800")
     d.find_element(By.TAG_NAME, "body").send_keys("1")  # the call from the keyboard: 1 plays
     wait(d, lambda d: state(d).get("phase") == "play" and state(d).get("your_turn"))
     # the hint: the best few moves with their points (lukfu play's Hint.top), one line on the
@@ -231,7 +240,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     shoot(d, "result-1280x800")
     # the review: lukfu review's numbers for your seat, drawn on the cards, with the graph
     d.find_element(By.ID, "btn-review").click()
-    decisions = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".review ol.decisions li"), 120)
+    decisions = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".review ol.decisions li"), 300)
     assert len(decisions) >= 2 and d.find_elements(By.CSS_SELECTOR, ".review svg.graph path.exact")
     assert "lukfu review RECORD.json --seat" in d.find_element(By.CSS_SELECTOR, ".review").text
     shoot(d, "review-1280x800")
@@ -250,6 +259,9 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     slider = wait(d, lambda d: d.find_elements(By.ID, "replay-slider"))[0]
     slider.send_keys("\ue010")  # End
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay .outcome"))
+    for key in "\ue011" + "\ue014" * 13:  # Home, then 13 steps on: the middle of the deal, hands shown
+        d.switch_to.active_element.send_keys(key)
+    wait(d, lambda d: d.find_element(By.ID, "replay-slider").get_attribute("value") == "13")
     shoot(d, "replay-1280x800")
 
 

@@ -25,7 +25,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
-from lukfu_solver.i18n import _, normalize, using_language
+from lukfu_solver.i18n import _, normalize, number, using_language
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -181,7 +181,7 @@ class Guard:
 def _body_fault(what: str, most: int) -> str:
     """The message of a refused body: too large (``size``) or not JSON (``type``)."""
     if what == "size":
-        return "body: " + _("larger than {most} bytes").format(most=most)
+        return "body: " + _("larger than {most} bytes").format(most=number(most))
     return "body: " + _("must be JSON (Content-Type: application/json)")
 
 

@@ -64,6 +64,7 @@ export class GameView {
       if (this.ui.tab === "review") this.ui.tab = "tricks";
     }
     this.game = game;
+    if (game.phase === "over" && this.ui.tab === "hint") this.ui.tab = "tricks"; // no hint after the end
     if (moved) {
       this.ui.chosen = new Set();
       if (this.ui.hint && this.ui.hint.answers !== game.answers) this.dropHint();
