@@ -115,12 +115,13 @@ class Client(threading.Thread):
         self.rng = random.Random(seed)
         self.plain: list[float] = []
         self.engine: list[float] = []
+        self.by_kind: dict[str, list[float]] = {}
         self.statuses: dict[int, int] = {}
         self.games: list[str] = []
         self.finished: list[str] = []
         self.errors: list[str] = []
 
-    def request(self, method: str, path: str, body: Any = None, engine: bool = False) -> tuple[int, Any]:
+    def request(self, method: str, path: str, body: Any = None, engine: bool = False, kind: str = "") -> tuple[int, Any]:
         with self.budget["lock"]:
             self.budget["left"] -= 1
         data = None if body is None else json.dumps(body)
@@ -130,6 +131,8 @@ class Client(threading.Thread):
         raw = response.read()
         ms = 1000 * (time.perf_counter() - t0)
         (self.engine if engine else self.plain).append(ms)
+        if kind:
+            self.by_kind.setdefault(kind, []).append(ms)
         self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
         return response.status, json.loads(raw) if raw else None
 
@@ -144,7 +147,7 @@ class Client(threading.Thread):
             self.errors.append(f"{type(err).__name__}: {err}")
 
     def deal(self) -> None:
-        status, g = self.request("POST", "/api/games", {"opponents": ["rule"], "level": 1})
+        status, g = self.request("POST", "/api/games", {"opponents": ["rule"], "level": 1}, kind="new game")
         if status != 201:
             self.errors.append(f"new game: {status} {g}")
             return
@@ -166,19 +169,19 @@ class Client(threading.Thread):
                 while status < 400 and job["state"] not in ("done", "failed", "cancelled"):
                     status, job = self.request("GET", f"/api/jobs/{job['id']}?wait=2", engine=True)
             if roll > 0.97 and g["can_undo"]:
-                status, g = self.request("POST", f"/api/games/{gid}/undo")
+                status, g = self.request("POST", f"/api/games/{gid}/undo", kind="undo")
                 continue
             if roll < 0.1:
-                status, g = self.request("GET", f"/api/games/{gid}")
+                status, g = self.request("GET", f"/api/games/{gid}", kind="state")
             choices = g["choices"]
             move = self.rng.choice(choices) if g["phase"] == "call" else ("claim" if "claim" in choices else choices[0])
-            status, g = self.request("POST", f"/api/games/{gid}/move", {"move": move})
+            status, g = self.request("POST", f"/api/games/{gid}/move", {"move": move}, kind="move")
             if status != 200:
                 self.errors.append(f"move {move}: {status} {g}")
                 return
         if g["phase"] == "over":
             self.finished.append(gid)
-            self.request("GET", f"/api/games/{gid}/record")
+            self.request("GET", f"/api/games/{gid}/record", kind="record")
 
 
 def main() -> int:
@@ -238,6 +241,10 @@ def main() -> int:
 
     plain = [ms for c in clients for ms in c.plain]
     engine = [ms for c in clients for ms in c.engine]
+    by_kind: dict[str, list[float]] = {}
+    for c in clients:
+        for k, v in c.by_kind.items():
+            by_kind.setdefault(k, []).extend(v)
     statuses: dict[int, int] = {}
     for c in clients:
         for k, v in c.statuses.items():
@@ -280,6 +287,10 @@ def main() -> int:
         },
         "requests": {"plain": len(plain), "engine": len(engine), "statuses": {str(k): v for k, v in sorted(statuses.items())}},
         "plain_ms": {"p50": round(percentile(plain, 0.5), 2), "p95": round(percentile(plain, 0.95), 2), "p99": round(percentile(plain, 0.99), 2), "max": round(max(plain, default=0), 2)},
+        "plain_ms_by_kind": {
+            k: {"n": len(v), "p50": round(percentile(v, 0.5), 2), "p95": round(percentile(v, 0.95), 2)}
+            for k, v in sorted(by_kind.items())
+        },
         "floor_ms": {"what": "GET /api/info (the cheapest request) every 50 ms beside the clients: the machine's own delay", "p50": round(percentile(floor, 0.5), 2), "p95": round(percentile(floor, 0.95), 2)},
         "engine_ms": {"p50": round(percentile(engine, 0.5), 2), "p95": round(percentile(engine, 0.95), 2)},
         "games": {"made": len(made), "finished": len(finished), "lost": lost},
@@ -300,7 +311,8 @@ def main() -> int:
     }
     result = {"environment": environment(), **result}
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({k: result[k] for k in ("requests", "plain_ms", "floor_ms", "engine_ms", "games", "goals")}, indent=1))
+    shown = ("requests", "plain_ms", "plain_ms_by_kind", "floor_ms", "engine_ms", "cpu_ms_a_request", "games", "goals")
+    print(json.dumps({k: result[k] for k in shown}, indent=1))
     print(f"memory: middle {middle / 1024:.0f} MiB, last {last / 1024:.0f} MiB ({growth:+.1%}; {tail_growth:+.1%} over the last third); load {load_before[0]:.2f} -> {load_after[0]:.2f} on {os.cpu_count()} cores")
     return 0 if all(result["goals"].values()) else 1
 
