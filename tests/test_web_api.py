@@ -211,6 +211,13 @@ def test_the_review_of_a_finished_deal_is_lukfu_review_s(api: TestClient) -> Non
     assert [(p["view"], p["exact"]) for p in screen["graph"]] == [(p["seat_view"], p["exact"]) for p in points]
     assert any(p["exact"] is not None for p in screen["graph"]) and any(p["view"] is not None for p in screen["graph"])
     assert screen["command"] == f"lukfu review RECORD.json --seat {g['seat']} --samples 2 --max-nodes 2000"
+    # made once: asked again (in memory, or after a restart from the data folder) it is done at once
+    again = api.post(f"/api/games/{gid}/review", json=options, headers=AUTH)
+    assert again.status_code == 200 and again.json()["state"] == "done" and again.json()["result"] == screen
+    table = api.app.app.state.table  # type: ignore[attr-defined]
+    table.store.live.clear()
+    again = api.post(f"/api/games/{gid}/review", json=options, headers=AUTH)
+    assert again.status_code == 200 and again.json()["result"] == screen
 
 
 def test_the_call_hint_is_the_advice_with_its_chart(api: TestClient) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -305,7 +306,7 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
 
 async def review_game(request: Request, table: Table, lang: str) -> Response:
     """The review of the finished deal (``{samples?, max_nodes?, time?}`` as ``lukfu review``'s
-    options), as a job."""
+    options), as a job; one made before with the same options is answered at once (done)."""
     assert table.jobs is not None
     data = await body_of(request, lang)
     game = await table.store.get(request.path_params["game"], lang)
@@ -313,8 +314,17 @@ async def review_game(request: Request, table: Table, lang: str) -> Response:
         if game.session.phase != "over":
             raise NotationError("review", _("the review comes when the deal is over"))
         options = review.review_options(data)
-        args = (game.session.record.dumps(), game.session.human_seat, options)
-        job = table.jobs.analysis("review", game, lang, review.review_data, args)
+    key = json.dumps(options, sort_keys=True)
+    made = await table.store.saved_review(game, key)
+    if made is not None:
+        return JSONResponse(table.jobs.finished("review", game, lang, made).data())
+    args = (game.session.record.dumps(), game.session.human_seat, options)
+
+    async def keep(result: Any) -> None:
+        await table.store.keep_review(game, key, result)
+
+    with using_language(lang):
+        job = table.jobs.analysis("review", game, lang, review.review_data, args, on_done=keep)
     return JSONResponse(job.data(), status_code=202)
 
 

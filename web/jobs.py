@@ -16,7 +16,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,9 +131,25 @@ class Jobs:
         asyncio.get_running_loop().create_task(self._run_engine(job))
         return job
 
-    def analysis(self, kind: str, game: LiveGame, lang: str, fn: Callable[..., Any], args: tuple[Any, ...]) -> Job:
+    def finished(self, kind: str, game: LiveGame, lang: str, result: Any) -> Job:
+        """A job already done with ``result`` (work made before: a finished deal's review)."""
+        job = self._new(kind, game, lang)
+        job.result, job.state = result, "done"
+        job.ended.set()
+        return job
+
+    def analysis(
+        self,
+        kind: str,
+        game: LiveGame,
+        lang: str,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        on_done: Callable[[Any], Awaitable[None]] | None = None,
+    ) -> Job:
         """A hint or review of ``game``: ``fn(*args)`` in the pool, with progress; a previous
-        job of the same kind for this game is cancelled (the person asked anew)."""
+        job of the same kind for this game is cancelled (the person asked anew). ``on_done``
+        hears of the result (before the job is seen as done)."""
         previous = game.jobs.get(kind)
         if previous is not None and not previous.finished:
             self.cancel(previous)
@@ -143,7 +159,7 @@ class Jobs:
         priority = HINT_PRIORITY if kind == "hint" else REVIEW_PRIORITY
         with using_language(lang):
             job.task = self.pool.submit(fn, args, priority=priority, progress=True)
-        asyncio.get_running_loop().create_task(self._run_analysis(job))
+        asyncio.get_running_loop().create_task(self._run_analysis(job, on_done))
         return job
 
     # ------------------------------------------------------------ running
@@ -183,11 +199,14 @@ class Jobs:
         finally:
             job.ended.set()
 
-    async def _run_analysis(self, job: Job) -> None:
+    async def _run_analysis(self, job: Job, on_done: Callable[[Any], Awaitable[None]] | None = None) -> None:
         assert job.task is not None
         try:
             job.state = "running"
-            job.result = await asyncio.wrap_future(job.task.future)
+            result = await asyncio.wrap_future(job.task.future)
+            if on_done is not None:
+                await on_done(result)
+            job.result = result
             job.state = "done"
         except (TaskCancelled, asyncio.CancelledError):
             job.state = "cancelled"

@@ -3,7 +3,8 @@
 Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/2`` written after every
 answer (``result`` null while the deal goes on; ``lukfu replay`` reads it as it is), and
 ``games/<id>.settings.json``, written once, with what the record does not say (the hints'
-level). Writes go through :func:`lukfu_solver.safe_write.write_atomic`, so a crash leaves the
+level), and once the deal is reviewed ``games/<id>.reviews.json`` (a finished deal's review is
+made once). Writes go through :func:`lukfu_solver.safe_write.write_atomic`, so a crash leaves the
 previous record whole. At most ``max_live`` games are held in memory: past that the least
 recently used one with no engine work running is unloaded (it is already on disk) and loaded
 again, from its record, when it is next asked for; so after a restart every unfinished game
@@ -62,6 +63,8 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     jobs: dict[str, Any] = field(default_factory=dict)
     """The running job of each kind (``engine``, ``hint``, ``review``) for this game."""
+    reviews: dict[str, Any] = field(default_factory=dict)
+    """The reviews of the finished deal made so far, by their options."""
     touched: float = field(default_factory=time.monotonic)
 
     @property
@@ -90,6 +93,36 @@ class GameStore:
     def path(self, game_id: str) -> Path:
         """The record file of a game."""
         return self.folder / f"{game_id}.json"
+
+    def reviews_path(self, game_id: str) -> Path:
+        """The reviews of a finished game, by their options (``games/<id>.reviews.json``)."""
+        return self.folder / f"{game_id}.reviews.json"
+
+    async def saved_review(self, game: LiveGame, key: str) -> dict[str, Any] | None:
+        """The review of ``game`` with the options ``key`` made before (in memory, else on disk),
+        or None: a finished deal's review is the same every time, so it is made once."""
+        if key in game.reviews:
+            return game.reviews[key]
+        kept = await asyncio.to_thread(self._read_reviews, game.id)
+        game.reviews.update(kept)
+        return game.reviews.get(key)
+
+    async def keep_review(self, game: LiveGame, key: str, review: dict[str, Any]) -> None:
+        """Remember ``review`` of ``game`` with the options ``key``, in memory and on disk."""
+        game.reviews[key] = review
+        text = json.dumps(game.reviews, separators=(",", ":")) + "\n"
+        try:
+            await asyncio.to_thread(write_atomic, self.reviews_path(game.id), text, True, "data")
+        except (OSError, NotationError):
+            pass  # a full or read-only disk: the review stands in memory, and is made again after a restart
+
+    def _read_reviews(self, game_id: str) -> dict[str, Any]:
+        """The reviews on disk of a game (none when the file is missing or not a JSON object)."""
+        try:
+            data = json.loads(read_bounded(self.reviews_path(game_id), 16 * MAX_RECORD_BYTES))
+        except (OSError, NotationError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def settings_path(self, game_id: str) -> Path:
         """The settings file of a game."""
