@@ -339,9 +339,9 @@ async def record(request: Request, table: Table, lang: str) -> Response:
 
 
 async def _save(table: Table, game: LiveGame) -> None:
-    """Write the game's record in a thread (the answer waits for it; the event loop does not: a
+    """Write the game's record (in a thread: the answer waits for it, the event loop does not; a
     busy disk takes milliseconds to rename a file)."""
-    await asyncio.to_thread(table.store.save, game)
+    await table.store.save(game)
 
 
 # ---------------------------------------------------------------- jobs and replays

@@ -182,7 +182,7 @@ class Jobs:
                 async with game.lock:
                     applied = game.session.apply_engine(task, answer)
                     if applied:
-                        await asyncio.to_thread(self.store.save, game)
+                        await self.store.save(game)
                     with using_language(job.lang):
                         job.result = {"applied": applied, "move": answer, "seat": _seat_of(task.view)}
                 job.state = "done"

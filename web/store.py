@@ -112,7 +112,7 @@ class GameStore:
         game.reviews[key] = review
         text = json.dumps(game.reviews, separators=(",", ":")) + "\n"
         try:
-            await asyncio.to_thread(write_atomic, self.reviews_path(game.id), text, True, "data")
+            await asyncio.to_thread(write_atomic, self.reviews_path(game.id), text, overwrite=True, field="data")
         except (OSError, NotationError):
             pass  # a full or read-only disk: the review stands in memory, and is made again after a restart
 
@@ -148,11 +148,14 @@ class GameStore:
         write_atomic(self.path(game_id), record, field="data", durable=False)
         return game_id
 
-    def save(self, game: LiveGame) -> None:
+    async def save(self, game: LiveGame) -> None:
         """Write the game's record (atomic: the previous one stays whole on any fault, and a
-        killed server leaves the last one written); a finished game's is synced to the disk too."""
+        killed server leaves the last one written); a finished game's is synced to the disk too.
+        The text is made here, the file written in a thread: there it only waits for the disk,
+        and asks for the interpreter's lock as little as it can."""
         done = game.session.phase == "over"
-        write_atomic(self.path(game.id), game.session.record.dumps() + "\n", overwrite=True, field="data", durable=done)
+        text = game.session.record.dumps() + "\n"
+        await asyncio.to_thread(write_atomic, self.path(game.id), text, overwrite=True, field="data", durable=done)
 
     def live_game(self, game_id: str) -> LiveGame | None:
         """The game ``game_id`` if it is in memory (marked as used now), else None."""
