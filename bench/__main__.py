@@ -55,6 +55,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
     ("inference", "the opponent model's fit and accuracy; ipimc against pimc in paired games", "inference.json"),
     ("puzzles", "puzzle generation per minute by difficulty, and re-verifying the collection", "puzzles.json"),
     ("cluster", "batches on a local Dask cluster beside the process pool", "cluster.json"),
+    (
+        "serve_load",
+        "lukfu serve under 20 clients playing whole deals for 60 s: 5xx, games lost, p95 without engine work, memory",
+        "serve-load.json",
+    ),
 )
 """(module, what it measures, default result file in bench/results/)."""
 

@@ -27,6 +27,7 @@ from . import (
     review_cmd,
     rules_cmd,
     sample_cmd,
+    serve_cmd,
     show_cmd,
     solve_cmd,
 )
@@ -97,6 +98,7 @@ app.command("analyse", cls=LukfuCommand)(analyse_cmd.analyse)
 app.command("advise", cls=LukfuCommand)(advise_cmd.advise)
 app.command("play", cls=LukfuCommand)(play_cmd.play)
 app.command("match", cls=LukfuCommand)(match_cmd.match)
+app.command("serve", cls=LukfuCommand)(serve_cmd.serve)
 app.add_typer(puzzle_cmd.app, name="puzzle")
 
 

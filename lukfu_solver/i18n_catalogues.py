@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import string
 import struct
@@ -35,8 +36,17 @@ from .i18n import DOMAIN, LANGUAGES, SOURCE_LANGUAGE
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 LOCALE = PACKAGE / "locale"
-SOURCES: tuple[Path, ...] = (PACKAGE, ROOT / "cli")
-"""The folders whose ``.py`` files are scanned for messages (the library and the command line)."""
+SOURCES: tuple[Path, ...] = (PACKAGE, ROOT / "cli", ROOT / "web")
+"""The folders whose ``.py`` files are scanned for messages (the library, the command line and
+the web table)."""
+JS_SOURCES: tuple[Path, ...] = (ROOT / "web" / "static",)
+"""The folders whose ``.js`` files are scanned for messages (the web table's page): the same
+marking functions, ``_("…")``, ``ngettext("…", "…", n)``, ``pgettext("…", "…")``, with
+double-quoted literal arguments."""
+_JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+_JS_CALL = re.compile(
+    r"(?<![\w$.])(_|N_|ngettext|pgettext|NP_)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?"
+)
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "_": ("msgid",),
     "N_": ("msgid",),
@@ -264,6 +274,48 @@ def extract_file(path: Path, rel: str) -> list[Entry]:
     return sorted(found, key=lambda e: int(e.references[0].rsplit(":", 1)[1]))
 
 
+def js_messages(text: str) -> list[tuple[str, dict[str, str], int]]:
+    """The messages marked in JavaScript source ``text``: (function, its roles' values, line);
+    lines that are comments (``//``, ``*``) are not read.
+
+    >>> js_messages('t = _("Hint"); n = ngettext("{n} card", "{n} cards", k);')
+    [('_', {'msgid': 'Hint'}, 1), ('ngettext', {'msgid': '{n} card', 'msgid_plural': '{n} cards'}, 1)]
+    """
+    found = []
+    for m in _JS_CALL.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start : m.start()].lstrip().startswith(("//", "*", "/*")):
+            continue
+        name, first, second = m.group(1), m.group(2), m.group(3)
+        roles = KEYWORDS[name]
+        values = [json.loads(f'"{v}"') for v in (first, second) if v is not None]
+        if len(values) < len(roles):
+            continue
+        found.append((name, dict(zip(roles, values[: len(roles)], strict=True)), text.count("\n", 0, m.start()) + 1))
+    return found
+
+
+def extract_js_file(path: Path, rel: str) -> list[Entry]:
+    """The messages marked in one JavaScript file, each with its ``file:line`` reference."""
+    out = []
+    for _name, values, line in js_messages(path.read_text(encoding="utf-8")):
+        out.append(
+            Entry(
+                msgid=values["msgid"],
+                msgid_plural=values.get("msgid_plural"),
+                msgctxt=values.get("msgctxt"),
+                msgstr=["", ""] if "msgid_plural" in values else [""],
+                flags=_flags(values["msgid"] + values.get("msgid_plural", "")),
+                references=[f"{rel}:{line}"],
+            )
+        )
+    return out
+
+
+def _js_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.js")) if folder.is_dir() else []
+
+
 def _python_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
 
@@ -321,15 +373,17 @@ def extract(sources: tuple[Path, ...] = SOURCES, help_sources: tuple[Path, ...] 
     """Every message marked in ``sources`` and every help text of ``help_sources``, merged by
     (context, message), in order of first use."""
     merged: dict[tuple[str | None, str], Entry] = {}
-    for folder in sources:
-        for path in _python_files(folder):
-            rel = path.relative_to(ROOT).as_posix()
-            for e in extract_file(path, rel):
-                if e.key in merged:
-                    merged[e.key].references += e.references
-                    merged[e.key].flags |= e.flags
-                else:
-                    merged[e.key] = e
+    files = [(p, extract_file) for folder in sources for p in _python_files(folder)]
+    if sources == SOURCES:
+        files += [(p, extract_js_file) for folder in JS_SOURCES for p in _js_files(folder)]
+    for path, reader in files:
+        rel = path.relative_to(ROOT).as_posix()
+        for e in reader(path, rel):
+            if e.key in merged:
+                merged[e.key].references += e.references
+                merged[e.key].flags |= e.flags
+            else:
+                merged[e.key] = e
     for e in extract_help(help_sources):
         if e.key in merged:
             merged[e.key].references += e.references

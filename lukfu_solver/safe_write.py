@@ -115,6 +115,7 @@ def write_atomic(
     overwrite: bool = False,
     field: str = "file",
     hint: str = "",
+    durable: bool = True,
 ) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` as one atomic step and return the path.
 
@@ -124,6 +125,9 @@ def write_atomic(
     gets the permissions an ordinary ``open`` would give it, a replaced one keeps its own. On any
     fault nothing is left behind and the NotationError names ``path`` as given (``hint`` replaces
     "refusing to overwrite it" in the refusal of an existing file, e.g. ``"use --force"``).
+    ``durable`` false skips the sync: the file is still whole or absent after the writing
+    process dies (the rename is atomic), but a crash of the whole system may lose it (a server
+    saving a game after every move syncs only the finished game).
     """
     shown = os.fspath(path)
     p = Path(path)
@@ -150,7 +154,8 @@ def write_atomic(
             with os.fdopen(fd, "wb") as f:
                 f.write(payload)
                 f.flush()
-                os.fsync(f.fileno())
+                if durable:
+                    os.fsync(f.fileno())
         except OSError as e:
             raise NotationError(
                 field, _("{shown}: cannot write ({reason})").format(shown=shown, reason=e.strerror or e)

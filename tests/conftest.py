@@ -224,3 +224,13 @@ def screens() -> Iterator[list]:
     yield made
     for s in made:
         s.close()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line when the browser tests were skipped for want of Chromium, naming the install
+    command (a skip's reason is not shown by default)."""
+    for report in terminalreporter.stats.get("skipped", []):
+        if "test_web_e2e" in str(getattr(report, "nodeid", "")) or "test_web_e2e" in str(report.longrepr):
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            terminalreporter.write_line(reason.removeprefix("Skipped: "))
+            return

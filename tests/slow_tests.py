@@ -303,6 +303,12 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_table_key.py": (  # table keys over many positions
         "test_splits_that_block_the_same_cards_share_the_key_and_the_value",
     ),
+    "test_tasks.py": (  # worker processes started, stopped, killed and replaced
+        "test_cancelling_one_task_leaves_the_others_running",
+        "test_a_queued_task_is_dropped_and_priorities_order_the_queue",
+        "test_a_killed_worker_fails_only_its_own_task",
+        "test_progress_is_reported",
+    ),
     "test_threads.py": (  # two-thread searches of full deals
         "test_the_count_catches_a_principal_variation_that_ignores_the_table",
         "test_the_count_catches_a_helper_that_keeps_its_moves",
@@ -315,6 +321,15 @@ SLOW: dict[str, tuple[str, ...]] = {
     ),
     "test_warmup.py": (  # a subprocess timing the compilation check
         "test_a_small_endgame_does_not_wait_for_the_compilation",
+    ),
+    "test_web_api.py": (  # the table's jobs in a worker: a review, the call's advice, a killed worker
+        "test_the_review_of_a_finished_deal_is_lukfu_review_s",
+        "test_the_call_hint_is_the_advice_with_its_chart",
+        "test_a_killed_engine_worker_is_replaced_and_the_move_made",
+    ),
+    "test_web_e2e.py": (  # a real browser playing a whole deal
+        "test_a_whole_deal_by_clicking",
+        "test_several_tabs_play_their_own_games",
     ),
     "test_workers.py": (  # process pools started and stopped
         "test_results_in_input_order_for_any_jobs",

@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     "players": 7,
     "puzzles": 7,
     "match": 8,
+    "session": 8,
 }
 """The library's layers: a module may import its own layer and the layers below, never above."""
 
@@ -405,3 +406,44 @@ def test_the_switch_rule_can_fail(tmp_path: Path) -> None:
     f = tmp_path / "x.py"
     f.write_text("CALLER_AHEAD = False\ndef g():\n    (TT_MIN_CARDS, y) = ((0, 0, 0), 1)\n", encoding="utf-8")
     assert {"CALLER_AHEAD", "TT_MIN_CARDS"} <= _assigned_names(f) & _switch_names()
+
+
+WEB = ROOT / "web"
+
+
+def _web_files() -> list[Path]:
+    return sorted(p for ext in ("*.py", "*.js", "*.css", "*.html") for p in WEB.rglob(ext) if "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("path", _web_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_web_file_over_the_limit(path: Path) -> None:
+    """The browser table's files (Python, JavaScript, CSS, HTML) are split by job too."""
+    lines = path.read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines (at most {MAX_LINES}: split it by job)"
+
+
+@pytest.mark.parametrize("path", LIB_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_library_never_reaches_the_web_table(path: Path) -> None:
+    reached = {m for m in _imports(path) | _named_modules(path) if m.split(".")[0] in ("lukfu_web", "starlette", "uvicorn")}
+    assert not reached, f"{path.relative_to(ROOT)} reaches {sorted(reached)}"
+
+
+def test_the_command_line_imports_the_web_stack_only_inside_serve() -> None:
+    """``lukfu --help`` stays instant: no module of cli/ imports the web stack at its top level."""
+    for path in _sources(CLI):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        names = {a.name for n in top if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module or "" for n in top if isinstance(n, ast.ImportFrom)}
+        heavy = sorted(m for m in names if m.split(".")[0] in ("lukfu_web", "starlette", "uvicorn"))
+        assert not heavy, f"{path.relative_to(ROOT)} imports {heavy} at its top"
+
+
+def test_the_web_table_fetches_nothing_from_elsewhere() -> None:
+    """No CDN: the page and its files name no other host."""
+    for path in _web_files():
+        if path.suffix in (".js", ".css", ".html"):
+            text = path.read_text(encoding="utf-8")
+            found = re.findall(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", text)
+            others = [u for u in found if not u.endswith("//www.w3.org")]  # the SVG namespace is a name, not a fetch
+            assert not others, f"{path.relative_to(ROOT)} names {others}"

@@ -1,7 +1,7 @@
 """The fast test loop (``python -m pytest -m "not slow"``, README) touches every module.
 
 A test file counts for the fast loop when it has a test not marked ``slow`` (and no file-wide
-``pytestmark`` slow); every module of the library and the command line must be imported by such a
+``pytestmark`` slow); every module of the library, the command line and the web table must be imported by such a
 file, directly or through the module-level imports of what it imports (the code that runs when
 the file is loaded), or run as ``python -m`` in a subprocess. The doctests of the library run in the fast loop too, but they only show that
 a module loads: a module a fast test never reaches is a module the fast loop does not exercise.
@@ -16,16 +16,18 @@ from slow_tests import SLOW
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-SOURCES = [p for folder in (ROOT / "lukfu_solver", ROOT / "cli") for p in sorted(folder.rglob("*.py"))]
+SOURCES = [p for folder in (ROOT / "lukfu_solver", ROOT / "cli", ROOT / "web") for p in sorted(folder.rglob("*.py"))]
+PACKAGES = {"cli": "lukfu_cli", "web": "lukfu_web"}
+"""The folders installed under another import name."""
 
 
 def module_name(path: Path) -> str:
-    """The dotted name of a source file (``cli/x.py`` is ``lukfu_cli.x``; a package is its folder)."""
+    """The dotted name of a source file (``cli/x.py`` is ``lukfu_cli.x``, ``web/x.py``
+    ``lukfu_web.x``; a package is its folder)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    if parts[0] == "cli":
-        parts[0] = "lukfu_cli"
+    parts[0] = PACKAGES.get(parts[0], parts[0])
     return ".".join(parts)
 
 

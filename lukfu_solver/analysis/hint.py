@@ -31,6 +31,7 @@ what the cards are worth keeping, the hint's own candidates) are offered first
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,6 +150,7 @@ def hint(
     jobs: int = 1,
     time_budget: float | None = None,
     infer: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat as ``lukfu advise`` answers by default (anytime: up to ``ANYTIME_SAMPLES``,
@@ -156,7 +158,8 @@ def hint(
     with exactly ``samples``; ``limits`` default to ``ADVICE_MAX_NODES`` a solve. In the play
     phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, the analysis of
     ``pool_player(level, seed, carry=False)``: the module notes), its candidates with every sure
-    lead added."""
+    lead added. ``progress(done, total)`` hears of the call's samples as they are valued (the play
+    phase, bounded by the level's node budget, reports nothing)."""
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
@@ -165,7 +168,7 @@ def hint(
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
-        adv = advise(view.hand, view.seat, n, seed, jobs, lim, budget=budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
     player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
     own = player.candidates

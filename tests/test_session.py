@@ -1,0 +1,247 @@
+"""The step-wise game session (lukfu_solver/session.py): the same deal as play_deal, checked
+answers, undo, resume from a record, stale engine answers refused, the person's view only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lukfu_solver.errors import NotationError
+from lukfu_solver.game import deal_hands, play_deal
+from lukfu_solver.players import make_player
+from lukfu_solver.record import GameRecord
+from lukfu_solver.session import YOU, GameSession, engine_answer, opponent_specs
+
+
+def _play_through(session: GameSession, person: object) -> GameRecord:
+    """Play the session to its end: the person answers with ``person`` (a player), engines with
+    :func:`engine_answer`, as a server would."""
+    while session.phase != "over":
+        if session.waiting_for_engine:
+            task = session.engine_task()
+            assert session.apply_engine(task, engine_answer(task))
+        else:
+            answer = person(session.view())  # type: ignore[operator]
+            session.apply(answer if isinstance(answer, str) else str(answer))
+    return session.record
+
+
+def _same_as_play_deal(seed: int, seat: int | None, kinds: tuple[str, str]) -> tuple[GameRecord, GameRecord]:
+    session = GameSession.new(seed, seat, kinds, level=1)
+    got = _play_through(session, make_player("rule:3"))
+    specs = opponent_specs(kinds, 1)
+    engines = [make_player(s, random.Random(f"play|{seed}|{i}").getrandbits(32)) for i, s in enumerate(specs)]
+    players, names, k = [], [], 0
+    for person in range(3):
+        if person == session.human:
+            players.append(make_player("rule:3"))
+            names.append(YOU)
+        else:
+            players.append(engines[k])
+            names.append(session.names[person])
+            k += 1
+    return got, play_deal(players, seed, names=names)
+
+
+@pytest.mark.parametrize("seed", [3, 7, 74, 175])
+def test_a_session_plays_the_deal_play_deal_plays(seed: int) -> None:
+    got, want = _same_as_play_deal(seed, seed % 3, ("rule", "rule"))
+    assert got == want
+    assert got.replay()  # every step legal, result as recorded
+
+
+def _pass_until_redealt(seed: int) -> GameSession:
+    """The session of ``seed`` with the person passing at every call, up to the first redeal (or play)."""
+    session = GameSession.new(seed, 0, ("rule",), level=1)
+    while session.phase == "call" and not session.passed_out:
+        if session.waiting_for_engine:
+            task = session.engine_task()
+            session.apply_engine(task, engine_answer(task))
+        else:
+            session.apply("pass")
+    return session
+
+
+def test_a_redeal_after_three_passes_is_the_seed_s_next_deal() -> None:
+    session = next(s for s in map(_pass_until_redealt, range(100)) if s.passed_out)
+    seed = session.seed
+    assert session.phase == "call" and len(session.record.passed_out) == 1
+    assert session.record.calls == () and session.answers == ["pass"] * 3
+    rng = random.Random(seed)  # play_deal's generator: the second deal and its Master
+    deal_hands(rng), rng.randrange(3)
+    assert session.hands == deal_hands(rng) and session.master == rng.randrange(3)
+    resumed = GameSession.from_record(GameRecord.loads(session.record.dumps()), level=1)
+    assert resumed.state() == session.state()
+    session.undo()  # the person's pass at seat 0 of the first deal: back before the redeal
+    assert session.passed_out == [] and session.answers == [] and session.human_seat == 0
+
+
+def test_random_opponents_are_reproducible() -> None:
+    a = _play_through(GameSession.new(11, 1, ("random",)), make_player("rule"))
+    b = _play_through(GameSession.new(11, 1, ("random",)), make_player("rule"))
+    assert a == b and a.players is not None and a.players.count(YOU) == 1
+
+
+def _to_play(seed: int = 2) -> GameSession:
+    """Deal 2 with the person at seat 0 (the Master), called: the person leads trick 1 (C1 is
+    led, both others discard, and the deal goes on)."""
+    s = GameSession.new(seed, 0)
+    s.apply("play")
+    return s
+
+
+def test_an_illegal_move_is_refused_with_the_rules_reason_and_nothing_changes() -> None:
+    s = _to_play()
+    before = s.state()
+    with pytest.raises(NotationError) as err:
+        s.apply("C2")  # not in the hand
+    assert err.value.field == "move" and "C2" in err.value.message
+    with pytest.raises(NotationError):
+        s.apply("C1T1")  # a pair is no play (R5)
+    assert s.state() == before
+    s.apply("C1")
+    with pytest.raises(NotationError, match="not yours"):
+        s.apply("C3")
+
+
+def test_undo_goes_back_to_the_person_s_previous_decision() -> None:
+    s = GameSession.new(2, 0)
+    with pytest.raises(NotationError, match="nothing to undo"):
+        s.undo()
+    s.apply("play")
+    s.apply("C1")
+    while s.waiting_for_engine:
+        task = s.engine_task()
+        s.apply_engine(task, engine_answer(task))
+    assert len(s.answers) > 2
+    s.undo()
+    assert s.answers == ["play"] and s.phase == "play" and s.choices()[0] == "C1"
+    s.undo()
+    assert s.answers == [] and s.phase == "call"
+
+
+def test_no_undo_after_the_end() -> None:
+    s = GameSession.new(74, 0)
+    _play_through(s, make_player("rule"))
+    assert s.phase == "over" and not s.can_undo
+    with pytest.raises(NotationError, match="over"):
+        s.undo()
+
+
+def test_a_stale_engine_answer_is_refused() -> None:
+    s = _to_play()
+    s.apply("C1")
+    task = s.engine_task()
+    answer = engine_answer(task)
+    s.undo()
+    assert not s.apply_engine(task, answer)
+    assert s.answers == ["play"]
+
+
+def test_an_engine_task_answers_the_same_in_any_process() -> None:
+    s = GameSession.new(7, 1, ("pimc",), level=1)
+    task = s.engine_task()
+    assert engine_answer(task) == engine_answer(task)
+    assert task.view.startswith("0 ") and " - " in task.view  # seat 0's calling-phase view
+
+
+def test_resume_from_the_record_mid_deal_and_finished() -> None:
+    s = _to_play()
+    s.apply("C1")
+    while s.waiting_for_engine:
+        task = s.engine_task()
+        s.apply_engine(task, engine_answer(task))
+    again = GameSession.from_record(GameRecord.loads(s.record.dumps()))
+    assert again.state() == s.state() and again.answers == s.answers and again.can_undo
+    _play_through(s, make_player("rule"))
+    done = GameSession.from_record(s.record)
+    assert done.phase == "over" and done.record == s.record
+
+
+def test_a_record_that_is_not_the_seed_s_deal_is_not_resumed() -> None:
+    s = _to_play()
+    data = s.record.to_json()
+    data["seed"] = 75
+    with pytest.raises(NotationError) as err:
+        GameSession.from_record(GameRecord.from_json(data))
+    assert err.value.field == "record"
+    data["seed"], data["players"] = 74, ["ann", "bob", "cy"]
+    with pytest.raises(NotationError, match="played here"):
+        GameSession.from_record(GameRecord.from_json(data))
+
+
+def test_the_state_hides_other_seats_discards_until_the_end() -> None:
+    s = _to_play()
+    s.apply("C1")
+    while s.waiting_for_engine:
+        task = s.engine_task()
+        s.apply_engine(task, engine_answer(task))
+    st = s.state()
+    shown = [p for t in st["tricks"] for p in t["plays"]]
+    hidden = [p for p in shown if p["kind"] == "discard" and p["seat"] != st["seat"]]
+    assert hidden and all(p["play"].startswith("x") and p["play"][1:].isdigit() for p in hidden)
+    assert st["hands"] is None
+    _play_through(s, make_player("rule"))
+    end = s.state()
+    assert end["hands"] is not None and end["outcome"]["points"] == list(s.record.outcome.points)
+    assert not any(p["play"][0] == "x" and p["play"][1:].isdigit() for t in end["tricks"] for p in t["plays"])
+
+
+def test_bad_opponents_and_levels_name_their_field() -> None:
+    with pytest.raises(NotationError) as err:
+        GameSession.new(1, 0, ("stockfish",))
+    assert err.value.field == "opponents"
+    with pytest.raises(NotationError) as err:
+        GameSession.new(1, 0, ("pimc",), level=9)
+    assert err.value.field == "level"
+
+
+def test_plain_strengths_are_recorded_by_name_as_play_records_them() -> None:
+    got, want = _same_as_play_deal(74, 1, ("easy", "easy"))
+    assert got == want and got.players is not None
+    assert sorted(n for n in got.players if n != YOU) == ["easy A", "easy B"]
+    resumed = GameSession.from_record(GameRecord.loads(got.dumps()))
+    assert resumed.specs == ("easy", "easy") and resumed.record == got
+    with pytest.raises(NotationError) as err:
+        GameSession.new(1, 0, ["mighty"])
+    assert err.value.field == "opponents" and "easy, medium, strong" in err.value.message
+
+
+def test_the_state_offers_the_sensible_discards_first() -> None:
+    """At a discard the state names the few sensible ones (the hint's own candidates, as lukfu
+    play's menu offers them), every one legal; at any other decision none."""
+    from lukfu_solver.analysis.hint import sensible_discards
+
+    seen = 0
+    for seed in range(12):
+        s = GameSession.new(seed, 0, ("rule",), level=3)
+        while s.phase != "over":
+            if s.waiting_for_engine:
+                task = s.engine_task()
+                s.apply_engine(task, engine_answer(task))
+                continue
+            state = s.state()
+            choices = state["choices"]
+            if s.phase == "play" and choices[0].startswith("x"):
+                seen += 1
+                assert state["sensible"] == [str(m) for m in sensible_discards(s.view(), 3)]
+                assert state["sensible"] and set(state["sensible"]) <= set(choices)
+            else:
+                assert state["sensible"] == []
+            s.apply("claim" if "claim" in choices else choices[-1])
+    assert seen >= 3
+
+
+def test_the_state_is_made_once_a_state_and_anew_after_an_undo() -> None:
+    """A server answers with the state after every request: the same answers give the same
+    state without recomputing it, and an undo (back to an earlier count of answers) recomputes."""
+    s = GameSession.new(74, 0)
+    s.apply("play")
+    first = s.state()
+    assert s.state() == first and s.state() is not first
+    s.apply(s.choices()[0])
+    moved = s.state()
+    s.undo()  # no state asked for in between: the next is made anew all the same
+    s.apply(s.choices()[-1])  # another first lead: the same count of answers as `moved`
+    assert s.state()["tricks"] != moved["tricks"] and s.state() == GameSession.from_record(s.record).state()

@@ -1,0 +1,95 @@
+"""The server's task pool (lukfu_solver/parallel/tasks.py): results, progress, priorities,
+cancelling one task without touching the others, and a killed worker failing only its own task."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from lukfu_solver.i18n import _, using_language
+from lukfu_solver.parallel import WorkerLost
+from lukfu_solver.parallel.tasks import TaskCancelled, TaskPool
+
+
+def slow(seconds: float, progress=None) -> str:  # type: ignore[no-untyped-def]
+    """Sleep in steps, reporting progress; returns the language it ran in ("Coins" translated)."""
+    steps = 10
+    for i in range(steps):
+        if progress is not None:
+            progress(i, steps)
+        time.sleep(seconds / steps)
+    return _("Coins")
+
+
+def die() -> None:
+    """The worker dies as if killed."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def fail() -> None:
+    raise ValueError("bad input: field x")
+
+
+@pytest.fixture(scope="module")
+def pool():  # type: ignore[no-untyped-def]
+    with TaskPool(2) as p:
+        yield p
+
+
+def test_results_errors_and_the_language_of_the_submitter(pool: TaskPool) -> None:
+    assert pool.submit(pow, (3, 4)).future.result(60) == 81
+    with pytest.raises(ValueError, match="field x"):
+        pool.submit(fail).future.result(60)
+    with using_language("es"):
+        task = pool.submit(slow, (0.01,))
+    assert task.future.result(60) == "Monedas"
+
+
+def test_progress_is_reported(pool: TaskPool) -> None:
+    task = pool.submit(slow, (1.0,), progress=True)
+    deadline = time.monotonic() + 60
+    while task.progress is None or task.progress[0] < 3:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert task.state == "running" and task.progress[1] == 10
+    assert task.future.result(60) == "Coins" and task.state == "done"
+
+
+def test_cancelling_one_task_leaves_the_others_running(pool: TaskPool) -> None:
+    long = pool.submit(slow, (30.0,), progress=True)
+    other = pool.submit(slow, (1.5,))
+    while long.progress is None:
+        time.sleep(0.02)
+    before = set(pool.pids())
+    assert pool.cancel(long)
+    with pytest.raises(TaskCancelled):
+        long.future.result(30)
+    assert long.state == "cancelled"
+    assert other.future.result(60) == "Coins"  # untouched
+    assert set(pool.pids()) != before  # the cancelled task's worker was replaced
+    assert pool.submit(pow, (2, 5)).future.result(60) == 32  # and the pool still works
+
+
+def test_a_queued_task_is_dropped_and_priorities_order_the_queue(pool: TaskPool) -> None:
+    blockers = [pool.submit(slow, (1.0,)) for _ in range(2)]
+    time.sleep(0.2)
+    late = pool.submit(slow, (0.01,), priority=5)
+    dropped = pool.submit(slow, (0.01,), priority=5)
+    early = pool.submit(slow, (0.01,), priority=0)
+    assert pool.cancel(dropped) and dropped.state == "cancelled"
+    early.future.result(60)
+    assert not late.future.done() or late.started >= early.started  # type: ignore[operator]
+    late.future.result(60)
+    for b in blockers:
+        b.future.result(60)
+
+
+def test_a_killed_worker_fails_only_its_own_task(pool: TaskPool) -> None:
+    other = pool.submit(slow, (1.0,))
+    with pytest.raises(WorkerLost):
+        pool.submit(die).future.result(60)
+    assert other.future.result(60) == "Coins"
+    assert pool.submit(pow, (2, 3)).future.result(60) == 8

@@ -1,0 +1,283 @@
+"""The table as a person uses it, in a real headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, driven by Selenium): ``lukfu serve`` started as a command, a new game from
+the dialog, the call, a whole deal played by clicking cards, a hint, the switch to Russian, the
+record downloaded and accepted by ``lukfu replay``, and opened again in the replay screen.
+Screenshots at 1280×800 and 390×844 go to ``LUKFU_SCREENSHOTS`` when set (docs/images/ keeps
+them, shrunk with pngquant: ``LUKFU_SCREENSHOTS=DIR LUKFU_REVIEW='{}' python -m pytest
+tests/test_web_e2e.py``, the review then at lukfu review's defaults).
+
+Without Chromium the module is skipped with one line naming the install command; on CI (where
+``.ci/run`` installs it) a missing browser fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+INSTALL = "sudo apt-get install chromium chromium-driver"
+if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+    if os.environ.get("CI"):
+        pytest.fail(f"the browser tests need Chromium on CI: {INSTALL}", pytrace=False)
+    pytest.skip(f"no Chromium for the browser tests: {INSTALL}", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from lukfu_solver.i18n import number, using_language  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+REVIEW = '{"samples": 2, "max_nodes": 2000}'
+"""The review the journey asks for: small, so the test stays quick."""
+FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--disable-extensions",
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``lukfu serve`` as a person starts it; yields the URL it prints."""
+    data = tmp_path_factory.mktemp("data")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "lukfu_cli", "serve", "--data", str(data), "--port", str(port), "--workers", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    downloads = tempfile.mkdtemp(prefix="lukfu-downloads-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='lukfu-chromium-')}")
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    driver.downloads = downloads  # type: ignore[attr-defined]
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def viewport(driver: Any, width: int, height: int) -> None:
+    """The page's size exactly (a phone's is 390×844)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+
+
+def shoot(driver: Any, name: str) -> None:
+    """A screenshot to LUKFU_SCREENSHOTS (when set) and to the temporary folder."""
+    folder = os.environ.get("LUKFU_SCREENSHOTS")
+    path = Path(folder) if folder else Path(tempfile.gettempdir()) / "lukfu-screens"
+    path.mkdir(parents=True, exist_ok=True)
+    time.sleep(0.6)  # the last play's short animation ends
+    driver.save_screenshot(str(path / f"{name}.png"))
+
+
+def state(driver: Any) -> dict[str, Any]:
+    return driver.execute_script("return window.lukfu.game.game") or {}
+
+
+def wait(driver: Any, check: Any, seconds: float = 60) -> Any:
+    quiet = (StaleElementReferenceException, NoSuchElementException)  # the page redraws as it goes
+    return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=quiet).until(lambda d: check(d))
+
+
+def cards_of(move: str) -> list[str]:
+    """C2M45 -> C2 M4 M5 (a discard's x dropped)."""
+    out, suit = [], ""
+    for ch in move.lstrip("x"):
+        if ch.isalpha():
+            suit = ch
+        else:
+            out.append(suit + ch)
+    return out
+
+
+def click_move(driver: Any, move: str) -> None:
+    """Play ``move`` as a person does: its cards clicked in the hand, then the play button."""
+    if move == "claim":
+        driver.find_element(By.ID, "btn-claim").click()
+        return
+    for card in cards_of(move):
+        driver.find_element(By.CSS_SELECTOR, f'.hand button[data-card="{card}"]').click()
+    button = driver.find_element(By.ID, "btn-play")
+    assert button.is_enabled(), f"{move} chosen but not playable"
+    button.click()
+
+
+def keyboard_move(driver: Any, move: str) -> None:
+    """Play ``move`` from the keyboard: Space on each of its cards (in focus), Enter plays them."""
+    from selenium.webdriver.common.keys import Keys
+
+    card = None
+    for code in cards_of(move):
+        card = driver.find_element(By.CSS_SELECTOR, f'.hand button[data-card="{code}"]')
+        card.send_keys(Keys.SPACE)
+        wait(driver, lambda d, c=code: d.find_element(By.CSS_SELECTOR, f'.hand button[data-card="{c}"]').get_attribute("aria-pressed") == "true")
+    assert card is not None
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+
+
+def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
+    d = browser
+    viewport(d, 1280, 800)
+    d.get(server)
+    d.execute_script("localStorage.setItem('lukfu.pause', '120')")
+    # a quick review (lukfu review's --samples 2 --max-nodes 2000); LUKFU_REVIEW='{}' for the defaults
+    d.execute_script("localStorage.setItem('lukfu.review', arguments[0])", os.environ.get("LUKFU_REVIEW", REVIEW))
+    wait(d, lambda d: state(d).get("id"))
+    d.find_element(By.ID, "btn-new").click()
+    Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
+    Select(d.find_element(By.ID, "new-level")).select_by_value("1")
+    d.find_element(By.ID, "new-seed").send_keys("2")
+    d.find_element(By.ID, "new-deal").click()
+    wait(d, lambda d: state(d).get("seed") == 2 and state(d).get("phase") == "call")
+    assert "seat 0" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text
+    assert d.find_elements(By.CSS_SELECTOR, ".hand .card.old")  # Old cards marked
+    # the advice on request (H): advise's play and pass, the recommendation and the chart of outcomes
+    d.find_element(By.TAG_NAME, "body").send_keys("h")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".advice .chart-row"), 90)
+    assert "lukfu advise" in d.find_element(By.CSS_SELECTOR, ".advice").text
+    shoot(d, "advice-1280x800")
+    d.find_element(By.TAG_NAME, "body").send_keys("1")  # the call from the keyboard: 1 plays
+    wait(d, lambda d: state(d).get("phase") == "play" and state(d).get("your_turn"))
+    # the hint: the best few moves with their points (lukfu play's Hint.top), one line on the
+    # rest; a row clicked chooses that move's cards
+    d.find_element(By.ID, "btn-hint").click()
+    row = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".hint table.moves tbody tr"))
+    assert 2 <= len(row) <= 5 and "%" in row[0].text
+    assert len(state(d)["choices"]) <= len(row) or d.find_elements(By.CSS_SELECTOR, ".hint .untold")
+    shoot(d, "hint-1280x800")
+    best = row[0].find_element(By.CSS_SELECTOR, "button.chip")
+    move = best.get_attribute("data-move")
+    best.click()
+    chosen = {b.get_attribute("data-card") for b in d.find_elements(By.CSS_SELECTOR, ".hand button.chosen")}
+    assert chosen == set(cards_of(move))
+    before = state(d)["answers"]
+    d.find_element(By.ID, "btn-play").click()
+    wait(d, lambda d: state(d).get("answers", 0) > before)
+    plays = 1
+    russian = discarded = keyed = False
+    while True:
+        g = wait(d, lambda d: (s := state(d)) and (s["phase"] == "over" or (s["your_turn"] and not s["waiting_for_engine"])) and s, 120)
+        if g["phase"] == "over":
+            break
+        if plays == 2:
+            shoot(d, "table-1280x800")
+            viewport(d, 390, 844)
+            shoot(d, "table-390x844")
+            viewport(d, 1280, 800)
+        if plays == 3 and not russian:
+            Select(d.find_element(By.ID, "lang")).select_by_value("ru")
+            wait(d, lambda d: "ваши карты" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text)
+            hand = wait(d, lambda d: d.find_element(By.CSS_SELECTOR, ".hand").text)
+            assert any(suit in hand for suit in ("Монеты", "Струны", "Мириады", "Десятки"))
+            assert "Подсказка" in d.find_element(By.ID, "btn-hint").text
+            # numbers written as lukfu writes them in Russian (i18n.number): 20 000, -1,38, +0,50
+            shown = d.execute_async_script(
+                "const done = arguments[0]; import('/static/js/i18n.js').then((m) =>"
+                " done([m.number(20000), m.number(-1.375, 2), m.signed(0.5, 2), m.signed(0), m.number(1234567)]))"
+            )
+            with using_language("ru"):
+                assert shown == [number(20000), number(-1.375, 2), number(0.5, 2, sign=True), "0", number(1234567)]
+            russian = True
+        sensible = d.find_elements(By.CSS_SELECTOR, ".combos.sensible button.chip")
+        if sensible and not discarded:  # a sensible discard is one click, a second plays it
+            assert g["choices"][0].startswith("x") and [b.get_attribute("data-move") for b in sensible] == g["sensible"]
+            sensible[0].click()
+            wait(d, lambda d: d.find_element(By.ID, "btn-play").is_enabled())
+            d.find_element(By.CSS_SELECTOR, ".combos.sensible button.chip").click()
+            discarded = True
+        elif plays == 2 and g["choices"][0] != "claim":
+            keyboard_move(d, g["choices"][0])
+            keyed = True
+        else:
+            click_move(d, "claim" if "claim" in g["choices"] else g["choices"][0])
+        plays += 1
+        wait(d, lambda d, n=g["answers"]: state(d).get("answers", 0) > n)
+    assert russian and discarded and keyed and plays >= 3
+    result = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".result-area"))
+    assert "Чистые очки" in result[0].text or "очк" in result[0].text
+    shoot(d, "result-1280x800")
+    # the review: lukfu review's numbers for your seat, drawn on the cards, with the graph
+    d.find_element(By.ID, "btn-review").click()
+    decisions = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".review ol.decisions li"), 300)
+    assert len(decisions) >= 2 and d.find_elements(By.CSS_SELECTOR, ".review svg.graph path.exact")
+    assert "lukfu review RECORD.json --seat" in d.find_element(By.CSS_SELECTOR, ".review").text
+    shoot(d, "review-1280x800")
+    viewport(d, 390, 844)
+    d.execute_script("document.querySelector('.review').scrollIntoView()")
+    shoot(d, "review-390x844")
+    viewport(d, 1280, 800)
+    d.find_element(By.ID, "btn-download").click()
+    folder = Path(d.downloads)
+    files = wait(d, lambda d: [p for p in folder.glob("*.json")], 30)
+    record = files[0]
+    done = subprocess.run([sys.executable, "-m", "lukfu_cli", "replay", str(record)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    # the record opened again: the replay screen with its slider
+    d.find_element(By.ID, "file-open").send_keys(str(record))
+    slider = wait(d, lambda d: d.find_elements(By.ID, "replay-slider"))[0]
+    slider.send_keys("\ue010")  # End
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".replay .outcome"))
+    for key in "\ue011" + "\ue014" * 13:  # Home, then 13 steps on: the middle of the deal, hands shown
+        d.switch_to.active_element.send_keys(key)
+    wait(d, lambda d: d.find_element(By.ID, "replay-slider").get_attribute("value") == "13")
+    shoot(d, "replay-1280x800")
+
+
+def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
+    """Each tab has its game (the address names it); a tab opened on another's game shows it as it stands."""
+    d = browser
+    d.get(server)
+    first = wait(d, lambda d: state(d).get("id"))
+    d.switch_to.new_window("tab")
+    try:
+        d.get(server)
+        second = wait(d, lambda d: state(d).get("id"))
+        assert second != first and d.current_url.endswith(f"#game={second}")
+        d.get(server.split("?")[0] + f"#game={first}")  # the cookie carries the token now
+        wait(d, lambda d: state(d).get("id") == first)
+    finally:
+        d.close()
+        d.switch_to.window(d.window_handles[0])
+    assert state(d)["id"] == first

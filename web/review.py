@@ -1,0 +1,129 @@
+"""The review of a finished deal for the table: the library's game review
+(:func:`lukfu_solver.analysis.review_work.review_record`, what ``lukfu review`` prints) of the
+person's decisions, shaped for the screen.
+
+:func:`review_data` runs in a worker (with progress, cancellable like any job): it reviews the
+person's seat (``ReviewSettings(seats=(seat,))``, the same numbers as ``lukfu review RECORD --seat
+S`` with the same options) and hands the screen :func:`table_review` of the review's ``to_json()``:
+
+``{"seat": S, "caller", "decisions": [{"index", "call", "seat", "kind", "played", "best", "loss",
+"error", "verdict", "luck", "trick", "samples", "mean", "exact_before", "exact_after", "exact",
+"exact_best", "cost", "better"}], "graph": [{"label", "trick", "view", "exact"}], "summary":
+{"seats", "turning_points"}, "command", "seconds"}``
+
+``index`` is the play's place in the record's ``plays`` (None for the call), ``loss`` the points
+the move lost against the best from the seat's view (``error`` its standard error; ``mean`` the
+played move's expected points over ``samples`` sampled deals), ``verdict``
+``inaccuracy``, ``mistake``, ``blunder`` or null, ``luck`` ``lucky``/``unlucky`` or null;
+``graph`` the caller's expected result through the deal from the seat's view and with every card
+seen; ``turning_points`` index into ``decisions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lukfu_solver.errors import NotationError
+from lukfu_solver.i18n import _
+
+OPTIONS = ("samples", "max_nodes", "time")
+"""What a review request may set, as ``lukfu review``'s ``--samples``, ``--max-nodes`` and ``--time``."""
+
+
+def review_options(body: dict[str, Any]) -> dict[str, Any]:
+    """The review options of a request body, checked as ``lukfu review`` checks its options (a
+    NotationError naming the field): ``samples`` (at least 1), ``max_nodes`` (0: no limit),
+    ``time`` (seconds a decision, more than 0)."""
+    from lukfu_solver.analysis.defaults import check_options
+    from lukfu_solver.inputs import check_int
+
+    unknown = sorted(set(body) - set(OPTIONS))
+    if unknown:
+        raise NotationError("body", _("unknown key {key}").format(key=repr(unknown[0])[:40]))
+    samples = body.get("samples")
+    max_nodes = body.get("max_nodes")
+    seconds = body.get("time")
+    if samples is not None:
+        samples = check_int(samples, "samples", 1, 10_000)
+    if max_nodes is not None:
+        max_nodes = check_int(max_nodes, "max_nodes", 0, 10**12)
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 600:
+            raise NotationError("time", _("must be more than 0 seconds, got {value}").format(value=str(seconds)[:20]))
+        seconds = float(seconds)
+    check_options(samples, 1, max_nodes, None, seconds)
+    return {"samples": samples, "max_nodes": max_nodes, "time": seconds}
+
+
+def command_line(seat: int, options: dict[str, Any]) -> str:
+    """The ``lukfu review`` line that gives the same review of the downloaded record."""
+    line = f"lukfu review RECORD.json --seat {seat}"
+    for key, flag in (("samples", "--samples"), ("max_nodes", "--max-nodes"), ("time", "--time")):
+        if options.get(key) is not None:
+            line += f" {flag} {options[key]}"
+    return line
+
+
+def review_data(
+    record_text: str, seat: int, options: dict[str, Any], progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """The review of ``seat``'s decisions in the finished deal ``record_text``, as the screen's
+    JSON; ``options`` as :func:`review_options` gives them."""
+    from lukfu_solver.analysis.review_work import ReviewSettings, review_record
+    from lukfu_solver.record import GameRecord
+
+    record = GameRecord.loads(record_text)
+    settings = ReviewSettings(
+        samples=options.get("samples"), max_nodes=options.get("max_nodes"), budget=options.get("time"), seats=(seat,)
+    )
+    review = review_record(record, settings, 1, progress)
+    data = table_review(review.to_json(), seat)
+    data["command"] = command_line(seat, options)
+    data["seconds"] = round(review.seconds, 1)
+    return data
+
+
+def table_review(data: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The screen's JSON (see the module notes) from a review's ``to_json()``: the seat's
+    decisions, and the chart's points as a graph."""
+    decisions = []
+    kept: dict[int, int] = {}  # the review's decision index -> the screen's
+    for i, d in enumerate(data.get("decisions", [])):
+        if d.get("seat") != seat:
+            continue
+        kept[i] = len(decisions)
+        decisions.append(
+            {
+                "index": d.get("index"),
+                "call": bool(d.get("call")),
+                "seat": d["seat"],
+                "kind": d.get("kind"),
+                "played": d.get("played"),
+                "best": d.get("best"),
+                "loss": d.get("loss"),
+                "error": d.get("loss_stderr"),
+                "verdict": d.get("verdict"),
+                "luck": d.get("luck"),
+                "trick": d.get("trick"),
+                "samples": d.get("samples"),
+                "mean": next((m.get("mean") for m in d.get("moves", []) if m.get("move") == d.get("played")), None),
+                "exact_before": d.get("exact_before"),
+                "exact_after": d.get("exact_after"),
+                "exact": d.get("exact"),
+                "exact_best": d.get("exact_best"),
+                "cost": d.get("cost"),
+                "better": d.get("better"),
+            }
+        )
+    summary = data.get("summary", {})
+    points = summary.get("chart", {}).get("points", [])
+    graph = [{"label": p.get("label"), "trick": p.get("trick"), "view": p.get("seat_view"), "exact": p.get("exact")} for p in points]
+    turning = [kept[i] for i in summary.get("turning_points", []) if i in kept]
+    return {
+        "seat": seat,
+        "caller": data.get("record", {}).get("caller"),
+        "decisions": decisions,
+        "graph": graph,
+        "summary": {"seats": summary.get("seats", []), "turning_points": turning},
+    }

@@ -1,0 +1,138 @@
+// A record opened from a file, replayed with a move slider: every hand shown, the trick on the
+// table, what each play did, the claim and the result.
+
+import { call } from "./api.js";
+import { cardElement, legend, parseCards, playElement, suitGroups, suitName } from "./cards.js";
+import { _, fmt, pgettext, signed, term } from "./i18n.js";
+import { button, claimText, el, outcomeText, shownName } from "./table.js";
+
+/** The words for one step: who did what. */
+function moveWords(move) {
+  if (!move) return _("The deal as dealt, before the first lead.");
+  const fields = { seat: move.seat, play: move.play, cards: move.play.slice(1) };
+  if (move.kind === "lead") return fmt(_("seat {seat} leads {play}"), fields);
+  if (move.kind === "discard") return fmt(_("seat {seat} discards {cards} face down"), fields);
+  if (move.kind === "claim") return fmt(_("seat {seat} claims"), fields);
+  return fmt(_("seat {seat} beats with {play}"), fields);
+}
+
+export class ReplayView {
+  constructor(root, app) {
+    this.root = root;
+    this.app = app;
+    this.data = null;
+    this.step = 0;
+  }
+
+  /** Check a record's text on the server and show its first step. */
+  async load(text) {
+    let record;
+    try {
+      record = JSON.parse(text);
+    } catch (err) {
+      throw new Error("record: " + _("not valid JSON"));
+    }
+    this.data = await call("/api/replay", { method: "POST", body: { record } });
+    this.step = 0;
+    this.render();
+  }
+
+  go(step) {
+    const last = this.data.steps.length - 1;
+    this.step = Math.max(0, Math.min(last, step));
+    this.render();
+    const slider = this.root.querySelector("#replay-slider");
+    if (slider) slider.focus();
+  }
+
+  render() {
+    const { record, steps } = this.data;
+    const step = steps[this.step];
+    const root = this.root;
+    root.replaceChildren();
+    const head = el("div", "replay-head");
+    const name = shownName;
+    const players = record.players ? record.players.map((p, s) => `${s} ${name(p)}`).join(", ") : "";
+    head.append(el("h2", "", _("Replay of a record")));
+    const facts = [];
+    if (record.seed !== null) facts.push(fmt(_("seed {seed}"), { seed: record.seed }));
+    if (players) facts.push(fmt(_("players by seat: {players}"), { players }));
+    facts.push(fmt(_("Calls: {calls}"), { calls: record.calls.map((c, i) => fmt(_("seat {seat} {call}"), { seat: i, call: term(c) })).join(", ") }));
+    head.append(el("p", "small", facts.join(" · ")));
+    root.append(head);
+
+    const nav = el("div", "replay-nav");
+    const slider = document.createElement("input");
+    Object.assign(slider, { type: "range", min: 0, max: steps.length - 1, value: this.step, id: "replay-slider" });
+    slider.setAttribute("aria-label", _("Move"));
+    slider.addEventListener("input", () => this.go(Number(slider.value)));
+    nav.append(
+      button("«", () => this.go(0), { cls: "small", id: "replay-first" }),
+      button("◀", () => this.go(this.step - 1), { cls: "small", id: "replay-prev" }),
+      slider,
+      button("▶", () => this.go(this.step + 1), { cls: "small", id: "replay-next" }),
+      button("»", () => this.go(steps.length - 1), { cls: "small", id: "replay-last" }),
+      el("span", "count", fmt(_("play {n} of {count}"), { n: this.step, count: steps.length - 1 })),
+    );
+    root.append(nav);
+    root.append(el("p", "move-words", moveWords(step.move)));
+
+    const hands = el("div", "replay-hands");
+    for (const s of [0, 1, 2]) {
+      const olds = new Set(parseCards(step.old[s]));
+      const box = el("section", "seat" + (step.to_move === s ? " to-move" : ""));
+      const roles = [];
+      if (s === 0) roles.push(el("span", "badge master", term("Master")));
+      if (record.caller === s) roles.push(el("span", "badge caller", term("caller")));
+      box.append(el("h3", "", el("span", "name", record.players ? name(record.players[s]) : fmt(_("seat {seat}"), { seat: s })), el("span", "seatno", fmt(_("seat {seat}"), { seat: s })), ...roles, el("span", "fact", `${step.fu[s]} ${pgettext("column", "fu")}`)));
+      const row = el("div", "hand small-hand");
+      suitGroups(parseCards(step.hands[s])).forEach((cards, k) => {
+        if (!cards.length) return;
+        const cardRow = el("div", "cards");
+        for (const c of cards) cardRow.append(cardElement(c, { old: olds.has(c), small: true }));
+        const group = el("div", "suit-group", el("span", "suit-label", `${"CSMT"[k]} ${suitName(k)}`), cardRow);
+        row.append(group);
+      });
+      box.append(row);
+      hands.append(box);
+    }
+    root.append(hands);
+    if (step.old.some((o) => o)) root.append(legend());
+
+    const table = el("div", "trick-area");
+    const trick = step.trick_done ? step.trick_done.plays : step.trick;
+    if (trick.length) {
+      const grid = el("div", "trick-grid replay-trick");
+      for (const p of trick) {
+        const slot = el("div", "slot");
+        slot.append(el("span", "slot-label", fmt(_("seat {seat}"), { seat: p.seat })), playElement(p.play, { olds: step.old.join(""), small: false }));
+        grid.append(slot);
+      }
+      table.append(grid);
+    }
+    if (step.trick_done) {
+      const d = step.trick_done;
+      table.append(el("p", "summary", fmt(_("seat {seat} wins the trick (+{won} fu)"), { seat: d.winner, won: d.fu_won })));
+    }
+    if (step.move && step.move.kind === "claim") {
+      const game = { seat: -1, players: record.players || ["0", "1", "2"] };
+      table.append(el("p", "claim-line", claimText(game, { seat: step.move.seat, fu: step.fu[step.move.seat], old: step.move.old, total: step.move.total })));
+    }
+    if (step.outcome) {
+      table.append(el("p", "outcome", outcomeText(step.outcome)));
+      table.append(el("p", "", fmt(_("Net points: {points}"), { points: step.outcome.points.map((p, s) => fmt(_("seat {seat} {points}"), { seat: s, points: signed(p) })).join(", ") })));
+    }
+    root.append(table);
+    root.append(button(_("Close the replay"), () => this.app.closeReplay(), { id: "replay-close" }));
+  }
+
+  key(event) {
+    if (!this.data) return false;
+    if (event.target && event.target.id === "replay-slider") return false;
+    if (event.key === "ArrowRight") return this.go(this.step + 1), true;
+    if (event.key === "ArrowLeft") return this.go(this.step - 1), true;
+    if (event.key === "Home") return this.go(0), true;
+    if (event.key === "End") return this.go(this.data.steps.length - 1), true;
+    return false;
+  }
+}
