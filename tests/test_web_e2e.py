@@ -113,7 +113,8 @@ def shoot(driver: Any, name: str) -> None:
 
 
 def state(driver: Any) -> dict[str, Any]:
-    return driver.execute_script("return window.lukfu.game.game") or {}
+    """The page's game state, or {} while the page is still loading (its scripts not yet run)."""
+    return driver.execute_script("return window.lukfu?.game?.game ?? null") or {}
 
 
 def wait(driver: Any, check: Any, seconds: float = 60) -> Any:
