@@ -225,6 +225,10 @@ class Evaluator:
     picklable function of a position giving a caller value, e.g. the rule playout) it counts the
     fallback's value clamped to the bounds instead, and a node limit below ``min_nodes`` skips
     the solver (fallback only). ``max_entries`` sizes the solver's table (None: the default).
+    ``descend``: a solve given no warm start asks first whether the position reaches the upper
+    bound known without search (MTD(f) descending from the top, as a solve without a node limit
+    starts) rather than testing halfway, as a node-limited solve otherwise does; the value is
+    the same, the nodes are what changes (``docs/pimc.md``).
     """
 
     limits: SolveLimits = field(default_factory=SolveLimits)
@@ -232,6 +236,7 @@ class Evaluator:
     min_nodes: int = 0
     max_entries: int | None = None
     kind: str = "compiled"
+    descend: bool = False
 
     def solver(self) -> ExactSolver | None:
         """A fresh compiled solver, or None when only the fallback values positions."""
@@ -267,6 +272,8 @@ class Evaluator:
                 return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
+        if guess is None and self.descend:
+            guess = solver.bounds(pos)[1]
         extra = {} if guess is None else {"guess": guess}
         r = solver.solve(pos, max_nodes=self.limits.max_nodes, time_limit=time_limit, **extra)
         if r.complete and r.value is not None:
