@@ -12,7 +12,7 @@ from rich.console import Console
 
 from lukfu_cli.analyse_charts import MovesChart, OutcomeChart
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.defaults import ADVISE_TIME, advice_budget
+from lukfu_solver.analysis.defaults import ADVICE_TWO_PHASE, ADVISE_TIME, DECIDE_SE, advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.model import FEATURES, load_model, predict
 from lukfu_solver.cards import parse_cards
@@ -155,3 +155,26 @@ def test_the_calling_hint_takes_a_time_budget() -> None:
     h = hint(view, 1, seed=0, limits=SMALL, time_budget=30.0)
     assert h.advice is not None and h.advice.stopped in ("decided", "samples", "time")
     assert h.left_out == []
+
+
+def test_a_decided_answer_samples_on_until_it_is_precise() -> None:
+    """With a precision, a gap far from 0 still counts as undecided while its standard error is
+    above it; the default answer asks for :data:`DECIDE_SE`."""
+    diffs = [-6.0, -2.0, -4.0, -8.0, -3.0, -5.0, -7.0, -1.0]
+    assert Budget(None, 3.0, 8).decided(diffs)
+    m, se = refine(-4.0, 2.0, diffs, typical=15.0)
+    assert abs(m) > 3.0 * se and se > 0.5
+    assert not Budget(None, 3.0, 8, prior=(-4.0, 2.0), typical_var=15.0, precision=0.5).decided(diffs)
+    assert Budget(None, 3.0, 8, prior=(-4.0, 2.0), typical_var=15.0, precision=0.5).decided(diffs * 8)
+    assert advice_budget(None, None, 1)[1].precision == DECIDE_SE  # type: ignore[union-attr]
+
+
+def test_two_phase_anytime_answers_stop_at_the_same_deal_for_any_jobs() -> None:
+    """Two-phase sampling with the learned cheap value, stopped by the sequential test: one and two
+    processes value the same deals the same way (the cheap solves stop at a node limit)."""
+    budget = Budget(None, 3.0, 4)
+    tp = ADVICE_TWO_PHASE[1]
+    one = call_values(WEAK, 1, 64, 7, Evaluator(SMALL, descend=True), policy_calls, 1, budget=budget, two_phase=tp)
+    two = call_values(WEAK, 1, 64, 7, Evaluator(SMALL, descend=True), policy_calls, 2, budget=budget, two_phase=tp)
+    assert one.stopped == "decided" and one.exact_samples >= 4 and one.cheap_only > 0
+    assert (one.play, one.pass_, one.samples) == (two.play, two.pass_, two.samples)
