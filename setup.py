@@ -2,7 +2,7 @@
 kernel compiled into it.
 
 After setuptools has copied the package into the build folder, the numba kernel of that copy is
-compiled (``lukfu_solver.search.warmup.prepare_kernel``, in a fresh interpreter, with the numba of
+compiled (``lukfu_solver.search.compiled.prepare_kernel``, in a fresh interpreter, with the numba of
 ``build-system.requires``) and its cache added to the wheel as package data
 (``lukfu_solver/search/kernel/compiled/``): the first command after the install loads the kernel
 (about a second) instead of compiling it (about a minute of CPU). The compile lands in the
@@ -27,7 +27,8 @@ from setuptools.command.build_py import build_py
 
 KERNEL = Path("lukfu_solver", "search", "kernel")
 COMPILE = (
-    "from lukfu_solver.search.warmup import kernel_cache_dir, prepare_kernel\n"
+    "from lukfu_solver.search.compiled import prepare_kernel\n"
+    "from lukfu_solver.search.warmup import kernel_cache_dir\n"
     "seconds = prepare_kernel()\n"
     "print(kernel_cache_dir())\n"
     "print(f'{seconds:.1f}')\n"

@@ -111,7 +111,8 @@ def list_benchmarks() -> None:
 def quick(sets: list[str], out: Path, write_record: bool) -> int:
     """Solve the bench sets, compare with the recorded signature, print and save; 1 on a difference."""
     from bench import signature
-    from lukfu_solver.search.warmup import kernel_ready, prepare_kernel
+    from lukfu_solver.search.compiled import prepare_kernel
+    from lukfu_solver.search.warmup import kernel_ready
 
     if not kernel_ready():
         print("compiling the solver's kernel once (about a minute of CPU; not counted below)...", file=sys.stderr)

@@ -38,7 +38,7 @@ from common import base_parser, baseline_tree, fmt, make_console, progress, save
 from lukfu_solver.analysis.review_work import ReviewSettings, review_record
 from lukfu_solver.match import run_match
 from lukfu_solver.record import GameRecord
-from lukfu_solver.search.warmup import prepare_kernel
+from lukfu_solver.search.compiled import prepare_kernel
 
 REVIEW_BASELINE = "813c82c"
 """The build before the review: a review was then done by hand, decision by decision."""
@@ -50,7 +50,10 @@ from lukfu_solver.analysis.moves import analyse
 from lukfu_solver.analysis.advice import advise
 from lukfu_solver.hidden.pimc import SolveLimits
 from lukfu_solver.search import make_solver
-from lukfu_solver.search.warmup import prepare_kernel
+try:  # where the baseline's tree keeps it, newest place first
+    from lukfu_solver.search.compiled import prepare_kernel
+except ImportError:
+    from lukfu_solver.search.warmup import prepare_kernel
 
 prepare_kernel()
 out = []

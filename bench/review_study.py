@@ -26,7 +26,7 @@ from common import base_parser, fmt, make_console, save_json  # bench/ is on the
 from lukfu_solver.analysis.review import VERDICTS
 from lukfu_solver.analysis.review_work import ReviewSettings, directory_items, review_many
 from lukfu_solver.match import run_match
-from lukfu_solver.search.warmup import prepare_kernel
+from lukfu_solver.search.compiled import prepare_kernel
 
 
 def engine(name: str) -> str:

@@ -103,7 +103,8 @@ def prepare_solver() -> None:
     global _kernel_prepared
     if _kernel_prepared:
         return
-    from lukfu_solver.search.warmup import kernel_ready, prepare_kernel
+    from lukfu_solver.search.compiled import prepare_kernel
+    from lukfu_solver.search.warmup import kernel_ready
 
     _kernel_prepared = True
     if kernel_ready():

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def kernel_warmup() -> None:
     """Load (or compile) the compiled kernel: run once in each worker process, never a task."""
-    from lukfu_solver.search.warmup import prepare_kernel
+    from lukfu_solver.search.compiled import prepare_kernel
 
     prepare_kernel()
 

@@ -56,7 +56,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 _INSTALLED_COPY = "import lukfu_solver; print(lukfu_solver.__file__)"
-_COMPILE = "from lukfu_solver.search.warmup import prepare_kernel; prepare_kernel()"
+_COMPILE = "from lukfu_solver.search.compiled import prepare_kernel; prepare_kernel()"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -71,7 +71,7 @@ def _kernel_compiled_once() -> None:
     installed copy in several processes at once, which on a loaded 2-core machine took minutes and
     ran into the tests' hang guards. Two different kernels compile side by side, one per core.
     """
-    from lukfu_solver.search.warmup import prepare_kernel
+    from lukfu_solver.search.compiled import prepare_kernel
 
     with tempfile.TemporaryDirectory() as elsewhere:  # not the source tree, so the installed copy
         where = subprocess.run([sys.executable, "-c", _INSTALLED_COPY], cwd=elsewhere, capture_output=True, text=True)

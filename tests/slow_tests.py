@@ -38,6 +38,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_sure_claim_equals_reference_on_hands_with_sets_and_runs",
     ),
     "test_caller_ahead.py": (  # the look-ahead bound against exhaustive search
+        "test_an_unsound_variant_is_caught",
         "test_the_bound_never_excludes_the_value_and_cuts",
         "test_the_reference_search_with_the_switch_on",
         "test_solvers_agree_with_the_oracle_where_the_bound_applies",
@@ -96,6 +97,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_hardest_tasks_start_first",
     ),
     "test_coalition_ahead.py": (  # the coalition bound against exhaustive search
+        "test_the_stop_at_alpha",
         "test_the_bound_never_excludes_the_value_and_cuts",
         "test_the_reference_search_with_the_switch_on",
         "test_solvers_agree_with_the_oracle_where_the_bound_applies",
@@ -238,6 +240,25 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_kernel_reduces_as_the_reference_does",
         "test_a_wider_class_of_singles_holds_equal_cards",
     ),
+    "test_review.py": (  # whole deals reviewed, in one and in two processes
+        "test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost",
+        "test_the_numbers_are_analyses_and_solves",
+        "test_the_same_review_on_two_processes",
+        "test_a_perfect_deal_costs_nothing_anywhere",
+    ),
+    "test_review_cli.py": (  # reviews of a whole deal, in every language, over pools and a cluster
+        "test_a_batch_in_input_order_the_same_for_any_jobs",
+        "test_a_batch_on_a_cluster_is_the_same",
+        "test_json_has_the_documented_keys",
+        "test_ctrl_c_stops_a_review_on_two_processes",
+        "test_json_is_the_same_in_every_language",
+        "test_the_review_in_each_language",
+        "test_the_chart_fits_the_terminal",
+        "test_the_review_speaks_a_players_words",
+    ),
+    "test_review_doc.py": (  # the page's reviews run again
+        "test_every_command_prints_what_the_page_shows",
+    ),
     "test_run_slides.py": (  # run slides of the table key on many positions
         "test_positions_one_run_slide_apart_share_the_key_and_the_value",
         "test_a_run_slid_position_has_the_value_of_the_original",
@@ -250,6 +271,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_true_deal_is_among_the_enumerated_deals",
     ),
     "test_search.py": (  # the solvers against minimax on thousands of endgames
+        "test_value_bounds_bracket_the_value",
         "test_mix_is_varied",
         "test_alphabeta_reference_equals_minimax",
         "test_shared_solver_tells_twins_apart",
@@ -282,6 +304,9 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_splits_that_block_the_same_cards_share_the_key_and_the_value",
     ),
     "test_threads.py": (  # two-thread searches of full deals
+        "test_the_count_catches_a_principal_variation_that_ignores_the_table",
+        "test_the_count_catches_a_helper_that_keeps_its_moves",
+        "test_two_threads_never_search_much_more_than_one",
         "test_two_threads_same_value_and_a_pv_that_keeps_it",
         "test_the_helper_keeps_no_moves_and_the_main_search_does",
     ),

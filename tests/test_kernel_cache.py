@@ -39,7 +39,8 @@ class Compiles(event.Listener):
 
 
 event.register("numba:compile", Compiles())
-from lukfu_solver.search.warmup import kernel_ready, prepare_kernel
+from lukfu_solver.search.compiled import prepare_kernel
+from lukfu_solver.search.warmup import kernel_ready
 
 ready = kernel_ready()
 prepare_kernel()
@@ -193,12 +194,12 @@ def test_processes_compiling_at_once_take_turns(tmp_path: Path) -> None:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     hold = (
         "import time; from lukfu_solver.search import warmup\n"
-        "with warmup._compile_lock():\n    print('held', flush=True); time.sleep(2)\n"
+        "with warmup.compile_lock():\n    print('held', flush=True); time.sleep(2)\n"
     )
     holder = subprocess.Popen([sys.executable, "-c", hold], env=env, stdout=subprocess.PIPE, text=True, cwd=REPO)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        wait = "import time; from lukfu_solver.search import warmup\nt = time.time()\nwith warmup._compile_lock():\n    print(time.time() - t)"
+        wait = "import time; from lukfu_solver.search import warmup\nt = time.time()\nwith warmup.compile_lock():\n    print(time.time() - t)"
         out = subprocess.run(
             [sys.executable, "-c", wait], env=env, capture_output=True, text=True, check=True, cwd=REPO
         )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lukfu_solver.search import warmup
+from lukfu_solver.search import compiled, warmup
 
 ENDGAME = "C5S12T4/C37S39/C126M1 2 2 5,1,2 S678M2569T2356789 -"
 
@@ -57,7 +57,7 @@ def test_the_compilation_is_announced_once_and_not_timed(monkeypatch: pytest.Mon
 
     calls: list[str] = []
     monkeypatch.setattr(warmup, "kernel_ready", lambda: False)
-    monkeypatch.setattr(warmup, "prepare_kernel", lambda: calls.append("compile") or 61.4)
+    monkeypatch.setattr(compiled, "prepare_kernel", lambda: calls.append("compile") or 61.4)
     monkeypatch.setattr(progress, "_kernel_prepared", False)
     monkeypatch.setattr(progress, "stderr_is_terminal", lambda: True)
     big = "C5S12T4M3/C37S39M4/C126M15 2 2 4,1,2 S678M269T2356789 -"
@@ -117,6 +117,6 @@ def test_the_announcement_follows_the_cache(monkeypatch: pytest.MonkeyPatch, cap
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(progress, "_kernel_prepared", False)
     monkeypatch.setenv("NUMBA_CPU_NAME", "generic")
-    monkeypatch.setattr(warmup, "prepare_kernel", lambda: 58.2)  # not compiled here: a minute
+    monkeypatch.setattr(compiled, "prepare_kernel", lambda: 58.2)  # not compiled here: a minute
     progress.prepare_solver()
     assert capsys.readouterr().err.endswith("compiled in 58 s\n")

@@ -43,7 +43,7 @@ import distributed
 from distributed import Client, Future, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from . import ClusterLost, SchedulerSpec, SchedulerUnreachable
+from .scheduler import ClusterLost, SchedulerSpec, SchedulerUnreachable
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -28,6 +28,7 @@ import numpy as np
 from ..plays import CLAIM, CLAIM_PLAY, Play
 from ..position import Position
 from . import kernel as K
+from . import warmup
 from .driver import ZeroWindowDriver
 from .result import ProbeSettled, SearchAborted, SolveResult
 
@@ -568,4 +569,16 @@ def compile_all() -> float:
     solver = CompiledSolver(max_entries=1024)
     solver.solve(Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -"), all_moves=True, max_nodes=10, time_limit=10)
     solver._kept_first(solver._ordered(K.NO_MOVE), 0, True)  # the two-thread pass's lookups too
+    return time.perf_counter() - t0
+
+
+def prepare_kernel() -> float:
+    """Load the kernel from the cache now, or compile it (once on the machine: a process that
+    finds another compiling it waits, then loads it); the seconds it took."""
+    t0 = time.perf_counter()
+    if warmup.kernel_ready():
+        compile_all()
+    else:
+        with warmup.compile_lock():
+            compile_all()
     return time.perf_counter() - t0

@@ -9,8 +9,8 @@ builds the wheel and ships the result in the package (:data:`SHIPPED_DIR`), so t
 after an install only loads it. :func:`kernel_ready` says, cheaply and without importing numba,
 whether a cache this process can load holds every entry point the solver calls from Python:
 read the way numba reads it (an index file per function, stamped with the numba version and the
-kernel's digest, keyed by this machine's CPU name and features). :func:`prepare_kernel` compiles,
-or loads from the cache, now and returns the seconds it took.
+kernel's digest, keyed by this machine's CPU name and features). Loading or compiling it is
+:func:`lukfu_solver.search.compiled.prepare_kernel`'s job, under :func:`compile_lock`.
 
 >>> isinstance(kernel_ready(), bool)
 True
@@ -274,7 +274,7 @@ def kernel_ready() -> bool:
 
 
 @contextlib.contextmanager
-def _compile_lock() -> Iterator[None]:
+def compile_lock() -> Iterator[None]:
     """Hold the lock on compiling this kernel into :func:`kernel_cache_dir`, so processes started
     together (a ``--jobs`` pool, Dask workers) compile it once: the others wait, then load it.
     Where no lock can be taken (no ``fcntl``, a folder that cannot be written) there is none, and
@@ -294,21 +294,3 @@ def _compile_lock() -> Iterator[None]:
     finally:
         if fd is not None:
             os.close(fd)
-
-
-def prepare_kernel() -> float:
-    """Load the kernel from the cache now, or compile it (once on the machine: a process that
-    finds another compiling it waits, then loads it); the seconds it took."""
-    import time
-
-    t0 = time.perf_counter()
-    if kernel_ready():
-        from .compiled import compile_all
-
-        compile_all()
-    else:
-        with _compile_lock():
-            from .compiled import compile_all
-
-            compile_all()
-    return time.perf_counter() - t0
