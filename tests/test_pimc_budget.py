@@ -202,3 +202,36 @@ def test_descend_starts_at_the_upper_bound_whatever_the_node_limit() -> None:
             with pytest.raises(RuntimeError):
                 advise(ANY, 2, 1, 0, limits=SolveLimits(nodes))
             assert got["descend"] is descends
+
+
+def test_restarts_give_one_solve_s_value_and_stay_within_the_node_limit() -> None:
+    """``Evaluator(restarts=...)``: a chain of node-limited solves on one table, each from the
+    tightest upper bound proved so far, ends with the unlimited solve's value; on a deal where one
+    descending solve wanders it takes fewer nodes; under a node limit it stops within it, its
+    bounds around the value; the advice restarts whenever it descends."""
+    from lukfu_solver.analysis.defaults import RESTARTS
+    from lukfu_solver.game import deal_from_seed
+    from lukfu_solver.hidden.calls import call_deals
+
+    hard = Position.start(call_deals(deal_from_seed(1015)[0], 0, 3, 1_000_003)[2], 0)  # bench hand 15's
+    exact = make_solver().solve(hard)
+    chain = Evaluator(SolveLimits(16_000_000), descend=True, restarts=RESTARTS).value(hard, make_solver())
+    one = Evaluator(SolveLimits(16_000_000), descend=True).value(hard, make_solver())
+    assert chain.exact and chain.value == one.value == exact.value
+    assert chain.nodes < 0.6 * one.nodes
+    short = Evaluator(SolveLimits(30_000), descend=True, restarts=RESTARTS).value(hard, make_solver())
+    assert not short.exact and short.nodes <= 30_000
+    r = make_solver().solve(hard, max_nodes=30_000)
+    assert r.lower <= exact.value <= r.upper  # the premise: 30,000 nodes do not settle it
+    got: dict[str, object] = {}
+
+    def spy(*args: object, **kwargs: object) -> object:
+        got["restarts"] = args[4].restarts  # type: ignore[attr-defined]
+        raise RuntimeError("enough")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(advice, "call_values", spy)
+        for nodes, restarts in ((None, RESTARTS), (10_000, None)):
+            with pytest.raises(RuntimeError):
+                advise(ANY, 2, 1, 0, limits=SolveLimits(nodes))
+            assert got["restarts"] == restarts

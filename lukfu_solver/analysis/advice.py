@@ -34,7 +34,7 @@ from ..i18n import _
 from ..policy.calling import HandFacts, hand_facts, policy_calls
 from ..policy.rule import rule_playout
 from ..position import Position
-from .defaults import DESCEND_NODES, advice_two_phase
+from .defaults import DESCEND_NODES, RESTARTS, advice_two_phase
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
 
@@ -125,7 +125,8 @@ def advise(
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand;
     ``two_phase`` samples in two phases (a ``hidden.calls.TwoPhase``; True: the default,
     ``defaults.advice_two_phase``, the anytime answer only; False: never). The solves descend
-    from the deal's upper bound when ``limits`` allow them ``defaults.DESCEND_NODES`` or more."""
+    from the deal's upper bound, in restarts (``defaults.RESTARTS``), when ``limits`` allow them
+    ``defaults.DESCEND_NODES`` or more."""
     if hand.bit_count() != 12:
         raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))
     if seat not in (0, 1, 2):
@@ -135,7 +136,7 @@ def advise(
     model = predict(hand_facts(hand), seat)
     limits = limits or SolveLimits()
     descend = limits.max_nodes is None or limits.max_nodes >= DESCEND_NODES
-    evaluator = Evaluator(limits, kind=solver, descend=descend)
+    evaluator = Evaluator(limits, kind=solver, descend=descend, restarts=RESTARTS if descend else None)
     warm = model_guess if guess and model is not None else None
     if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
         budget = dataclasses.replace(

@@ -37,6 +37,13 @@ upper bound (``hidden.pimc.Evaluator``'s ``descend``): nearly all of them finish
 what the start changes (0.97x, 0.86x, 0.79x the nodes of the halfway start at seats 0, 1, 2 on the
 training deals of ``train/deal_model.py``); under a smaller limit many stop, and the halfway
 start's bounds, proved on both sides, give the better midpoint."""
+RESTARTS = (10_000, 1.5)
+"""A call valuation's descending solves (:data:`DESCEND_NODES`) run as a chain of node-limited
+solves on one table, the first of 10,000 nodes and each next 1.5 times as many, each from the
+tightest upper bound proved so far (``hidden.pimc.Evaluator``'s ``restarts``): the same values for
+fewer nodes where one descent wanders. On 4 reference deals of each bench hand, 0.64x, 0.96x,
+1.05x the nodes of one descending solve at seats 0, 1, 2, 0.72x in all
+(``bench/results/advise-levers.json``, ``descend``; other chains: ``docs/history/``)."""
 ADVISE_SAMPLES = 32
 """Samples of ``advise`` (and of the advice in ``analyse HAND``)."""
 VIEW_SAMPLES = 48
