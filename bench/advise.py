@@ -15,10 +15,10 @@ Parts (``--parts``), every input a pure function of its seed:
   within 3 combined errors; beside it, how many disagreements the answers' own standard errors
   lead one to expect.
 - **compare**: this tree's answers (the advise part's, then not run again) and those of another
-  revision (``--compare-rev``, by default main before issue 35's advice work) hand by hand in the
-  same run, the order alternating, each in its own process (``bench/advise_compare.py``): the
-  median standard error of play, pass and the gap, samples, why sampling stopped, wall and CPU
-  seconds and the agreement with the reference, for both.
+  revision (``--compare-rev``, by default 813c82c, the build issue 35 is measured against) hand by
+  hand in the same run, the order alternating, each in its own process
+  (``bench/advise_compare.py``): the median standard error of play, pass and the gap, samples,
+  why sampling stopped, wall and CPU seconds and the agreement with the reference, for both.
 - **baseline**: fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve) on the
   first ``--baseline-hands`` hands, in a subprocess importing the old code (``--basepath``), and
   the side-by-side CPU ratio on the same hands (first seed).

@@ -1,5 +1,5 @@
-"""Train the cheap value of a sampled deal (``lukfu_solver.hidden.cheap``): what two-phase sampling
-of the call valuation counts for a deal it does not solve exactly.
+"""Train the cheap value of a sampled deal (``lukfu_solver.analysis.cheap_value``): what two-phase
+sampling of the call valuation counts for a deal it does not solve exactly.
 
 Data recipe (every input a pure function of its seed, so the data can be rebuilt):
 
@@ -15,11 +15,11 @@ Data recipe (every input a pure function of its seed, so the data can be rebuilt
   table from its upper bound after :data:`CONTINUE_AFTER` nodes.
 
 The fit (``fit``): for each cheap node limit, ridge least squares of the exact value on the cheap
-features (:func:`lukfu_solver.hidden.cheap.deal_features`) of the deals whose cheap solve did not
-finish, within each (hand, branch) group (each group's means taken out: only the spread of a
-hand's deals around their mean matters to two-phase sampling, whose correction term absorbs any
-offset). Written to ``lukfu_solver/data/deal_model.json`` with, per seat, the share of a deal's
-variance the cheap value leaves and the costs.
+features (:func:`features`: the rule playout clamped to the bounds, the two bounds) of the deals
+whose cheap solve did not finish, within each (hand, branch) group (each group's means taken out:
+only the spread of a hand's deals around their mean matters to two-phase sampling, whose
+correction term absorbs any offset). Written to ``lukfu_solver/data/deal_model.json`` with, per
+seat, the share of a deal's variance the cheap value leaves and the costs.
 
 Run: ``python -m train.deal_model generate [--hands 60] [--samples 12]`` (appends to
 ``bench/results/deal-model-data.jsonl``, resumable by hand), then ``python -m train.deal_model fit``.
