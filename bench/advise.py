@@ -14,6 +14,11 @@ Parts (``--parts``), every input a pure function of its seed:
   recommendation wherever the reference's gap exceeds 2 standard errors, and play and pass each
   within 3 combined errors; beside it, how many disagreements the answers' own standard errors
   lead one to expect.
+- **compare**: this tree's answers (the advise part's, then not run again) and those of another
+  revision (``--compare-rev``, by default 813c82c, the build issue 35 is measured against) hand by
+  hand in the same run, the order alternating, each in its own process
+  (``bench/advise_compare.py``): the median standard error of play, pass and the gap, samples,
+  why sampling stopped, wall and CPU seconds and the agreement with the reference, for both.
 - **baseline**: fbfdd6f's ``advise`` at its defaults (32 samples, 16,000,000 nodes a solve) on the
   first ``--baseline-hands`` hands, in a subprocess importing the old code (``--basepath``), and
   the side-by-side CPU ratio on the same hands (first seed).
@@ -51,6 +56,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.advise_compare import COMPARE_REV, compare_report, run_side_by_side
 from bench.advise_hands import FIRST_DEAL, bench_hand, sample_seeds
 from bench.advise_hands import TESTED_SEEDS as SEEDS  # the two sampling seeds compared for stability
 from bench.common import (
@@ -136,16 +142,25 @@ def default_advise(hand: int, seat: int, seed: int, guess: bool = False) -> Advi
     return advise(hand, seat, samples, seed, 1, make_limits(None, None, ADVICE_MAX_NODES), budget=budget, guess=guess)
 
 
-def run_advise(hands: int) -> dict[str, Any]:
-    """Every hand at the defaults with both seeds; timings, how sampling stopped, seeds' agreement."""
+def timed_advise(i: int, hand: int, seat: int, seed: int) -> dict[str, Any]:
+    """Bench hand ``i`` at the defaults with ``seed``: its record with the CPU seconds it took."""
+    cpu = time.process_time()
+    rec = advice_record(i, default_advise(hand, seat, seed))
+    rec["cpu_seconds"] = round(time.process_time() - cpu, 3)
+    return rec
+
+
+def run_advise(hands: int, records: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, Any]:
+    """Every hand at the defaults with both seeds (or their ``records`` of the side-by-side run,
+    by seed); timings, how sampling stopped, the standard errors, seeds' agreement."""
     runs: dict[int, list[dict[str, Any]]] = {s: [] for s in SEEDS}
     for seed in SEEDS:
+        if records is not None:
+            runs[seed] = records[str(seed)]
+            continue
         for i in progress(list(range(hands)), f"advise, seed {seed}"):
             hand, seat = bench_hand(i)
-            cpu = time.process_time()
-            rec = advice_record(i, default_advise(hand, seat, seed))
-            rec["cpu_seconds"] = round(time.process_time() - cpu, 3)
-            runs[seed].append(rec)
+            runs[seed].append(timed_advise(i, hand, seat, seed))
     a, b = runs[SEEDS[0]], runs[SEEDS[1]]
     agree = [x["recommendation"] == y["recommendation"] for x, y in zip(a, b, strict=True)]
     clear = [abs(x["gap_z"]) > Z_GAP for x in a]
@@ -171,6 +186,8 @@ def run_advise(hands: int) -> dict[str, Any]:
         "seconds_both_seeds": summary([x["seconds"] for x in both_runs]),
         "cpu_seconds_both_seeds": summary([x["cpu_seconds"] for x in both_runs]),
         "samples_both_seeds": summary([x["samples"] for x in both_runs]),
+        "play_se_median_both_seeds": round(statistics.median(x["play_se"] for x in both_runs), 4),
+        "gap_se_median_both_seeds": round(statistics.median(x["gap_se"] for x in both_runs), 4),
         "stopped_both_seeds": {k: sum(x["stopped"] == k for x in both_runs) for k in ("decided", "time", "samples")},
         "basis_both_seeds": {
             k: sum(x["basis"] == k for x in both_runs) for k in sorted({x["basis"] for x in both_runs})
@@ -589,6 +606,20 @@ def print_report(data: dict[str, Any]) -> None:
         for key, words in (("all", "all hands"), ("gap_over_2se_first_seed", "gap > 2 SE")):
             g = adv["stability"][key]
             console.print(f"  seeds agree, {words}: {g['agree']}/{g['hands']} ({fmt(g['rate'], digits=3)})")
+    cmp_ = data.get("compare")
+    if cmp_:
+        for who in ("this", "other"):
+            f = cmp_[who]
+            agr = " ".join(
+                f"seed {k}: {v['recommendation_agrees']}/{v['clear_in_reference']}"
+                for k, v in f["agreement"].items()
+                if isinstance(v, dict)
+            )
+            console.print(
+                f"{who if who == 'this' else cmp_['rev']}: play SE median {f['play_se_median']} (gap {f['gap_se_median']}), "
+                f"samples median {fmt(f['samples']['median'])}, wall median {fmt(f['seconds']['median'], digits=2)} s, "
+                f"CPU median {fmt(f['cpu_seconds']['median'], digits=2)} s; stopped {f['stopped']}; agrees {agr}"
+            )
     for key in ("side_by_side", "agreement", "hand", "levers", "stopped"):
         if key in data:
             part = {k: v for k, v in data[key].items() if k != "records"}
@@ -680,6 +711,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--naive-seconds", type=float, default=0.5, help="naive sampler time per view (0.5)")
     parser.add_argument("--stop-nodes", type=int, default=300_000, help="nodes of the stopped solves (300,000)")
     parser.add_argument("--stop-per-hand", type=int, default=4, help="stopped solves a reference hand (4)")
+    parser.add_argument(
+        "--compare-rev", default=COMPARE_REV, help=f"the revision the compare part runs beside (default {COMPARE_REV})"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the parts not run from the --out file")
     parser.add_argument(
         "--parts",
@@ -709,7 +743,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.keep and args.out.exists():
         old = json.loads(args.out.read_text(encoding="utf-8"))
-        rerun = parts | ({"side_by_side"} if "advise" in parts and "baseline" in old else set())
+        fresh_advice = "advise" in parts or "compare" in parts
+        rerun = parts | ({"advise"} if fresh_advice else set())
+        rerun |= {"side_by_side"} if fresh_advice and "baseline" in old else set()
         fresh = ("bench", "ran", "goals", "environment")  # this run's own, never kept
         data.update({k: v for k, v in old.items() if k not in rerun and k not in fresh})
         data["ran"]["kept_from_earlier_run"] = sorted(k for k in old if k not in rerun and k not in fresh)
@@ -718,17 +754,21 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if "sampler" in parts:
         data["sampler"] = run_sampler(deals, args.draws, args.naive_seconds)
-    if "advise" in parts:
+    reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
+    if "compare" in parts:  # this tree and --compare-rev hand by hand; this tree's answers are the advise part's
+        chosen = [(i, *bench_hand(i)) for i in range(hands)]
+        both = run_side_by_side(chosen, SEEDS, timed_advise, args.compare_rev, FIRST_DEAL, progress)
+        data["compare"] = compare_report(both, lambda new: run_agreement(new, reference))
+        data["advise"] = run_advise(hands, both["runs"]["this"])
+    elif "advise" in parts:
         data["advise"] = run_advise(hands)
     if "agreement" in parts and "advise" in data:  # fresh, or kept (--keep) to re-measure against a new reference
-        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
         data["agreement"] = run_agreement(data["advise"], reference)
     if "baseline" in parts and "advise" in data:
         data["baseline"] = run_baseline(list(range(base_hands)), args.basepath, SEEDS[0])
     if "baseline" in data and "advise" in data:
         data["side_by_side"] = side_by_side(data["baseline"], data["advise"])
     if "stopped" in parts:
-        reference = json.loads((RESULTS_DIR / "advise-reference.json").read_text(encoding="utf-8"))
         data["stopped"] = run_stopped(reference, args.stop_nodes, args.stop_per_hand)
     if "hand" in parts:
         data["hand"] = run_hand(hands)

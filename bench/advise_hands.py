@@ -22,7 +22,7 @@ REF_SEED = 1_000_003
 """The reference's sampling seed: not 2 or 3, the seeds bench/advise.py tests."""
 TESTED_SEEDS = (2, 3)
 """bench/advise.py's sampling seeds, whose sample seeds the reference must not reuse."""
-TESTED_SAMPLES = 128
+TESTED_SAMPLES = 256
 """The most samples bench/advise.py draws a hand (``ANYTIME_SAMPLES``)."""
 
 

@@ -1,4 +1,4 @@
-"""Two levers of the advice measured before building them: a control variate and the descending driver.
+"""Two levers of the advice measured: a control variate and how the exact solves start.
 
 Parts (``--parts``), every input a pure function of its seed:
 
@@ -16,10 +16,13 @@ Parts (``--parts``), every input a pure function of its seed:
   bench hands), by least squares of the exact value on the hand's model features and the cheap
   value (the cheap value's coefficient given the hand); (b) within the other 29 reference hands
   (leave one out). Beside it, the CPU seconds a cheap value costs.
-- **descend**: the solver's MTD(f) starts at the upper bound when no node limit is set and
-  halfway under one (``search.driver``); the advice solves under ``ADVICE_MAX_NODES``. The Master's
-  sampled deals (the reference's first ``--descend-samples`` of each seat-0 hand) solved both
-  ways: total nodes (machine-independent), values checked equal where both solves finished.
+- **descend**: how the advice's exact solves (``ADVICE_MAX_NODES`` each) start: MTD(f) halfway
+  (a node-limited solve's own start), descending from the deal's upper bound known without search
+  (``Evaluator(descend=True)``, as a solve without a node limit starts), and descending in restarts
+  (``Evaluator(restarts=RESTARTS)``: a chain of node-limited solves on one table, each from the
+  tightest upper bound proved so far). Each bench hand's first ``--descend-samples`` reference
+  deals (``call_sample``: play and, when a later seat calls, pass): total nodes by seat
+  (machine-independent) and CPU seconds, values checked equal wherever the solves finished.
 
 Run: ``python -m bench.advise_levers [--parts control,descend] [--descend-samples 2]``.
 Result: ``bench/results/advise-levers.json``.
@@ -36,7 +39,7 @@ from typing import Any
 
 from bench.advise_hands import REF_SEED, bench_hand, sample_seeds
 from bench.common import RESULTS_DIR, base_parser, save_json
-from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
+from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, RESTARTS
 from lukfu_solver.analysis.model import features
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import CallTask, call_sample
@@ -188,34 +191,49 @@ def run_control() -> dict[str, Any]:
 
 
 def run_descend(samples: int) -> dict[str, Any]:
-    """The Master's reference deals solved under the advice's node limit and with none (module docstring)."""
+    """Every bench hand's first ``samples`` reference deals solved from halfway, descending, and
+    descending in restarts, under the advice's node limit (module docstring)."""
     reference = {r["hand_index"]: r for r in json.loads(REFERENCE.read_text(encoding="utf-8"))["records"]}
-    kinds = {"node_limit": Evaluator(SolveLimits(ADVICE_MAX_NODES)), "no_limit": Evaluator(SolveLimits())}
-    totals = {k: 0 for k in kinds}
+    limits = SolveLimits(ADVICE_MAX_NODES)
+    kinds = {
+        "halfway": Evaluator(limits),
+        "descend": Evaluator(limits, descend=True),
+        "restarts": Evaluator(limits, descend=True, restarts=RESTARTS),
+    }
+    nodes = {str(s): dict.fromkeys(kinds, 0) for s in range(3)}
+    cpu = {str(s): dict.fromkeys(kinds, 0.0) for s in range(3)}
     records, same, stopped = [], True, 0
-    for i in sorted(h for h in reference if h % 3 == 0):
+    for i in sorted(reference):
         hand, seat = bench_hand(i)
         for k, s in enumerate(sample_seeds(REF_SEED, samples)):
-            row: dict[str, Any] = {"hand_index": i, "sample": k}
+            row: dict[str, Any] = {"hand_index": i, "seat": seat, "sample": k}
             values = []
             for name, ev in kinds.items():
+                c = time.process_time()
                 r = call_sample(CallTask(hand, seat, s, ev, policy_calls, None, None, None))
-                totals[name] += r.nodes
+                cpu[str(seat)][name] += time.process_time() - c
+                nodes[str(seat)][name] += r.nodes
                 row[f"{name}_nodes"] = r.nodes
-                values.append((r.play, r.pass_, r.incomplete))
                 row[f"{name}_incomplete"] = r.incomplete
-            stopped += values[0][2] > 0
-            if values[0][2] == 0 and values[1][2] == 0:  # both exact: the same values
-                same = same and values[0] == values[1]
+                values.append((r.play, r.pass_, r.incomplete))
+            stopped += any(v[2] for v in values)
+            exact = [v[:2] for v in values if v[2] == 0]
+            same = same and all(v == exact[0] for v in exact)
             records.append(row)
             print(row, file=sys.stderr, flush=True)
+    total = {name: sum(n[name] for n in nodes.values()) for name in kinds}
     return {
         "samples_a_hand": samples,
         "hands": len({r["hand_index"] for r in records}),
-        "total_nodes": totals,
-        "no_limit_over_node_limit": round(totals["no_limit"] / totals["node_limit"], 3),
-        "same_values_where_both_exact": same,
-        "samples_the_node_limit_stopped": stopped,
+        "restarts": list(RESTARTS),
+        "total_nodes": total,
+        "nodes_by_seat": nodes,
+        "cpu_s_by_seat": {s: {k: round(v, 2) for k, v in c.items()} for s, c in cpu.items()},
+        "descend_over_halfway_by_seat": {s: round(n["descend"] / n["halfway"], 3) for s, n in nodes.items()},
+        "restarts_over_descend_by_seat": {s: round(n["restarts"] / n["descend"], 3) for s, n in nodes.items()},
+        "restarts_over_descend": round(total["restarts"] / total["descend"], 3),
+        "same_values_where_exact": same,
+        "samples_a_node_limit_stopped": stopped,
         "records": records,
     }
 
@@ -223,10 +241,16 @@ def run_descend(samples: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise-levers.json")
     parser.add_argument("--parts", default="control,descend", help="parts to run (comma-separated)")
-    parser.add_argument("--descend-samples", type=int, default=2, help="sampled deals a Master hand (2)")
+    parser.add_argument("--descend-samples", type=int, default=2, help="reference deals a hand (2)")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
     data: dict[str, Any] = {"bench": "advise-levers", "ran": {"parts": sorted(parts)}}
+    if args.out.exists():  # the parts not run are kept, with the run they came from
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        kept = {k: v for k, v in old.items() if k in ("control", "descend") and k not in parts}
+        if kept:
+            data.update(kept)
+            data["ran"]["kept_from_earlier_run"] = {"parts": sorted(kept), "environment": old.get("environment")}
     if "control" in parts:
         data["control"] = run_control()
         print(json.dumps(data["control"]["gap_variance_ratio_by_seat"]))

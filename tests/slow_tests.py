@@ -30,6 +30,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_calling_hint_takes_a_time_budget",
         "test_the_sequential_test_stops_at_the_same_sample_for_any_jobs",
         "test_the_command_line_start_does_not_load_the_model",
+        "test_two_phase_anytime_answers_stop_at_the_same_deal_for_any_jobs",
     ),
     "test_bounds_cache.py": (  # bounds on many searched positions
         "test_cached_bounds_equal_the_computed_ones_on_a_miss_and_on_the_hit",
@@ -198,6 +199,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_play_screen_and_its_hints_speak_the_glossary",
         "test_hindi_advice_fits_other_widths",
         "test_the_main_commands_speak_the_glossary",
+    ),
+    "test_pimc_budget.py": (  # whole deals solved three ways
+        "test_descend_starts_at_the_upper_bound_whatever_the_node_limit",
+        "test_restarts_give_one_solve_s_value_and_stay_within_the_node_limit",
     ),
     "test_pimc_twophase.py": (  # two-phase sampling in worker processes
         "test_exact_phase_values_are_plain_sampling_values_and_jobs_do_not_matter",

@@ -12,11 +12,11 @@ from rich.console import Console
 
 from lukfu_cli.analyse_charts import MovesChart, OutcomeChart
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.defaults import ADVISE_TIME, advice_budget
+from lukfu_solver.analysis.defaults import ADVICE_TWO_PHASE, ADVISE_TIME, DECIDE_SE, RESTARTS, advice_budget
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.analysis.model import FEATURES, load_model, predict
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.hidden.calls import Budget, call_values
+from lukfu_solver.hidden.calls import Budget, CallSample, call_values, two_phase_estimate
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
 from lukfu_solver.policy.calling import hand_facts, policy_calls
 from lukfu_solver.view import SeatView
@@ -155,3 +155,48 @@ def test_the_calling_hint_takes_a_time_budget() -> None:
     h = hint(view, 1, seed=0, limits=SMALL, time_budget=30.0)
     assert h.advice is not None and h.advice.stopped in ("decided", "samples", "time")
     assert h.left_out == []
+
+
+def test_a_decided_answer_samples_on_until_it_is_precise() -> None:
+    """With a precision, a gap far from 0 still counts as undecided while its standard error is
+    above it; the default answer asks for :data:`DECIDE_SE`."""
+    diffs = [-6.0, -2.0, -4.0, -8.0, -3.0, -5.0, -7.0, -1.0]
+    assert Budget(None, 3.0, 8).decided(diffs)
+    m, se = refine(-4.0, 2.0, diffs, typical=15.0)
+    assert abs(m) > 3.0 * se and se > 0.5
+    assert not Budget(None, 3.0, 8, prior=(-4.0, 2.0), typical_var=15.0, precision=0.5).decided(diffs)
+    assert Budget(None, 3.0, 8, prior=(-4.0, 2.0), typical_var=15.0, precision=0.5).decided(diffs * 8)
+    assert advice_budget(None, None, 1)[1].precision == DECIDE_SE  # type: ignore[union-attr]
+
+
+def test_the_precision_stop_samples_on_until_the_gap_is_that_sharp() -> None:
+    """In ``call_values`` with two phases: without a precision the test stops at the first deal
+    whose gap is 3 errors from 0; with one the same deals go on until the error is at most that,
+    and stop at the first deal where it is."""
+    tp = ADVICE_TWO_PHASE[1]
+    evaluator = Evaluator(SMALL, descend=True, restarts=RESTARTS)
+    loose = call_values(WEAK, 1, 128, 7, evaluator, policy_calls, budget=Budget(None, 3.0, 4), two_phase=tp)
+    sharp_budget = Budget(None, 3.0, 4, precision=0.8)
+    sharp = call_values(WEAK, 1, 128, 7, evaluator, policy_calls, budget=sharp_budget, two_phase=tp)
+
+    def gap(samples: list[CallSample]) -> tuple[float, float]:
+        return two_phase_estimate(samples, lambda p, q: p - q, None, tp.diff_share)
+
+    assert loose.stopped == sharp.stopped == "decided"
+    assert len(sharp.samples) > len(loose.samples) and sharp.samples[: len(loose.samples)] == loose.samples
+    assert gap(loose.samples)[1] > 0.8 >= gap(sharp.samples)[1]
+    before = sharp.samples[:-1]
+    assert not sharp_budget.decided([s.play - s.pass_ for s in before if s.solved], gap(before))
+
+
+def test_two_phase_anytime_answers_stop_at_the_same_deal_for_any_jobs() -> None:
+    """Two-phase sampling with the learned cheap value and the exact solves in restarts (the
+    default's), stopped by the sequential test with a precision: one and two processes value the
+    same deals the same way (the cheap solves and the restarts stop at node limits)."""
+    budget = Budget(None, 3.0, 4, precision=0.8)
+    tp = ADVICE_TWO_PHASE[1]
+    evaluator = Evaluator(SMALL, descend=True, restarts=RESTARTS)
+    one = call_values(WEAK, 1, 64, 7, evaluator, policy_calls, 1, budget=budget, two_phase=tp)
+    two = call_values(WEAK, 1, 64, 7, evaluator, policy_calls, 2, budget=budget, two_phase=tp)
+    assert one.stopped == "decided" and one.exact_samples >= 4 and one.cheap_only > 0
+    assert (one.play, one.pass_, one.samples) == (two.play, two.pass_, two.samples)

@@ -174,3 +174,64 @@ def test_the_anytime_recommendation_follows_the_estimates_it_shows(monkeypatch: 
     assert refine(m.play - m.pass_, m.gap_error, diffs, typical=m.gap_var)[0] > 0
     assert adv.play.mean < adv.pass_.mean
     assert adv.recommendation == "pass" and adv.p_play_better < 0.5
+
+
+def test_descend_starts_at_the_upper_bound_whatever_the_node_limit() -> None:
+    """``Evaluator(descend=True)`` gives a node-limited solve the first test an unlimited solve
+    makes (the upper bound known without search): the same value and the same nodes as the
+    unlimited solve, and a different path from the halfway start; the advice descends only when
+    its solves may run to ``DESCEND_NODES`` or more."""
+    from lukfu_solver.analysis.defaults import DESCEND_NODES
+    from lukfu_solver.game import deal_from_seed
+
+    pos = Position.start(deal_from_seed(1006), 0)
+    unlimited = make_solver().solve(pos)
+    down = Evaluator(SolveLimits(16_000_000), descend=True).value(pos, make_solver())
+    half = Evaluator(SolveLimits(16_000_000)).value(pos, make_solver())
+    assert down.value == half.value == unlimited.value and down.exact
+    assert down.nodes == unlimited.nodes != half.nodes
+    got: dict[str, object] = {}
+
+    def spy(*args: object, **kwargs: object) -> object:
+        got["descend"] = args[4].descend  # type: ignore[attr-defined]
+        raise RuntimeError("enough")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(advice, "call_values", spy)
+        for nodes, descends in ((DESCEND_NODES, True), (DESCEND_NODES - 1, False), (None, True)):
+            with pytest.raises(RuntimeError):
+                advise(ANY, 2, 1, 0, limits=SolveLimits(nodes))
+            assert got["descend"] is descends
+
+
+def test_restarts_give_one_solve_s_value_and_stay_within_the_node_limit() -> None:
+    """``Evaluator(restarts=...)``: a chain of node-limited solves on one table, each from the
+    tightest upper bound proved so far, ends with the unlimited solve's value; on a deal where one
+    descending solve wanders it takes fewer nodes; under a node limit it stops within it, its
+    bounds around the value; the advice restarts whenever it descends."""
+    from lukfu_solver.analysis.defaults import RESTARTS
+    from lukfu_solver.game import deal_from_seed
+    from lukfu_solver.hidden.calls import call_deals
+
+    hard = Position.start(call_deals(deal_from_seed(1015)[0], 0, 3, 1_000_003)[2], 0)  # bench hand 15's
+    exact = make_solver().solve(hard)
+    chain = Evaluator(SolveLimits(16_000_000), descend=True, restarts=RESTARTS).value(hard, make_solver())
+    one = Evaluator(SolveLimits(16_000_000), descend=True).value(hard, make_solver())
+    assert chain.exact and chain.value == one.value == exact.value
+    assert chain.nodes < 0.6 * one.nodes
+    short = Evaluator(SolveLimits(30_000), descend=True, restarts=RESTARTS).value(hard, make_solver())
+    assert not short.exact and short.nodes <= 30_000
+    r = make_solver().solve(hard, max_nodes=30_000)
+    assert r.lower <= exact.value <= r.upper  # the premise: 30,000 nodes do not settle it
+    got: dict[str, object] = {}
+
+    def spy(*args: object, **kwargs: object) -> object:
+        got["restarts"] = args[4].restarts  # type: ignore[attr-defined]
+        raise RuntimeError("enough")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(advice, "call_values", spy)
+        for nodes, restarts in ((None, RESTARTS), (10_000, None)):
+            with pytest.raises(RuntimeError):
+                advise(ANY, 2, 1, 0, limits=SolveLimits(nodes))
+            assert got["restarts"] == restarts

@@ -11,7 +11,8 @@ import random
 import pytest
 
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.defaults import MASTER_TWO_PHASE, advice_budget, advice_two_phase
+from lukfu_solver.analysis.cheap_value import CheapValue
+from lukfu_solver.analysis.defaults import ADVICE_TWO_PHASE, CHEAP_NODES, advice_budget, advice_two_phase
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.calls import Budget, TwoPhase, call_values
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, combine, double_sample, mean_stderr
@@ -85,11 +86,12 @@ def test_exact_phase_values_are_plain_sampling_values_and_jobs_do_not_matter() -
     )
 
 
-def test_the_master_anytime_answer_samples_in_two_phases_and_fixed_work_does_not() -> None:
-    """The default: two phases for the Master's anytime answer only; ``--samples N`` solves N."""
-    n, anytime = advice_budget(None, None, 0)
-    assert advice_two_phase(anytime, 0) is MASTER_TWO_PHASE
-    assert advice_two_phase(anytime, 1) is None
+def test_the_anytime_answers_sample_in_two_phases_and_fixed_work_does_not() -> None:
+    """The default: two phases for every seat's anytime answer; ``--samples N`` solves N."""
+    for seat in (0, 1, 2):
+        anytime = advice_budget(None, None, seat)[1]
+        assert advice_two_phase(anytime, seat) is ADVICE_TWO_PHASE[seat]
+        assert ADVICE_TWO_PHASE[seat].value == CheapValue(CHEAP_NODES)
     fixed = advice_budget(4, None, 0)[1]
     assert advice_two_phase(fixed, 0) is None and advice_two_phase(Budget(3.0), 0) is None
     adv = advise(HAND, 1, 4, 5, limits=SolveLimits(max_nodes=20_000))
@@ -118,3 +120,22 @@ def test_a_slow_exact_deal_does_not_keep_the_cheap_deals_from_starting(monkeypat
     assert [s.solved for s in val.samples] == [True, False, False, False] and val.stopped == "time"
     plain = call_values(HAND, 1, 16, 5, EVALUATOR, policy_calls, budget=Budget(5.5), two_phase=TwoPhase(every=1))
     assert len(plain.samples) == 1  # every deal exact: the next one would end after the budget
+
+
+def test_a_stopped_cheap_solve_counts_the_learned_value_within_its_bounds() -> None:
+    """With a cheap value, a cheap solve that stops counts it, clamped to the bounds it proved (a
+    value outside them is moved to the nearer one); one that finishes counts its exact value."""
+    from lukfu_solver.hidden.calls import cheap_solve
+    from lukfu_solver.position import Position
+    from lukfu_solver.search import make_solver
+
+    pos = Position.start(deal_from_seed(1006), 0)  # bench hand 6's deal: 500 nodes do not settle it
+    plain = cheap_solve(TwoPhase(cheap_nodes=500), pos, make_solver(), None)
+    r = make_solver().solve(pos, max_nodes=500)
+    assert not r.complete and not plain.exact and plain.value == (r.lower + r.upper) / 2
+    high = cheap_solve(TwoPhase(cheap_nodes=500, value=lambda p, lo, hi: 99.0), pos, make_solver(), None)
+    assert high.value == r.upper and high.nodes == r.nodes
+    learned = cheap_solve(TwoPhase(cheap_nodes=500, value=CheapValue(CHEAP_NODES)), pos, make_solver(), None)
+    assert r.lower <= learned.value <= r.upper and learned.value != plain.value
+    exact = cheap_solve(TwoPhase(cheap_nodes=10_000_000, value=lambda p, lo, hi: 99.0), pos, make_solver(), None)
+    assert exact.exact and exact.value == make_solver().solve(pos).value

@@ -34,7 +34,7 @@ from ..i18n import _
 from ..policy.calling import HandFacts, hand_facts, policy_calls
 from ..policy.rule import rule_playout
 from ..position import Position
-from .defaults import advice_two_phase
+from .defaults import DESCEND_NODES, RESTARTS, advice_two_phase
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons
 
@@ -124,7 +124,9 @@ def advise(
     (None: exactly ``samples``, reproducible to the byte);
     ``guess`` warm-starts every solve at the learned model's value of the caller's hand;
     ``two_phase`` samples in two phases (a ``hidden.calls.TwoPhase``; True: the default,
-    ``defaults.advice_two_phase``, the Master's anytime answer only; False: never)."""
+    ``defaults.advice_two_phase``, the anytime answer only; False: never). The solves descend
+    from the deal's upper bound, in restarts (``defaults.RESTARTS``), when ``limits`` allow them
+    ``defaults.DESCEND_NODES`` or more."""
     if hand.bit_count() != 12:
         raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))
     if seat not in (0, 1, 2):
@@ -132,7 +134,9 @@ def advise(
     t0 = time.perf_counter()
     two_phase = advice_two_phase(budget, seat) if two_phase is True else (two_phase or None)
     model = predict(hand_facts(hand), seat)
-    evaluator = Evaluator(limits or SolveLimits(), kind=solver)
+    limits = limits or SolveLimits()
+    descend = limits.max_nodes is None or limits.max_nodes >= DESCEND_NODES
+    evaluator = Evaluator(limits, kind=solver, descend=descend, restarts=RESTARTS if descend else None)
     warm = model_guess if guess and model is not None else None
     if model is not None and budget is not None and budget.z is not None:  # the test on the answer's own gap
         budget = dataclasses.replace(

@@ -23,6 +23,7 @@ from ..hidden.pimc import SolveLimits
 from ..i18n import _
 from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int
 from ..view import HAND_SIZE
+from .cheap_value import CheapValue
 
 DEFAULT_MAX_NODES = 500_000
 """Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
@@ -30,6 +31,19 @@ move of every sample (about 0.1 s of the compiled solver; ``docs/pimc.md``)."""
 ADVICE_MAX_NODES = 16_000_000
 """Per-solve node limit of call/pass advice: nearly every whole-deal solve finishes below it
 (``docs/pimc.md`` has the share that stops and the time a hand takes)."""
+DESCEND_NODES = 1_000_000
+"""A call valuation's solves allowed at least this many nodes (or no limit) descend from the deal's
+upper bound (``hidden.pimc.Evaluator``'s ``descend``): nearly all of them finish, so their cost is
+what the start changes (0.97x, 0.86x, 0.79x the nodes of the halfway start at seats 0, 1, 2 on the
+training deals of ``train/deal_model.py``); under a smaller limit many stop, and the halfway
+start's bounds, proved on both sides, give the better midpoint."""
+RESTARTS = (10_000, 1.5)
+"""A call valuation's descending solves (:data:`DESCEND_NODES`) run as a chain of node-limited
+solves on one table, the first of 10,000 nodes and each next 1.5 times as many, each from the
+tightest upper bound proved so far (``hidden.pimc.Evaluator``'s ``restarts``): the same values for
+fewer nodes where one descent wanders. On 4 reference deals of each bench hand, 0.64x, 0.96x,
+1.05x the nodes of one descending solve at seats 0, 1, 2, 0.72x in all
+(``bench/results/advise-levers.json``, ``descend``; other chains: ``docs/history/``)."""
 ADVISE_SAMPLES = 32
 """Samples of ``advise`` (and of the advice in ``analyse HAND``)."""
 VIEW_SAMPLES = 48
@@ -58,14 +72,17 @@ LEAD_TIME = 2.0
 :data:`HAND_TIME`."""
 VIEW_TIME = 5.0
 """The default time budget of ``analyse VIEW``."""
-ANYTIME_SAMPLES = 128
-"""The most samples an answer with a time budget draws (the budget or the sequential test
-usually stops it far earlier)."""
+ANYTIME_SAMPLES = 256
+"""The most sampled deals an answer with a time budget draws, the cheap ones of two-phase sampling
+included (the budget or the sequential test usually stops it earlier)."""
 DECIDE_Z = 3.0
 """The sequential test: sampling stops once the paired play - pass difference is more than this
 many standard errors from 0 ..."""
 DECIDE_MIN = 8
-"""... after at least this many samples."""
+"""... after at least this many samples (deals solved exactly) ..."""
+DECIDE_SE = 0.5
+"""... and once its standard error is at most this many points: a clear answer goes on sampling
+within its budget until its numbers are that sharp (``hidden.calls.Budget.precision``)."""
 
 REVIEW_SAMPLES = 16
 """Sampled deals of each decision of a game review (``analysis.review_work``), a fixed number so
@@ -80,31 +97,40 @@ REVIEW_CALL_MAX_NODES = 2_000_000
 nearly all finishing below it."""
 
 
-MASTER_TWO_PHASE = TwoPhase(cheap_nodes=40_000, every=4, diff_share=0.53)
-"""Two-phase sampling of the Master's anytime advice (``hidden.calls.TwoPhase``): every deal valued
-by solves of at most 40,000 nodes (the midpoint of their proven bounds), one in 4 solved exactly
-too. On the exact reference's deals of the Master's hands the cheap values leave 0.53 of the
-play - pass variance (pooled; 0.31 on hand 9, above 1 on two hands) for 1.3 % of a sample's nodes
-(``bench/results/advise-master.json``, ``twophase``): about 1.4x the information a second."""
+CHEAP_NODES = 5_000
+"""The node limit of the cheap solves of two-phase sampling (:data:`ADVICE_TWO_PHASE`)."""
+ADVICE_TWO_PHASE = {
+    0: TwoPhase(cheap_nodes=CHEAP_NODES, every=8, diff_share=0.44, value=CheapValue(CHEAP_NODES)),
+    1: TwoPhase(cheap_nodes=CHEAP_NODES, every=6, diff_share=0.43, value=CheapValue(CHEAP_NODES)),
+    2: TwoPhase(cheap_nodes=CHEAP_NODES, every=6, diff_share=0.31, value=CheapValue(CHEAP_NODES)),
+}
+"""Two-phase sampling of the anytime advice by seat (``hidden.calls.TwoPhase``): every deal valued
+by solves of at most 5,000 nodes (a stopped one counts the learned cheap value,
+``analysis.cheap_value``), one in ``every`` solved exactly too. On the training deals of
+``train/deal_model.py`` (held out by hand, ``lukfu_solver/data/deal_model.json``) the cheap values
+leave ``diff_share`` of the play - pass variance (0.44, 0.43, 0.31 by seat) for 1.4-3.9 % of an
+exact deal's nodes; ``every`` is near the best for that share and cost, on the low side, since a
+hand whose cheap values follow its exact ones less loses by a large ``every`` (``docs/pimc.md``)."""
 
 
 def advice_two_phase(budget: Budget | None, seat: int) -> TwoPhase | None:
-    """The two-phase sampling of a call/pass answer: :data:`MASTER_TWO_PHASE` for the Master's
-    anytime answer (a ``budget`` with the sequential test: :func:`advice_budget` without
-    ``samples``), none otherwise (``--samples N`` solves exactly N deals, as before)."""
-    return MASTER_TWO_PHASE if budget is not None and budget.z is not None and seat == 0 else None
+    """The two-phase sampling of a call/pass answer: :data:`ADVICE_TWO_PHASE` for an anytime answer
+    (a ``budget`` with the sequential test: :func:`advice_budget` without ``samples``), none
+    otherwise (``--samples N`` solves exactly N deals)."""
+    return ADVICE_TWO_PHASE[seat] if budget is not None and budget.z is not None else None
 
 
 def advice_budget(samples: int | None, seconds: float | None, seat: int = 1) -> tuple[int, Budget | None]:
     """The samples and the stopping rule of a call/pass answer. ``samples`` given: exactly that
     many (no sequential test, no budget unless ``seconds`` is also given: reproducible work);
-    otherwise up to :data:`ANYTIME_SAMPLES`, stopped by the sequential test or after ``seconds``
+    otherwise up to :data:`ANYTIME_SAMPLES`, stopped by the sequential test (decided and within
+    :data:`DECIDE_SE`) or after ``seconds``
     (default :data:`ADVISE_TIME`, :data:`MASTER_TIME` at seat 0)."""
     if samples is not None:
         return samples, None if seconds is None else Budget(seconds)
     if seconds is None:
         seconds = MASTER_TIME if seat == 0 else ADVISE_TIME
-    return ANYTIME_SAMPLES, Budget(seconds, DECIDE_Z, DECIDE_MIN)
+    return ANYTIME_SAMPLES, Budget(seconds, DECIDE_Z, DECIDE_MIN, precision=DECIDE_SE)
 
 
 def check_options(

@@ -21,12 +21,12 @@ from typing import NamedTuple
 from ..cards import CardSet
 from ..parallel import ordered_map
 from ..position import Position
+from ..search import ExactSolver
 from .pimc import (
     TYPICAL_VAR,
     ChoiceEstimate,
     Evaluator,
     SampleValue,
-    SolveLimits,
     combine,
     double_sample,
     estimate,
@@ -70,22 +70,38 @@ class CallSample(NamedTuple):
     """The sampled deal: the three hands (:func:`call_deal`; empty for a late sample, never drawn)."""
 
 
+CheapValue = Callable[[Position, int, int], float]
+"""The cheap value of a branch whose cheap solve stopped: ``value(position, lower, upper)`` from
+the deal's start position and the bounds the solve proved (any function of the deal and those
+bounds keeps two-phase sampling exact PIMC in expectation; the nearer the exact value, the less
+variance is left)."""
+
+
 @dataclass(frozen=True)
 class TwoPhase:
     """Two-phase (double) sampling of the call valuation: every deal gets a **cheap** value, each
-    branch solved within ``cheap_nodes`` (the midpoint of its proven bounds; exact if it finishes),
-    and one deal in ``every`` (deals 0, ``every``, ... in the seed's order, fixed in advance) is
-    solved exactly too. :func:`double_sample` makes it exact PIMC in expectation whatever the cheap
-    values are, with less variance when they follow the exact ones (``bench/advise_master.py``);
-    ``diff_share`` is the typical share of an exact value's variance left in exact - cheap."""
+    branch solved within ``cheap_nodes`` (exact if it finishes; otherwise ``value`` of the deal and
+    the bounds it proved, None: their midpoint), and one deal in ``every`` (deals 0, ``every``, ...
+    in the seed's order, fixed in advance) is solved exactly too, by the valuation's own evaluator,
+    so that it gets the values plain sampling gives it. :func:`double_sample` makes it exact PIMC
+    in expectation whatever the cheap values are, with less variance when they follow the exact
+    ones (``docs/pimc.md``); ``diff_share`` is the typical share of an exact value's variance left
+    in exact - cheap."""
 
     cheap_nodes: int = 40_000
     every: int = 4
     diff_share: float = 0.5
+    value: CheapValue | None = None
 
     def exact_deal(self, i: int) -> bool:
         """Whether deal ``i`` (in the seed's order) is in the exact phase."""
         return i % self.every == 0
+
+    def cheap_value(self, pos: Position, lower: int, upper: int) -> float:
+        """The cheap value of a branch whose cheap solve proved ``[lower, upper]`` (within them)."""
+        if lower == upper or self.value is None:
+            return (lower + upper) / 2
+        return float(min(max(self.value(pos, lower, upper), lower), upper))
 
 
 @dataclass(frozen=True)
@@ -107,7 +123,10 @@ class Budget:
     With a ``prior`` (the gap's mean and error, e.g. the learned model's) the test is on the
     refined gap (:func:`refine`), the answer's own; without one the standard error counts a
     variance of at least ``min_var`` (a few equal values must not look certain). ``typical_var``
-    is the gap's typical variance a sample that :func:`refine` shrinks towards."""
+    is the gap's typical variance a sample that :func:`refine` shrinks towards. With a
+    ``precision`` the question counts as answered only once the gap's standard error is also at
+    most that many points: a clear answer goes on sampling, within its budget, until its numbers
+    are that sharp."""
 
     seconds: float | None = None
     z: float | None = None
@@ -115,6 +134,7 @@ class Budget:
     min_var: float = 1.0
     prior: tuple[float, float] | None = None
     typical_var: float = TYPICAL_VAR
+    precision: float | None = None
 
     def decided(self, diffs: Sequence[float], two_phase: tuple[float, float] | None = None) -> bool:
         """The sequential test on the paired differences so far (two-phase sampling: the exact deals',
@@ -128,13 +148,12 @@ class Budget:
                 m, se = combine(self.prior[0], self.prior[1], m, se)
             else:
                 se = max(se, math.sqrt(self.min_var / n))
-            return abs(m) > self.z * se
-        if self.prior is not None:
+        elif self.prior is not None:
             m, se = refine(self.prior[0], self.prior[1], diffs, typical=self.typical_var)
-            return abs(m) > self.z * se
-        m = sum(diffs) / n
-        var = max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var)
-        return abs(m) > self.z * math.sqrt(var / n)
+        else:
+            m = sum(diffs) / n
+            se = math.sqrt(max(sum((d - m) ** 2 for d in diffs) / (n - 1), self.min_var) / n)
+        return abs(m) > self.z * se and (self.precision is None or se <= self.precision)
 
 
 @dataclass
@@ -277,7 +296,6 @@ def call_sample(task: CallTask) -> CallSample:
         return CallSample(0.0, 0.0, False, 0, 0, 0, late=True)
     hands = call_deal(hand, seat, sample_seed)
     p = prior if deadline is not None else None
-    cheap_ev = None if two_phase is None else Evaluator(SolveLimits(two_phase.cheap_nodes), kind=evaluator.kind)
     branches = [seat]
     if seat != 2:
         caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
@@ -289,9 +307,9 @@ def call_sample(task: CallTask) -> CallSample:
     cut = False
     for who in branches:
         pos = Position.start(hands, who)
-        known: SampleValue | None = None
-        if cheap_ev is not None:
-            c = cheap_ev.value(pos, cheap_ev.solver(), deadline=deadline)
+        known: SampleValue | CheapSolve | None = None
+        if two_phase is not None:
+            c = cheap_solve(two_phase, pos, evaluator.solver(), deadline)
             cheap_values.append(c.value)
             cheap_nodes += c.nodes
             cheap_stopped += not c.exact
@@ -312,10 +330,39 @@ def call_sample(task: CallTask) -> CallSample:
     def points(vals: list[float]) -> tuple[float, float]:
         return vals[0], (-vals[1] / 2 if len(vals) > 1 else 0.0)
 
-    cheap = None if cheap_ev is None else points(cheap_values)
+    cheap = None if two_phase is None else points(cheap_values)
     play, pass_pts = points(values) if values else cheap  # type: ignore[misc]
     out = (play, pass_pts, earlier_pass, solves, incomplete, nodes + cheap_nodes, cut, False, by_budget)
     return CallSample(*out, cheap, in_exact, cheap_nodes, cheap_stopped, hands)
+
+
+class CheapSolve(NamedTuple):
+    """A branch's cheap solve in two-phase sampling: its cheap value, whether it is exact, its nodes."""
+
+    value: float
+    exact: bool
+    nodes: int
+
+
+def cheap_solve(two_phase: TwoPhase, pos: Position, solver: ExactSolver | None, deadline: float | None) -> CheapSolve:
+    """Solve ``pos`` within the cheap node limit: the exact value if the solve finishes, else
+    :meth:`TwoPhase.cheap_value` of the bounds it proved; the budget's end (``deadline``) stops it
+    too (then it counts the midpoint of the bounds it had proved)."""
+    if pos.outcome is not None:
+        return CheapSolve(float(pos.outcome.points[pos.caller]), True, 0)
+    assert solver is not None, "two-phase sampling needs a solver"
+    time_limit = None
+    if deadline is not None:
+        time_limit = deadline - time.time()
+        if time_limit <= 0:
+            lo, hi = solver.bounds(pos)
+            return CheapSolve((lo + hi) / 2, lo == hi, 0)
+    r = solver.solve(pos, max_nodes=two_phase.cheap_nodes, time_limit=time_limit)
+    if r.complete and r.value is not None:
+        return CheapSolve(float(r.value), True, r.nodes)
+    if r.stopped == "time":  # the budget's end, not the cheap limit: the bounds it had proved
+        return CheapSolve((r.lower + r.upper) / 2, False, r.nodes)
+    return CheapSolve(two_phase.cheap_value(pos, r.lower, r.upper), False, r.nodes)
 
 
 def call_values(

@@ -225,6 +225,10 @@ class Evaluator:
     picklable function of a position giving a caller value, e.g. the rule playout) it counts the
     fallback's value clamped to the bounds instead, and a node limit below ``min_nodes`` skips
     the solver (fallback only). ``max_entries`` sizes the solver's table (None: the default).
+    ``descend``: a solve given no warm start asks first whether the position reaches the upper
+    bound known without search (MTD(f) descending from the top, as a solve without a node limit
+    starts) rather than testing halfway, as a node-limited solve otherwise does; the value is
+    the same, the nodes are what changes (``docs/pimc.md``).
     """
 
     limits: SolveLimits = field(default_factory=SolveLimits)
@@ -232,6 +236,12 @@ class Evaluator:
     min_nodes: int = 0
     max_entries: int | None = None
     kind: str = "compiled"
+    descend: bool = False
+    restarts: tuple[int, float] | None = None
+    """``(first, growth)``: a solve as a chain of node-limited solves on the same table, the first
+    allowed ``first`` nodes and each next ``growth`` times as many, each asking first whether the
+    value reaches the tightest upper bound proved so far (descending, as ``descend``); the value
+    is the same as one solve's, the nodes fewer on hard deals (``docs/pimc.md``). None: one solve."""
 
     def solver(self) -> ExactSolver | None:
         """A fresh compiled solver, or None when only the fallback values positions."""
@@ -267,16 +277,49 @@ class Evaluator:
                 return SampleValue(float(within), lo == hi, 0, lo != hi)
             by_budget = time_limit is None or left < time_limit
             time_limit = left if by_budget else time_limit
-        extra = {} if guess is None else {"guess": guess}
-        r = solver.solve(pos, max_nodes=self.limits.max_nodes, time_limit=time_limit, **extra)
-        if r.complete and r.value is not None:
-            return SampleValue(float(r.value), True, r.nodes)
-        cut = by_budget and r.stopped == "time"
+        value, lower, upper, nodes, stopped = self._solve(pos, solver, guess, time_limit)
+        if value is not None:
+            return SampleValue(float(value), True, nodes)
+        cut = by_budget and stopped == "time"
         if cut and cut_value is not None:
-            return SampleValue(float(min(max(cut_value(pos), r.lower), r.upper)), False, r.nodes, True)
+            return SampleValue(float(min(max(cut_value(pos), lower), upper)), False, nodes, True)
         if self.fallback is not None:
-            return SampleValue(float(min(max(self.fallback(pos), r.lower), r.upper)), False, r.nodes, cut)
-        return SampleValue((r.lower + r.upper) / 2, False, r.nodes, cut)
+            return SampleValue(float(min(max(self.fallback(pos), lower), upper)), False, nodes, cut)
+        return SampleValue((lower + upper) / 2, False, nodes, cut)
+
+    def _solve(
+        self, pos: Position, solver: ExactSolver, guess: int | None, time_limit: float | None
+    ) -> tuple[int | None, int, int, int, str | None]:
+        """``(value or None, lower, upper, nodes, why it stopped)`` of ``pos`` within the limits:
+        one solve, or with :attr:`restarts` a chain of solves on the same table, each allowed
+        ``growth`` times the nodes of the one before and starting from the tightest upper bound
+        proved so far, until one finishes or the limits are spent."""
+        limit = self.limits.max_nodes
+        if guess is None and (self.descend or self.restarts is not None):
+            guess = solver.bounds(pos)[1]
+        if self.restarts is None:
+            extra = {} if guess is None else {"guess": guess}
+            r = solver.solve(pos, max_nodes=limit, time_limit=time_limit, **extra)
+            return (r.value if r.complete else None), r.lower, r.upper, r.nodes, r.stopped
+        first, growth = self.restarts
+        end = None if time_limit is None else time.time() + time_limit
+        lower, upper = solver.bounds(pos)
+        chunk, nodes = float(first), 0
+        while True:
+            allowed = int(chunk) if limit is None else min(int(chunk), limit - nodes)
+            left = None if end is None else end - time.time()
+            if left is not None and left <= 0:
+                return None, lower, upper, nodes, "time"
+            r = solver.solve(pos, max_nodes=allowed, time_limit=left, guess=guess)
+            nodes += r.nodes
+            if r.complete and r.value is not None:
+                return r.value, r.value, r.value, nodes, None
+            lower, upper = max(lower, r.lower), min(upper, r.upper)
+            if lower >= upper:
+                return lower, lower, lower, nodes, None
+            if r.stopped == "time" or (limit is not None and nodes >= limit):
+                return None, lower, upper, nodes, r.stopped
+            guess, chunk = upper, chunk * growth
 
     def choices(
         self, pos: Position, moves: Sequence[Play], solver: ExactSolver | None, deadline: float | None = None
