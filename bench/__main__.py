@@ -34,6 +34,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "the kernel's cold compile (wall, CPU, per function), beside another tree in the same run",
         "compile.json",
     ),
+    (
+        "kernel_profile",
+        "where the compiled kernel spends its CPU on full deals, by function and phase (needs perf, gdb)",
+        "kernel-profile.json",
+    ),
     ("engine", "random full-deal playouts and legal-move generations a second", "engine.json"),
     ("sampler", "the uniform deal sampler's draws a second on seat views, beside naive rejection", "sampler.json"),
     (
