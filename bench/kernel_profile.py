@@ -3,7 +3,8 @@
 numba's compiled functions carry no symbols that ``perf report`` can read, but gdb names them
 through numba's JIT interface. So the solves run twice with address randomisation off
 (``setarch -R``), so that both runs lay the code out at the same addresses: the first under
-``perf record`` at ``--freq`` samples a second, the second paused at its end while gdb names every
+``perf record`` at ``--freq`` samples a second (enabled by the child around its solves only,
+through perf's control FIFO, so that the process's start is not counted), the second paused at its end while gdb names every
 sampled address. The samples are then summed by function and by phase of a node (keys and
 ``push``, the table, the bounds, the moves and their order, the node loop, numba's reference
 counting calls, and what is not the kernel). Needs Linux ``perf``, ``gdb`` and ``setarch``
@@ -44,24 +45,42 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("moves and ordering", r"kernel::(moves|ordering)::|kernel::alphabeta::(known_move|wake|flush)"),
     ("node loop (with the inlined table probe)", r"kernel::alphabeta::search"),
     ("numba reference counting calls", r"^NRT_"),
+    ("the system (Linux: page faults, system calls)", r"^\[Linux\]$"),
 )
 """The phases of a node, by the function's module (the rest is 'not the kernel')."""
 
 TOOLS = ("perf", "gdb", "setarch")
+LINUX = 0xFFFF800000000000
+"""Addresses from here up are the Linux kernel's (x86-64's upper half), which gdb cannot name."""
 
 
-def child(sets: dict[str, list[tuple[int, int]]], repeat: int, wait: bool) -> int:
-    """Solve the chosen positions ``repeat`` times with fresh solvers; with ``wait``, print
-    ``ready PID`` and wait for a line on standard input before exiting (while gdb looks)."""
+def perf_says(ctl: Path, command: str) -> None:
+    """Tell the ``perf record`` this process runs under to ``enable`` or ``disable`` its events
+    (its ``--control`` FIFOs ``ctl`` and ``ctl.ack``), and wait until it has."""
+    with open(ctl, "w") as out:
+        out.write(command + "\n")
+    with open(ctl.with_suffix(".ack")) as ack:
+        ack.readline()
+
+
+def child(sets: dict[str, list[tuple[int, int]]], repeat: int, wait: bool, ctl: Path) -> int:
+    """Solve the chosen positions ``repeat`` times with fresh solvers, perf's sampling enabled
+    around the solves only; with ``wait``, print ``ready PID`` and wait for a line on standard
+    input before exiting (while gdb looks)."""
     from lukfu_solver.search import make_solver
+    from lukfu_solver.search.compiled import prepare_kernel
 
     cases = [c for name, want in sets.items() for c in build_set(name, FULL[name]) if (c.seed, c.caller) in want]
-    make_solver("compiled").solve(cases[0].position)  # the kernel loaded before the clock
+    if not cases:
+        raise SystemExit("kernel_profile: none of the --only positions is in its bench set")
+    prepare_kernel()  # the kernel loaded before the clock
+    perf_says(ctl, "enable")
     t0 = time.process_time()
     nodes = 0
     for _ in range(repeat):
         for case in cases:
             nodes += make_solver("compiled").solve(case.position).nodes
+    perf_says(ctl, "disable")
     print(
         json.dumps({"positions": len(cases), "nodes": nodes, "cpu_s": round(time.process_time() - t0, 3)}), flush=True
     )
@@ -85,7 +104,7 @@ def phase_of(name: str) -> str:
     for phase, pattern in PHASES:
         if re.search(pattern, name):
             return phase
-    return "not the kernel (Python, numpy, the system)"
+    return "not the kernel (Python, numpy)"
 
 
 def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
@@ -94,11 +113,17 @@ def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
 
     prepare_kernel()
     arch = os.uname().machine
-    cmd = [sys.executable, "-m", "bench.kernel_profile", "--child", "--only", only, "--repeat", str(repeat)]
     with tempfile.TemporaryDirectory() as tmp:
+        ctl = Path(tmp) / "ctl.fifo"
+        os.mkfifo(ctl)
+        os.mkfifo(ctl.with_suffix(".ack"))
+        cmd = [sys.executable, "-m", "bench.kernel_profile", "--child", "--only", only, "--repeat", str(repeat)]
+        cmd += ["--ctl", str(ctl)]
+        # sampling starts disabled (-D -1): the child enables it around its solves only
+        perf = ["perf", "record", "-q", "-D", "-1", "--control", f"fifo:{ctl},{ctl.with_suffix('.ack')}"]
         data = Path(tmp) / "perf.data"
         run = subprocess.run(
-            ["setarch", arch, "-R", "perf", "record", "-q", "-F", str(freq), "-o", str(data), "--", *cmd],
+            ["setarch", arch, "-R", *perf, "-F", str(freq), "-o", str(data), "--", *cmd],
             capture_output=True,
             text=True,
         )
@@ -115,9 +140,7 @@ def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
                 "setarch",
                 arch,
                 "-R",
-                "perf",
-                "record",
-                "-q",
+                *perf,
                 "-F",
                 "1",
                 "-o",
@@ -150,7 +173,7 @@ def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
         raise SystemExit(f"gdb named {len(answers)} of {len(addrs)} addresses: run again")
     by_fn: collections.Counter[str] = collections.Counter()
     for addr, answer in zip(addrs, answers, strict=True):
-        by_fn[symbol_of(answer)] += counts[addr]
+        by_fn["[Linux]" if addr >= LINUX else symbol_of(answer)] += counts[addr]
     total = sum(counts.values())
     by_phase: collections.Counter[str] = collections.Counter()
     for fn, n in by_fn.items():
@@ -174,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--freq", type=int, default=4000, help="samples a second (4000)")
     parser.add_argument("--child", action="store_true", help=argparse_hidden())
     parser.add_argument("--wait", action="store_true", help=argparse_hidden())
+    parser.add_argument("--ctl", type=Path, help=argparse_hidden())
     args = parser.parse_args(argv)
     if args.quick:
         args.only, args.repeat = "c/5:1,9:0", 1
@@ -182,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(f"--only: {exc}")
     if args.child:
-        return child(sets, args.repeat, args.wait)
+        return child(sets, args.repeat, args.wait, args.ctl)
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:
         print(

@@ -47,7 +47,8 @@ def test_gdb_answers_name_the_function_without_offset_or_abi_tag() -> None:
         ("lukfu_solver::search::kernel::alphabeta::known_move", "moves and ordering"),
         ("lukfu_solver::search::kernel::alphabeta::search", "node loop (with the inlined table probe)"),
         ("NRT_decref", "numba reference counting calls"),
-        ("_PyEval_EvalFrameDefault", "not the kernel (Python, numpy, the system)"),
+        ("_PyEval_EvalFrameDefault", "not the kernel (Python, numpy)"),
+        ("[Linux]", "the system (Linux: page faults, system calls)"),
     ],
 )
 def test_functions_fall_into_their_phase(name: str, phase: str) -> None:
