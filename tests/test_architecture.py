@@ -240,6 +240,43 @@ def test_numba_only_in_the_compiled_search() -> None:
     assert not outside, f"numba imported outside the compiled search: {outside}"
 
 
+def _jit_without_runtime(path: Path) -> list[tuple[str, bool]]:
+    """Each function of ``path`` decorated with numba's ``njit``, and whether the decorator leaves
+    numba's runtime out (``_nrt=False``)."""
+    out = []
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                call = dec if isinstance(dec, ast.Call) else None
+                name = (call.func if call else dec).id if isinstance(call.func if call else dec, ast.Name) else ""
+                if name == "njit":
+                    off = any(
+                        k.arg == "_nrt" and isinstance(k.value, ast.Constant) and k.value.value is False
+                        for k in (call.keywords if call else [])
+                    )
+                    out.append((node.name, off))
+    return out
+
+
+def test_the_kernel_runs_without_numbas_runtime() -> None:
+    """Every kernel function is ``@njit(..., _nrt=False)``: the kernel allocates no array, and
+    without the runtime no call pays for reference counts (a sixth of the search's CPU). One
+    function compiled with it would bring the counts back into every function it calls."""
+    kernel = sorted((LIB / "search" / "kernel").glob("*.py"))
+    found = [(p.name, name, off) for p in kernel for name, off in _jit_without_runtime(p)]
+    assert len(found) > 100, "the kernel's compiled functions are found"
+    with_runtime = [f"{file}: {name}" for file, name, off in found if not off]
+    assert not with_runtime, f"kernel functions compiled with numba's runtime: {with_runtime}"
+
+
+def test_the_runtime_rule_can_fail(tmp_path: Path) -> None:
+    f = tmp_path / "k.py"
+    f.write_text(
+        "@njit(cache=True)\ndef a(x):\n    return x\n\n\n@njit(cache=True, _nrt=False)\ndef b(x):\n    return x\n"
+    )
+    assert _jit_without_runtime(f) == [("a", False), ("b", True)]
+
+
 def _definitions(paths: list[Path]) -> list[tuple[Path, str, str]]:
     out = []
     for p in paths:
@@ -412,7 +449,9 @@ WEB = ROOT / "web"
 
 
 def _web_files() -> list[Path]:
-    return sorted(p for ext in ("*.py", "*.js", "*.css", "*.html") for p in WEB.rglob(ext) if "__pycache__" not in p.parts)
+    return sorted(
+        p for ext in ("*.py", "*.js", "*.css", "*.html") for p in WEB.rglob(ext) if "__pycache__" not in p.parts
+    )
 
 
 @pytest.mark.parametrize("path", _web_files(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -424,7 +463,9 @@ def test_no_web_file_over_the_limit(path: Path) -> None:
 
 @pytest.mark.parametrize("path", LIB_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_library_never_reaches_the_web_table(path: Path) -> None:
-    reached = {m for m in _imports(path) | _named_modules(path) if m.split(".")[0] in ("lukfu_web", "starlette", "uvicorn")}
+    reached = {
+        m for m in _imports(path) | _named_modules(path) if m.split(".")[0] in ("lukfu_web", "starlette", "uvicorn")
+    }
     assert not reached, f"{path.relative_to(ROOT)} reaches {sorted(reached)}"
 
 

@@ -19,6 +19,8 @@ from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hyp
 
 pytest.importorskip("numba")
 
@@ -224,6 +226,21 @@ def test_the_longest_move_list():
     assert summary(a) == summary(b) and a.stopped == b.stopped == "nodes"
     a, b = Solver().solve(pos), CompiledSolver().solve(pos)
     assert summary(a) == summary(b) and a.complete and b.complete
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=hyp.lists(hyp.integers(-(2**62), 2**62), min_size=0, max_size=300, unique=True), lo=hyp.integers(0, 5))
+def test_the_kernels_sort_orders_a_row_as_sorted_does(keys: list[int], lo: int) -> None:
+    """ordering.heap_sort (the sort of a node's remaining sort keys, which are distinct) sorts
+    mk[p, lo:hi] and leaves the rest of the array alone."""
+    from lukfu_solver.search.kernel.ordering import heap_sort
+
+    mk = np.full((3, lo + len(keys) + 2), 7, dtype=np.int64)
+    mk[1, lo : lo + len(keys)] = keys
+    before = mk.copy()
+    heap_sort(mk, 1, lo, lo + len(keys))
+    assert mk[1, lo : lo + len(keys)].tolist() == sorted(keys)
+    assert (mk[[0, 2]] == before[[0, 2]]).all() and (mk[1, :lo] == 7).all() and (mk[1, lo + len(keys) :] == 7).all()
 
 
 # ---------------------------------------------------------------- the search

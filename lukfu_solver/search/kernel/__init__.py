@@ -2,7 +2,8 @@
 :mod:`lukfu_solver.search.reference`, move for move, on flat int64 arrays.
 
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
-:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True)``: compiled once
+:class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True, _nrt=False)``
+(numba's runtime left out: the kernel allocates no array, so it needs no reference counts): compiled once
 (about a minute of CPU, each function once: see ``_compile_once_each`` and ``compiled.compile_all``)
 and cached on disk by :mod:`.disk_cache`, for every checkout and install of the same kernel on the
 machine; ``pip install .`` compiles it while building the wheel, so later runs load it in about a second. The modules follow the
@@ -49,9 +50,10 @@ The search (``search``) is iterative (an explicit stack of frames ``fr[ply, :]``
 pause every ``ctr[C_PAUSE] + 1`` nodes and hand control back to Python (the clock, the helper
 thread, Ctrl-C), then resume.
 
-Speed notes (measured on the 2-core benchmark machine): passing numpy arrays between compiled
-functions costs an atomic reference count per array per call, so ``search`` first makes views
-without one (``raw1``/``raw2``); a node's moves are generated and scored only after its table
+Speed notes (measured on the 2-core benchmark machine): with numba's runtime, passing numpy
+arrays between compiled functions costs a call to its reference counting per array per call, 5 %
+of the CPU even on arrays without a count; compiled without it (``_nrt=False``) the search takes
+about a sixth less CPU (``docs/search.md``); a node's moves are generated and scored only after its table
 probe, since about four probed nodes in ten are decided by their entry and need none (the table's
 move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
 discards are generated, reduced and scored in one pass (``discards_ordered``). The first moves of

@@ -20,7 +20,7 @@ from .state import key_slot, last_applies, last_key_at, push, tt_key, tt_key_cac
 from .table import tt_bucket, tt_find, tt_grow, tt_hi, tt_lo, tt_move, tt_store
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def schedule(ctr):
     """Solver._schedule: the node count at which limits are next checked."""
     nxt = (ctr[C_NODES] | ctr[C_PAUSE]) + 1 if ctr[C_PAUSE] else 1 << 62
@@ -30,25 +30,14 @@ def schedule(ctr):
     return nxt
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, _nrt=False, nogil=True)
 def search(T, st, mv, mk, fr, sc, tt, hk, hv, lg, ctr, root, alpha, beta, resume):
     """Fail-soft alpha-beta from row ``root``, iteratively. Returns DONE (value in
     ctr[C_RESULT]), ABORTED (node limit) or PAUSED (every ctr[C_PAUSE] + 1 nodes, if set: call
     again with resume=True to go on). The limits are checked as Solver._check_limits does: at
     ctr[C_NEXT] nodes; the node limit here, the clock by the caller when paused."""
     ENTER, EVAL, RETURN, STORE = 0, 1, 2, 3
-    T = raw1(T)
-    st = raw2(st)
-    mv = raw2(mv)
-    mk = raw2(mk)
-    fr = raw2(fr)
-    sc = raw1(sc)
-    tt = raw1(tt)
     nbm = ctr[C_TTB] - 1
-    hk = raw1(hk)
-    hv = raw1(hv)
-    lg = raw1(lg)
-    ctr = raw1(ctr)
     reduce = ctr[C_REDUCE] != 0
     v = 0
     if resume:
@@ -379,7 +368,7 @@ LAZY_K1 = -KILLER_SCORE - 200000
 LAZY_K2 = -KILLER2_SCORE - 200000
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
     """The next of row p's moves in the search's order that is known without generating them, after
     the candidate ``after`` (-1: none yet) of (the table's move, the claim, killer, second killer):
@@ -408,7 +397,7 @@ def known_move(T, st, p, sc, ttm, k1, k2, reduce, hmax, after):
     return NO_MOVE, 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _undo(hv, lg, a, b, sign):
     """Take the history log's entries a..b-1 out of the history (sign -1) or put them back (+1)."""
     for j in range(a, b):
@@ -416,7 +405,7 @@ def _undo(hv, lg, a, b, sign):
         hv[e >> 8] += sign * (e & 255)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
     """The moves of the waiting row q, scored (by the history the caller restored) as they would
     have been when it was pushed, the known ones already searched (0..R_IDX) selected first;
@@ -430,7 +419,7 @@ def _score_pending(T, st, mv, mk, fr, sc, hk, hv, ctr, q, reduce):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce):
     """Row p's known moves did not cut: its other moves are generated and scored now, by the
     history as it was before the first was searched (the log's entries since taken out and put
@@ -446,7 +435,7 @@ def wake(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, reduce):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
     """The history log is full: every waiting row from p down to the root is scored now (deepest
     first, taking the log out down to each row's mark), and the log starts again empty."""
@@ -463,7 +452,7 @@ def flush(T, st, mv, mk, fr, sc, hk, hv, lg, ctr, p, root, reduce):
     ctr[C_LOGN] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_key(T, st, p):
     """The table key the search probes at row p (Solver._ab: the last player's key, else tt_key
     where the seat to move holds TT_MIN_CARDS), or 0 where it probes none."""
@@ -476,7 +465,7 @@ def node_key(T, st, p):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, killer2, reduce, out):
     """The moves of row p (reduced or all) in the search's order, into out; returns the count."""
     n = node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce)
@@ -485,7 +474,7 @@ def ordered_moves(T, st, p, mv, mk, sc, hk, hv, ttm, killer, killer2, reduce, ou
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_moves(T, st, p, mv, sc, out):
     """Position.legal_moves of row p into out (for checks); returns the count."""
     n = gen_moves(T, st, p, mv, sc)
@@ -494,7 +483,7 @@ def legal_moves(T, st, p, mv, sc, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reduced_moves(T, st, p, mv, sc, out):
     """search.reductions.reduced_moves of row p into out (for checks); returns the count."""
     n = gen_moves(T, st, p, mv, sc)

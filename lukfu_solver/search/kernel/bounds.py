@@ -23,7 +23,7 @@ from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields,
 from .table import slot_find, slot_put
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def payment_to_caller(winner, total, caller):
     """rules.payments(winner, total, caller)[caller]."""
     p = total - 5
@@ -32,7 +32,7 @@ def payment_to_caller(winner, total, caller):
     return -2 * p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def reach_split(caller, r0, r1, r2):
     """search.bounds._reach_split: (the caller's reach, the most either non-caller can reach)."""
     if caller == 0:
@@ -42,14 +42,14 @@ def reach_split(caller, r0, r1, r2):
     return r2, max(r0, r1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def reach_bounds(caller, r0, r1, r2):
     """search.bounds._reach_bounds: (lower, upper)."""
     best_c, best_nc = reach_split(caller, r0, r1, r2)
     return (-2 * (best_nc - 5) if best_nc >= 6 else 0), (2 * (best_c - 5) if best_c >= 6 else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def end_points(f0, f1, f2, last_winner, caller):
     """rules.end_outcome(fu, last_winner, caller).points[caller] (R15), fu being f0..f2."""
     count = 0
@@ -70,7 +70,7 @@ def end_points(f0, f1, f2, last_winner, caller):
     return payment_to_caller(w, f0 if w == 0 else (f1 if w == 1 else f2), caller)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def value_bounds(T, st, p):
     """search.bounds.value_bounds of row p: (lower, upper), :func:`value_bounds_of`; a
     non-caller's lead (the R7 one-trick bound) through the bounds' cache, as a trick led with a
@@ -98,7 +98,7 @@ VBC_K = (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bounds_cache_key(st, p):
     """The key of row p in the bounds' cache: a 64-bit hash of what the
     bounds read (the hands, the fu, the face-up cards, the trick, the seats), not the row's
@@ -134,7 +134,7 @@ def bounds_cache_key(st, p):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def cache_key(h0, h1, h2, faceup, tr0, tr1, fus, nt, leader, besti, tm, caller):
     """bounds_cache_key of a row holding these fields (fus: the three fu, 8 bits each)."""
     seats = fus | (nt << 24) | (leader << 28) | (besti << 32) | (tm << 36) | (caller << 40)
@@ -149,27 +149,27 @@ def cache_key(h0, h1, h2, faceup, tr0, tr1, fus, nt, leader, besti, tm, caller):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cache_find(T, key):
     """Key's slot in the bounds' cache (its first word's index) and the slot's data word, which is
     0 on a miss: an empty slot, another key's, or one torn by two writers (see bounds_cache_key)."""
     return slot_find(T, O_VBC, VB_CACHE_SLOTS, key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def cache_pair(d):
     """The (lower, upper) bounds of a cache data word (cache_put's packing)."""
     return (d & 255) - 128, ((d >> 8) & 255) - 128
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cache_put(T, i, key, lo, hi):
     """Store (lo, hi) for key in the slot at i: data lo + 128 | (hi + 128) << 8 | 1 << 16 (never 0),
     beside key ^ data."""
     slot_put(T, i, key, (lo + 128) | ((hi + 128) << 8) | (1 << 16))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def value_bounds_of(T, st, p):
     """search.bounds.value_bounds of row p: (lower, upper), with search.bounds.reach and search.bounds.trick_claim
     computed inline (the can_beat of the seats still to play serves both)."""
@@ -258,7 +258,7 @@ def value_bounds_of(T, st, p):
     return lower, upper
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def has_set_or_run(hand):
     """search.bounds._has_set_or_run: three cards of a rank, or three in a row of a suit."""
     a = hand & SUIT9
@@ -272,7 +272,7 @@ def has_set_or_run(hand):
     ) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lead_row(st, p, w):
     """Row p + 1 as row p with seat w about to lead a single into an empty trick (the lead itself
     is written by the caller): the scratch row of the one-trick bound and the look-aheads."""
@@ -286,7 +286,7 @@ def lead_row(st, p, w):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def r7_singles(T, hand, old):
     """The singles R7 lets a non-caller lead from hand (old: its Old cards): the non-Old cards of
     its highest suit holding one, or any card when all are Old."""
@@ -294,7 +294,7 @@ def r7_singles(T, hand, old):
     return nonold & T[O_SUIT + (bit_length(nonold) - 1) // 9] if nonold else hand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def r7_lead_bounds(T, st, p, w):
     """search.bounds._r7_lead_bounds at the lead of non-caller w in row p, holding no set and no
     run: the least of the claim's value (when it may claim, R14) and of the single-trick bounds
@@ -324,7 +324,7 @@ def r7_lead_bounds(T, st, p, w):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def trick_end_bounds(T, st, p, w, hand, up, left):
     """search.bounds._single_trick_bounds' ``ended``: bounds once seat w has won the trick in progress
     and holds hand, with up face up and left cards a seat."""
@@ -349,7 +349,7 @@ def trick_end_bounds(T, st, p, w, hand, up, left):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
     """search.bounds._last_trick_value: each seat holds one card (c0, c1, c2), seat w to lead, fu f0..f2."""
     cw = c0 if w == 0 else (c1 if w == 1 else c2)
@@ -375,7 +375,7 @@ def last_trick_value(T, w, c0, c1, c2, f0, f1, f2, up, caller):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended``: seat w won the trick; m0..m2 the hands then."""
     if left == 1:
@@ -395,7 +395,7 @@ def trick_leaf(T, st, p, w, m0, m1, m2, up, left):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left):
     """search.bounds._single_trick_bounds' ``ended`` calling _r7_ahead_bounds: non-caller w won the
     trick of row p and leads next; m0..m2 the hands then. The seats still to play whose hand is
@@ -413,7 +413,7 @@ def trick_r7_ahead(T, st, p, w, m0, m1, m2, up, left):
     return r7_ahead_bounds(T, st[p, F_CALLER], w, m0, m1, m2, f0, f1, f2, up, left, unsure)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._r7_ahead_bounds: non-caller w (no set, no run) to lead with hands m0..m2,
     fu f0..f2 and left cards a hand: the least of the claim's value and of each R7 single's
@@ -440,7 +440,7 @@ def r7_ahead_bounds(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def fold_unsure(mode, lo, hi, olo, ohi):
     """One option joined to a choice: the caller's best (mode 0), a non-caller's (1), or, for a
     seat missing unknown cards, the envelope of all (2)."""
@@ -451,7 +451,7 @@ def fold_unsure(mode, lo, hi, olo, ohi):
     return min(lo, olo), max(hi, ohi)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play for the first follower of the look-ahead's trick, led with the
     single c by leader (c already out of its hand and in up)."""
@@ -479,7 +479,7 @@ def ahead_first(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play for the last follower of the look-ahead's trick, the best card
     being best (by seat bs, led or not); each way the trick ends is bounded by ahead_end."""
@@ -507,7 +507,7 @@ def ahead_second(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, l
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """search.bounds._ahead_play's end: seat w won the look-ahead's trick; bounded by reach and,
     unless w is missing unknown cards, by its lead bound against the hands m0..m2."""
@@ -539,7 +539,7 @@ def ahead_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     return lo, (b if b < hi else hi)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def fold_bounds(maxi, lo, hi, olo, ohi):
     """(lo, hi) joined with one option's bounds (olo, ohi): the best option for the seat
     choosing (max for the caller, min for a non-caller) bounds the choice on both sides."""
@@ -548,7 +548,7 @@ def fold_bounds(maxi, lo, hi, olo, ohi):
     return min(lo, olo), min(hi, ohi)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
     """search.bounds._single_trick_bounds' ``play`` for the last seat s2 to play, the best card being
     card (by seat bs, led or not); s1 is the seat that followed before it (or -1), holding r1."""
@@ -593,7 +593,7 @@ def last_follower_bounds(T, st, p, s2, s1, r1, card, bs, led, up, left):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def single_trick_bounds(T, st, p):
     """search.bounds._single_trick_bounds of row p (a trick led with a single is in progress),
     :func:`single_trick_of` through the bounds' cache (:func:`bounds_cache_key`)."""
@@ -606,7 +606,7 @@ def single_trick_bounds(T, st, p):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def single_trick_of(T, st, p):
     """search.bounds._single_trick_bounds of row p, computed."""
     caller = st[p, F_CALLER]
@@ -643,7 +643,7 @@ def single_trick_of(T, st, p):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
     """search.bounds._lead_bound: seat w leading with hand and fu; r0..r2 are search.bounds.reach."""
     caller = st[p, F_CALLER]
@@ -660,7 +660,7 @@ def lead_bound(T, st, p, w, hand, fu, up, r0, r1, r2):
     return b if b < v else v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def caller_lead_bound(T, st, p, stop):
     """search.bounds._caller_lead_bound at the caller's lead in row p: the best single-trick lower
     bound after each single it may lead that a non-caller can beat (-INF when none; with
@@ -697,7 +697,7 @@ def caller_lead_bound(T, st, p, stop):
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def coalition_lead_bound(T, st, p, stop):
     """search.bounds._coalition_lead_bound at a non-caller's lead in row p: the least single-trick
     upper bound after each single R7 lets it lead (INF when none is played out: at the caller's

@@ -11,7 +11,7 @@ from numba import njit
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sure_claim(T, st, p):
     """search.bounds.sure_claim of row p: the claim total the seat about to lead can force, or 0
     (cashing unbeatable sets, then runs, then singles)."""
@@ -28,7 +28,7 @@ def sure_claim(T, st, p):
     )[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _sure_claim(T, s, hand, fu, o1, o2, faceup, caller):
     """search.bounds._sure_claim: seat s leading with hand and fu against hands o1 and o2; returns
     (the claim total or 0, the drain)."""

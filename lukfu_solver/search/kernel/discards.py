@@ -24,7 +24,7 @@ from .claims import _sure_claim
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_ahead_bound(T, st, p, stop, floor):
     """search.discards.discard_ahead_bound of row p: at a non-caller's discard in a trick whose winner
     is certain, the seats still to play each missing as many unknown cards as were led: the best
@@ -116,7 +116,7 @@ def discard_ahead_bound(T, st, p, stop, floor):
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.discards._disc_play for the first follower of the caller's single c (the lower bound
     when above floor, else -INF): every higher card it holds, highest first, and the discard when
@@ -146,7 +146,7 @@ def disc_first(T, caller, c, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.discards._disc_play for the last follower of the caller's single, the best card being
     best (by seat bs, led or not): each way the trick ends bounded by disc_end, highest card first;
@@ -179,7 +179,7 @@ def disc_second(T, caller, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsu
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.discards._disc_play's end: seat w won the caller's single's trick; the lower bound by
     reach, and, unless w is missing cards, the caller's sure claim or drain against the hands
@@ -213,7 +213,7 @@ def disc_end(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     return lo if lo > floor else -INF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def caller_discards_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, stop, floor):
     """search.discards.caller_discards_above: the best of r7_ahead_above over the caller's discards
     (of as many cards as its hand holds more than left), in the order of discards.discard_subsets
@@ -250,7 +250,7 @@ def caller_discards_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor):
     """search.discards._r7_ahead_above: the lower bound of r7_ahead_bounds when above floor, else
     -INF, given up at the first of the claim and the R7 singles at or below floor."""
@@ -283,7 +283,7 @@ def r7_ahead_above(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure, floor
 # computed at the caller's ends only. The values are bounds.ahead_first's lower bounds exactly.
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_first_lo(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """bounds.ahead_first(...)[0]: the first follower of the look-ahead's trick led with single c."""
     s = (leader + 1) % 3
@@ -311,7 +311,7 @@ def ahead_first_lo(T, caller, leader, c, m0, m1, m2, f0, f1, f2, up, left, unsur
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_second_lo(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """bounds.ahead_second(...)[0]: the last follower of the look-ahead's trick."""
     s = (leader + 2) % 3
@@ -339,7 +339,7 @@ def ahead_second_lo(T, caller, leader, best, bs, led, m0, m1, m2, f0, f1, f2, up
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ahead_end_lo(T, caller, w, m0, m1, m2, f0, f1, f2, up, left, unsure):
     """bounds.ahead_end(...)[0]: reach, and the caller's sure claim or drain where it won (and
     is not missing cards, which it never is)."""

@@ -1,4 +1,4 @@
-"""The kernel's data layout: bit intrinsics, array views, the int64 encodings (moves, state-row
+"""The kernel's data layout: bit intrinsics, the int64 encodings (moves, state-row
 fields ``F_*``, frame fields ``R_*``, counters ``C_*``), the flat constant table ``T`` (offsets
 ``O_*``, :func:`build_tables`) and the small helpers every phase uses (``old_cards``,
 ``can_beat``...). The whole representation is described in :mod:`lukfu_solver.search.kernel`."""
@@ -6,7 +6,7 @@ fields ``F_*``, frame fields ``R_*``, counters ``C_*``), the flat constant table
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 from numba.core import types
 from numba.extending import intrinsic
 
@@ -38,19 +38,6 @@ def _ctlz(typingctx, x):
 
 
 @intrinsic
-def _voidptr(typingctx, addr):
-    """An integer address as a void pointer (for numba.carray)."""
-    sig = types.voidptr(types.uintp)
-
-    def codegen(context, builder, signature, args):
-        from numba.core import cgutils
-
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-
-    return sig, codegen
-
-
-@intrinsic
 def prefetch(typingctx, addr):
     """Ask for the cache line at an address (llvm.prefetch: read, high locality)."""
     sig = types.void(types.uintp)
@@ -70,26 +57,13 @@ def prefetch(typingctx, addr):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def raw1(a):
-    """A view of the 1-D int64 array a without a reference count (meminfo NULL): passing it to
-    other compiled functions then costs no atomic reference counting. a must outlive it."""
-    return carray(_voidptr(a.ctypes.data), a.shape[0], np.int64)
-
-
-@njit(cache=True, inline="always")
-def raw2(a):
-    """raw1 for a 2-D C-contiguous int64 array."""
-    return carray(_voidptr(a.ctypes.data), (a.shape[0], a.shape[1]), np.int64)
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def bit_length(x):
     """Python's int.bit_length for 0 <= x < 2**63."""
     return 64 - _ctlz(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def above_in_suit(card):
     """The cards of card's suit above it, any of which beats it as a single (R8):
     search.bounds._above_in_suit; the bounds and the move ordering share it."""
@@ -265,33 +239,33 @@ def build_tables() -> np.ndarray:
 # ---------------------------------------------------------------- small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def enc(kind, cards, size):
     return cards | (kind << 36) | (size << 40)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def m_kind(m):
     return (m >> 36) & 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def m_cards(m):
     return m & CARD_MASK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def m_size(m):
     return (m >> 40) & 15
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rank_of_top(cards):
     """Rank of the highest card (Play.rank)."""
     return (bit_length(cards) - 1) % 9 + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def zmask(T, off, mask):
     return (
         T[off + (mask & SUIT9)]
@@ -301,7 +275,7 @@ def zmask(T, off, mask):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def old_cards(T, hand, faceup):
     """cards.old_cards: the Old cards of hand for its holder (R11-R13)."""
     known = hand | faceup
@@ -313,7 +287,7 @@ def old_cards(T, hand, faceup):
     return hand & old
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def trick_faceup(st, p):
     up = 0
     for i in range(st[p, F_NTRICK]):
@@ -323,7 +297,7 @@ def trick_faceup(st, p):
     return up
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def trick_cards(st, p):
     c = 0
     for i in range(st[p, F_NTRICK]):
@@ -331,7 +305,7 @@ def trick_cards(st, p):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_beat(T, hand, best, best_led):
     """rules.can_beat: hand holds a play that beats the move ``best`` (R8)."""
     kind = m_kind(best)

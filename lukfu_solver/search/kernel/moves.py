@@ -11,7 +11,7 @@ from ...cards import UNBEATABLE_LEAD
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_discards(hand, size, out, p, n, sc):
     """rules.discard_plays: cards in rank-major order, then combinations in lexicographic order."""
     # scratch: sc[0:12] the card bits in rank-major order, sc[16:28] the combination indices
@@ -51,7 +51,7 @@ def gen_discards(hand, size, out, p, n, sc):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_beats(T, hand, best, best_led, out, p, n):
     """rules.beating_plays, appended to out[n:]; returns the new count."""
     kind = m_kind(best)
@@ -108,7 +108,7 @@ def gen_beats(T, hand, best, best_led, out, p, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_moves(T, st, p, out, sc):
     """Position.legal_moves of row p into out[p, :]; returns the count."""
     if st[p, F_ENDED]:
@@ -182,7 +182,7 @@ def gen_moves(T, st, p, out, sc):
 # ---------------------------------------------------------------- rank equivalence (search.reductions.reduced_moves)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def equivalence_classes(T, st, p, sc):
     """search.reductions.equivalence_classes of row p: returns (skip, ndc), skip = every card of a single
     class but its lowest; the ndc discard classes are stored in sc[32:]."""
@@ -247,7 +247,7 @@ def equivalence_classes(T, st, p, sc):
     return skip, ndc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def caller_chains(f9, others9, shift, sc, ndc):
     """search.reductions._caller_chains: the caller's discard classes of one suit into sc[32 + ndc:];
     returns the new count."""
@@ -270,7 +270,7 @@ def caller_chains(f9, others9, shift, sc, ndc):
     return ndc
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def discard_ok(cards, sc, ndc):
     """A discard keeps the lowest cards of each discard class (search.reductions.reduced_moves)."""
     for j in range(ndc):
@@ -282,7 +282,7 @@ def discard_ok(cards, sc, ndc):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reduce_moves(T, st, p, out, n, sc):
     """search.reductions.reduced_moves: filter out[p, :n] in place (order kept); returns the new count."""
     if n < 2:
@@ -306,7 +306,7 @@ def reduce_moves(T, st, p, out, n, sc):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def lowest_of_suits(hand, cards):
     """In every suit, cards holds the lowest cards of hand in that suit (none, or a prefix): then
     cards & c is the lowest cards of c for every class c of hand's cards, and discard_ok holds."""
@@ -317,7 +317,7 @@ def lowest_of_suits(hand, cards):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_ok(T, st, p, m, sc, reduce):
     """m is among the moves of row p (reduce_moves' when ``reduce``, else every legal move), without
     generating them: the table's move of a merged position may name cards this one does not hold

@@ -14,12 +14,12 @@ from .moves import discard_ok, equivalence_classes, gen_beats, gen_moves, reduce
 from .table import mix
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _hslot(key, mask):
     return mix(key) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hist_get(hk, hv, key):
     k = key + 1
     mask = hk.shape[0] - 1
@@ -33,7 +33,7 @@ def hist_get(hk, hv, key):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hist_add(hk, hv, ctr, key, amount):
     """Add amount to the key's entry; returns its slot."""
     k = key + 1
@@ -52,7 +52,7 @@ def hist_add(hk, hv, ctr, key, amount):
         i = (i + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hist_rehash(hk, hv, nk, nv):
     """Copy every entry of (hk, hv) into the larger empty table (nk, nv)."""
     mask = nk.shape[0] - 1
@@ -69,7 +69,7 @@ def hist_rehash(hk, hv, nk, nv):
 # ---------------------------------------------------------------- ordering (search.reference.Solver._ordered)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def order_keys(T, st, p, mv, mk, n, ttm, killer, killer2, hk, hv):
     """Sort keys mk[p, i] = score << 10 | i of the moves mv[p, :n] (the sort is then stable)."""
     s = st[p, F_TM]
@@ -125,7 +125,7 @@ KILLER_SCORE = -50000000  # after the table's move and claims, before every othe
 KILLER2_SCORE = -40000000  # the ply's second killer, next
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_move(mv, mk, p, i, n):
     """The i-th move of row p in sorted order: selection for the first few, then one sort of
     the rest (the keys are distinct, so any sort gives the stable order)."""
@@ -149,14 +149,45 @@ def next_move(mv, mk, p, i, n):
                     b -= 1
                 mk[p, b + 1] = x
         else:
-            mk[p, i:n].sort()  # the keys are distinct: any sort gives the stable order
+            heap_sort(mk, p, i, n)  # the keys are distinct: any sort gives the stable order
     return mv[p, mk[p, i] & ((1 << IDX_BITS) - 1)]
+
+
+@njit(cache=True, _nrt=False)
+def heap_sort(mk, p, lo, hi):
+    """Sort mk[p, lo:hi] ascending in place (numpy's sort needs numba's runtime, which the kernel
+    does without: no array is allocated in it)."""
+    n = hi - lo
+    for start in range(n // 2 - 1, -1, -1):
+        sift_down(mk, p, lo, start, n)
+    for end in range(n - 1, 0, -1):
+        x = mk[p, lo]
+        mk[p, lo] = mk[p, lo + end]
+        mk[p, lo + end] = x
+        sift_down(mk, p, lo, 0, end)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sift_down(mk, p, lo, root, n):
+    """Heap sort's sift-down of the element at root in the max-heap mk[p, lo:lo + n]."""
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            return
+        if child + 1 < n and mk[p, lo + child + 1] > mk[p, lo + child]:
+            child += 1
+        if mk[p, lo + root] >= mk[p, lo + child]:
+            return
+        x = mk[p, lo + root]
+        mk[p, lo + root] = mk[p, lo + child]
+        mk[p, lo + child] = x
+        root = child
 
 
 # ---------------------------------------------------------------- the moves of a node, ordered
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, reduce):
     """The discards of row p, reduced (when ``reduce``) and with their sort keys, in one pass:
     gen_discards + reduce_moves + order_keys for a follower who cannot beat. Returns the count.
@@ -228,21 +259,21 @@ def discards_ordered(T, st, p, mv, mk, sc, size, ttm, killer, killer2, hk, hv, r
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """The moves of row p (search.reductions.reduced_moves when ``reduce``, else every legal move) with
     the sort keys of Solver._ordered; returns the count. Discards take the one-pass route."""
     return moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_moves(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """node_moves for the search: a lone move gets the key 0 (its index) without its score,
     since one move has no order to find (the history is not read)."""
     return moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, False)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, score_one):
     """node_moves; ``score_one`` False: a lone move is not scored."""
     if st[p, F_NTRICK] > 0:
@@ -262,7 +293,7 @@ def moves_keyed(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce, scor
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_moves_generic(T, st, p, mv, mk, sc, ttm, killer, killer2, hk, hv, reduce):
     """node_moves by the plain route (gen_moves, reduce_moves, order_keys), for checks."""
     n = gen_moves(T, st, p, mv, sc)

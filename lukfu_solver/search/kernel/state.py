@@ -17,7 +17,7 @@ from .table import mix, slot_find, slot_put
 RANKS4 = 0x8040201  # the rank-1 card of every suit (bits 0, 9, 18, 27): shifted by r, the cards of rank r + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def blocked_by(T, live, down):
     """search.table_key._blocked: the cards of live below the highest card of down of their suit."""
     return live & (
@@ -28,7 +28,7 @@ def blocked_by(T, live, down):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def slide(T, h0, h1, h2, over, movable, key):
     """search.table_key._slide on the hands h0..h2, the key's hand terms updated as cards move;
     returns (h0, h1, h2, over, key). Inlined, and with few branches: the card's hand is picked
@@ -76,7 +76,7 @@ def slide(T, h0, h1, h2, over, movable, key):
         over ^= d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def in_no_set(T, hand, cards):
     """search.table_key._in_no_set: no card of cards is in a set (three or more of its rank) of hand."""
     while cards:
@@ -87,7 +87,7 @@ def in_no_set(T, hand, cards):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def slide_runs(T, h0, h1, h2, over, movable, key):
     """search.table_key._slide_runs on the hands h0..h2, the key's hand terms updated as runs
     move; returns (h0, h1, h2, over, key). Inlined, a quick test only: no hand has a run whose
@@ -103,7 +103,7 @@ def slide_runs(T, h0, h1, h2, over, movable, key):
     return slide_runs_all(T, h0, h1, h2, over, movable, key, cand)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
     """The run slides of :func:`slide_runs` once some run may move, in the reference's order,
     over the suits of ``cand`` only (its quick test's run bottoms with a card of ``over`` below):
@@ -162,7 +162,7 @@ def slide_runs_all(T, h0, h1, h2, over, movable, key, cand):
     return h0, h1, h2, over, key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_key(T, st, p):
     """search.table_key.tt_key: the Zobrist key of the canonical form (table_key.canonical_hands:
     cards slid down over gone cards, the gone cards split canonically), with the completed
@@ -175,7 +175,7 @@ def tt_key(T, st, p):
 Z_LAST = 0x5A3C6E1F0B9D2748
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def last_key(T, st, p):
     """search.table_key.last_key of row p: at the last player's turn in a trick, the second
     player having discarded and the last unable to beat the lead, tt_key with that discard
@@ -185,7 +185,7 @@ def last_key(T, st, p):
     return last_key_at(T, st, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def last_applies(T, st, p):
     """Whether row p is a node of last_key: the last player to a trick after the second player's
     discard, unable to beat the lead."""
@@ -194,7 +194,7 @@ def last_applies(T, st, p):
     return not can_beat(T, st[p, F_H0 + st[p, F_TM]], st[p, F_TR0], True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def last_key_at(T, st, p):
     """last_key of a row where last_applies holds (the search checks that first)."""
     gone = m_cards(st[p, F_TR0 + 1])
@@ -203,7 +203,7 @@ def last_key_at(T, st, p):
     return canonical_key(T, st[p, F_H0], st[p, F_H0 + 1], st[p, F_H0 + 2], st[p, F_FACEUP], m_cards(st[p, F_TR0]), key)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def canonical_key(T, h0, h1, h2, up, tcards, key):
     """tt_key of a row with these hands, face-up cards, cards in the trick and Zobrist key
     (table_key._canonical_key of table_key._canonical)."""
@@ -239,13 +239,13 @@ def canonical_key(T, h0, h1, h2, up, tcards, key):
     return key ^ zmask(T, O_ZF, up ^ blocked_by(T, h0 | h1 | h2, cdown))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def key_slot(fk):
     """The index in T of the slot of the cache of table keys for the full key fk (slot_find's)."""
     return O_KEYC + ((mix(fk) & (KEY_CACHE_SLOTS - 1)) << 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_key_cached(T, st, p):
     """tt_key of row p through the cache of table keys (the tail of T, ``O_KEYC``), looked up by
     the row's full Zobrist key: the table key is a function of the position alone, which the full
@@ -263,7 +263,7 @@ def tt_key_cached(T, st, p):
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def full_key(T, st, p):
     """Position._full_key of row p (for checks; the search updates keys incrementally)."""
     to_move = st[p, F_TM]
@@ -286,19 +286,19 @@ def full_key(T, st, p):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_value(st, q, last_winner):
     """rules.end_outcome(...).points[caller] for the fu of row q."""
     return end_points(st[q, F_FU0], st[q, F_FU0 + 1], st[q, F_FU0 + 2], last_winner, st[q, F_CALLER])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push(T, st, p, m):
     """Position.push of move m on row p, written to row p + 1."""
     push_to(T, st, p, m, p + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def push_to(T, st, p, m, q):
     """Position.push of move m on row p, written to row q."""
     for f in range(NF):

@@ -11,7 +11,7 @@ from numba import njit
 from .layout import *  # noqa: F403 (the kernel's vocabulary: encodings, fields, counters, helpers)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def mix(key):
     """A non-linear mix of a 64-bit key (xorshift-multiply). Zobrist keys are XOR-linear in
     the cards, so related positions collide in any fixed set of key bits far more often than
@@ -23,7 +23,7 @@ def mix(key):
     return np.int64(x)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slot_find(T, base, slots, key):
     """A direct-mapped cache in the tail of T at ``base`` (``slots`` slots of two words, a power of
     two), each slot (key ^ data, data) with data never 0: key's slot (its first word's index) and
@@ -35,21 +35,21 @@ def slot_find(T, base, slots, key):
     return i, (d if d != 0 and T[i] ^ d == key else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def slot_put(T, i, key, d):
     """Store data d for key in the slot at i (slot_find's), beside key ^ d."""
     T[i] = key ^ d
     T[i + 1] = d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_bucket(nbm, key):
     """Word index of the bucket of key (nbm = buckets in use − 1): four slots of (key, data),
     64 bytes, one cache line."""
     return (mix(key) & nbm) << 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_find(tt, nbm, key):
     """Word index of key's slot (its data is the next word), or -1."""
     base = tt_bucket(nbm, key)
@@ -59,7 +59,7 @@ def tt_find(tt, nbm, key):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_grow(tt, ctr):
     """Double the buckets in use, in place: an entry of bucket b moves to b + B when its mixed
     key has the bit B (the new half of the array is still zero). Returns the new buckets − 1."""
@@ -82,28 +82,28 @@ MOVE_FIELD = (1 << 44) - 1
 """The move's bits of a table entry's data word; all ones when the entry holds no move."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_pack(move, lo, hi, ncards):
     return (move & MOVE_FIELD) | ((lo + 16) << 44) | ((hi + 16) << 49) | (ncards << 54)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_lo(d):
     return ((d >> 44) & 31) - 16
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_hi(d):
     return ((d >> 49) & 31) - 16
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_move(d):
     m = d & MOVE_FIELD
     return NO_MOVE if m == MOVE_FIELD else m  # all ones: no move stored
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     """The table update at the end of Solver._ab. Returns False, storing nothing, when the key's
     bucket is full and the table should grow first (fewer than ctr[C_EXACT_B] buckets in use and
@@ -159,7 +159,7 @@ def tt_store(tt, ctr, nbm, key, had, elo, ehi, lo, hi, g, a0, b0, best, ncards):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_bounds(tt, ctr, key):
     """The bounds (lower, upper) stored for key, or (-INF, INF)."""
     i = tt_find(tt, ctr[C_TTB] - 1, key)
@@ -168,7 +168,7 @@ def tt_bounds(tt, ctr, key):
     return tt_lo(tt[i + 1]), tt_hi(tt[i + 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_lookup_move(tt, ctr, key):
     """The best move stored for key, or NO_MOVE."""
     i = tt_find(tt, ctr[C_TTB] - 1, key)
