@@ -4,13 +4,13 @@ numba's compiled functions carry no symbols that ``perf report`` can read, but g
 through numba's JIT interface. So the solves run twice with address randomisation off
 (``setarch -R``), so that both runs lay the code out at the same addresses: the first under
 ``perf record`` at ``--freq`` samples a second (enabled by the child around its solves only,
-through perf's control FIFO, so that the process's start is not counted), the second paused at its end while gdb names every
-sampled address. The samples are then summed by function and by phase of a node (keys and
+through perf's control FIFO, so that the process's start is not counted), the second paused at
+its end while gdb names every sampled address. The samples are then summed by function and by phase of a node (keys and
 ``push``, the table, the bounds, the moves and their order, the node loop, numba's reference
 counting calls, and what is not the kernel). Needs Linux ``perf``, ``gdb`` and ``setarch``
 (util-linux); without them it says so and exits 2.
 
-``python -m bench.kernel_profile [--sets c] [--only 5:1,9:0] [--repeat 2] [--out FILE]``; the
+``python -m bench.kernel_profile [--only c/5:1,9:0] [--repeat 2] [--freq 4000] [--out FILE]``; the
 default positions are the twelve hardest of sets b, c and d and ten of set c's middle ones.
 """
 
@@ -120,10 +120,12 @@ def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
         cmd = [sys.executable, "-m", "bench.kernel_profile", "--child", "--only", only, "--repeat", str(repeat)]
         cmd += ["--ctl", str(ctl)]
         # sampling starts disabled (-D -1): the child enables it around its solves only
-        perf = ["perf", "record", "-q", "-D", "-1", "--control", f"fifo:{ctl},{ctl.with_suffix('.ack')}"]
+        # both passes under the same prefix, so that they lay the code out alike
+        perf = ["setarch", arch, "-R", "perf", "record", "-q", "-D", "-1"]
+        perf += ["--control", f"fifo:{ctl},{ctl.with_suffix('.ack')}"]
         data = Path(tmp) / "perf.data"
         run = subprocess.run(
-            ["setarch", arch, "-R", *perf, "-F", str(freq), "-o", str(data), "--", *cmd],
+            [*perf, "-F", str(freq), "-o", str(data), "--", *cmd],
             capture_output=True,
             text=True,
         )
@@ -136,19 +138,7 @@ def profile(only: str, repeat: int, freq: int) -> dict[str, Any]:
         counts = collections.Counter(int(x, 16) for x in ips)
         # the second pass: the same layout, paused at its end while gdb names the addresses
         proc = subprocess.Popen(
-            [
-                "setarch",
-                arch,
-                "-R",
-                *perf,
-                "-F",
-                "1",
-                "-o",
-                str(Path(tmp) / "p2.data"),
-                "--",
-                *cmd,
-                "--wait",
-            ],
+            [*perf, "-F", "1", "-o", str(Path(tmp) / "p2.data"), "--", *cmd, "--wait"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
