@@ -39,6 +39,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "where the compiled kernel spends its CPU on full deals, by function and phase (needs perf, gdb)",
         "kernel-profile.json",
     ),
+    (
+        "bound_ceiling",
+        "how many nodes a bound one step tighter would save, by kind of node (the reference, against exact values)",
+        "bound-ceiling.json",
+    ),
     ("engine", "random full-deal playouts and legal-move generations a second", "engine.json"),
     ("sampler", "the uniform deal sampler's draws a second on seat views, beside naive rejection", "sampler.json"),
     (
