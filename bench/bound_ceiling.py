@@ -87,45 +87,43 @@ def own_bounds(pos: Any, kind: str) -> tuple[int, int]:
     return lo, hi
 
 
-def ceiling_solver(kind: str, step: int, cards: int = 12) -> Any:
-    """A reference solver whose nodes of ``kind`` (the seat to move holding at most ``cards``
-    cards) are first cut by the tightened bounds."""
+def ceiling_solver(kind: str, step: int, cards: int = 12) -> tuple[Any, dict[str, Any]]:
+    """The reference solver (from the one factory) with its nodes of ``kind`` (the seat to move
+    holding at most ``cards`` cards) first cut by the tightened bounds, and the record it keeps:
+    ``known`` (each such position's tightened bounds) and ``cuts``."""
     from lukfu_solver.position import Position
     from lukfu_solver.search import make_solver
-    from lukfu_solver.search.reference import Solver
 
-    class Ceiling(Solver):
-        """The reference search, with bounds ``step`` tighter (never past the value) at ``kind``."""
+    solver = make_solver("reference")
+    exact = make_solver("compiled")  # one table for every value it is asked
+    record: dict[str, Any] = {"known": {}, "cuts": 0}
+    search = solver._ab  # the class's node; the search recurses through the instance's
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.known: dict[str, tuple[int, int]] = {}
-            self.cuts = 0
-            self.exact = make_solver("compiled")  # one table for every value it is asked
+    def _ab(alpha: int, beta: int) -> int:
+        pos = solver._pos
+        if pos.hands[pos.to_move].bit_count() <= cards and node_kind(pos) == kind:
+            text = str(pos)
+            known = record["known"]
+            if text not in known:
+                lo, hi = own_bounds(pos, kind)
+                value = exact.solve(Position.parse(text)).value
+                known[text] = (min(value, lo + step), max(value, hi - step))
+            lower, upper = known[text]
+            if lower >= beta or upper <= alpha:
+                solver.nodes += 1
+                record["cuts"] += 1
+                return lower if lower >= beta else upper
+        return search(alpha, beta)
 
-        def _ab(self, alpha: int, beta: int) -> int:
-            pos = self._pos
-            if pos.hands[pos.to_move].bit_count() <= cards and node_kind(pos) == kind:
-                text = str(pos)
-                if text not in self.known:
-                    lo, hi = own_bounds(pos, kind)
-                    value = self.exact.solve(Position.parse(text)).value
-                    self.known[text] = (min(value, lo + step), max(value, hi - step))
-                lower, upper = self.known[text]
-                if lower >= beta or upper <= alpha:
-                    self.nodes += 1
-                    self.cuts += 1
-                    return lower if lower >= beta else upper
-            return super()._ab(alpha, beta)
-
-    return Ceiling()
+    solver._ab = _ab
+    return solver, record
 
 
 def plain(position: Any) -> dict[str, Any]:
     """The reference's value and nodes on ``position``, with no help."""
-    from lukfu_solver.search.reference import Solver
+    from lukfu_solver.search import make_solver
 
-    solver = Solver()
+    solver = make_solver("reference")
     value = solver.solve(position).value
     return {"value": value, "nodes": solver.nodes, "kinds": {}}
 
@@ -133,15 +131,15 @@ def plain(position: Any) -> dict[str, Any]:
 def measure(position: Any, base: dict[str, Any], kind: str, step: int, cards: int = 12) -> dict[str, Any]:
     """The reference on ``position`` with ``kind``'s tightened bounds, beside ``base`` (:func:`plain`):
     nodes, the ratio, the cuts and the distinct positions of that kind met."""
-    solver = ceiling_solver(kind, step, cards)
+    solver, record = ceiling_solver(kind, step, cards)
     got = solver.solve(position).value
     if got != base["value"]:
         raise AssertionError(f"{kind}: value {got}, the search's {base['value']}: a bound is unsound")
     return {
         "nodes": solver.nodes,
         "ratio": round(base["nodes"] / solver.nodes, 3),
-        "cuts": solver.cuts,
-        "positions": len(solver.known),
+        "cuts": record["cuts"],
+        "positions": len(record["known"]),
     }
 
 
