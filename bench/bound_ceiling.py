@@ -24,8 +24,7 @@ import sys
 from typing import Any
 
 from bench.common import base_parser, progress, save_json
-from bench.kernel_profile import parse_only
-from bench.solve import FULL, build_set
+from bench.kernel_profile import chosen_cases, parse_only
 
 KINDS: dict[str, str] = {
     "caller-lead": "the caller to lead (the caller's look-ahead there)",
@@ -168,10 +167,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--step: {args.step} is not an even number of points from 2 up")
     if not 1 <= args.cards <= 12:
         parser.error(f"--cards: {args.cards} is not a hand's size (1-12)")
+    cases = chosen_cases(sets)
+    if not cases:
+        print("bound_ceiling: none of the --only positions is in its bench set", file=sys.stderr)
+        return 2
     from lukfu_solver.search.compiled import prepare_kernel
 
     prepare_kernel()
-    cases = [c for name, want in sets.items() for c in build_set(name, FULL[name]) if (c.seed, c.caller) in want]
     results: dict[str, Any] = {}
     for case, kind in progress([(c, k) for c in cases for k in [None, *kinds]], "searches"):
         label = f"{case.seed}:{case.caller}"
@@ -181,9 +183,6 @@ def main(argv: list[str] | None = None) -> int:
             continue
         r = results[label]["kinds"][kind] = measure(case.position, results[label], kind, args.step, args.cards)
         print(f"  {kind:24s} {r['nodes']:>9,} nodes  x{r['ratio']:.2f}  ({r['cuts']:,} cuts)", flush=True)
-    if not results:
-        print("bound_ceiling: none of the --only positions is in its bench set", file=sys.stderr)
-        return 2
     total = sum(r["nodes"] for r in results.values())
     pooled = {k: round(total / sum(r["kinds"][k]["nodes"] for r in results.values()), 3) for k in kinds}
     print("\nall positions, nodes without / with:")

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import base_parser, save_json
+from bench.common import Case, base_parser, save_json
 from bench.solve import FULL, build_set
 
 DEFAULT_ONLY = {
@@ -70,7 +70,7 @@ def child(sets: dict[str, list[tuple[int, int]]], repeat: int, wait: bool, ctl: 
     from lukfu_solver.search import make_solver
     from lukfu_solver.search.compiled import prepare_kernel
 
-    cases = [c for name, want in sets.items() for c in build_set(name, FULL[name]) if (c.seed, c.caller) in want]
+    cases = chosen_cases(sets)
     if not cases:
         raise SystemExit("kernel_profile: none of the --only positions is in its bench set")
     prepare_kernel()  # the kernel loaded before the clock
@@ -243,6 +243,12 @@ def parse_only(text: str) -> dict[str, list[tuple[int, int]]]:
             raise ValueError(f"{part!r} is not SEED:CALLER (a seed and a caller 0-2)")
         sets.setdefault(current, []).append((int(seed), int(caller)))
     return sets
+
+
+def chosen_cases(sets: dict[str, list[tuple[int, int]]]) -> list[Case]:
+    """The bench sets' positions that :func:`parse_only`'s ``sets`` name, in the sets' order (a
+    position its set does not hold is left out)."""
+    return [c for name, want in sets.items() for c in build_set(name, FULL[name]) if (c.seed, c.caller) in want]
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def test_tightened_bounds_keep_the_value_and_cut(step: int) -> None:
     assert got["ratio"] == round(base["nodes"] / got["nodes"], 3)
 
 
-def test_exact_bounds_everywhere_save_at_least_as_much_as_one_step() -> None:
+def test_exact_bounds_cut_at_least_as_often_as_one_step_tighter() -> None:
     pos = random_endgame(4, 5)
     base = bc.plain(pos.copy())
     one = bc.measure(pos.copy(), base, "caller-lead", 2)
