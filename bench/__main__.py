@@ -44,6 +44,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "how many nodes a bound one step tighter would save, by kind of node (the reference, against exact values)",
         "bound-ceiling.json",
     ),
+    (
+        "partition_ceiling",
+        "how many nodes partition search could save at most, by what its bounds read (the reference, against exact values)",
+        "partition-ceiling.json",
+    ),
     ("engine", "random full-deal playouts and legal-move generations a second", "engine.json"),
     ("sampler", "the uniform deal sampler's draws a second on seat views, beside naive rejection", "sampler.json"),
     (
