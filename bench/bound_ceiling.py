@@ -124,7 +124,7 @@ def plain(position: Any) -> dict[str, Any]:
 
     solver = make_solver("reference")
     value = solver.solve(position).value
-    return {"value": value, "nodes": solver.nodes, "kinds": {}}
+    return {"value": value, "nodes": solver.nodes}
 
 
 def measure(position: Any, base: dict[str, Any], kind: str, step: int, cards: int = 12) -> dict[str, Any]:
@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     for case, kind in progress([(c, k) for c in cases for k in [None, *kinds]], "searches"):
         label = f"{case.seed}:{case.caller}"
         if kind is None:
-            results[label] = plain(case.position)
+            results[label] = {**plain(case.position), "kinds": {}}
             print(f"{label}: value {results[label]['value']}, {results[label]['nodes']:,} nodes", flush=True)
             continue
         r = results[label]["kinds"][kind] = measure(case.position, results[label], kind, args.step, args.cards)

@@ -25,8 +25,12 @@ cards placed; ``--cards N``: the table answers only where the seat to move holds
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
+from bench.bound_ceiling import plain
 from bench.common import base_parser, progress, save_json
 from bench.kernel_profile import chosen_cases, parse_only
 
@@ -49,24 +53,32 @@ DEFAULT_RELEVANCE = "none,played,tops,leaves"
 """The relevance of each run (:data:`RELEVANCE`), from the most generous to the least."""
 
 
+def holders_from_top(hands: list[int], live: int, suit: int) -> Iterator[int]:
+    """The seats holding ``suit``'s cards of ``live``, from its highest card down (3 for a card in
+    no hand: one in the trick)."""
+    m = (live >> (9 * suit)) & 0x1FF
+    while m:
+        card = 1 << (9 * suit + m.bit_length() - 1)
+        yield next((i for i in range(3) if hands[i] & card), 3)
+        m &= ~(card >> (9 * suit))
+
+
 def tops_read(hands: list[int]) -> int:
     """Each suit's cards in ``hands`` from the highest down to the first held by another seat than
     the highest (inclusive): the cards that decide who holds Old cards (R12) and unbeatable ones."""
+    live = hands[0] | hands[1] | hands[2]
     read = 0
     for s in range(4):
-        shift = 9 * s
-        m = ((hands[0] | hands[1] | hands[2]) >> shift) & 0x1FF
+        m = (live >> (9 * s)) & 0x1FF
         top = None
-        while m:
-            bit = m.bit_length() - 1
-            card = 1 << (shift + bit)
-            read |= card
-            holder = next(i for i in range(3) if hands[i] & card)
+        for holder in holders_from_top(hands, live, s):
+            bit = 1 << (m.bit_length() - 1)
+            read |= bit << (9 * s)
+            m &= ~bit
             if top is None:
                 top = holder
             elif holder != top:
                 break
-            m &= ~(1 << bit)
     return read
 
 
@@ -82,35 +94,45 @@ def class_key(pos: Any, top: int) -> tuple[Any, ...]:
     live = hands[0] | hands[1] | hands[2] | pos.trick_cards
     parts: list[Any] = []
     for s in range(4):
-        shift = 9 * s
-        parts.append(tuple(((h >> shift) & 0x1FF).bit_count() for h in hands))
-        m = (live >> shift) & 0x1FF
-        held = []
-        while m and len(held) < top:
-            bit = m.bit_length() - 1
-            card = 1 << (shift + bit)
-            held.append(next((i for i in range(3) if hands[i] & card), 3))
-            m &= ~(1 << bit)
-        parts.append(tuple(held))
+        parts.append(tuple(((h >> (9 * s)) & 0x1FF).bit_count() for h in hands))
+        parts.append(tuple(islice(holders_from_top(hands, live, s), top)))
     trick = tuple(str(p) for p in pos.trick)
     return (tuple(parts), trick, tuple(pos.fu), pos.to_move, pos.caller)
+
+
+@dataclass
+class Entry:
+    """One position's entry in the ideal table: its proven bounds, the cards its proof is taken to
+    have read (:data:`RELEVANCE`) and where its position held them, hand by hand."""
+
+    lower: int
+    upper: int
+    relevant: int
+    placed: tuple[int, int, int]
+
+    def serves(self, hands: list[int]) -> bool:
+        """Whether ``hands`` hold the relevant cards where the entry's position did."""
+        return all(hands[i] & self.relevant == self.placed[i] for i in range(3))
 
 
 def ceiling_solver(top: int, cards: int = 12, relevance: str = "none") -> tuple[Any, dict[str, Any]]:
     """The reference solver (from the one factory) with an ideal partition table of ``top``
     exact cards a suit answering where the seat to move holds at most ``cards`` cards, and the
-    record it keeps: ``cuts`` and ``values`` (the exact values it had to ask).
+    record it keeps: ``cuts``, ``refused`` (nodes where an entry's bound answered the test but
+    not the node's exact value), ``calls`` (nodes entered) and ``values_asked`` (the exact values
+    it asked, by position).
 
     ``relevance`` names which cards an entry's positions must place alike besides its class
     (:data:`RELEVANCE`)."""
     from lukfu_solver.position import Position
     from lukfu_solver.search import make_solver
+    from lukfu_solver.search.result import INF
     from lukfu_solver.search.table_key import tt_key
 
     solver = make_solver("reference")
     exact = make_solver("compiled")  # one table for every value it is asked
     record: dict[str, Any] = {"cuts": 0, "refused": 0, "calls": 0}
-    table: dict[tuple[Any, ...], dict[int, list[Any]]] = {}
+    table: dict[tuple[Any, ...], dict[int, Entry]] = {}
     touched = [0]  # the cards played face up in the subtree being searched
     values: dict[str, int] = {}
     search = solver._ab  # the class's node; the search recurses through the instance's
@@ -120,10 +142,6 @@ def ceiling_solver(top: int, cards: int = 12, relevance: str = "none") -> tuple[
         if text not in values:
             values[text] = exact.solve(Position.parse(text)).value
         return values[text]
-
-    def fits(entry: list[Any], hands: list[int]) -> bool:
-        """Whether ``hands`` hold the entry's relevant cards where its position did."""
-        return relevance == "none" or all(hands[i] & entry[2] == entry[3][i] for i in range(3))
 
     def _ab(alpha: int, beta: int) -> int:
         pos = solver._pos
@@ -137,15 +155,15 @@ def ceiling_solver(top: int, cards: int = 12, relevance: str = "none") -> tuple[
         entries = table.get(ckey)
         hands = pos.hands
         if entries:
-            near = [e for k, e in entries.items() if k != me and fits(e, hands)]
-            if any(e[0] >= beta or e[1] <= alpha for e in near):
+            near = [e for k, e in entries.items() if k != me and (relevance == "none" or e.serves(hands))]
+            if any(e.lower >= beta or e.upper <= alpha for e in near):
                 v = value_of(pos)
                 for e in near:
-                    if beta <= e[0] <= v or v <= e[1] <= alpha:  # P's bound answers and holds at Q
+                    if beta <= e.lower <= v or v <= e.upper <= alpha:  # P's bound answers and holds at Q
                         solver.nodes += 1
                         record["cuts"] += 1
-                        touched[0] |= e[2]
-                        return e[0] if beta <= e[0] <= v else e[1]
+                        touched[0] |= e.relevant
+                        return e.lower if beta <= e.lower <= v else e.upper
                 record["refused"] += 1
         outer, touched[0] = touched[0], 0
         calls = record["calls"]
@@ -162,31 +180,21 @@ def ceiling_solver(top: int, cards: int = 12, relevance: str = "none") -> tuple[
                 relevant |= (0x1FF & ~(low - 1)) << (9 * s)
         entry = table.setdefault(ckey, {}).get(me)
         if entry is None:
-            entry = [-(10**6), 10**6, relevant, tuple(h & relevant for h in hands)]
-        elif relevant & ~entry[2]:  # a wider proof: the entry keeps the union
-            entry[2] |= relevant
-            entry[3] = tuple(h & entry[2] for h in hands)
+            entry = table[ckey][me] = Entry(-INF, INF, 0, (0, 0, 0))
+        if relevant & ~entry.relevant:  # a wider proof: the entry keeps the union
+            entry.relevant |= relevant
+            entry.placed = (hands[0] & entry.relevant, hands[1] & entry.relevant, hands[2] & entry.relevant)
         if g >= beta:
-            entry[0] = max(entry[0], g)
+            entry.lower = max(entry.lower, g)
         elif g <= alpha:
-            entry[1] = min(entry[1], g)
+            entry.upper = min(entry.upper, g)
         else:
-            entry[0] = entry[1] = g
-        table[ckey][me] = entry
+            entry.lower = entry.upper = g
         return g
 
     solver._ab = _ab
     record["values_asked"] = values
     return solver, record
-
-
-def plain(position: Any) -> dict[str, Any]:
-    """The reference's value and nodes on ``position``, with no help."""
-    from lukfu_solver.search import make_solver
-
-    solver = make_solver("reference")
-    value = solver.solve(position).value
-    return {"value": value, "nodes": solver.nodes, "runs": {}}
 
 
 def measure(position: Any, base: dict[str, Any], top: int, cards: int = 12, relevance: str = "none") -> dict[str, Any]:
@@ -257,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     for (label, case), run in progress([(c, r) for c in cases for r in [None, *runs]], "searches"):
         if run is None:
-            results[label] = plain(case.position)
+            results[label] = {**plain(case.position), "runs": {}}
             print(f"{label}: value {results[label]['value']}, {results[label]['nodes']:,} nodes", flush=True)
             continue
         kind, top = run.split("/")
