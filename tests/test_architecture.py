@@ -47,6 +47,7 @@ LAYERS: dict[str, int] = {
     "puzzles": 7,
     "match": 8,
     "session": 8,
+    "env": 9,
 }
 """The library's layers: a module may import its own layer and the layers below, never above."""
 
@@ -238,6 +239,26 @@ def test_numba_only_in_the_compiled_search() -> None:
     allowed = (LIB / "search" / "kernel", LIB / "search" / "compiled.py", LIB / "search" / "kernel.py")
     outside = [str(p.relative_to(ROOT)) for p in users if not any(p == a or a in p.parents for a in allowed)]
     assert not outside, f"numba imported outside the compiled search: {outside}"
+
+
+RESEARCH_FRAMEWORKS = {
+    "gymnasium": "gymnasium.py",
+    "pettingzoo": "pettingzoo.py",
+    "pyspiel": "openspiel.py",
+    "open_spiel": "openspiel.py",
+}
+"""The research extra's frameworks and the one module of ``lukfu_solver/env`` that may import each."""
+
+
+def test_research_frameworks_only_in_their_env_module() -> None:
+    """gymnasium, pettingzoo and open-spiel (the research extra) are imported by their own interface
+    module alone (gymnasium also by pettingzoo.py, whose spaces are Gymnasium's), so the library
+    imports without them."""
+    env = LIB / "env"
+    for path in LIB_FILES + _sources(CLI):
+        for top in {m.split(".")[0] for m in _imports(path)} & set(RESEARCH_FRAMEWORKS):
+            allowed = {env / RESEARCH_FRAMEWORKS[top]} | ({env / "pettingzoo.py"} if top == "gymnasium" else set())
+            assert path in allowed, f"{path.relative_to(ROOT)} imports {top}"
 
 
 def _jit_without_runtime(path: Path) -> list[tuple[str, bool]]:

@@ -24,8 +24,8 @@ from lukfu_solver.env.actions import (
 from lukfu_solver.env.episode import Episode, IllegalAction, SeededDealer
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import deal_hands, play_deal
-from lukfu_solver.plays import CLAIM_PLAY, Play
 from lukfu_solver.players import make_player
+from lukfu_solver.plays import CLAIM_PLAY, Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
 

@@ -54,7 +54,9 @@ def action_name(action: int) -> str:
         return card_name(action)
     names = {FINISH: "finish", CLAIM_ACTION: "claim", CALL_PLAY: "play", CALL_PASS: "pass"}
     if action not in names:
-        raise NotationError("action", _("an action is 0-{last}, got {action}").format(last=NUM_ACTIONS - 1, action=action))
+        raise NotationError(
+            "action", _("an action is 0-{last}, got {action}").format(last=NUM_ACTIONS - 1, action=action)
+        )
     return names[action]
 
 
@@ -147,4 +149,3 @@ def legal_actions(decision: Decision, chosen: CardSet) -> list[int]:
     if not chosen and decision.claim:
         out.append(CLAIM_ACTION)
     return out
-

@@ -332,4 +332,3 @@ class Episode:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Episode:
         return self.clone()
-

@@ -94,9 +94,10 @@ def _cards(out: np.ndarray, at: int, mask: int) -> None:
         out[at : at + 36] = (np.int64(mask) >> _BITS) & 1
 
 
-def fill(out: np.ndarray, where: dict[str, tuple[int, int]], ep: Episode, person: int) -> None:
+def fill(out: np.ndarray, where: dict[str, tuple[int, int]], ep: Episode, person: int, private: bool = True) -> None:
     """Write ``person``'s view of ``ep`` into the zeroed vector ``out`` at the blocks ``where``
-    names (blocks it leaves out are skipped: OpenSpiel asks for public or private parts alone)."""
+    names (blocks it leaves out are skipped: OpenSpiel asks for public or private parts alone;
+    without ``private`` the history shows no card of the observer's own discards)."""
     if ep.hands is None or ep.phase == "deal":
         return
     me = ep.seat_of(person)
@@ -156,7 +157,7 @@ def fill(out: np.ndarray, where: dict[str, tuple[int, int]], ep: Episode, person
         for i, (p, s) in enumerate(zip(ep.plays, ep.actors, strict=True)):
             if p.kind == DISCARD:
                 out[at + 39] = 1
-                if s == me:
+                if s == me and private:
                     _cards(out, at + 3, p.cards)
             elif p.cards:
                 _cards(out, at + 3, p.cards)

@@ -48,9 +48,7 @@ def sample_worlds(ep: Episode, n: int, seed: int = 0, *, exact: bool = True) -> 
     return [World(d.dealt(), d.position()) for d in sampler.samples(n)]
 
 
-def exact_values(
-    ep: Episode, world: World | None = None, solver: ExactSolver | None = None
-) -> dict[Play, float]:
+def exact_values(ep: Episode, world: World | None = None, solver: ExactSolver | None = None) -> dict[Play, float]:
     """Every legal play of the acting person with its exact value with all cards seen, in that
     person's points (M1, M2): in the episode's own deal, or in ``world`` (one of
     :func:`sample_worlds`; averaging over worlds is PIMC). A play ending the deal is worth its
