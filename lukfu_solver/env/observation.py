@@ -77,8 +77,6 @@ INFORMATION_STATE_BLOCKS = OBSERVATION_BLOCKS + (("history", HISTORY_SLOTS * HIS
 OBSERVATION_SIZE = sum(n for _, n in OBSERVATION_BLOCKS)
 INFORMATION_STATE_SIZE = sum(n for _, n in INFORMATION_STATE_BLOCKS)
 
-_BITS = np.arange(36, dtype=np.int64)
-
 
 def layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, tuple[int, int]]:
     """Each block's ``(offset, size)`` in a vector made of ``blocks`` in order."""
@@ -89,17 +87,21 @@ def layout(blocks: tuple[tuple[str, int], ...]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _cards(out: np.ndarray, at: int, mask: int) -> None:
-    if mask:
-        out[at : at + 36] = (np.int64(mask) >> _BITS) & 1
-
-
 def fill(out: np.ndarray, where: dict[str, tuple[int, int]], ep: Episode, person: int, private: bool = True) -> None:
-    """Write ``person``'s view of ``ep`` into the zeroed vector ``out`` at the blocks ``where``
-    names (blocks it leaves out are skipped: OpenSpiel asks for public or private parts alone;
-    without ``private`` the history shows no card of the observer's own discards)."""
+    """Write ``person``'s view of ``ep`` into the vector ``out`` at the blocks ``where`` names
+    (blocks it leaves out are skipped: OpenSpiel asks for public or private parts alone; without
+    ``private`` the history shows no card of the observer's own discards)."""
+    size = len(out)
+    bits = _bits(where, ep, person, private)
+    out[:] = np.unpackbits(np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), np.uint8), bitorder="little")[:size]
+
+
+def _bits(where: dict[str, tuple[int, int]], ep: Episode, person: int, private: bool) -> int:
+    """The vector of :func:`fill` as the bits of one integer (bit i is entry i): one conversion
+    to an array at the end instead of one a block."""
+    b = 0
     if ep.hands is None or ep.phase == "deal":
-        return
+        return b
     me = ep.seat_of(person)
     pos = ep.pos
 
@@ -110,61 +112,62 @@ def fill(out: np.ndarray, where: dict[str, tuple[int, int]], ep: Episode, person
     faceup = pos.faceup | pos.trick_faceup if pos is not None else 0
     acting = ep.current_seat()
     if "hand" in where:
-        _cards(out, where["hand"][0], hand)
+        b |= hand << where["hand"][0]
     if "chosen" in where and acting == me:
-        _cards(out, where["chosen"][0], ep.chosen)
+        b |= ep.chosen << where["chosen"][0]
     if "old" in where:
-        _cards(out, where["old"][0], old_cards(hand, faceup))
+        b |= old_cards(hand, faceup) << where["old"][0]
     if "own_discards" in where:
-        _cards(out, where["own_discards"][0], ep.down[me])
+        b |= ep.down[me] << where["own_discards"][0]
     for s in range(3):
         r = rel(s)
         if "played" in where:
-            _cards(out, where["played"][0] + 36 * r, ep.up[s])
+            b |= ep.up[s] << where["played"][0] + 36 * r
         if "fu" in where and pos is not None:
-            out[where["fu"][0] + 13 * r + pos.fu[s]] = 1
+            b |= 1 << where["fu"][0] + 13 * r + pos.fu[s]
         if "hidden_discards" in where:
-            out[where["hidden_discards"][0] + 13 * r + ep.down[s].bit_count()] = 1
+            b |= 1 << where["hidden_discards"][0] + 13 * r + ep.down[s].bit_count()
     if pos is not None and pos.trick:
         for i, p in enumerate(pos.trick):
             r = rel((pos.leader + i) % 3)
             if p.kind == DISCARD:
                 if "trick_discard" in where:
-                    out[where["trick_discard"][0] + r] = 1
+                    b |= 1 << where["trick_discard"][0] + r
             elif "trick" in where:
-                _cards(out, where["trick"][0] + 36 * r, p.cards)
+                b |= p.cards << where["trick"][0] + 36 * r
         if "best" in where and pos.best_seat is not None:
-            out[where["best"][0] + rel(pos.best_seat)] = 1
+            b |= 1 << where["best"][0] + rel(pos.best_seat)
     if "role" in where:
-        out[where["role"][0] + me] = 1
+        b |= 1 << where["role"][0] + me
     if "caller" in where and pos is not None:
-        out[where["caller"][0] + rel(pos.caller)] = 1
+        b |= 1 << where["caller"][0] + rel(pos.caller)
     if "passed" in where:
         for s, call in enumerate(ep.calls):
             if call == "pass":
-                out[where["passed"][0] + rel(s)] = 1
+                b |= 1 << where["passed"][0] + rel(s)
     if acting is not None:
         if "phase" in where:
-            out[where["phase"][0] + (0 if pos is None else 1 if not pos.trick else 2)] = 1
+            b |= 1 << where["phase"][0] + (0 if pos is None else 1 if not pos.trick else 2)
         if "to_act" in where:
-            out[where["to_act"][0] + rel(acting)] = 1
+            b |= 1 << where["to_act"][0] + rel(acting)
         if "can_claim" in where and acting == me and ep.decision is not None and ep.decision.claim:
-            out[where["can_claim"][0]] = 1
+            b |= 1 << where["can_claim"][0]
     if "passed_master" in where and pos is not None and me == 0 and pos.caller != 0:
-        out[where["passed_master"][0]] = 1
+        b |= 1 << where["passed_master"][0]
     if "history" in where:
         at = where["history"][0]
         for i, (p, s) in enumerate(zip(ep.plays, ep.actors, strict=True)):
             if p.kind == DISCARD:
-                out[at + 39] = 1
+                b |= 1 << at + 39
                 if s == me and private:
-                    _cards(out, at + 3, p.cards)
+                    b |= p.cards << at + 3
             elif p.cards:
-                _cards(out, at + 3, p.cards)
-            out[at + rel(s)] = 1
+                b |= p.cards << at + 3
+            b |= 1 << at + rel(s)
             at += HISTORY_SLOT_SIZE
             if i + 1 == HISTORY_SLOTS:
                 break
+    return b
 
 
 _OBSERVATION_AT = layout(OBSERVATION_BLOCKS)
