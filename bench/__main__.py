@@ -50,6 +50,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "partition-ceiling.json",
     ),
     ("engine", "random full-deal playouts and legal-move generations a second", "engine.json"),
+    (
+        "env_speed",
+        "the research environments' actions a second (PettingZoo, Gymnasium, OpenSpiel) beside a plain playout",
+        "env-speed.json",
+    ),
     ("sampler", "the uniform deal sampler's draws a second on seat views, beside naive rejection", "sampler.json"),
     (
         "advise",

@@ -34,6 +34,7 @@ except ImportError as error:  # the research extra is not installed
 
 from ..cards import card_name, format_cards
 from ..errors import NotationError
+from ..i18n import _
 from ..players import Player
 from ..plays import DISCARD
 from ..record import MAX_PASSED_OUT, GameRecord
@@ -255,7 +256,7 @@ class EngineBot(pyspiel.Bot):
     def step(self, state: LukFuState) -> int:
         """The next action of the engine's player in ``state``."""
         if state.current_player() != self.player_id:
-            raise NotationError("state", f"player {self.player_id} is not to act")
+            raise NotationError("state", _("seat {seat} is not to move").format(seat=self.player_id))
         return self.policy(state.episode)
 
     def restart_at(self, state: LukFuState) -> None:
