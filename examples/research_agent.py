@@ -117,7 +117,11 @@ def imitation(net: Net, deals: int, epochs: int, rng: np.random.Generator) -> di
             b = order[i : i + 256]
             loss = net.step(x[b], mask[b], act[b], ones[b], 1e-3)
     _, probs = net.forward(x, mask)
-    return {"samples": len(act), "final_loss": round(loss, 4), "agreement": round(float((probs.argmax(1) == act).mean()), 4)}
+    return {
+        "samples": len(act),
+        "final_loss": round(loss, 4),
+        "agreement": round(float((probs.argmax(1) == act).mean()), 4),
+    }
 
 
 def reinforce(net: Net, deals: int, rng: np.random.Generator) -> dict[str, float]:
