@@ -47,19 +47,18 @@ from ..errors import NotationError
 from ..i18n import _
 from ..inputs import MAX_SEED, check_seed
 from ..players import Player, make_player
-from ..record import MAX_PASSED_OUT, GameRecord
-from ..search import MIN_VALUE, ExactSolver
+from ..record import MAX_PASSED_OUT
+from ..search import MIN_VALUE
 from .actions import NUM_ACTIONS
 from .episode import Episode
 from .observation import OBSERVATION_SIZE, observation
-from .oracle import World, exact_values, sample_worlds
+from .oracle import LukfuObjects
 from .policies import EnginePolicy
-from .render import table_text
 
 ENV_ID = "lukfu/LukFuSeat-v0"
 
 
-class LukFuSeatEnv(gymnasium.Env):
+class LukFuSeatEnv(LukfuObjects, gymnasium.Env):
     """One seat of Luk Fu against two engines (see the module doc)."""
 
     metadata = {"render_modes": ["human", "ansi"]}
@@ -89,7 +88,6 @@ class LukFuSeatEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(0, 1, (OBSERVATION_SIZE,), np.int8)
         self._seeds = random.Random()
-        self._solver: ExactSolver | None = None
         self._illegal = False
         self._start(self._seeds.randrange(MAX_SEED + 1))
 
@@ -163,35 +161,9 @@ class LukFuSeatEnv(gymnasium.Env):
         reward = float(ep.returns()[self.person]) if ep.is_over else 0.0
         return self._obs(), reward, ep.is_over and not ep.truncated, ep.truncated, self._info()
 
-    def render(self) -> str | None:
-        """The table with every card shown (``ansi``: returned; ``human``: printed)."""
-        text = table_text(self.episode)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 vector (the name maskable-PPO implementations call)."""
         return self._info()["action_mask"]
-
-    # ------------------------------------------------------------ lukfu's objects
-
-    def record(self) -> GameRecord:
-        """The lukfu record of the episode so far (``lukfu replay`` accepts it)."""
-        return self.episode.record()
-
-    def exact_values(self, world: World | None = None) -> dict:
-        """Every legal play of the agent with its exact value (:func:`.oracle.exact_values`)."""
-        if self._solver is None:
-            from ..search import make_solver
-
-            self._solver = make_solver("compiled")
-        return exact_values(self.episode, world, self._solver)
-
-    def sample_worlds(self, n: int, seed: int = 0) -> list[World]:
-        """``n`` deals consistent with the agent's view (:func:`.oracle.sample_worlds`)."""
-        return sample_worlds(self.episode, n, seed)
 
 
 def engine_policy(player: Player | str, seed: int = 0) -> Callable[[gymnasium.Env], int]:

@@ -37,9 +37,8 @@ from ..errors import NotationError
 from ..i18n import _
 from ..players import Player
 from ..plays import DISCARD
-from ..record import MAX_PASSED_OUT, GameRecord
-from ..search import MAX_VALUE, MIN_VALUE, ExactSolver
-from ..view import SeatView
+from ..record import MAX_PASSED_OUT
+from ..search import MAX_VALUE, MIN_VALUE
 from .actions import NUM_ACTIONS, action_name
 from .episode import Episode
 from .observation import (
@@ -51,7 +50,7 @@ from .observation import (
     layout,
     observation_text,
 )
-from .oracle import World, exact_values, sample_worlds
+from .oracle import LukfuObjects
 from .policies import EnginePolicy
 from .render import table_text
 
@@ -108,7 +107,7 @@ class LukFuGame(pyspiel.Game):
         return LukFuObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class LukFuState(pyspiel.State):
+class LukFuState(LukfuObjects, pyspiel.State):
     """A state of the game: an :class:`~.episode.Episode` and the chance nodes of the deal in progress."""
 
     def __init__(self, game: LukFuGame) -> None:
@@ -116,7 +115,6 @@ class LukFuState(pyspiel.State):
         self.episode = Episode(None, max_passed_out=game.max_passed_out)
         self._master: int | None = None
         self._dealt: list[int] = []
-        self._solver: ExactSolver | None = None
 
     def current_player(self) -> int:
         """The person to act, CHANCE while dealing, TERMINAL at the end."""
@@ -175,28 +173,6 @@ class LukFuState(pyspiel.State):
             master = "-" if self._master is None else f"p{self._master}"
             return f"dealing: Master {master}, cards {' '.join(card_name(c) for c in self._dealt) or '-'}"
         return table_text(self.episode)
-
-    # ------------------------------------------------------------ lukfu's objects
-
-    def record(self) -> GameRecord:
-        """The lukfu record of the game so far (``lukfu replay`` accepts it; players ``seat_0`` …)."""
-        return self.episode.record()
-
-    def view(self) -> SeatView:
-        """The acting player's seat view."""
-        return self.episode.view()
-
-    def exact_values(self, world: World | None = None) -> dict:
-        """Every legal play of the acting player with its exact value (:func:`.oracle.exact_values`)."""
-        if self._solver is None:
-            from ..search import make_solver
-
-            self._solver = make_solver("compiled")
-        return exact_values(self.episode, world, self._solver)
-
-    def sample_worlds(self, n: int, seed: int = 0) -> list[World]:
-        """``n`` deals consistent with the acting player's view (:func:`.oracle.sample_worlds`)."""
-        return sample_worlds(self.episode, n, seed)
 
     def dealt_so_far(self, player: int) -> str:
         """The cards dealt to ``player`` so far, while the chance nodes deal."""

@@ -24,10 +24,12 @@ from ..hidden.pimc import viewer_points
 from ..i18n import _
 from ..plays import Play
 from ..position import Position
-from ..record import Hands
+from ..record import GameRecord, Hands
 from ..search import ExactSolver, make_solver
+from ..view import SeatView
 from .actions import Decision
 from .episode import Episode
+from .render import table_text
 
 
 class World(NamedTuple):
@@ -70,3 +72,38 @@ def exact_values(ep: Episode, world: World | None = None, solver: ExactSolver | 
         pos.pop()
         out[play] = viewer_points(seat, caller, value)
     return out
+
+
+class LukfuObjects:
+    """lukfu's objects on an environment that holds an ``episode``: the record, the acting
+    person's seat view, the oracle (one solver kept from call to call) and the table as text (a
+    mixin of the PettingZoo environment, the Gymnasium environment and the OpenSpiel state)."""
+
+    episode: Episode
+    _solver: ExactSolver | None = None
+
+    def record(self) -> GameRecord:
+        """The lukfu record of the episode so far (``lukfu replay`` accepts it)."""
+        return self.episode.record()
+
+    def view(self) -> SeatView:
+        """The acting person's seat view."""
+        return self.episode.view()
+
+    def exact_values(self, world: World | None = None) -> dict[Play, float]:
+        """Every legal play of the acting person with its exact value (:func:`exact_values`)."""
+        if self._solver is None:
+            self._solver = make_solver("compiled")
+        return exact_values(self.episode, world, self._solver)
+
+    def sample_worlds(self, n: int, seed: int = 0) -> list[World]:
+        """``n`` deals consistent with the acting person's view (:func:`sample_worlds`)."""
+        return sample_worlds(self.episode, n, seed)
+
+    def render(self) -> str | None:
+        """The table with every card shown: returned (``render_mode`` ``ansi``), or printed (``human``)."""
+        text = table_text(self.episode)
+        if getattr(self, "render_mode", None) == "human":
+            print(text)
+            return None
+        return text

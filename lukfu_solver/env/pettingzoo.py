@@ -43,15 +43,13 @@ except ImportError as error:  # the research extra is not installed
 
 from ..inputs import MAX_SEED
 from ..players import Player
-from ..record import MAX_PASSED_OUT, GameRecord
-from ..search import MIN_VALUE, ExactSolver
-from ..view import SeatView
+from ..record import MAX_PASSED_OUT
+from ..search import MIN_VALUE
 from .actions import NUM_ACTIONS
 from .episode import AGENTS, Episode
 from .observation import OBSERVATION_SIZE, observation
-from .oracle import World, exact_values, sample_worlds
+from .oracle import LukfuObjects
 from .policies import EnginePolicy
-from .render import table_text
 
 ILLEGAL_REWARD = MIN_VALUE
 """The reward of an illegal action under :func:`env`: −14, the worst result of any deal (R16–R17),
@@ -73,7 +71,7 @@ def mask_array(ep: Episode) -> np.ndarray:
     return mask
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(LukfuObjects, AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """The unwrapped AEC environment (see the module doc)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "luk_fu_v0", "is_parallelizable": False}
@@ -94,7 +92,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             }
         )
         self._seeds = random.Random()
-        self._solver: ExactSolver | None = None
         self.episode = Episode.from_seed(self._seeds.randrange(MAX_SEED + 1), max_passed_out=max_passed_out)
         self._reset_dicts()
 
@@ -161,38 +158,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The table with every card shown (``ansi``: returned; ``human``: printed)."""
-        text = table_text(self.episode)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
     def close(self) -> None:
         """Nothing to release."""
-
-    # ------------------------------------------------------------ lukfu's objects
-
-    def record(self) -> GameRecord:
-        """The lukfu record of the episode so far (``lukfu replay`` accepts it)."""
-        return self.episode.record()
-
-    def view(self) -> SeatView:
-        """The acting agent's seat view."""
-        return self.episode.view()
-
-    def exact_values(self, world: World | None = None) -> dict:
-        """Every legal play of the acting agent with its exact value (:func:`.oracle.exact_values`)."""
-        if self._solver is None:
-            from ..search import make_solver
-
-            self._solver = make_solver("compiled")
-        return exact_values(self.episode, world, self._solver)
-
-    def sample_worlds(self, n: int, seed: int = 0) -> list[World]:
-        """``n`` deals consistent with the acting agent's view (:func:`.oracle.sample_worlds`)."""
-        return sample_worlds(self.episode, n, seed)
 
 
 def engine_policy(player: Player | str, seed: int = 0) -> Callable[[AECEnv], int]:
