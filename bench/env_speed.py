@@ -5,7 +5,7 @@ seeds, beside a plain lukfu playout of the same deals in the same run (``Positio
 three random players).
 
 An action is one step of the card-by-card scheme (``lukfu_solver/env/actions.py``); a play is
-one to thirteen of them. Prints and saves, per interface: actions a second (median over runs),
+one to nine of them. Prints and saves, per interface: actions a second (median over runs),
 the microseconds an action and the milliseconds a deal (median and p95 over the deals), and deals
 a second as a ratio to the plain playout's.
 

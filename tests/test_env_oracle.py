@@ -117,3 +117,43 @@ def test_each_interface_offers_the_oracle() -> None:
             break
     assert set(state.exact_values()) == set(state.view().legal_moves())
     assert len(state.sample_worlds(2, seed=5)) == 2
+
+
+def test_named_strengths_are_policies() -> None:
+    assert [EnginePolicy(s).name for s in ("easy", "medium", "strong")] == ["rule", "pimc", "pimc:4"]  # pimc is level 3
+
+
+@pytest.mark.slow
+def test_pimc_and_ipimc_act_through_each_interface() -> None:
+    """The PIMC engines answer through the action scheme as they answer ``play_deal``."""
+    from env_checks import check_replays
+
+    from lukfu_solver.game import play_deal
+    from lukfu_solver.players import make_player
+
+    e = lz.raw_env()
+    e.reset(seed=4)
+    policies = [lz.engine_policy("pimc:1", 1), lz.engine_policy("rule"), lz.engine_policy("ipimc:1", 3)]
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else policies[int(agent[-1])](e))
+    want = play_deal([make_player("pimc:1", 1), make_player("rule"), make_player("ipimc:1", 3)], 4)
+    assert (e.record().plays, e.record().outcome) == (want.plays, want.outcome)
+
+    g = gymnasium.make(lg.ENV_ID, opponents=["pimc:1", "rule"], seat=2).unwrapped
+    g.reset(seed=5)
+    policy, done = lg.engine_policy("ipimc:1", 2), False
+    while not done:
+        _, _, terminated, truncated, _ = g.step(policy(g))
+        done = terminated or truncated
+    check_replays(g.episode)
+
+    game = pyspiel.load_game(lo.GAME_NAME)
+    bots = [lo.EngineBot("pimc:1", 0, 1), lo.EngineBot("ipimc:1", 1, 2), lo.EngineBot("rule", 2)]
+    state, r = game.new_initial_state(), random.Random(6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(r.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    check_replays(state.episode)
