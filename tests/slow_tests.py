@@ -32,10 +32,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_command_line_start_does_not_load_the_model",
         "test_two_phase_anytime_answers_stop_at_the_same_deal_for_any_jobs",
     ),
-    "test_bounds_cache.py": (  # bounds on many searched positions
+    "test_kernel_bounds.py": (  # bounds on many searched positions
         "test_cached_bounds_equal_the_computed_ones_on_a_miss_and_on_the_hit",
     ),
-    "test_bounds_kernel.py": (  # the kernel's claims against the reference on many hands
+    "test_kernel_claims.py": (  # the kernel's claims against the reference on many hands
         "test_sure_claim_equals_reference_on_hands_with_sets_and_runs",
     ),
     "test_caller_ahead.py": (  # the look-ahead bound against exhaustive search
@@ -103,7 +103,7 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_reference_search_with_the_switch_on",
         "test_solvers_agree_with_the_oracle_where_the_bound_applies",
     ),
-    "test_discard_ahead.py": (  # the discard look-ahead against exhaustive search
+    "test_search_discards.py": (  # the discard look-ahead against exhaustive search
         "test_an_unsound_variant_is_caught",
         "test_the_bound_never_passes_the_value_and_cuts",
         "test_the_reference_search_with_the_switch_on",
@@ -153,15 +153,15 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_the_rank_fit_recovers_known_place_weights",
         "test_the_player_weighs_the_plays_at_the_models_temperature_and_resamples_by_them",
     ),
-    "test_ipimc_carry.py": (  # carried pools through games, in worker processes
+    "test_hidden_carry.py": (  # carried pools through games, in worker processes
         "test_a_games_carried_analyses_are_the_same_in_another_process",
         "test_a_kept_deal_is_uniform_on_the_new_views_deals",
         "test_carried_deals_stay_consistent_and_keep_a_full_replays_likelihood",
     ),
-    "test_ipimc_crn.py": (  # a match beside its control
+    "test_players_ipimc_crn.py": (  # a match beside its control
         "test_the_control_game_has_the_same_seeds",
     ),
-    "test_ipimc_resample.py": (  # resampled analyses in worker processes
+    "test_players_ipimc_resample.py": (  # resampled analyses in worker processes
         "test_the_rule_models_resampling_is_the_same_in_another_process",
     ),
     "test_kernel.py": (  # the kernel against the reference on hundreds of endgames
@@ -177,10 +177,10 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_larger_endgames_agree",
         "test_a_small_table_stays_exact",
     ),
-    "test_key_runs.py": (  # run slides of the table key on many positions
+    "test_kernel_state.py": (  # run slides of the table key on many positions
         "test_run_slides_over_the_candidate_suits_are_the_reference_s",
     ),
-    "test_known_order.py": (  # both searches with known moves first
+    "test_kernel_alphabeta.py": (  # both searches with known moves first
         "test_searches_with_known_moves_first_match_the_reference",
     ),
     "test_last_key.py": (  # table keys over many positions
@@ -200,11 +200,11 @@ SLOW: dict[str, tuple[str, ...]] = {
         "test_hindi_advice_fits_other_widths",
         "test_the_main_commands_speak_the_glossary",
     ),
-    "test_pimc_budget.py": (  # whole deals solved three ways
+    "test_hidden_calls_budget.py": (  # whole deals solved three ways
         "test_descend_starts_at_the_upper_bound_whatever_the_node_limit",
         "test_restarts_give_one_solve_s_value_and_stay_within_the_node_limit",
     ),
-    "test_pimc_twophase.py": (  # two-phase sampling in worker processes
+    "test_hidden_calls_twophase.py": (  # two-phase sampling in worker processes
         "test_exact_phase_values_are_plain_sampling_values_and_jobs_do_not_matter",
     ),
     "test_play_cli.py": (  # games played through the terminal with hints
@@ -233,14 +233,14 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_puzzles.py": (  # puzzles generated twice
         "test_generator_reproducible_by_seed",
     ),
-    "test_r7_bound.py": (  # the R7 bound against exhaustive search
+    "test_search_bounds.py": (  # the R7 bound against exhaustive search
         "test_the_bound_never_excludes_the_value_and_cuts",
         "test_solvers_agree_with_the_oracle_where_the_bound_applies",
         "test_a_seat_missing_an_unknown_card_is_not_given_it",
         "test_the_look_ahead_never_excludes_the_value_and_cuts",
         "test_solvers_agree_with_the_oracle_where_the_look_ahead_applies",
     ),
-    "test_rank_classes.py": (  # rank classes, kernel against reference
+    "test_search_reductions.py": (  # rank classes, kernel against reference
         "test_a_dropped_discard_is_never_better_than_the_one_kept",
         "test_the_kernel_reduces_as_the_reference_does",
         "test_a_wider_class_of_singles_holds_equal_cards",
@@ -264,7 +264,7 @@ SLOW: dict[str, tuple[str, ...]] = {
     "test_review_doc.py": (  # the page's reviews run again
         "test_every_command_prints_what_the_page_shows",
     ),
-    "test_run_slides.py": (  # run slides of the table key on many positions
+    "test_search_table_key.py": (  # run slides of the table key on many positions
         "test_positions_one_run_slide_apart_share_the_key_and_the_value",
         "test_a_run_slid_position_has_the_value_of_the_original",
     ),
