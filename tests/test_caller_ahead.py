@@ -69,6 +69,7 @@ def test_the_cases_are_many_and_varied() -> None:
     assert {p.cards_per_hand() for p in CASES} == {3, 4, 5}
 
 
+@pytest.mark.slow
 def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """On every case the look-ahead, with the skip and without, stays at or below the oracle's
     value, and the skip only leaves singles out (never above the bound without it); it raises the
@@ -92,6 +93,7 @@ def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyP
     assert proved >= 10, proved
 
 
+@pytest.mark.slow
 def test_the_stop_at_beta(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the search's stop (the window's beta) the bound is the full one wherever that stays
     below beta, and otherwise reaches beta without passing the value: every zero-window test it
@@ -110,6 +112,7 @@ def test_the_stop_at_beta(monkeypatch: pytest.MonkeyPatch) -> None:
     assert stopped_early > 0, stopped_early
 
 
+@pytest.mark.slow
 def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Taking each child's upper bound instead of its lower one (the caller's hopes, not its
     guarantee) excludes the true value on some cases: the cases can tell a sound bound from an
@@ -141,6 +144,7 @@ def test_kernel_bound_equals_the_reference() -> None:
         assert (solver.st[0] == row).all(), str(pos)
 
 
+@pytest.mark.slow
 def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference search with the look-ahead at its call point (after the table probe, with
     beta) gives the oracle's value on the cases, and, on those where the look-ahead can decide a
@@ -158,6 +162,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     assert fewer >= 10, fewer
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     """Both solvers, as switched, give the oracle's value and the same node count on the cases."""
     compiled, reference = make_solver("compiled"), make_solver("reference")

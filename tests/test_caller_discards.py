@@ -82,6 +82,7 @@ def test_the_subsets_are_every_discard_lowest_first() -> None:
             assert tops == sorted(tops)
 
 
+@pytest.mark.slow
 def test_the_bound_is_between_the_old_one_and_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """On every case the bound (no stop) is at least the tenth round's (each fixed discard of the
     caller is one of those the old bound took the least over) and at most the oracle's value; it
@@ -100,6 +101,7 @@ def test_the_bound_is_between_the_old_one_and_the_value(monkeypatch: pytest.Monk
     assert proved >= 5, proved
 
 
+@pytest.mark.slow
 def test_the_stop_and_the_floor() -> None:
     """With the search's stop (beta) the bound reaches beta without passing the full one wherever
     the full one does, and is the full one elsewhere; with a floor it is the full one wherever that
@@ -131,6 +133,7 @@ def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert wrong >= 3, wrong
 
 
+@pytest.mark.slow
 def test_kernel_bound_equals_the_reference() -> None:
     """The compiled ``discard_ahead_bound`` (its switch a compile-time constant, the reference's
     set alike) equals the reference's on every case for every stop and floor the search can pass."""
@@ -147,6 +150,7 @@ def test_kernel_bound_equals_the_reference() -> None:
                 assert got == D.discard_ahead_bound(pos, stop, floor), (str(pos), stop, floor)
 
 
+@pytest.mark.slow
 def test_the_searches_with_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference search gives the oracle's value with the switch on and off, fewer nodes on
     some cases with it on; the compiled kernel (switched on) gives the same value and node count

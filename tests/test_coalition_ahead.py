@@ -58,6 +58,7 @@ def test_the_cases_are_many_and_varied() -> None:
     assert {p.cards_per_hand() for p in CASES} == {3, 4, 5}
 
 
+@pytest.mark.slow
 def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """On every case the look-ahead, with the skip and without, stays at or above the oracle's
     value; the skip only leaves singles out (never below the bound without it) and never those
@@ -82,6 +83,7 @@ def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyP
     assert proved >= 10, proved
 
 
+@pytest.mark.slow
 def test_the_stop_at_alpha(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the search's stop (the window's alpha) the bound is the full one wherever that stays
     above alpha, and otherwise falls to alpha or below without passing under the value: every
@@ -146,6 +148,7 @@ def test_kernel_bound_equals_the_reference() -> None:
         assert (solver.st[0] == row).all(), str(pos)
 
 
+@pytest.mark.slow
 def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference search with the look-ahead at its call point (after the table probe, down to
     alpha) gives the oracle's value on the cases, and searches fewer nodes than with it off on
@@ -163,6 +166,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     assert fewer >= 5, fewer
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     """Both solvers, as switched, give the oracle's value and the same node count on the cases."""
     compiled, reference = make_solver("compiled"), make_solver("reference")

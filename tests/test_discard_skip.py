@@ -11,6 +11,7 @@ wins, would lose cuts, and the cases show it.
 
 from __future__ import annotations
 
+import pytest
 from oracle import random_endgame
 
 from lukfu_solver.plays import SINGLE  # noqa: E402
@@ -70,6 +71,7 @@ def test_elsewhere_it_raises_the_lower_bound() -> None:
     assert raised.get((True, True), 0) > 0, raised
 
 
+@pytest.mark.slow
 def test_kernel_bound_equals_the_reference_on_every_kind() -> None:
     """The compiled bound (its R7 look-ahead at an end given up at the end's reach and the floor,
     and played out for its lower bound alone) equals the reference's on every case, for the stops
@@ -166,6 +168,7 @@ def _given_up(case: tuple, fl: int, exact: bool = True) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_the_test_before_a_singles_playout() -> None:
     """Where the kernel gives a caller's single up before its playout, the reference's playout
     (``discards._disc_play``) is at or below the floor too, for every floor; it gives up many; the

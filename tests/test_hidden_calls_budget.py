@@ -176,6 +176,7 @@ def test_the_anytime_recommendation_follows_the_estimates_it_shows(monkeypatch: 
     assert adv.recommendation == "pass" and adv.p_play_better < 0.5
 
 
+@pytest.mark.slow
 def test_descend_starts_at_the_upper_bound_whatever_the_node_limit() -> None:
     """``Evaluator(descend=True)`` gives a node-limited solve the first test an unlimited solve
     makes (the upper bound known without search): the same value and the same nodes as the
@@ -204,6 +205,7 @@ def test_descend_starts_at_the_upper_bound_whatever_the_node_limit() -> None:
             assert got["descend"] is descends
 
 
+@pytest.mark.slow
 def test_restarts_give_one_solve_s_value_and_stay_within_the_node_limit() -> None:
     """``Evaluator(restarts=...)``: a chain of node-limited solves on one table, each from the
     tightest upper bound proved so far, ends with the unlimited solve's value; on a deal where one

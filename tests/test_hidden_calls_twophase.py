@@ -62,6 +62,7 @@ def test_double_sample_shrinks_few_values_towards_the_typical_variance() -> None
     assert combine(0.0, 0.0, 2.0, 1.0) == (2.0, 1.0)
 
 
+@pytest.mark.slow
 def test_exact_phase_values_are_plain_sampling_values_and_jobs_do_not_matter() -> None:
     """The deals of the exact phase are the same deals, valued the same, as without two phases;
     the others carry their cheap values; one and two processes give the same result."""

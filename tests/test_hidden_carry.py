@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.carry import carry_deal, carry_pool, extends, fresh
 from lukfu_solver.hidden.inference import log_likelihood, rule_model
@@ -32,6 +34,7 @@ def decision_views(rec: GameRecord, seat: int) -> list[SeatView]:
     return [v for i in range(len(plays)) for v in [rec.view(seat, i)] if v.to_move == seat]
 
 
+@pytest.mark.slow
 def test_carried_deals_stay_consistent_and_keep_a_full_replays_likelihood() -> None:
     """Through whole games, every deal carried is consistent with the view it is carried to and
     its log-likelihood equals the one computed afresh (to 1e-9), under both models; some deals
@@ -61,6 +64,7 @@ NEW = OLD.replace("0 C1S259M24", "0 C1S25M24") + ",S9,x1"
 discarded a card face down (20,832 deals consistent with the later view)."""
 
 
+@pytest.mark.slow
 def test_a_kept_deal_is_uniform_on_the_new_views_deals() -> None:
     """Uniform deals of one view carried to the next are spread over the later view's deals as
     the exact sampler's fresh draws are: for every hidden card and place (the new discard among
@@ -99,6 +103,7 @@ def carried_game(args: tuple[str, int]) -> list[tuple[str, float, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_games_carried_analyses_are_the_same_in_another_process() -> None:
     """The carried pool depends only on the seed and the game's earlier decisions, so a match
     gives the same games for any ``--jobs``: the same analyses here and in worker processes, and

@@ -39,6 +39,7 @@ def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:
     assert rank_p(d, q) > rank_p(d._replace(rank=1), q) > rank_p(d._replace(rank=-1), q)
 
 
+@pytest.mark.slow
 def test_the_rank_fit_recovers_known_place_weights() -> None:
     rng = random.Random(3)
     true = [1.0, 0.5, 0.25, 0.125]
@@ -82,6 +83,7 @@ def test_the_shipped_model_carries_its_temperature_and_ranks() -> None:
         assert data["play_model"] == "ranks" and all(q[0] == 1.0 for q in m.ranks)
 
 
+@pytest.mark.slow
 def test_the_player_weighs_the_plays_at_the_models_temperature_and_resamples_by_them() -> None:
     """``ipimc`` with the plays' evidence: its weights are the model's log-likelihoods of the
     deals pimc draws, powered by the model's temperature and floored; with a pool, the deals it

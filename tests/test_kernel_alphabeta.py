@@ -122,6 +122,7 @@ def test_a_killer_behind_a_large_history_score_is_not_named_first():
     raise AssertionError("no endgame with three discards")
 
 
+@pytest.mark.slow
 def test_searches_with_known_moves_first_match_the_reference():
     """Node for node on seeded endgames of five to eight cards, mid-trick and at a lead, where
     many nodes cut by a known move before their other moves are generated."""

@@ -40,6 +40,7 @@ def _cacheable(st: np.ndarray, p: int) -> bool:
     return st[p, K.F_TM] != st[p, K.F_CALLER]
 
 
+@pytest.mark.slow
 def test_cached_bounds_equal_the_computed_ones_on_a_miss_and_on_the_hit() -> None:
     T = tables()
     hits = 0

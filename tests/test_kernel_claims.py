@@ -65,6 +65,7 @@ def _cases(count: int) -> list[tuple[int, int, int, int, int, int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_sure_claim_equals_reference_on_hands_with_sets_and_runs() -> None:
     """Claim total and drain are the reference's on 20,000 rich hands, for every seat and caller
     (a passed Master, seat 0 when another seat called, cashes no four-card set and runs of three)."""

@@ -62,6 +62,7 @@ def kernel_runs(T, hands: list[int], over: int, movable: int, cand: int) -> tupl
     return [int(h0), int(h1), int(h2)], int(after), K.to_unsigned(key)
 
 
+@pytest.mark.slow
 def test_run_slides_over_the_candidate_suits_are_the_reference_s() -> None:
     T = tables()
     rng = random.Random(13)

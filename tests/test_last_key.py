@@ -15,6 +15,7 @@ import random
 from collections import defaultdict
 
 import numpy as np
+import pytest
 from oracle import oracle_value, random_endgame
 
 from lukfu_solver.endgames import full_deal
@@ -62,6 +63,7 @@ def groups(key, families: list[list[Position]]) -> list[list[Position]]:
     return out
 
 
+@pytest.mark.slow
 def test_positions_sharing_the_key_share_the_value() -> None:
     merged = 0
     for group in groups(last_key, discard_children(60)):
@@ -79,6 +81,7 @@ def face_up_key(pos: Position) -> int:
     return _canonical_key(pos, key, hands, down)
 
 
+@pytest.mark.slow
 def test_a_key_that_forgets_the_blocking_merges_other_values() -> None:
     wrong = 0
     for group in groups(face_up_key, discard_children(150, first_seed=5000)):

@@ -73,6 +73,7 @@ def test_move_ok_is_membership_of_the_move_lists():
     assert checked > 20000 and accepted > 5000 and skipped > 500, (checked, accepted, skipped)
 
 
+@pytest.mark.slow
 def test_a_tiny_history_log_keeps_the_tree():
     """With a history log of 4 entries the waiting nodes are scored by a flush again and again:
     values, best moves and node counts stay the reference's (with a full log the same holds by

@@ -46,6 +46,7 @@ def test_ipimc_draws_the_deals_pimc_draws() -> None:
     assert checked >= 4 and weighted
 
 
+@pytest.mark.slow
 def test_the_control_game_has_the_same_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game and its control (pimc in ipimc's place) on the same deal and seating: every player
     gets the same seed, so with ipimc's weights flattened to 1 (a floor no weights reach) the two

@@ -71,6 +71,7 @@ def rule_pool_moves(view_text: str) -> list[tuple[str, float]]:
     return [(str(m.move), m.mean) for m in a.moves]
 
 
+@pytest.mark.slow
 def test_the_rule_models_resampling_is_the_same_in_another_process() -> None:
     """Seeded by the decision (the seed and the view), so a match gives the same games for any
     ``--jobs``: the same analysis here and in worker processes."""

@@ -114,6 +114,7 @@ def test_cost_is_in_the_seats_own_points() -> None:
 # ---------------------------------------------------------------- a thrown-away won deal
 
 
+@pytest.mark.slow
 def test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost() -> None:
     rec, review = blunder_review()
     positions = rec.replay()
@@ -135,6 +136,7 @@ def test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost() -> None:
     assert review.turning_points[0] == review.decisions.index(d)
 
 
+@pytest.mark.slow
 def test_a_perfect_deal_costs_nothing_anywhere() -> None:
     rec, review = perfect_review()
     plays = [d for d in review.decisions if not d.is_call]
@@ -171,6 +173,7 @@ def test_no_verdict_within_the_loss_error() -> None:
 # ---------------------------------------------------------------- the same numbers as analyse, advise, solve
 
 
+@pytest.mark.slow
 def test_the_numbers_are_analyses_and_solves() -> None:
     rec, review = blunder_review()
     positions = rec.replay()
@@ -207,6 +210,7 @@ def test_the_calls_exact_values() -> None:
         assert call.exact["pass"] == -make_solver().solve(Position.start(rec.hands, other)).value / 2
 
 
+@pytest.mark.slow
 def test_the_same_review_on_two_processes() -> None:
     rec = GameRecord.loads(
         '{"format": "lukfu-record/1", "hands": ["C157S235M1569T28", "C2689S19M3478T47", "C34S4678M2T13569"],'

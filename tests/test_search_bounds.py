@@ -61,6 +61,7 @@ def test_set_or_run_test_matches_the_legal_leads() -> None:
         assert B._has_set_or_run(pos.hands[pos.to_move]) == multi, str(pos)
 
 
+@pytest.mark.slow
 def test_the_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """On every case the R7 bound alone and the combined bounds hold the exact value; the bound
     tightens most cases, and decides (or settles a zero-window test the old bounds left open on)
@@ -97,6 +98,7 @@ def test_kernel_bounds_equal_the_reference() -> None:
             assert compiled.bounds(child) == B.value_bounds(child), str(child)
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     """Both solvers give the oracle's value and the same node count on the cases."""
     compiled, reference = make_solver("compiled"), make_solver("reference")
@@ -160,6 +162,7 @@ def test_the_look_ahead_cases_are_many_and_varied(monkeypatch: pytest.MonkeyPatc
     assert unsure >= 50, unsure
 
 
+@pytest.mark.slow
 def test_the_look_ahead_never_excludes_the_value_and_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """On every case the bounds with the look-ahead hold the oracle's value and are never looser
     than without it; they tighten most cases and decide some that were open, among them cases
@@ -183,6 +186,7 @@ def test_the_look_ahead_never_excludes_the_value_and_cuts(monkeypatch: pytest.Mo
     assert tighter_unsure >= 20, tighter_unsure
 
 
+@pytest.mark.slow
 def test_a_seat_missing_an_unknown_card_is_not_given_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat that discarded in the playout's trick holds one unknown card fewer than its hand:
     the look-ahead allows for it (``unsure``). Taken to hold its whole hand instead, the bounds
@@ -211,6 +215,7 @@ def test_kernel_look_ahead_equals_the_reference() -> None:
             assert compiled.bounds(child) == B.value_bounds(child), str(child)
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_the_oracle_where_the_look_ahead_applies() -> None:
     """Both solvers give the oracle's value and the same node count on the look-ahead's cases,
     and from the lead before them (the trick's first play taken back)."""

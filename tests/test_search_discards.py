@@ -64,6 +64,7 @@ def test_the_cases_are_many_and_varied() -> None:
     assert {p.best_seat == p.caller for p in CASES} == {True, False}  # the caller wins, or a non-caller
 
 
+@pytest.mark.slow
 def test_the_bound_never_passes_the_value_and_cuts() -> None:
     """On every case the bound (no stop) stays at or below the oracle's value, the least over every
     discard of the seats still to play; it raises the lower bound on many cases, and on some up to
@@ -82,6 +83,7 @@ def test_the_bound_never_passes_the_value_and_cuts() -> None:
     assert proved >= 15, proved
 
 
+@pytest.mark.slow
 def test_the_stop_at_beta() -> None:
     """With the search's stop (the window's beta) the bound is the full one wherever that stays
     below beta, and otherwise reaches beta without passing the value."""
@@ -99,6 +101,7 @@ def test_the_stop_at_beta() -> None:
     assert stopped_early > 0, stopped_early
 
 
+@pytest.mark.slow
 def test_the_floor() -> None:
     """With a floor (the search passes the node's lower bound) the bound is the full one wherever
     that is above the floor, and at or below the floor otherwise: the singles and choices given up
@@ -116,6 +119,7 @@ def test_the_floor() -> None:
     assert gave_up > 0, gave_up
 
 
+@pytest.mark.slow
 def test_an_unsound_variant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seats still to play taken to hold exactly their hands (nothing missing: their higher
     cards always kept, their own Old cards and R7 singles as if the discard changed nothing, their
@@ -135,6 +139,7 @@ def _rows() -> list[Position]:
     return CASES + [p for p in others if p.trick]
 
 
+@pytest.mark.slow
 def test_kernel_bound_equals_the_reference() -> None:
     """The compiled ``discard_ahead_bound`` (called directly: the switch is a compile-time
     constant, and the reference's is set alike) equals the reference's on every case and on
@@ -155,6 +160,7 @@ def test_kernel_bound_equals_the_reference() -> None:
         assert (solver.st[0] == row).all(), str(pos)
 
 
+@pytest.mark.slow
 def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The reference search with the bound at its call point (after the table probe, with beta)
     gives the oracle's value on the cases, and, on some, searches fewer nodes than with it off."""
@@ -171,6 +177,7 @@ def test_the_reference_search_with_the_switch_on(monkeypatch: pytest.MonkeyPatch
     assert fewer >= 20, fewer
 
 
+@pytest.mark.slow
 def test_solvers_agree_with_the_oracle_where_the_bound_applies() -> None:
     """Both solvers, as switched, give the oracle's value and the same node count on the cases."""
     compiled, reference = make_solver("compiled"), make_solver("reference")

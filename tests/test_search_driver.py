@@ -83,6 +83,7 @@ def test_under_a_node_limit_mtdf_starts_halfway(kind: str) -> None:
     assert started >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["reference", "compiled"])
 def test_all_moves_values_are_those_of_separate_solves(kind: str) -> None:
     for pos in POSITIONS[:25]:

@@ -88,6 +88,7 @@ def test_a_face_down_card_between_does_not_part_a_chain() -> None:
     assert Solver().solve(pos).value == Solver(reduce=False).solve(pos).value
 
 
+@pytest.mark.slow
 def test_a_dropped_discard_is_never_better_than_the_one_kept() -> None:
     positions = caller_discard_positions(25)
     assert len(positions) >= 15
@@ -136,6 +137,7 @@ def wider_single_positions(count: int) -> list[tuple[Position, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_a_wider_class_of_singles_holds_equal_cards() -> None:
     cases = wider_single_positions(20)
     assert len(cases) >= 10
@@ -148,6 +150,7 @@ def test_a_wider_class_of_singles_holds_equal_cards() -> None:
         assert Solver().solve(pos).value == Solver(reduce=False).solve(pos).value
 
 
+@pytest.mark.slow
 def test_the_kernel_reduces_as_the_reference_does() -> None:
     pytest.importorskip("numba")
     from lukfu_solver.search import make_solver

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
+import pytest
 from oracle import oracle_ab, random_endgame
 
 from lukfu_solver.cards import ALL_CARDS, RANK_MASK, SUIT_MASK9, UNBEATABLE_LEAD, format_cards, parse_cards
@@ -120,6 +121,7 @@ def one_run_slide_up(pos: Position) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_a_run_slid_position_has_the_value_of_the_original() -> None:
     for pos in positions(25, first_seed=0):
         hands, down = R.canonical_hands(pos)
@@ -128,6 +130,7 @@ def test_a_run_slid_position_has_the_value_of_the_original() -> None:
         assert oracle_ab(slid) == oracle_ab(pos), (str(pos), str(slid))
 
 
+@pytest.mark.slow
 def test_positions_one_run_slide_apart_share_the_key_and_the_value() -> None:
     merged = 0
     for pos in positions(40, first_seed=3000):

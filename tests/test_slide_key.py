@@ -59,6 +59,7 @@ def one_slide_up(pos: Position) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_a_slid_position_has_the_value_of_the_original() -> None:
     for pos in positions(40):
         hands, down = canonical_hands(pos)
@@ -68,6 +69,7 @@ def test_a_slid_position_has_the_value_of_the_original() -> None:
         assert oracle_value(slid) == oracle_value(pos), (str(pos), str(slid))
 
 
+@pytest.mark.slow
 def test_positions_one_slide_apart_share_the_key_and_the_value() -> None:
     merged = 0
     for pos in positions(40, first_seed=1000):
@@ -99,6 +101,7 @@ def _bad_slides(pos: Position) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_the_conditions_are_needed() -> None:
     changed = 0
     seed = 0

@@ -90,6 +90,7 @@ def test_blocked_cards_are_those_below_a_higher_face_down_card() -> None:
                 assert bool(blocked_cards(pos) >> c & 1) == higher_down
 
 
+@pytest.mark.slow
 def test_splits_that_block_the_same_cards_share_the_key_and_the_value() -> None:
     rng = random.Random(5)
     merged = 0
