@@ -81,31 +81,31 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
 RECORDED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "full deals b+c+d, 1 thread: nodes fbfdd6f / now",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("vs_baseline", "node_ratio"),
     ),
     (
         "full deals b+c+d, 1 thread: CPU fbfdd6f / now",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("vs_baseline", "cpu_ratio"),
     ),
-    ("b+c wall p95, 1 thread: now (ms)", "solve-issue13-round14-confirm.json", ("p95_goal", "solver_p95_ms")),
+    ("b+c wall p95, 1 thread: now (ms)", "solve-vs-fbfdd6f.json", ("p95_goal", "solver_p95_ms")),
     (
         "b+c wall p95, 1 thread: fbfdd6f / now (goal 4.40)",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("p95_goal", "p95_ratio"),
     ),
     (
         "full deals b+c+d, 2 threads: nodes fbfdd6f / now",
-        "solve-issue13-round13-2threads-fbfdd6f.json",
+        "solve-2threads-vs-fbfdd6f.json",
         ("vs_baseline", "node_ratio"),
     ),
     (
         "full deals b+c+d, 2 threads: CPU fbfdd6f / now",
-        "solve-issue13-round13-2threads-fbfdd6f.json",
+        "solve-2threads-vs-fbfdd6f.json",
         ("vs_baseline", "cpu_ratio"),
     ),
-    ("the kernel's cold compile, CPU s (median)", "compile-issue13-round10.json", ("median", "this", "cpu_s")),
+    ("the kernel's cold compile, CPU s (median)", "compile-dc6dfe0.json", ("median", "this", "cpu_s")),
 )
 """The key figures the docs quote from recorded runs: (what, file in bench/results/, JSON keys)."""
 

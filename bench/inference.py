@@ -1,4 +1,4 @@
-"""Inference benchmark (issue 19): the opponent model's fit, its accuracy, and ipimc against pimc.
+"""Inference benchmark: the opponent model's fit, its accuracy, and ipimc against pimc.
 
 1. **fit**: self-play records of ``pimc:L`` (``--fit-deals`` deals from ``--fit-seed``), the
    candidate model and the rule model fitted by maximum likelihood on them

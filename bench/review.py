@@ -1,4 +1,4 @@
-"""Speed of the game review (issue 36): a whole deal, every seat, at the defaults, within 60 s of
+"""Speed of the game review: a whole deal, every seat, at the defaults, within 60 s of
 one core.
 
 The set: the records of a seeded match, ``pimc,rule,rule`` (``--deals`` deals from ``--seed``,

@@ -1,4 +1,4 @@
-"""Anytime advice (issue 14): the sequential test, the time budget, the learned first answer and
+"""Anytime advice: the sequential test, the time budget, the learned first answer and
 its refinement by PIMC, the reasons in card-play terms, the bar charts, and the hint's fields."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Inference from the other seats' actions (``hidden.inference``, issue 19): the replay rebuilds
+"""Inference from the other seats' actions (``hidden.inference``): the replay rebuilds
 each seat's own facts, the likelihood of a known history, the softmax and the fits, the tempered
 weights and their floor, weights 1 giving the unweighted answers to the bit, the ``ipimc``
 player's spec and determinism, and ``analyse VIEW --infer``."""

@@ -1,5 +1,5 @@
-"""The kernel's cache of the costly bounds (issue 13, eighth round: ``kernel.bounds.value_bounds``
-and ``single_trick_bounds`` through the tail of ``T``, keyed by ``bounds_cache_key``).
+"""The kernel's cache of the costly bounds (``kernel.bounds.value_bounds`` and
+``single_trick_bounds`` through the tail of ``T``, keyed by ``bounds_cache_key``).
 
 A cached pair must be the pair computed: along random playouts (and at the scratch leads the R7
 one-trick bound writes to the next row, which the cache serves too) the cached entry points equal

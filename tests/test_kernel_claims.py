@@ -3,7 +3,7 @@
 
 The kernel finds the ranks holding a set with one mask of the four suits and the stretches of
 three or more with one bit trick, where the reference walks every rank and grows every stretch
-card by card (issue 13, fifth round). The playouts of ``tests/test_kernel.py`` compare whole
+card by card. The playouts of ``tests/test_kernel.py`` compare whole
 bounds, but random deals seldom hold a four-card set, a passed Master's long run or two runs in
 one suit; here the hands are built to hold them, and the claim total and the drain must be equal
 on every one. Shuffling which cards are unbeatable (the other hands are dealt from what is left)

@@ -1,4 +1,4 @@
-"""The ``ipimc`` player's weighted call and its play-phase evidence (issue 19): the call deals it
+"""The ``ipimc`` player's weighted call and its play-phase evidence: the call deals it
 weighs are the ones pimc's call valuation draws, the weighted estimates are the self-normalised
 means of pimc's own sample values under the earlier seats' passes, the Master's call (no earlier
 call) is pimc's, and the evidence ``calls`` / ``none`` weighs the play phase by the calls alone

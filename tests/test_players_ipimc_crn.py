@@ -1,4 +1,4 @@
-"""Common random numbers between ``ipimc`` and ``pimc`` (issue 19): at the same decision with the
+"""Common random numbers between ``ipimc`` and ``pimc``: at the same decision with the
 same seed ipimc values exactly the deals pimc samples, only weighted, and a match game with
 ``pimc`` in ipimc's place gives every player the same seed, so the strength bench's control game
 (``bench/inference.py``) differs from the ipimc game only where the weights change a choice."""

@@ -1,4 +1,5 @@
-"""The wider rank classes of issue 13 (``reductions.equivalence_classes``), proved where they apply.
+"""The rank classes of the reductions (``reductions.equivalence_classes``) that reach past face-up
+cards, proved where they apply.
 
 - The caller's discard chains (``reductions._caller_chains``): of two free cards of one suit with
   no card of the other hands between them, the caller keeps the higher one, even when cards face
@@ -7,7 +8,7 @@
   the discard that keeps the lower cards' places with the higher ones, and the reduced search's
   value is the unreduced one's.
 - Classes of singles across face-down cards (or the hand's own cards) between two cards that a
-  higher face-down card blocks: in seeded positions where such a class exists (and the old rule,
+  higher face-down card blocks: in seeded positions where such a class exists (and the narrow rule,
   everything between face up, would have parted it), every card of the class played as a single
   gives the same value.
 
@@ -104,8 +105,8 @@ def test_a_dropped_discard_is_never_better_than_the_one_kept() -> None:
         assert Solver().solve(pos).value == Solver(reduce=False).solve(pos).value == best_kept
 
 
-def old_rule_parts(pos: Position, cls: int) -> bool:
-    """Whether the rule before issue 13 (every card between face up) parts the class ``cls``."""
+def narrow_rule_parts(pos: Position, cls: int) -> bool:
+    """Whether the narrow rule (every card between face up) parts the class ``cls``."""
     cards = [c for c in range(36) if cls >> c & 1]
     for a, b in zip(cards, cards[1:], strict=False):
         between = ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
@@ -115,7 +116,7 @@ def old_rule_parts(pos: Position, cls: int) -> bool:
 
 
 def wider_single_positions(count: int) -> list[tuple[Position, int]]:
-    """Seeded positions with a class of singles that the old rule parts, and that class."""
+    """Seeded positions with a class of singles that the narrow rule parts, and that class."""
     out = []
     rng = random.Random(14)
     for i in range(6000):
@@ -127,7 +128,7 @@ def wider_single_positions(count: int) -> list[tuple[Position, int]]:
         if pos.outcome is not None:
             continue
         singles, _ = equivalence_classes(pos)
-        wide = [c for c in singles if old_rule_parts(pos, c)]
+        wide = [c for c in singles if narrow_rule_parts(pos, c)]
         legal = {m.cards for m in pos.legal_moves() if m.kind == SINGLE}
         wide = [c for c in wide if sum(1 for b in range(36) if c >> b & 1 and 1 << b in legal) >= 2]
         if wide:

@@ -357,7 +357,7 @@ def test_host_headers_are_read_with_their_port() -> None:
 
 
 def test_the_review_s_json_becomes_the_screen_s() -> None:
-    """The table draws the library review's ``to_json()`` (issue 36's schema) through one adapter."""
+    """The table draws the library review's ``to_json()`` (the schema of docs/review.md) through one adapter."""
     from lukfu_web.review import table_review
 
     review = {

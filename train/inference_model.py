@@ -1,4 +1,4 @@
-"""Opponent-model trainer (issue 19): a model of the ``pimc`` player fitted on many self-play
+"""Opponent-model trainer: a model of the ``pimc`` player fitted on many self-play
 records, its held-out log-likelihood, and the likelihood's temperature calibrated by accuracy.
 
 1. **records**: all-``pimc:L`` self-play deals for fitting (``--fit-deals`` from ``--fit-seed``),

@@ -50,18 +50,18 @@ The search (``search``) is iterative (an explicit stack of frames ``fr[ply, :]``
 pause every ``ctr[C_PAUSE] + 1`` nodes and hand control back to Python (the clock, the helper
 thread, Ctrl-C), then resume.
 
-Speed notes (measured on the 2-core benchmark machine): with numba's runtime, passing numpy
-arrays between compiled functions costs a call to its reference counting per array per call, 5 %
-of the CPU even on arrays without a count; compiled without it (``_nrt=False``) the search takes
-about a sixth less CPU (``docs/search.md``); a node's moves are generated and scored only after its table
-probe, since about four probed nodes in ten are decided by their entry and need none (the table's
-move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
+Speed notes (the measurements behind them: ``docs/search.md``, "The measurements behind the
+kernel's choices"): with numba's runtime, passing numpy arrays between compiled functions costs a
+call to its reference counting per array per call, even on arrays without a count, so every
+function is compiled without it (``_nrt=False``); a node's moves are generated and scored only
+after its table probe, since many probed nodes are decided by their entry and need none (the
+table's move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
 discards are generated, reduced and scored in one pass (``discards_ordered``). The first moves of
 the order that are known without generating the rest (the table's move, the claim, the killers,
 each checked by ``move_ok``) are searched before the rest is generated (``known_move``); a node
-where one of them cuts (about four in five of those that have one) never pays for the others,
-and the rest of a node where none cut is scored by the history as it was before the first was
-searched (a log of the history's changes, taken out and put back: ``wake``, ``flush``).
+where one of them cuts (most of those that have one) never pays for the others, and the rest of
+a node where none cut is scored by the history as it was before the first was searched (a log of
+the history's changes, taken out and put back: ``wake``, ``flush``).
 """
 
 # ruff: noqa: E402 (numba's cache is set up before the phases are imported and compiled)
