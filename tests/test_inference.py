@@ -20,8 +20,6 @@ from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.inference import (
     Decision,
     decisions,
-    fit_call,
-    fit_eps,
     log_discard,
     log_likelihood,
     resample,
@@ -48,6 +46,7 @@ from lukfu_solver.policy.facts import facts_from_view
 from lukfu_solver.policy.rule import RulePlayer, rule_move
 from lukfu_solver.policy.rule_fast import keep_order_fast
 from lukfu_solver.view import SeatView
+from train.opponent_fit import fit_call, fit_eps
 
 runner = CliRunner()
 

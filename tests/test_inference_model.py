@@ -1,6 +1,6 @@
 """The rank model of the opponent (``hidden.inference``: a weight for each place among a seat's
-candidates) and the likelihood's temperature: the probabilities sum to 1, the fit recovers known
-weights, and ``L ** temperature`` is floored like the likelihood itself."""
+candidates) and the likelihood's temperature: the probabilities sum to 1, the fit
+(``train.opponent_fit``) recovers known weights, and ``L ** temperature`` is floored like the likelihood itself."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from lukfu_solver.hidden.inference import (
     ESS_SHARE,
     Decision,
     OpponentModel,
-    fit_ranks,
     log_likelihood,
     rank_p,
     temper,
@@ -24,6 +23,7 @@ from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model
 from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.policy.rule import RulePlayer
+from train.opponent_fit import fit_ranks
 
 
 def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:

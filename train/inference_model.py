@@ -41,8 +41,6 @@ from lukfu_solver.hidden.inference import (
     OpponentModel,
     call_terms,
     decisions,
-    fit,
-    record_rows,
     rule_model,
     temper,
 )
@@ -53,6 +51,7 @@ from lukfu_solver.players.pimc import PimcPlayer
 from lukfu_solver.policy.calling import hand_strength
 from lukfu_solver.policy.rule import rule_move as rule_policy
 from lukfu_solver.record import GameRecord
+from train.opponent_fit import fit, record_rows
 
 EARLIER: dict[str, Any] = {
     "slope": 0.944,
