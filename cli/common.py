@@ -243,7 +243,7 @@ def translated_help(command: Any, ctx: Any) -> Iterator[None]:
 
     Help texts (``help=`` strings and command docstrings) are written in English at import time,
     before the language is known; they are translated here, when the help screen is drawn, by
-    looking each one up in the catalogue (``i18n_catalogues extract`` collects them without any
+    looking each one up in the catalogue (``tools.i18n_catalogues extract`` collects them without any
     markup in the source). A text with no translation stays English. Typer's panel titles and the
     ``[default: …]`` label are translated the same way.
     """

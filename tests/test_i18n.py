@@ -17,7 +17,6 @@ from typer.testing import CliRunner
 from lukfu_cli.app import app
 from lukfu_cli.rules_cmd import rules_text
 from lukfu_solver import i18n
-from lukfu_solver import i18n_catalogues as cat
 from lukfu_solver.i18n import (
     LANGUAGES,
     _,
@@ -30,6 +29,7 @@ from lukfu_solver.i18n import (
     term,
     using_language,
 )
+from tools import i18n_catalogues as cat
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "lukfu_solver" / "data"

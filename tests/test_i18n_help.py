@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from lukfu_cli import common
 from lukfu_cli.app import app
 from lukfu_solver import i18n
-from lukfu_solver import i18n_catalogues as cat
 from lukfu_solver.i18n import _, set_language, using_language
+from tools import i18n_catalogues as cat
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = cat.TRANSLATED

@@ -1,5 +1,5 @@
 """No history in the code: the library, the command line, the web table (its JavaScript too), the
-benchmarks, the trainers and the tests say what is, never which issue or round of work brought it.
+benchmarks, the trainers, the build tools and the tests say what is, never which issue or round of work brought it.
 
 How the code got where it is belongs in commit messages and ``docs/history/``; a docstring that
 names an issue's number or a round of work sends its reader to a document that describes another
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("lukfu_solver", "cli", "web", "bench", "train", "tests")
+FOLDERS = ("lukfu_solver", "cli", "web", "bench", "train", "tools", "tests")
 SUFFIXES = {".py", ".js", ".html"}
 ORDINALS = (
     "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth"

@@ -1,14 +1,16 @@
 """Build the message catalogues: extract the messages, merge them into the ``.po`` sources,
 compile the ``.mo`` files that ship with the package, and check all of it.
 
-Run from a source checkout (it reads ``lukfu_solver/`` and ``cli/``)::
+Run from a source checkout (it reads ``lukfu_solver/``, ``cli/`` and ``web/``); a build tool, not
+part of the installed package::
 
-    python -m lukfu_solver.i18n_catalogues extract   # lukfu.pot + merge into every <lang>.po
-    python -m lukfu_solver.i18n_catalogues compile   # every <lang>.po -> lukfu.mo
-    python -m lukfu_solver.i18n_catalogues check     # exit 1 on a stale .mo, a missing/unused
-                                                     # entry, an untranslated one or a bad placeholder
+    python -m tools.i18n_catalogues extract   # lukfu.pot + merge into every <lang>.po
+    python -m tools.i18n_catalogues compile   # every <lang>.po -> lukfu.mo
+    python -m tools.i18n_catalogues check     # exit 1 on a stale .mo, a missing/unused
+                                              # entry, an untranslated one or a bad placeholder
 
-Besides the calls of :mod:`lukfu_solver.i18n`, the command line's help texts are extracted
+Besides the calls of :mod:`lukfu_solver.i18n` (in the page's JavaScript too, read by
+``i18n.js_messages``, which the server uses as well), the command line's help texts are extracted
 without markup: every ``help="..."`` keyword and every command's docstring in ``cli/``
 (:func:`extract_help`); ``cli.common.translated_help`` looks them up when a ``--help`` is shown.
 
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import re
 import string
 import struct
@@ -31,10 +32,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .i18n import DOMAIN, LANGUAGES, SOURCE_LANGUAGE
+from lukfu_solver.i18n import DOMAIN, KEYWORDS, LANGUAGES, SOURCE_LANGUAGE, js_messages
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "lukfu_solver"
 LOCALE = PACKAGE / "locale"
 SOURCES: tuple[Path, ...] = (PACKAGE, ROOT / "cli", ROOT / "web")
 """The folders whose ``.py`` files are scanned for messages (the library, the command line and
@@ -42,19 +43,7 @@ the web table)."""
 JS_SOURCES: tuple[Path, ...] = (ROOT / "web" / "static",)
 """The folders whose ``.js`` files are scanned for messages (the web table's page): the same
 marking functions, ``_("…")``, ``ngettext("…", "…", n)``, ``pgettext("…", "…")``, with
-double-quoted literal arguments."""
-_JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
-_JS_CALL = re.compile(
-    r"(?<![\w$.])(_|N_|ngettext|pgettext|NP_)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?"
-)
-KEYWORDS: dict[str, tuple[str, ...]] = {
-    "_": ("msgid",),
-    "N_": ("msgid",),
-    "ngettext": ("msgid", "msgid_plural"),
-    "pgettext": ("msgctxt", "msgid"),
-    "NP_": ("msgctxt", "msgid"),
-}
-"""The marking functions of :mod:`lukfu_solver.i18n` and what their leading arguments are."""
+double-quoted literal arguments (:func:`lukfu_solver.i18n.js_messages`)."""
 HELP_SOURCES: tuple[Path, ...] = (ROOT / "cli",)
 """The folders whose help texts are extracted without markup: every ``help="..."`` keyword (of
 ``typer.Option``, ``typer.Argument``, ``typer.Typer``) and every command's docstring, as
@@ -272,27 +261,6 @@ def extract_file(path: Path, rel: str) -> list[Entry]:
         )
         found.append(entry)
     return sorted(found, key=lambda e: int(e.references[0].rsplit(":", 1)[1]))
-
-
-def js_messages(text: str) -> list[tuple[str, dict[str, str], int]]:
-    """The messages marked in JavaScript source ``text``: (function, its roles' values, line);
-    lines that are comments (``//``, ``*``) are not read.
-
-    >>> js_messages('t = _("Hint"); n = ngettext("{n} card", "{n} cards", k);')
-    [('_', {'msgid': 'Hint'}, 1), ('ngettext', {'msgid': '{n} card', 'msgid_plural': '{n} cards'}, 1)]
-    """
-    found = []
-    for m in _JS_CALL.finditer(text):
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        if text[line_start : m.start()].lstrip().startswith(("//", "*", "/*")):
-            continue
-        name, first, second = m.group(1), m.group(2), m.group(3)
-        roles = KEYWORDS[name]
-        values = [json.loads(f'"{v}"') for v in (first, second) if v is not None]
-        if len(values) < len(roles):
-            continue
-        found.append((name, dict(zip(roles, values[: len(roles)], strict=True)), text.count("\n", 0, m.start()) + 1))
-    return found
 
 
 def extract_js_file(path: Path, rel: str) -> list[Entry]:
