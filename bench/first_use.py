@@ -21,7 +21,7 @@ a machine that has compiled this kernel). The solve's value and node count are c
 across revisions.
 
 Self-contained (standard library only; run with any Python 3.10+):
-``python bench/first_use.py [--rev REV] [--baseline REV] [--rounds N] [--baseline-rounds N] [--out FILE]``;
+``python -m bench.first_use [--rev REV] [--baseline REV] [--rounds N] [--baseline-rounds N] [--out FILE]``;
 results go to ``bench/results/first-use.json``.
 """
 

@@ -1,4 +1,4 @@
-"""``bench/bound_ceiling.py``'s own logic: the kinds of node it tells apart, the tightened bounds
+"""``bench/studies/bound_ceiling.py``'s own logic: the kinds of node it tells apart, the tightened bounds
 it hands the reference (never past the value, so the value stays the search's), and a clear
 refusal of bad options."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import bound_ceiling as bc
+from bench.studies import bound_ceiling as bc
 from lukfu_solver.endgames import random_endgame
 from lukfu_solver.position import Position
 from lukfu_solver.search.reference import Solver

@@ -1,4 +1,4 @@
-"""``bench/partition_ceiling.py``'s own logic: the classes an ideal partition table merges, what
+"""``bench/studies/partition_ceiling.py``'s own logic: the classes an ideal partition table merges, what
 it counts a bound as reading, a table that keeps the reference's values, and a clear refusal of
 bad options."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import partition_ceiling as pc
+from bench.studies import partition_ceiling as pc
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.endgames import random_endgame
 from lukfu_solver.position import Position

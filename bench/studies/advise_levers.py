@@ -24,7 +24,7 @@ Parts (``--parts``), every input a pure function of its seed:
   deals (``call_sample``: play and, when a later seat calls, pass): total nodes by seat
   (machine-independent) and CPU seconds, values checked equal wherever the solves finished.
 
-Run: ``python -m bench.advise_levers [--parts control,descend] [--descend-samples 2]``.
+Run: ``python -m bench.studies.advise_levers [--parts control,descend] [--descend-samples 2]``.
 Result: ``bench/results/advise-levers.json``.
 """
 

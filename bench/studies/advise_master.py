@@ -36,7 +36,7 @@ them, against the exact values: ``Var(exact - cheap) / Var(exact)`` and the cost
 **prior** (the prior's weights in a held-out simulation on the training deals: :func:`run_prior`)
 and **agreement** (the Master's answers at the defaults with and without two phases, in turn).
 
-Run: ``python -m bench.advise_master [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
+Run: ``python -m bench.studies.advise_master [--parts strata,allocate,twophase,prior,agreement] [--split-samples 6]
 [--draws 400]``.
 Result: ``bench/results/advise-master.json``.
 """

@@ -13,7 +13,7 @@ most a bound that much tighter at that kind of node could save; ``--step 28`` gi
 value itself. Values are checked equal. A research instrument: slow (the reference, about
 5,000 nodes a second), its figures guide the search's next round (``docs/history/``).
 
-``python -m bench.bound_ceiling [--only b/0:1] [--kinds caller-lead,...] [--step 2] [--cards 12] [--out FILE]``
+``python -m bench.studies.bound_ceiling [--only b/0:1] [--kinds caller-lead,...] [--step 2] [--cards 12] [--out FILE]``
 (``--cards N``: only where the seat to move holds at most N cards, to see at which depth a
 tighter bound would pay).
 """

@@ -16,7 +16,7 @@ most any partition search keyed so could save. Values are checked equal. A resea
 slow (the reference, about 5,000 nodes a second); its figures guide the search's next round
 (``docs/history/``).
 
-``python -m bench.partition_ceiling [--only b/0:1] [--relevance none,played,tops,leaves] [--tops 0]
+``python -m bench.studies.partition_ceiling [--only b/0:1] [--relevance none,played,tops,leaves] [--tops 0]
 [--cards 12] [--out FILE]`` (``--relevance``: which cards besides the class an entry's positions
 must place alike, :data:`RELEVANCE`; ``--tops N``: the class keeps each suit's N highest live
 cards placed; ``--cards N``: the table answers only where the seat to move holds at most N cards).
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from bench.bound_ceiling import plain
 from bench.common import base_parser, progress, save_json
 from bench.kernel_profile import chosen_cases, parse_only
+from bench.studies.bound_ceiling import plain
 
 DEFAULT_ONLY = "b/0:1"
 """A full deal of 345,511 reference nodes (about two minutes a run)."""

@@ -8,7 +8,7 @@ up (points lost a decision from its own view and with all cards seen, verdicts, 
 worst decisions listed, the largest loss from its own view first, with what a player needs to
 look at one again: the record's file, the trick, the view and the command that shows it.
 
-Run: ``python bench/review_study.py [--deals 6] [--seed 2036] [--jobs 2] [--worst 8] [--quick]
+Run: ``python -m bench.studies.review_study [--deals 6] [--seed 2036] [--jobs 2] [--worst 8] [--quick]
 [--out FILE]``. Results: ``bench/results/review-study.json``.
 """
 
@@ -21,8 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from common import base_parser, fmt, make_console, save_json  # bench/ is on the path
-
+from bench.common import base_parser, fmt, make_console, save_json
 from lukfu_solver.analysis.review import VERDICTS
 from lukfu_solver.analysis.review_work import ReviewSettings, directory_items, review_many
 from lukfu_solver.match import run_match
