@@ -120,7 +120,6 @@ RECORDED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "solve-2threads-vs-fbfdd6f.json",
         ("vs_baseline", "cpu_ratio"),
     ),
-    ("the kernel's cold compile, CPU s (median)", "compile-dc6dfe0.json", ("median", "this", "cpu_s")),
 )
 """The key figures the docs quote from recorded runs: (what, file in bench/results/, JSON keys)."""
 
@@ -153,7 +152,7 @@ def quick(sets: list[str], out: Path, write_record: bool) -> int:
     from lukfu_solver.search.warmup import kernel_ready
 
     if not kernel_ready():
-        print("compiling the solver's kernel once (about a minute of CPU; not counted below)...", file=sys.stderr)
+        print("compiling the solver's kernel once (not counted below)...", file=sys.stderr)
     prepare_kernel()
     recorded = signature.load_record()
     runs: dict[str, signature.SetRun] = {}

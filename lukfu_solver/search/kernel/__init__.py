@@ -4,9 +4,10 @@
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
 :class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True, _nrt=False)``
 (numba's runtime left out: the kernel allocates no array, so it needs no reference counts): compiled once
-(about a minute of CPU, each function once: see ``_compile_once_each`` and ``compiled.compile_all``)
-and cached on disk by :mod:`.disk_cache`, for every checkout and install of the same kernel on the
-machine; ``pip install .`` compiles it while building the wheel, so later runs load it in about a second. The modules follow the
+(each function once: see ``_compile_once_each`` and ``compiled.compile_all``; what it costs:
+``docs/getting-started.md``, "The first run") and cached on disk by :mod:`.disk_cache`, for every
+checkout and install of the same kernel on the machine; ``pip install .`` compiles it while building
+the wheel, so later runs only load it. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
