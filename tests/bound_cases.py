@@ -8,16 +8,39 @@ it again, so the sets are the same for every test that reads them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import pytest
-from oracle import open_endgames, random_endgame
+from oracle import open_endgames, oracle_ab_once, random_endgame
 
 from lukfu_solver.cards import UNBEATABLE_LEAD
 from lukfu_solver.plays import SINGLE
 from lukfu_solver.position import Position
 from lukfu_solver.search import bounds as B
 from lukfu_solver.search import discards as D
+
+# ---------------------------------------------------------------- a lower bound's stop at beta
+
+
+def stops_at_beta(cases: list[Position], full: Callable[[Position], int], at: Callable[[Position, int], int]) -> int:
+    """Check a look-ahead's lower bound with the search's stop (the window's beta) on every case:
+    wherever the full bound (``full``, no stop) stays below beta the bound with the stop (``at``)
+    is the full one; otherwise it reaches beta without passing the full one or the oracle's
+    value. Returns on how many (case, beta) it stopped short of the full bound."""
+    stopped_early = 0
+    for pos in cases:
+        v = oracle_ab_once(pos)
+        whole = full(pos)
+        for beta in range(-14, 16, 2):
+            b = at(pos, beta)
+            if whole >= beta:
+                assert beta <= b <= whole <= v, (str(pos), beta, b, whole, v)
+                stopped_early += b < whole
+            else:
+                assert b == whole, (str(pos), beta, b, whole)
+    return stopped_early
+
 
 # ---------------------------------------------------------------- the R7 one-trick bound
 

@@ -32,9 +32,11 @@ where each bound applies: ``tests/test_search_switches.py`` (``docs/search.md``,
 
 from __future__ import annotations
 
+import functools
+
 import bound_cases
 import pytest
-from bound_cases import r7_ahead_calls
+from bound_cases import r7_ahead_calls, stops_at_beta
 from oracle import oracle_ab, oracle_ab_once, random_endgame
 
 from lukfu_solver.plays import RUN, SET, SINGLE, Play
@@ -93,11 +95,13 @@ def test_the_r7_bound_never_excludes_the_value_and_cuts(monkeypatch: pytest.Monk
     assert decided >= 10, decided
 
 
-def test_kernel_bounds_equal_the_reference() -> None:
-    """The compiled ``value_bounds`` equals the reference's on every case and on every position
-    one move on (the R7 bound writes the search's next row: the row's own values must not change)."""
+@pytest.mark.parametrize("cases", ["r7_lead", "r7_ahead"])
+def test_kernel_bounds_equal_the_reference(cases: str) -> None:
+    """The compiled ``value_bounds`` equals the reference's on every case of the R7 one-trick bound
+    and of the R7 look-ahead, and on every position one move on (the R7 bound writes the search's
+    next row: the row's own values must not change)."""
     compiled = make_solver("compiled")
-    for pos in R7:
+    for pos in {"r7_lead": bound_cases.r7_leads, "r7_ahead": bound_cases.r7_ahead}[cases]():
         assert compiled.bounds(pos) == B.value_bounds(pos), str(pos)
         for m in list(pos.legal_moves()):
             pos.push(m)
@@ -168,18 +172,6 @@ def test_a_seat_missing_an_unknown_card_is_not_given_it(monkeypatch: pytest.Monk
     assert wrong >= 3, wrong
 
 
-def test_kernel_r7_look_ahead_equals_the_reference() -> None:
-    """The compiled bounds equal the reference's on every look-ahead case and one move on."""
-    compiled = make_solver("compiled")
-    for pos in R7_AHEAD:
-        assert compiled.bounds(pos) == B.value_bounds(pos), str(pos)
-        for m in list(pos.legal_moves()):
-            pos.push(m)
-            child = Position.parse(str(pos))
-            pos.pop()
-            assert compiled.bounds(child) == B.value_bounds(child), str(child)
-
-
 # ---------------------------------------------------------------- the caller's look-ahead
 
 CALLER = bound_cases.caller_leads()
@@ -227,18 +219,8 @@ def test_the_caller_look_ahead_stops_at_beta(monkeypatch: pytest.MonkeyPatch) ->
     """With the search's stop (the window's beta) the bound is the full one wherever that stays
     below beta, and otherwise reaches beta without passing the value: every zero-window test it
     decides is decided rightly, and the tests it cannot decide see the same bound."""
-    stopped_early = 0
-    for pos in CALLER:
-        v = oracle_ab_once(pos)
-        full = _caller_full(pos, S.CALLER_AHEAD_SKIP, monkeypatch)
-        for beta in range(-14, 16, 2):
-            b = B._caller_lead_bound(pos, beta)
-            if full >= beta:
-                assert beta <= b <= full <= v, (str(pos), beta, b, full, v)
-                stopped_early += b < full
-            else:
-                assert b == full, (str(pos), beta, b, full)
-    assert stopped_early > 0, stopped_early
+    full = functools.partial(_caller_full, skip=S.CALLER_AHEAD_SKIP, monkeypatch=monkeypatch)
+    assert stops_at_beta(CALLER, full, B._caller_lead_bound) > 0
 
 
 @pytest.mark.slow
