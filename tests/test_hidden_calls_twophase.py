@@ -123,6 +123,7 @@ def test_a_slow_exact_deal_does_not_keep_the_cheap_deals_from_starting(monkeypat
     assert len(plain.samples) == 1  # every deal exact: the next one would end after the budget
 
 
+@pytest.mark.slow
 def test_a_stopped_cheap_solve_counts_the_learned_value_within_its_bounds() -> None:
     """With a cheap value, a cheap solve that stops counts it, clamped to the bounds it proved (a
     value outside them is moved to the nearer one); one that finishes counts its exact value."""

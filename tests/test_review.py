@@ -152,12 +152,14 @@ def test_a_perfect_deal_costs_nothing_anywhere() -> None:
     assert call.is_call and call.exact is not None and call.exact["play"] >= call.exact["pass"]
 
 
+@pytest.mark.slow
 def test_a_changed_move_is_caught() -> None:
     """The check above can fail: the blunder record has a cost where the perfect one has none."""
     _, review = blunder_review()
     assert any(d.cost > 0 for d in review.decisions)
 
 
+@pytest.mark.slow
 def test_no_verdict_within_the_loss_error() -> None:
     within = 0
     for _, review in (blunder_review(), perfect_review()):
@@ -197,6 +199,7 @@ def test_the_numbers_are_analyses_and_solves() -> None:
     assert call.loss_stderr in (0.0, round(adv.gap_stderr, 9))
 
 
+@pytest.mark.slow
 def test_the_calls_exact_values() -> None:
     rec = dd_record(BLUNDER_SEED, 0)
     other = later_caller(rec, 0)
@@ -232,6 +235,7 @@ def test_the_same_review_on_two_processes() -> None:
     assert indices == sorted(indices) and indices
 
 
+@pytest.mark.slow
 def test_only_the_asked_seat() -> None:
     _, review = blunder_review()
     assert {d.seat for d in review.decisions} == {0}

@@ -319,6 +319,7 @@ def test_the_coalition_look_ahead_stops_at_alpha(monkeypatch: pytest.MonkeyPatch
     assert stopped_early > 0, stopped_early
 
 
+@pytest.mark.slow
 def test_unsound_coalition_look_aheads_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two deliberately wrong versions exclude the true value on some cases, so the cases can tell
     a sound bound from an unsound one: taking each child's lower bound instead of its upper one
