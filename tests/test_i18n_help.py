@@ -15,7 +15,7 @@ import typer.main
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from lukfu_cli import common
+from lukfu_cli import output
 from lukfu_cli.app import app
 from lukfu_solver import i18n
 from lukfu_solver.i18n import _, set_language, using_language
@@ -174,7 +174,7 @@ def test_a_help_text_without_a_translation_stays_english() -> None:
             return self.params
 
     command = Command()
-    with using_language("ru"), common.translated_help(command, None):
+    with using_language("ru"), output.translated_help(command, None):
         assert command.help == "a command nobody has translated yet"
         assert command.params[0].help == "a help text no catalogue holds"
 

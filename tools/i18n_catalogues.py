@@ -12,7 +12,7 @@ part of the installed package::
 Besides the calls of :mod:`lukfu_solver.i18n` (in the page's JavaScript too, read by
 ``i18n.js_messages``, which the server uses as well), the command line's help texts are extracted
 without markup: every ``help="..."`` keyword and every command's docstring in ``cli/``
-(:func:`extract_help`); ``cli.common.translated_help`` looks them up when a ``--help`` is shown.
+(:func:`extract_help`); ``cli.output.translated_help`` looks them up when a ``--help`` is shown.
 
 Why the standard library and not Babel: the format is small (a ``.po`` reader and writer, the
 ``.mo`` layout, an AST walk for the calls of :mod:`lukfu_solver.i18n`), the output is byte-stable
