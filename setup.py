@@ -5,7 +5,7 @@ After setuptools has copied the package into the build folder, the numba kernel 
 compiled (``lukfu_solver.search.compiled.prepare_kernel``, in a fresh interpreter, with the numba of
 ``build-system.requires``) and its cache added to the wheel as package data
 (``lukfu_solver/search/kernel/compiled/``): the first command after the install loads the kernel
-(about a second) instead of compiling it (about a minute of CPU). The compile lands in the
+instead of compiling it (what each costs: ``docs/getting-started.md``, "The first run"). The compile lands in the
 machine's kernel cache as any compile does, so building the same kernel again only copies it.
 
 An editable install (``pip install -e``) ships nothing: its kernel compiles on first use, into
@@ -67,7 +67,7 @@ class BuildWithKernel(build_py):
         super().run()
         if getattr(self, "editable_mode", False) or os.environ.get("LUKFU_COMPILE_KERNEL") == "0":
             return
-        print("compiling the solver's kernel (about a minute of CPU; a copy if this machine has it)", flush=True)
+        print("compiling the solver's kernel (once per machine; a copy if this machine has it)", flush=True)
         print(compile_into(Path(self.build_lib)), flush=True)
 
 

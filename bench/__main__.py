@@ -1,7 +1,7 @@
 """The benchmarks' front door.
 
-``python -m bench`` lists the benchmarks a maintainer reruns, one line each (``bench/README.md``
-says more). ``python -m bench --quick`` solves the search's bench sets once (a few minutes on two
+``python -m bench`` lists the benchmarks a maintainer reruns, one line each, then the one-off
+studies of ``bench/studies/`` (``bench/README.md`` says more). ``python -m bench --quick`` solves the search's bench sets once (a few minutes on two
 cores): it prints the node signature (:mod:`bench.signature`: every position's value and node
 count against the record, and the reference against the compiled kernel node for node on set a),
 this run's times, and the key figures recorded in ``bench/results/`` that the docs quote. It
@@ -39,16 +39,6 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "where the compiled kernel spends its CPU on full deals, by function and phase (needs perf, gdb)",
         "kernel-profile.json",
     ),
-    (
-        "bound_ceiling",
-        "how many nodes a bound one step tighter would save, by kind of node (the reference, against exact values)",
-        "bound-ceiling.json",
-    ),
-    (
-        "partition_ceiling",
-        "how many nodes partition search could save at most, by what its bounds read (the reference, against exact values)",
-        "partition-ceiling.json",
-    ),
     ("engine", "random full-deal playouts and legal-move generations a second", "engine.json"),
     (
         "env_speed",
@@ -61,6 +51,39 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "call/pass advice at the defaults: time, samples, agreement with the exact reference, beside fbfdd6f",
         "advise.json",
     ),
+    ("strength", "the engine players in rotated matches with 95% intervals; PIMC's call calibration", "strength.json"),
+    ("inference", "the opponent model's fit and accuracy; ipimc against pimc in paired games", "inference.json"),
+    ("puzzles", "puzzle generation per minute by difficulty, and re-verifying the collection", "puzzles.json"),
+    ("cluster", "batches on a local Dask cluster beside the process pool", "cluster.json"),
+    (
+        "review",
+        "the game review of whole deals at the defaults, beside reviewing by hand with 813c82c in the same run",
+        "review.json",
+    ),
+    (
+        "first_use",
+        "the first commands after a fresh pip install (install, solve, advise, analyse, play), beside another revision",
+        "first-use.json",
+    ),
+    (
+        "serve_load",
+        "lukfu serve under 20 clients playing whole deals for 60 s: 5xx, games lost, p95 without engine work, memory",
+        "serve-load.json",
+    ),
+)
+"""(module, what it measures, default result file in bench/results/)."""
+
+STUDIES: tuple[tuple[str, str, str], ...] = (
+    (
+        "bound_ceiling",
+        "how many nodes a bound one step tighter would save, by kind of node (the reference, against exact values)",
+        "bound-ceiling.json",
+    ),
+    (
+        "partition_ceiling",
+        "how many nodes partition search could save at most, by what its bounds read (the reference, against exact values)",
+        "partition-ceiling.json",
+    ),
     (
         "advise_levers",
         "two levers of the advice measured before building: a control variate, the descending driver",
@@ -71,46 +94,37 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "the Master's levers: strata, the pass branch on fewer samples, two-phase sampling, the prior",
         "advise-master.json",
     ),
-    ("strength", "the engine players in rotated matches with 95% intervals; PIMC's call calibration", "strength.json"),
-    ("inference", "the opponent model's fit and accuracy; ipimc against pimc in paired games", "inference.json"),
-    ("puzzles", "puzzle generation per minute by difficulty, and re-verifying the collection", "puzzles.json"),
-    ("cluster", "batches on a local Dask cluster beside the process pool", "cluster.json"),
-    (
-        "serve_load",
-        "lukfu serve under 20 clients playing whole deals for 60 s: 5xx, games lost, p95 without engine work, memory",
-        "serve-load.json",
-    ),
+    ("review_study", "the engine players' own worst decisions, from a reviewed match", "review-study.json"),
 )
-"""(module, what it measures, default result file in bench/results/)."""
+"""The one-off studies of ``bench/studies/``: (module, what it measured, result file in bench/results/)."""
 
 RECORDED: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "full deals b+c+d, 1 thread: nodes fbfdd6f / now",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("vs_baseline", "node_ratio"),
     ),
     (
         "full deals b+c+d, 1 thread: CPU fbfdd6f / now",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("vs_baseline", "cpu_ratio"),
     ),
-    ("b+c wall p95, 1 thread: now (ms)", "solve-issue13-round14-confirm.json", ("p95_goal", "solver_p95_ms")),
+    ("b+c wall p95, 1 thread: now (ms)", "solve-vs-fbfdd6f.json", ("p95_goal", "solver_p95_ms")),
     (
         "b+c wall p95, 1 thread: fbfdd6f / now (goal 4.40)",
-        "solve-issue13-round14-confirm.json",
+        "solve-vs-fbfdd6f.json",
         ("p95_goal", "p95_ratio"),
     ),
     (
         "full deals b+c+d, 2 threads: nodes fbfdd6f / now",
-        "solve-issue13-round13-2threads-fbfdd6f.json",
+        "solve-2threads-vs-fbfdd6f.json",
         ("vs_baseline", "node_ratio"),
     ),
     (
         "full deals b+c+d, 2 threads: CPU fbfdd6f / now",
-        "solve-issue13-round13-2threads-fbfdd6f.json",
+        "solve-2threads-vs-fbfdd6f.json",
         ("vs_baseline", "cpu_ratio"),
     ),
-    ("the kernel's cold compile, CPU s (median)", "compile-issue13-round10.json", ("median", "this", "cpu_s")),
 )
 """The key figures the docs quote from recorded runs: (what, file in bench/results/, JSON keys)."""
 
@@ -125,10 +139,13 @@ def recorded_figure(file: str, keys: tuple[str, ...]) -> Any:
 
 def list_benchmarks() -> None:
     """One line a benchmark: how to run it, what it measures, where its results go."""
-    width = max(len(name) for name, _, _ in BENCHMARKS) + len("python -m bench.")
+    width = max(len(name) for name, _, _ in STUDIES) + len("python -m bench.studies.")
     print("Benchmarks (bench/README.md says more; each takes --help and --out FILE, most --quick):\n")
     for name, what, out in BENCHMARKS:
         print(f"  {'python -m bench.' + name:<{width}}  {what} (bench/results/{out})")
+    print("\nStudies, measured once to decide something (bench/studies/):\n")
+    for name, what, out in STUDIES:
+        print(f"  {'python -m bench.studies.' + name:<{width}}  {what} (bench/results/{out})")
     print("\n  python -m bench --quick  the node signature of the search's bench sets and the key figures (minutes)")
     print("  (the trainers of the advice and opponent models are in train/: train/README.md)")
 
@@ -140,7 +157,7 @@ def quick(sets: list[str], out: Path, write_record: bool) -> int:
     from lukfu_solver.search.warmup import kernel_ready
 
     if not kernel_ready():
-        print("compiling the solver's kernel once (about a minute of CPU; not counted below)...", file=sys.stderr)
+        print("compiling the solver's kernel once (not counted below)...", file=sys.stderr)
     prepare_kernel()
     recorded = signature.load_record()
     runs: dict[str, signature.SetRun] = {}

@@ -15,7 +15,7 @@ Parts (``--parts``), every input a pure function of its seed:
   within 3 combined errors; beside it, how many disagreements the answers' own standard errors
   lead one to expect.
 - **compare**: this tree's answers (the advise part's, then not run again) and those of another
-  revision (``--compare-rev``, by default 813c82c, the build issue 35 is measured against) hand by
+  revision (``--compare-rev``, by default 813c82c, the build the advice's speed-ups are measured against) hand by
   hand in the same run, the order alternating, each in its own process
   (``bench/advise_compare.py``): the median standard error of play, pass and the gap, samples,
   why sampling stopped, wall and CPU seconds and the agreement with the reference, for both.

@@ -2,7 +2,7 @@
 
 ``bench/advise.py --parts advise,compare`` runs this: every bench hand with each sampling seed is
 advised by this tree (in the benchmark's process) and by the revision ``--compare-rev`` (default
-:data:`COMPARE_REV`, the build issue 35 is measured against) in a worker process that imports that
+:data:`COMPARE_REV`, the build the advice's speed-ups are measured against) in a worker process that imports that
 revision's ``lukfu_solver`` (``bench.common.baseline_tree``: extracted once by ``git archive``),
 one right after the other, the order alternating from hand to hand, so that both see the same
 load on a shared machine. Each answer's wall and CPU seconds are its own process's.
@@ -26,7 +26,8 @@ from typing import Any
 from bench.common import baseline_tree, summary
 
 COMPARE_REV = "813c82c"
-"""The build issue 35 is measured against (its advice is main's before issue 35's advice work)."""
+"""The build the advice's speed-ups are measured against: the advice before two-phase sampling for
+every seat and the restarts (``docs/pimc.md``)."""
 
 WORKER = r"""
 import json, statistics, sys, time

@@ -1,5 +1,5 @@
 """The 30 hands of the advice benchmarks and their sampling seeds, shared by the benchmarks
-(``bench/advise.py``, ``bench/advise_levers.py``, ``bench/advise_master.py``) and the exact
+(``bench/advise.py``, ``bench/studies/advise_levers.py``, ``bench/studies/advise_master.py``) and the exact
 reference they are judged against (``train/advise_reference.py``, whose records are
 ``bench/results/advise-reference.json``): hand ``i`` is seat ``i % 3`` of
 ``deal_from_seed(1000 + i)``.

@@ -1,4 +1,4 @@
-"""Engine benchmark (issue 2): random full-deal playouts from fixed seeds.
+"""Engine benchmark: random full-deal playouts from fixed seeds.
 
 Prints playouts per second and legal-move generations per second (median over runs) for the
 raw position loop (``legal_moves`` + ``push``), beside the player-driven table loop

@@ -15,13 +15,13 @@ user cache is a new empty folder. Commands:
 
 Each figure is the wall time and the command's user + system CPU time (steadier on a shared
 machine), with the 1-minute load average when it started. Standard error is a terminal (a pty),
-so the record says whether the compile was announced. The first round of each revision also
+so the record says whether the compile was announced. The first run of each revision also
 times a second ``pip install --force-reinstall --no-deps`` with the same user cache (a rebuild on
 a machine that has compiled this kernel). The solve's value and node count are checked equal
 across revisions.
 
 Self-contained (standard library only; run with any Python 3.10+):
-``python bench/first_use.py [--rev REV] [--baseline REV] [--rounds N] [--baseline-rounds N] [--out FILE]``;
+``python -m bench.first_use [--rev REV] [--baseline REV] [--rounds N] [--baseline-rounds N] [--out FILE]``;
 results go to ``bench/results/first-use.json``.
 """
 

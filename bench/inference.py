@@ -1,8 +1,8 @@
-"""Inference benchmark (issue 19): the opponent model's fit, its accuracy, and ipimc against pimc.
+"""Inference benchmark: the opponent model's fit, its accuracy, and ipimc against pimc.
 
 1. **fit**: self-play records of ``pimc:L`` (``--fit-deals`` deals from ``--fit-seed``), the
    candidate model and the rule model fitted by maximum likelihood on them
-   (``hidden.inference.fit``) beside the parameters the player ships (``players.ipimc``);
+   (``train.opponent_fit.fit``) beside the parameters the player ships (``players.ipimc``);
 2. **accuracy**: on held-out self-play records (``--acc-deals`` deals from ``--acc-seed``), the
    views of every seat after 1, 3, 5 and 7 tricks; ``--acc-samples`` exact uniform samples of
    each, weighted by each model; for every hidden card, the probability the samples give its
@@ -46,7 +46,7 @@ from bench.common import base_parser, make_console, ratio, save_json, summary
 from lukfu_solver.analysis.model import predict
 from lukfu_solver.cards import CardSet
 from lukfu_solver.hidden.calls import call_deals
-from lukfu_solver.hidden.inference import call_terms, fit, fit_call, record_rows, rule_model, temper, weigh
+from lukfu_solver.hidden.inference import call_terms, rule_model, temper, weigh
 from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.match import GameTask, interval, iter_deal_seeds, play_game, run_match, seatings
 from lukfu_solver.parallel import ordered_map
@@ -54,6 +54,7 @@ from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model, pimc_candida
 from lukfu_solver.policy.calling import hand_facts, hand_strength, sigmoid
 from lukfu_solver.policy.rule import rule_move as rule_policy
 from lukfu_solver.policy.rule_fast import keep_order_fast as keep_order
+from train.opponent_fit import fit, fit_call, record_rows
 
 
 def selfplay(level: int, deals: int, seed: int, jobs: int) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Speed of the game review (issue 36): a whole deal, every seat, at the defaults, within 60 s of
+"""Speed of the game review: a whole deal, every seat, at the defaults, within 60 s of
 one core.
 
 The set: the records of a seeded match, ``pimc,rule,rule`` (``--deals`` deals from ``--seed``,
@@ -17,7 +17,7 @@ in a subprocess importing the old tree (``common.baseline_tree``); CPU seconds s
 How far a verdict is the decision's own: the first ``--second-seed-records`` records are reviewed
 again with seed 1 (other sampled deals), and the decisions each seed flags are compared.
 
-Run: ``python bench/review.py [--deals 8] [--seed 36] [--baseline-records 2] [--second-seed-records 6]
+Run: ``python -m bench.review [--deals 8] [--seed 36] [--baseline-records 2] [--second-seed-records 6]
 [--quick] [--out FILE]``.
 Results: ``bench/results/review.json``.
 """
@@ -33,8 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import base_parser, baseline_tree, fmt, make_console, progress, save_json, summary  # bench/ is on the path
-
+from bench.common import base_parser, baseline_tree, fmt, make_console, progress, save_json, summary
 from lukfu_solver.analysis.review_work import ReviewSettings, review_record
 from lukfu_solver.match import run_match
 from lukfu_solver.record import GameRecord

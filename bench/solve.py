@@ -21,7 +21,7 @@ driver's comparison then still runs on one thread).
 ``--quick``: set a with 40 positions and set b with 5 deals (sets c and d, if asked for, 5 deals).
 ``--only SEED:CALLER,...`` keeps only those positions of the sets (the worst case on two threads).
 ``--baseline``: beside every solve, the same position is solved by the solver of git
-``fbfdd6f`` (the compiled solver before issue 13, extracted from git by ``git archive``
+``fbfdd6f`` (the compiled solver the search's speed-ups are measured against, extracted from git by ``git archive``
 into a directory of the system's temporary directory), or of another revision
 (``--baseline-rev REV``, e.g. a branch point), or of a
 tree on disk (``--baseline-path``), in a subprocess,
@@ -448,17 +448,17 @@ def baseline_line(c: dict[str, Any]) -> str:
 
 
 BENCH_MACHINE_P95_MS = 2200.0
-"""Issue 13's bench machine: the wall-time p95 of fbfdd6f's search, one thread, over sets b and c
-together (its node counts, measured at fa0b4ac in ``bench/results/solve-fast.json``). The issue
-asks for a p95 under :data:`P95_GOAL_MS` there; this run's machine may be faster or slower, so the
+"""The bench machine of the search's p95 goal: the wall-time p95 of fbfdd6f's search, one thread,
+over sets b and c together (its node counts, measured at fa0b4ac in ``bench/results/solve-fast.json``).
+The goal is a p95 under :data:`P95_GOAL_MS` there; this run's machine may be faster or slower, so the
 goal is judged by the p95 ratio against the baseline measured in the same run."""
 
 P95_GOAL_MS = 500.0
-"""Issue 13's goal for the p95 of sets b and c on the bench machine, one thread."""
+"""The search's goal for the p95 of sets b and c on the bench machine, one thread (``docs/search.md``, "Figures")."""
 
 
 def p95_goal(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[str, Any]:
-    """Issue 13's p95 goal on these records (sets b and c, one thread): the wall-time p95 of both
+    """The search's p95 goal on these records (sets b and c, one thread): the wall-time p95 of both
     solvers in this run, their ratio, the ratio the goal needs (:data:`BENCH_MACHINE_P95_MS` over
     :data:`P95_GOAL_MS`), and the solver's p95 carried over to the bench machine by this run's
     baseline (its p95 times bench machine / this run)."""
@@ -477,10 +477,10 @@ def p95_goal(solver: list[dict[str, Any]], base: list[dict[str, Any]]) -> dict[s
 
 
 def p95_goal_line(g: dict[str, Any]) -> str:
-    """One line: issue 13's p95 goal as this run measures it."""
+    """One line: the search's p95 goal as this run measures it."""
     verdict = "met" if g["met"] else "not met"
     return (
-        f"sets b + c, issue 13's p95 goal ({fmt(P95_GOAL_MS)} ms on the bench machine, where fbfdd6f took "
+        f"sets b + c, the search's p95 goal ({fmt(P95_GOAL_MS)} ms on the bench machine, where fbfdd6f took "
         f"{fmt(BENCH_MACHINE_P95_MS)} ms): p95 {fmt(g['baseline_p95_ms'])} -> {fmt(g['solver_p95_ms'])} ms, "
         f"x{fmt(g['p95_ratio'], digits=2)} (x{fmt(g['ratio_needed'], digits=2)} needed), "
         f"{fmt(g['bench_machine_p95_ms'])} ms on the bench machine: {verdict}"

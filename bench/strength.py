@@ -1,4 +1,4 @@
-"""Strength benchmark of the engine players (issue 6): rotated matches with 95% intervals.
+"""Strength benchmark of the engine players: rotated matches with 95% intervals.
 
 1. ``rule`` against two ``random`` players (``rule,random,random``, 3 rotations a deal);
 2. ``pimc`` (``--level``, default 3) against two ``rule`` players (``pimc,rule,rule``), with the

@@ -34,9 +34,9 @@ from .analyse_cmd import (
 )
 from .analyse_words import advice_lines
 from .batch import count_lines, error_object, read_lines
-from .common import bad_usage, emit_json, stdout_console
 from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
 from .options import hand_text as given_or_dealt
+from .output import bad_usage, emit_json, stdout_console
 from .progress import prepare_solver, with_progress
 from .render import legend
 from .scheduling import check_scheduler, on_cluster

@@ -45,9 +45,9 @@ from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
 from .analyse_words import advice_lines, facts_lines, points_words, print_analysis, turn_message
-from .common import bad_usage, emit_json, stdout_console
 from .options import DealOpt, JsonOpt
 from .options import hand_text as given_or_dealt
+from .output import bad_usage, emit_json, stdout_console
 from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
 

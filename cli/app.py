@@ -3,7 +3,7 @@
 Each command lives in its own module and is registered here. Modules import only the light
 library (cards, plays, position); heavy dependencies (ortools, numba) are imported inside the
 command functions that need them, so ``lukfu --help`` stays instant. Errors are handled once,
-in :class:`~lukfu_cli.common.LukfuGroup`.
+in :class:`~lukfu_cli.output.LukfuGroup`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from . import (
     show_cmd,
     solve_cmd,
 )
-from .common import EXIT_INTERRUPTED, EXIT_TERMINATED, LukfuCommand, LukfuGroup, note
+from .output import EXIT_INTERRUPTED, EXIT_TERMINATED, LukfuCommand, LukfuGroup, note
 
 app = typer.Typer(
     cls=LukfuGroup,

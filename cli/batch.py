@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from lukfu_solver.errors import NotationError
 
-from .common import emit_json, error_text
+from .output import emit_json, error_text
 from .progress import with_progress
 
 STDIN = "-"

@@ -10,8 +10,8 @@ from rich.table import Table
 
 from lukfu_solver.i18n import _, ngettext, pgettext
 
-from .common import emit_json, stdout_console
 from .options import JsonOpt, SchedulerOpt
+from .output import emit_json, stdout_console
 from .progress import progress_bar
 from .render import signed
 from .scheduling import check_scheduler, on_cluster

@@ -10,7 +10,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import N_, _
 from lukfu_solver.inputs import excerpt
 
-from .common import bad_usage
+from .output import bad_usage
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON only (one object).")]
 BatchOpt = Annotated[

@@ -31,8 +31,8 @@ from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
 from .commands import command_of, suggestion
-from .common import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .options import check_seat
+from .output import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
 from .render import (
     calls_text,

@@ -16,8 +16,8 @@ from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
 from .batch import run_batch
-from .common import bad_usage, emit_json, emit_line, note, stdout_console
 from .options import POSITION_HELP, BatchOpt, JsonOpt, SeedOpt, check_seat, one_source
+from .output import bad_usage, emit_json, emit_line, note, stdout_console
 from .render import hand_table, hands_table, legend_for, outcome_data, points_data, position_renderable, result_line
 
 # ---------------------------------------------------------------- deal

@@ -15,7 +15,7 @@ from typing import Any
 
 from lukfu_solver.i18n import N_, _
 
-from .common import note, stderr_console
+from .output import note, stderr_console
 
 Callback = Callable[[int, int], None]
 """A progress report ``(done, total)``, as the library's long loops call it."""

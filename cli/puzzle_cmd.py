@@ -25,7 +25,8 @@ from lukfu_solver.inputs import MAX_JOBS, MAX_PUZZLE_DEALS, MAX_PUZZLES, check_i
 from lukfu_solver.position import Position
 from lukfu_solver.safe_write import check_target, write_atomic
 
-from .common import (
+from .options import JsonOpt, SchedulerOpt
+from .output import (
     HelpGroup,
     LukfuCommand,
     bad_usage,
@@ -36,7 +37,6 @@ from .common import (
     stdout_console,
     tolerant_stdin,
 )
-from .options import JsonOpt, SchedulerOpt
 from .progress import progress_bar
 from .puzzle_play import puzzle_head
 from .render import Hanging, move_words, narrate_pv, position_data, position_renderable, signed

@@ -16,7 +16,7 @@ from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
 
 from .commands import command_of, suggestion, typed
-from .common import menu_number
+from .output import menu_number
 from .render import Hanging, move_words, narrate_pv, position_renderable, result_line
 
 if TYPE_CHECKING:

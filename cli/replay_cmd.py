@@ -9,8 +9,8 @@ import typer
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
 
-from .common import emit_json, stdout_console
 from .options import JsonOpt
+from .output import emit_json, stdout_console
 from .render import replay_data, replay_renderable
 
 

@@ -21,8 +21,8 @@ from lukfu_solver.inputs import check_seed
 
 from .analyse_cmd import JobsOpt, SeedOpt
 from .batch import STDIN, read_lines
-from .common import bad_usage, emit_json, error_text, note, stdout_console
 from .options import JsonOpt, SchedulerOpt, check_seat, one_source
+from .output import bad_usage, emit_json, error_text, note, stdout_console
 from .progress import prepare_solver, progress_callbacks, with_progress
 from .scheduling import check_scheduler, on_cluster
 

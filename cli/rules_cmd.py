@@ -12,7 +12,7 @@ from importlib.resources import files
 
 from lukfu_solver.i18n import SOURCE_LANGUAGE, language
 
-from .common import stdout_console
+from .output import stdout_console
 
 
 def rules_text(lang: str | None = None) -> str:

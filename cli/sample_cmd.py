@@ -15,7 +15,7 @@ import typer
 
 from lukfu_solver.i18n import N_, _, ngettext
 
-from .common import bad_usage, emit_json, emit_line, note
+from .output import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
 
 VIEW_HELP = N_("A seat view (NOTATION.md), quoted: `'<seat> <hand> <caller> <history>'`.")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from lukfu_solver.i18n import _
 
-from .common import bad_usage, note
+from .output import bad_usage, note
 from .progress import progress_bar
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ import typer
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
 
-from .common import note
+from .output import note
 
 DEFAULT_PORT = 8765
 PORT_TRIES = 20

@@ -10,8 +10,8 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
 from lukfu_solver.position import Position
 
-from .common import emit_json, stdout_console
 from .options import POSITION_HELP, JsonOpt, one_source
+from .output import emit_json, stdout_console
 from .render import position_data, position_renderable, view_data, view_renderable
 
 

@@ -27,8 +27,8 @@ from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 
 from .batch import count_lines, error_object, read_lines
-from .common import bad_usage, emit_json, stdout_console
 from .options import POSITION_HELP, BatchOpt, JsonOpt, SchedulerOpt, one_source
+from .output import bad_usage, emit_json, stdout_console
 from .progress import kernel_missing, prepare_solver, with_progress
 from .render import narrate_pv, result_line, signed
 from .scheduling import check_scheduler, on_cluster

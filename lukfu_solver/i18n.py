@@ -6,7 +6,7 @@ Every word lukfu prints for a player goes through :func:`_` (one message), :func
 *play* a card). Strings defined at import time are marked with :func:`N_` and translated where
 they are printed. The catalogues are the domain ``lukfu`` in
 ``lukfu_solver/locale/<lang>/LC_MESSAGES/lukfu.mo``, compiled from the ``.po`` sources beside
-them by :mod:`lukfu_solver.i18n_catalogues`, so translators use their usual tools.
+them by the build tool ``tools/i18n_catalogues.py``, so translators use their usual tools.
 
 English is the source language and the fallback at every step: an unknown variable in the
 environment, a missing or unreadable catalogue, or a message not (yet) in a catalogue gives the
@@ -28,7 +28,9 @@ one reader; :func:`using_language` sets it for a block (tests, a one-off renderi
 from __future__ import annotations
 
 import gettext
+import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
@@ -312,3 +314,42 @@ def take_lang_option(args: list[str]) -> tuple[list[str], str | None]:
             rest.append(arg)
         i += 1
     return rest, code
+
+
+# ---------------------------------------------------------------- the marks in the page's JavaScript
+
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "_": ("msgid",),
+    "N_": ("msgid",),
+    "ngettext": ("msgid", "msgid_plural"),
+    "pgettext": ("msgctxt", "msgid"),
+    "NP_": ("msgctxt", "msgid"),
+}
+"""The marking functions above and what their leading arguments are, in Python and in the web
+table's JavaScript alike."""
+_JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+_JS_CALL = re.compile(
+    r"(?<![\w$.])(_|N_|ngettext|pgettext|NP_)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?"
+)
+
+
+def js_messages(text: str) -> list[tuple[str, dict[str, str], int]]:
+    """The messages marked in JavaScript source ``text`` (double-quoted literal arguments): (function,
+    its roles' values, line); lines that are comments (``//``, ``*``) are not read. The server reads
+    the page's messages with it (``lukfu_web.catalogue``), the catalogues' build tool extracts them.
+
+    >>> js_messages('t = _("Hint"); n = ngettext("{n} card", "{n} cards", k);')
+    [('_', {'msgid': 'Hint'}, 1), ('ngettext', {'msgid': '{n} card', 'msgid_plural': '{n} cards'}, 1)]
+    """
+    found = []
+    for m in _JS_CALL.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start : m.start()].lstrip().startswith(("//", "*", "/*")):
+            continue
+        name, first, second = m.group(1), m.group(2), m.group(3)
+        roles = KEYWORDS[name]
+        values = [json.loads(f'"{v}"') for v in (first, second) if v is not None]
+        if len(values) < len(roles):
+            continue
+        found.append((name, dict(zip(roles, values[: len(roles)], strict=True)), text.count("\n", 0, m.start()) + 1))
+    return found

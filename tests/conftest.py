@@ -1,8 +1,8 @@
-"""Shared test helpers, the hypothesis profile and the ``slow`` mark.
+"""Shared test helpers and the hypothesis profile.
 
 Hypothesis runs derandomized (the same examples on every run, so CI is reproducible) with no
-deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more examples. The
-tests named in ``slow_tests.py`` are marked ``slow`` at collection (``-m "not slow"``: the fast loop).
+deadline (the machine is shared). ``HYPOTHESIS_PROFILE=thorough`` runs many more examples. A slow
+test (seconds or more) carries ``@pytest.mark.slow`` itself; ``-m "not slow"`` is the fast loop.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
-from slow_tests import SLOW
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.i18n import set_language
@@ -42,17 +41,6 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests ``slow_tests.SLOW`` names (every case of a parametrized one) ``slow``."""
-    for item in items:
-        if os.path.dirname(str(item.path)) == TESTS:
-            name = getattr(item, "originalname", None) or item.name
-            if name in SLOW.get(os.path.basename(str(item.path)), ()):
-                item.add_marker(pytest.mark.slow)
 
 
 _INSTALLED_COPY = "import lukfu_solver; print(lukfu_solver.__file__)"

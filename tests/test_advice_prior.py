@@ -18,6 +18,7 @@ MASTER = parse_cards("C4S124569M26T678")
 """Bench hand 9 (the Master's)."""
 
 
+@pytest.mark.slow
 def test_refine_shrinks_towards_the_typical_variance_it_is_given() -> None:
     values = [2.0, 2.0, 2.0]
     assert refine(0.0, 1.0, values) == refine(0.0, 1.0, values, typical=TYPICAL_VAR)

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import re
 
+import pytest
 from screens import flat
 from typer.testing import CliRunner
 
@@ -46,6 +47,7 @@ def test_a_chart_whose_average_is_not_the_estimate_says_why() -> None:
     assert f"{average:+.2f}" in note.plain and f"{average + 0.7:+.2f}" in note.plain
 
 
+@pytest.mark.slow
 def test_analyse_explains_the_estimated_column_and_marks_zero() -> None:
     res = runner.invoke(app, ["analyse", VIEW, "--samples", "8", "--max-nodes", "20000"], env={"COLUMNS": "80"})
     assert res.exit_code == 0

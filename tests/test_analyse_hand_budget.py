@@ -109,6 +109,7 @@ def test_a_close_call_is_said_and_a_clear_one_not() -> None:
     assert tie is not None and "--samples" in tie.plain  # fixed work: more samples sharpen it
 
 
+@pytest.mark.slow
 def test_fixed_samples_give_the_same_answer_for_any_jobs() -> None:
     """The table first, the advice second: with ``--samples`` neither depends on the order or on ``jobs``."""
 

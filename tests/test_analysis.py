@@ -60,6 +60,7 @@ def test_cases_are_late_and_the_viewer_is_to_move(views: dict[str, SeatView]) ->
         assert ("noncaller" in name) == (v.seat != v.caller), name
 
 
+@pytest.mark.slow
 def test_every_legal_move_is_valued_in_range(views: dict[str, SeatView], analyses: dict[str, object]) -> None:
     for name, v in views.items():
         a = analyses[name]
@@ -96,6 +97,7 @@ def test_paired_values_align_with_the_sampled_deals(views: dict[str, SeatView]) 
             assert e.values[i] == viewer_points(v.seat, v.caller, value), (i, str(e.move))
 
 
+@pytest.mark.slow
 def test_reproducible_by_seed(views: dict[str, SeatView], analyses: dict[str, object]) -> None:
     v = views["caller-leads"]
     again = analyse(v, samples=32, seed=1, limits=LIMITS, early_stop=False)
@@ -104,6 +106,7 @@ def test_reproducible_by_seed(views: dict[str, SeatView], analyses: dict[str, ob
     assert [e.values for e in other.moves] != [e.values for e in again.moves]
 
 
+@pytest.mark.slow
 def test_jobs_do_not_change_results(views: dict[str, SeatView]) -> None:
     v = views["noncaller-follows"]
     one = analyse(v, samples=24, seed=3, jobs=1, limits=LIMITS, min_samples=8)
@@ -120,6 +123,7 @@ def test_early_stopping_stops_on_a_clear_view() -> None:
     assert a.p_best is not None and a.p_best >= 0.999
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [*CASES, "clear"])
 def test_early_stopping_agrees_with_the_full_run(name: str, views: dict[str, SeatView]) -> None:
     """The early run's samples are the first of the full run's, and when it stopped, the full run
@@ -204,6 +208,7 @@ def test_six_old_cards_as_master_play() -> None:
     assert "play" in adv.reason and "6 Old cards" in adv.reason
 
 
+@pytest.mark.slow
 def test_low_hand_passes() -> None:
     """Seat 2: pass is a redeal, exactly 0. Play is below 0: every value is exact or the midpoint of
     bounds around a negative value, and the losing side's bound is proved early."""
@@ -216,6 +221,7 @@ def test_low_hand_passes() -> None:
         assert adv.recommendation == "pass" and adv.play.mean < adv.pass_.mean
 
 
+@pytest.mark.slow
 def test_advice_reproducible_and_jobs_independent() -> None:
     hand = parse_cards(SIX_OLD)
     a = advise(hand, 1, samples=6, seed=7, limits=FEW)

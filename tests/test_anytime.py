@@ -1,4 +1,4 @@
-"""Anytime advice (issue 14): the sequential test, the time budget, the learned first answer and
+"""Anytime advice: the sequential test, the time budget, the learned first answer and
 its refinement by PIMC, the reasons in card-play terms, the bar charts, and the hint's fields."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ WEAK = parse_cards("C2356S2457M3467")
 """No Old card, no 9: the opponents hold every top."""
 
 
+@pytest.mark.slow
 def test_the_sequential_test_stops_at_the_same_sample_for_any_jobs() -> None:
     budget = Budget(None, 3.0, 4)
     one = call_values(STRONG, 0, 32, 7, Evaluator(SMALL), policy_calls, 1, budget=budget)
@@ -80,6 +81,7 @@ def test_the_model_file_is_shipped_and_predicts_every_seat() -> None:
     assert weak is not None and weak.recommendation == "pass"
 
 
+@pytest.mark.slow
 def test_the_command_line_start_does_not_load_the_model() -> None:
     code = (
         "import sys, lukfu_cli.app; "
@@ -150,6 +152,7 @@ def test_the_play_hint_lists_every_move_or_says_why_not() -> None:
         assert 0.0 <= e.p_caller_loses <= 1.0
 
 
+@pytest.mark.slow
 def test_the_calling_hint_takes_a_time_budget() -> None:
     view = SeatView.parse("0 C1259S3M1246T379 - -")
     h = hint(view, 1, seed=0, limits=SMALL, time_budget=30.0)
@@ -189,6 +192,7 @@ def test_the_precision_stop_samples_on_until_the_gap_is_that_sharp() -> None:
     assert not sharp_budget.decided([s.play - s.pass_ for s in before if s.solved], gap(before))
 
 
+@pytest.mark.slow
 def test_two_phase_anytime_answers_stop_at_the_same_deal_for_any_jobs() -> None:
     """Two-phase sampling with the learned cheap value and the exact solves in restarts (the
     default's), stopped by the sequential test with a precision: one and two processes value the

@@ -81,4 +81,4 @@ def test_the_checks_can_fail() -> None:
     assert not mentions("solve.json", "see solve.json5 or fast-solve.json or solve.jsonl")
     assert PATH.findall("at 813c82c:bench/results/x.json, bench/results/y.json, bench/results/NAME.json") == ["y.json"]
     assert PATH.findall("bench/results/solve-*.json") == []
-    assert BARE.findall("`solve-issue13-round9.json`, `game.json`") == ["solve-issue13-round9.json"]
+    assert BARE.findall("`solve-two-threads.json`, `game.json`") == ["solve-two-threads.json"]

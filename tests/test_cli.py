@@ -84,6 +84,7 @@ def claimed() -> tuple[list[Play], Position]:
 # ---------------------------------------------------------------- help and start-up
 
 
+@pytest.mark.slow
 def test_help_everywhere() -> None:
     result = ok("--help")
     for name in COMMANDS:
@@ -96,6 +97,7 @@ def test_no_args_shows_help() -> None:
     assert "Usage" in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_python_m_lukfu_cli_help() -> None:
     proc = subprocess.run([sys.executable, "-m", "lukfu_cli", "--help"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0, proc.stderr
@@ -363,6 +365,7 @@ def test_rules_plain_text() -> None:
 # ---------------------------------------------------------------- bad input and interrupts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
@@ -458,12 +461,14 @@ def test_version() -> None:
     assert res.exit_code == 0 and res.stdout.startswith("lukfu ")
 
 
+@pytest.mark.slow
 def test_one_metavar_style() -> None:
     for command in (["deal"], ["play"], ["match"], ["solve"]):
         text = runner.invoke(app, [*command, "--help"]).stdout
         assert "<int>" not in text and "<bool>" not in text, command
 
 
+@pytest.mark.slow
 def test_advise_and_analyse_take_a_deal_and_a_seat() -> None:
     """``--deal SEED --seat SEAT`` analyses the hand `lukfu deal --seed SEED --seat SEAT` shows,
     with the same numbers as the hand typed."""

@@ -119,6 +119,7 @@ def legal(view_text: str) -> list[str]:
 # ---------------------------------------------------------------- analyse VIEW
 
 
+@pytest.mark.slow
 def test_analyse_view_plain() -> None:
     out = ok("analyse", CALLER_LEADS, *FAST).stdout
     assert "Seat 0's view (the caller), to lead" in out
@@ -128,6 +129,7 @@ def test_analyse_view_plain() -> None:
         assert f" {move} " in out, move
 
 
+@pytest.mark.slow
 def test_analyse_view_json() -> None:
     data = ok_json("analyse", CALLER_LEADS, *FAST)
     assert set(data) == VIEW_KEYS
@@ -160,6 +162,7 @@ def test_analyse_reproducible_and_seeded() -> None:
     assert c["seed"] == 4 and [m["values"] for m in c["moves"]] != [m["values"] for m in a["moves"]]
 
 
+@pytest.mark.slow
 def test_analyse_jobs_same_output() -> None:
     one = ok_json("analyse", NONCALLER, "--samples", "16", "--jobs", "1")
     two = ok_json("analyse", NONCALLER, "--samples", "16", "--jobs", "2")
@@ -195,6 +198,7 @@ def test_calling_phase_view_is_its_hand() -> None:
 # ---------------------------------------------------------------- analyse HAND
 
 
+@pytest.mark.slow
 def test_analyse_hand_master_plain() -> None:
     out = ok("analyse", SIX_OLD, "--seat", "0", *FAST, "--lead-samples", "2").stdout
     assert "Old cards (6): C19S9M9T19" in out and "Sets: C9S9M9T9" in out and "Runs: none" in out
@@ -205,6 +209,7 @@ def test_analyse_hand_master_plain() -> None:
     assert "bound" not in out and "midpoint" not in out
 
 
+@pytest.mark.slow
 def test_analyse_hand_master_json() -> None:
     data = ok_json("analyse", SIX_OLD, "--seat", "0", *FAST, "--lead-samples", "2")
     assert set(data) == {"input", "hand", "seat", "advice", "leads"} | FACT_KEYS
@@ -254,6 +259,7 @@ def test_advise_counts_its_solves() -> None:
     assert f"{data['solves']} solves" in out and f"of {data['solves']:,} solves stopped" in out
 
 
+@pytest.mark.slow
 def test_default_node_limits_per_kind_of_work() -> None:
     """Advice solves whole deals a sample or two, so its default limit is far higher than that of
     the first-lead table (every legal lead solved a sample); --max-nodes sets both."""
@@ -271,6 +277,7 @@ def test_default_node_limits_per_kind_of_work() -> None:
     assert data["limits"]["max_nodes"] == DEFAULT_MAX_NODES
 
 
+@pytest.mark.slow
 def test_advise_evidence() -> None:
     out = ok("advise", SIX_OLD, "--seat", "1", *FAST, "--evidence").stdout
     assert "Earlier passes (seat 0 passed" in out
@@ -282,6 +289,7 @@ def test_advise_evidence() -> None:
     assert "Earlier passes: none" in ok("advise", SIX_OLD, "--seat", "0", *FAST, "--evidence").stdout
 
 
+@pytest.mark.slow
 def test_advise_jobs_and_seed() -> None:
     one = ok_json("advise", SIX_OLD, "--seat", "1", *FAST, "--seed", "5")
     two = ok_json("advise", SIX_OLD, "--seat", "1", *FAST, "--seed", "5", "--jobs", "2")
@@ -291,6 +299,7 @@ def test_advise_jobs_and_seed() -> None:
 # ---------------------------------------------------------------- bad input
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
@@ -324,6 +333,7 @@ def test_bad_input(args: list[str], needles: list[str]) -> None:
 # ---------------------------------------------------------------- progress bar
 
 
+@pytest.mark.slow
 def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:
     """A real process with stderr piped: nothing on stderr (the in-process tests check the same)."""
     proc = subprocess.run(

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from cli_checks import assert_bad_input
 from typer.testing import CliRunner
 
@@ -58,6 +59,7 @@ def test_json_lines_parse_and_replay() -> None:
             check_sample(view, json.loads(line))
 
 
+@pytest.mark.slow
 def test_seed_reproduces_the_samples() -> None:
     first = run("sample", MID_TRICK, "-n", "8", "--seed", "11", "--json").stdout
     assert first == run("sample", MID_TRICK, "-n", "8", "--seed", "11", "--json").stdout
@@ -104,6 +106,7 @@ def test_calling_phase_view() -> None:
         assert data["deal"].split("/")[1] == "C1378S57M24T4789"
 
 
+@pytest.mark.slow
 def test_impossible_view_names_the_play() -> None:
     assert_bad_input(run("sample", IMPOSSIBLE, "--seed", "1"), "error: view: ", "trick 1, play 3", "S5")
 

@@ -204,6 +204,7 @@ def test_batch_goes_on_after_bad_line(tmp_path: Path) -> None:
     assert all(set(o) == BATCH_KEYS | {"moves"} for o in json_lines(stdin) if "error" not in o)
 
 
+@pytest.mark.slow
 def test_batch_jobs_same_as_one_job(tmp_path: Path) -> None:
     path = batch_file(tmp_path)
     one = json_lines(ok("solve", "--batch", str(path), "--all-moves", "--json").stdout)
@@ -230,6 +231,7 @@ def test_threads_two_same_value(monkeypatch: pytest.MonkeyPatch, solved) -> None
 # ---------------------------------------------------------------- bad input, interrupts, start-up
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
@@ -285,6 +287,7 @@ def busy_pool(tmp_path: Path, **popen: Any) -> Iterator[subprocess.Popen[str]]:
             proc.kill()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_ctrl_c_stops_a_pool(tmp_path: Path) -> None:
     # a shell starts background jobs with Ctrl-C ignored, and Python keeps an ignored SIGINT:
@@ -312,6 +315,7 @@ def _spawned_workers(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(LUKFU) or not os.path.isdir("/proc"), reason="needs the lukfu script and /proc")
 def test_a_killed_worker_ends_the_batch_with_one_line(tmp_path: Path) -> None:
     # a worker killed mid-batch (the system out of memory, say): the command must not wait for ever
@@ -325,6 +329,7 @@ def test_a_killed_worker_ends_the_batch_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_help_does_not_import_search() -> None:
     searches = ("lukfu_solver.search.reference", "lukfu_solver.search.compiled", "numba")
     code = f"import sys, lukfu_cli.app; print(any(m in sys.modules for m in {searches!r}))"

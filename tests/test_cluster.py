@@ -167,6 +167,7 @@ def test_task_size() -> None:
     assert task_size(8, 3, 2) == 8 and task_size(1, 400, 2) == 1  # the caller's chunk size wins
 
 
+@pytest.mark.slow
 def test_same_results_as_one_process(cluster: Cluster) -> None:
     seeds = list(range(24))
     local = list(ordered_map(solve_endgame, seeds, jobs=1))
@@ -204,6 +205,7 @@ def slow_square(x: int, seconds: float) -> int:
     return x * x
 
 
+@pytest.mark.slow
 def test_the_hardest_tasks_start_first(cluster: Cluster) -> None:
     """With every task waiting at once, the costliest start first, though submitted last (each
     worker runs two at a time here: start times within a pair may come in either order)."""
@@ -224,6 +226,7 @@ def _slow_head(x: int) -> tuple[int, float]:
     return _stamped_sleep(x, 2.0 if x == 0 else 0.05)
 
 
+@pytest.mark.slow
 def test_a_slow_head_does_not_stall_the_others(cluster: Cluster) -> None:
     """Results wait in input order behind a slow first task, but the workers go on with the rest."""
     out = list(ordered_map(_slow_head, range(21), scheduler=cluster, chunksize=1))
@@ -283,6 +286,7 @@ except OSError:  # what distributed.batched logs, at INFO, when the abort closed
 """
 
 
+@pytest.mark.slow
 def test_after_an_abort_dask_prints_nothing() -> None:
     """After Ctrl-C the cluster is aborted; Dask's late reports of the connections that abort
     closed (CI once showed one, with a traceback, after ``interrupted``) must not reach the
@@ -298,6 +302,7 @@ def _waiting_tasks(dask_scheduler: object) -> list[str]:
     return [k for k, t in dask_scheduler.tasks.items() if t.state in states]  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_fails_at_once_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     address = f"tcp://127.0.0.1:{free_port()}"
     t0 = time.monotonic()
@@ -318,6 +323,7 @@ def _logged_sleep(x: int, path: str, slow: int) -> int:
     return x * x
 
 
+@pytest.mark.slow
 def test_a_killed_worker_costs_its_task_a_retry(cluster: Cluster, tmp_path: Path) -> None:
     """Kill the worker process that is in the middle of item 5: item 5 runs again elsewhere and
     every result comes exactly once, in order (last in the module: a nanny restarts the worker)."""
@@ -351,6 +357,7 @@ def test_a_killed_worker_costs_its_task_a_retry(cluster: Cluster, tmp_path: Path
     cluster.client.wait_for_workers(2, timeout=30)  # the nanny brings the worker back
 
 
+@pytest.mark.slow
 def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> None:
     """The same results through a scheduler and workers started by the ``dask`` command (the
     scheduler unpickles the tasks, so the function is the library's, not this file's)."""
@@ -364,6 +371,7 @@ def test_a_scheduler_and_workers_in_separate_processes(dask_processes: str) -> N
     assert out == list(ordered_map(deal, seeds, jobs=1))
 
 
+@pytest.mark.slow
 def test_lost_workers_and_a_lost_scheduler_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every worker killed for good (the ``dask worker`` command and its processes): the map gives
     up after NO_WORKER_SECONDS rather than wait forever. Then the scheduler killed while a map
@@ -412,6 +420,7 @@ def solve_batch_file(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cli_solve_batch_on_a_local_cluster(tmp_path: Path) -> None:
     path = solve_batch_file(tmp_path)
     here = lukfu("solve", "--batch", str(path))
@@ -423,6 +432,7 @@ def test_cli_solve_batch_on_a_local_cluster(tmp_path: Path) -> None:
     assert re.fullmatch(r"cluster local:2: 13 items in \d+ tasks on 2 workers in [0-9.]+ s", last)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_cli_solve_batch_on_dask_scheduler_and_worker_processes(dask_processes: str, tmp_path: Path) -> None:
     """``lukfu solve --batch --scheduler tcp://127.0.0.1:PORT`` against a ``dask scheduler`` and a
@@ -440,6 +450,7 @@ def test_cli_solve_batch_on_dask_scheduler_and_worker_processes(dask_processes: 
     assert f"cluster {dask_processes}: 13 items in" in there.stderr and "on 2 workers" in there.stderr
 
 
+@pytest.mark.slow
 def test_cli_advise_batch_on_the_cluster(dask_processes: str, tmp_path: Path) -> None:
     hands = [f"{format_cards(deal_hands(random.Random(seed))[seed % 3])} {seed % 3}" for seed in range(3)]
     path = tmp_path / "hands.txt"
@@ -452,6 +463,7 @@ def test_cli_advise_batch_on_the_cluster(dask_processes: str, tmp_path: Path) ->
     assert [o.get("seat") for o in lines[:3]] == [0, 1, 2] and lines[3] == {"line": 4, "error": lines[3]["error"]}
 
 
+@pytest.mark.slow
 def test_cli_match_and_puzzles_on_the_cluster(dask_processes: str) -> None:
     match = ["match", "--players", "random,rule,rule", "--deals", "3", "--seed", "5", "--json"]
     assert lukfu(*match, "--scheduler", dask_processes).stdout == lukfu(*match).stdout
@@ -460,6 +472,7 @@ def test_cli_match_and_puzzles_on_the_cluster(dask_processes: str) -> None:
     assert there.exit_code == 0 and there.stdout == here.stdout and '"puzzles"' in here.stdout
 
 
+@pytest.mark.slow
 def test_cli_an_unreachable_scheduler_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
@@ -480,6 +493,7 @@ AS_FROM_A_TERMINAL: dict[str, Any] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_cli_ctrl_c_cancels_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the process group, as a terminal sends it) during a batch on a

@@ -3,7 +3,9 @@
 A test file counts for the fast loop when it has a test not marked ``slow`` (and no file-wide
 ``pytestmark`` slow); every module of the library, the command line and the web table must be imported by such a
 file, directly or through the module-level imports of what it imports (the code that runs when
-the file is loaded), or run as ``python -m`` in a subprocess. The doctests of the library run in the fast loop too, but they only show that
+the file is loaded), or run as ``python -m`` in a subprocess. A test is slow by its own
+``@pytest.mark.slow`` (or its file's ``pytestmark``), the only places this check reads, so the
+mark may be put nowhere else (no hook marks tests at collection). The doctests of the library run in the fast loop too, but they only show that
 a module loads: a module a fast test never reaches is a module the fast loop does not exercise.
 """
 
@@ -11,8 +13,6 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-
-from slow_tests import SLOW
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -39,9 +39,9 @@ def _is_slow(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr == "slow" for n in ast.walk(node))
 
 
-def is_fast(tree: ast.Module, slow: tuple[str, ...] = ()) -> bool:
+def is_fast(tree: ast.Module) -> bool:
     """The file has a test the fast loop runs: no file-wide slow mark, a ``test_*`` function
-    neither marked ``@pytest.mark.slow`` nor named in ``slow`` (its entry in ``slow_tests.SLOW``)."""
+    not marked ``@pytest.mark.slow``."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
             if _is_slow(node.value):
@@ -49,7 +49,6 @@ def is_fast(tree: ast.Module, slow: tuple[str, ...] = ()) -> bool:
     return any(
         isinstance(node, ast.FunctionDef)
         and node.name.startswith("test_")
-        and node.name not in slow
         and not any(_is_slow(d) for d in node.decorator_list)
         for node in tree.body
     )
@@ -101,21 +100,36 @@ def fast_seeds() -> set[str]:
     seeds: set[str] = set()
     for path in sorted(TESTS.glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if not path.name.startswith("test_") or is_fast(tree, SLOW.get(path.name, ())):
+        if not path.name.startswith("test_") or is_fast(tree):
             seeds |= imported(tree, f"tests.{path.stem}", False, True)
     return seeds
 
 
-def test_every_slow_name_is_a_test_of_its_file() -> None:
-    """Each name in ``slow_tests.SLOW`` is a test function of its file (a renamed or removed
-    test must leave the list too)."""
-    wrong = []
-    for file, names in SLOW.items():
-        path = TESTS / file
-        tree = ast.parse(path.read_text(encoding="utf-8")) if path.exists() else ast.Module(body=[], type_ignores=[])
-        tests = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
-        wrong += [f"{file}::{n}" for n in names if n not in tests]
-    assert not wrong, f"slow_tests.SLOW names tests that do not exist: {wrong}"
+def slow_marks_elsewhere(tree: ast.Module) -> list[int]:
+    """The lines of ``slow`` marks that are neither a decorator of a top-level ``test_*`` function
+    nor a module-level ``pytestmark``: marks this check would not see (a hook marking tests by
+    name, a mark added to a helper)."""
+    seen: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            seen |= {id(n) for d in node.decorator_list for n in ast.walk(d)}
+        elif isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets):
+            seen |= {id(n) for n in ast.walk(node.value)}
+    return [
+        n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "slow" and id(n) not in seen
+    ]
+
+
+def test_every_slow_mark_is_on_its_test() -> None:
+    """A slow test is marked where it is defined (on the test, or its whole file), which is where
+    :func:`is_fast` looks; a mark put anywhere else would make the fast loop skip a test this
+    check counts as run."""
+    wrong = [
+        f"{p.name}:{line}"
+        for p in sorted(TESTS.glob("*.py"))
+        for line in slow_marks_elsewhere(ast.parse(p.read_text(encoding="utf-8")))
+    ]
+    assert not wrong, f"slow marks not on a test function or a file's pytestmark: {wrong}"
 
 
 def test_every_module_is_touched_by_the_fast_loop() -> None:
@@ -124,11 +138,14 @@ def test_every_module_is_touched_by_the_fast_loop() -> None:
 
 
 def test_the_check_can_fail() -> None:
-    """A slow file's imports do not count, and a module nothing imports is found missing."""
+    """A slow file's imports do not count, a module nothing imports is found missing, and a mark
+    put on tests by a hook is found."""
     slow = ast.parse("import pytest\npytestmark = pytest.mark.slow\ndef test_x():\n    pass\n")
     marked = ast.parse("import pytest\n@pytest.mark.slow\ndef test_x():\n    pass\n")
     fast = ast.parse("import pytest\n@pytest.mark.parametrize('a', [1])\ndef test_x(a):\n    pass\n")
-    assert not is_fast(slow) and not is_fast(marked) and is_fast(fast) and not is_fast(fast, ("test_x",))
+    assert not is_fast(slow) and not is_fast(marked) and is_fast(fast)
+    hook = ast.parse("def pytest_collection_modifyitems(items):\n    items[0].add_marker(pytest.mark.slow)\n")
+    assert slow_marks_elsewhere(hook) == [2] and slow_marks_elsewhere(slow) == slow_marks_elsewhere(marked) == []
     only = reached({"lukfu_solver.cards"})
     assert "lukfu_solver.cards" in only and "lukfu_solver.errors" in only and "lukfu_cli.app" not in only
     assert "lukfu_solver.search.kernel.alphabeta" in reached({"lukfu_solver.search.kernel.alphabeta"})

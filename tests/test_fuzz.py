@@ -156,6 +156,7 @@ def without_line_end(text: str) -> str:
 # ---------------------------------------------------------------- parsers (library)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("parse,base", [(Position.parse, START), (SeatView.parse, VIEW)], ids=["position", "view"])
 @FEW
 @given(data=st.data())
@@ -234,6 +235,7 @@ def hostile_document(draw: st.DrawFn, kind_of_file: str) -> str:
     return json.dumps(doc)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind_of_file", sorted(DOCUMENTS))
 @FEW
 @given(data=st.data())
@@ -266,6 +268,7 @@ TEXT_COMMANDS = [
 """Commands that read a text argument, and the valid text the strategy damages."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,base", TEXT_COMMANDS, ids=lambda c: c[0] if isinstance(c, list) else None)
 @FEW
 @given(data=st.data())
@@ -275,6 +278,7 @@ def test_commands_taking_a_text(command: list[str], base: str, data: st.DataObje
         assert_refused(invoke([*command, text]))  # (a card list may have spaces around, NOTATION.md)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [
@@ -335,6 +339,7 @@ hostile_numbers = st.integers(min_value=25, max_value=20_000).map(lambda n: "9" 
 surrounding spaces, ``_`` and other scripts' digits pass there, then the range applies.)"""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,option", NUMERIC_OPTIONS, ids=lambda x: x if isinstance(x, str) else x[0])
 @settings(max_examples=max(6, settings.default.max_examples // 20))
 @given(value=hostile_numbers)
@@ -382,6 +387,7 @@ def write(path: Path, text: str | bytes) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [["replay"], ["puzzle", "show"], ["puzzle", "check"], ["puzzle", "solve"], ["puzzle", "play"]],
@@ -443,6 +449,7 @@ BAD_LINES: list[bytes] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["legal"], ["apply"], ["solve", "--max-nodes", "1000"]], ids=" ".join)
 def test_a_bad_batch_line_never_aborts_the_batch(command: list[str], scratch: Path) -> None:
     good = {"solve": ENDGAME, "apply": START + "\tT2"}.get(command[0], START).encode()
@@ -596,6 +603,7 @@ def test_match_records_refuse_a_special_directory(scratch: Path) -> None:
 # ---------------------------------------------------------------- signals
 
 
+@pytest.mark.slow
 def test_sigterm_to_a_parallel_match_prints_no_tracebacks(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [

@@ -24,6 +24,7 @@ def test_the_page_has_the_walk() -> None:
         assert step in commands, step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,shown", blocks(PAGE), ids=[c[:40] for c, _ in blocks(PAGE)])
 def test_every_command_prints_what_the_page_shows(command: str, shown: str, tmp_path: Path) -> None:
     assert normal(run(command, tmp_path)) == normal(shown)

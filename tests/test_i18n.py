@@ -17,7 +17,6 @@ from typer.testing import CliRunner
 from lukfu_cli.app import app
 from lukfu_cli.rules_cmd import rules_text
 from lukfu_solver import i18n
-from lukfu_solver import i18n_catalogues as cat
 from lukfu_solver.i18n import (
     LANGUAGES,
     _,
@@ -30,6 +29,7 @@ from lukfu_solver.i18n import (
     term,
     using_language,
 )
+from tools import i18n_catalogues as cat
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "lukfu_solver" / "data"
@@ -314,6 +314,7 @@ def _fits(text: str, width: int = 80) -> None:
     assert not too_wide, too_wide[:3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_play_screen_in_each_language(lang: str, tmp_path: Path) -> None:
     record = tmp_path / "game.json"
@@ -330,6 +331,7 @@ def test_the_play_screen_in_each_language(lang: str, tmp_path: Path) -> None:
         assert not left, left
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", cat.TRANSLATED)
 def test_the_lang_option_before_the_command_and_from_the_environment(
     lang: str, monkeypatch: pytest.MonkeyPatch
@@ -383,6 +385,7 @@ def _binds_underscore(tree: ast.AST) -> list[int]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted((ROOT / "lukfu_solver").rglob("*.py")) + sorted((ROOT / "cli").glob("*.py")))
 def test_no_module_shadows_the_translation_function(path: Path) -> None:
     """A module that imports ``_`` never assigns ``_`` (``a, _, b = ...``), which would turn the
@@ -396,6 +399,7 @@ def test_no_module_shadows_the_translation_function(path: Path) -> None:
         assert not _binds_underscore(tree), f"{path.relative_to(ROOT)} assigns _ at lines {_binds_underscore(tree)}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_advise_in_each_language_runs_and_fits(lang: str) -> None:
     """``advise`` in each language: no error and every line within 80 columns."""

@@ -15,11 +15,11 @@ import typer.main
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from lukfu_cli import common
+from lukfu_cli import output
 from lukfu_cli.app import app
 from lukfu_solver import i18n
-from lukfu_solver import i18n_catalogues as cat
 from lukfu_solver.i18n import _, set_language, using_language
+from tools import i18n_catalogues as cat
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = cat.TRANSLATED
@@ -64,6 +64,7 @@ def _render(path: tuple[str, ...], lang: str) -> str:
 # ---------------------------------------------------------------- extraction agrees with what Typer shows
 
 
+@pytest.mark.slow
 def test_every_help_text_is_extracted_and_every_extracted_one_is_shown() -> None:
     """``i18n_catalogues`` finds exactly the help texts Typer shows (docstrings cleaned as Typer
     cleans them, constants marked with N_), so each one has a catalogue entry and none is unused."""
@@ -74,6 +75,7 @@ def test_every_help_text_is_extracted_and_every_extracted_one_is_shown() -> None
     assert extracted - shown == set()
 
 
+@pytest.mark.slow
 def test_help_texts_need_no_markup() -> None:
     """A ``help=`` string and a command docstring are found without ``_()`` around them."""
     entries = {e.msgid: e for e in cat.extract_help()}
@@ -113,6 +115,7 @@ def test_help_speaks_a_card_players_words() -> None:
 # ---------------------------------------------------------------- --help in each language
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "lukfu")
 def test_help_in_each_language_fits_and_is_translated(path: tuple[str, ...], lang: str) -> None:
@@ -171,11 +174,12 @@ def test_a_help_text_without_a_translation_stays_english() -> None:
             return self.params
 
     command = Command()
-    with using_language("ru"), common.translated_help(command, None):
+    with using_language("ru"), output.translated_help(command, None):
         assert command.help == "a command nobody has translated yet"
         assert command.params[0].help == "a help text no catalogue holds"
 
 
+@pytest.mark.slow
 def test_lukfu_help_does_not_load_the_heavy_libraries() -> None:
     import subprocess
     import sys
@@ -220,6 +224,7 @@ BAD_INPUTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_bad_input_is_one_translated_line_with_exit_2(case: str, lang: str, tmp_path: Path) -> None:
@@ -300,6 +305,7 @@ def test_sample_note_in_each_language() -> None:
             assert "drawn" not in text and "unknown" not in text and "1" in text
 
 
+@pytest.mark.slow
 def test_a_translated_batch_error_is_the_same_for_any_jobs(tmp_path: Path) -> None:
     """A bad line answered in a worker process speaks the command's language, as in this one."""
     batch = tmp_path / "positions.txt"

@@ -1,4 +1,4 @@
-"""Inference from the other seats' actions (``hidden.inference``, issue 19): the replay rebuilds
+"""Inference from the other seats' actions (``hidden.inference``): the replay rebuilds
 each seat's own facts, the likelihood of a known history, the softmax and the fits, the tempered
 weights and their floor, weights 1 giving the unweighted answers to the bit, the ``ipimc``
 player's spec and determinism, and ``analyse VIEW --infer``."""
@@ -20,8 +20,6 @@ from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.inference import (
     Decision,
     decisions,
-    fit_call,
-    fit_eps,
     log_discard,
     log_likelihood,
     resample,
@@ -48,6 +46,7 @@ from lukfu_solver.policy.facts import facts_from_view
 from lukfu_solver.policy.rule import RulePlayer, rule_move
 from lukfu_solver.policy.rule_fast import keep_order_fast
 from lukfu_solver.view import SeatView
+from train.opponent_fit import fit_call, fit_eps
 
 runner = CliRunner()
 
@@ -174,6 +173,7 @@ def test_a_rule_discard_weighs_more_than_another() -> None:
         assert log_discard(best, d.hand, model.lam) >= log_discard(d.places, d.hand, model.lam)
 
 
+@pytest.mark.slow
 def test_pimc_plays_only_its_candidates_and_the_mixture_sums_to_one() -> None:
     """The replay rebuilds the candidates of every pimc decision from that seat's facts: every
     move a pimc player made is among them, the first is the rule player's choice; and the
@@ -335,6 +335,7 @@ def test_the_ipimc_spec_is_the_configuration_measured_ahead_of_pimc() -> None:
         assert err.value.field == "player"
 
 
+@pytest.mark.slow
 def test_ipimc_matches_are_the_same_for_any_jobs() -> None:
     a = run_match(["ipimc:1", "rule", "rule"], 2, seed=5, jobs=1)
     b = run_match(["ipimc:1", "rule", "rule"], 2, seed=5, jobs=2)
@@ -342,6 +343,7 @@ def test_ipimc_matches_are_the_same_for_any_jobs() -> None:
     assert a.per_deal([0]) == b.per_deal([0])
 
 
+@pytest.mark.slow
 def test_carried_pool_matches_are_the_same_for_any_jobs() -> None:
     """``ipimc:L:Pc`` carries its pool within a game only, so a match is the same in one process
     and in two (the spec needs no options set in the parent process)."""
@@ -359,6 +361,7 @@ def late_view() -> str:
     return str(rec.view(rec.replay()[21].to_move, plays=21))
 
 
+@pytest.mark.slow
 def test_analyse_infer_is_the_same_for_any_jobs() -> None:
     view = late_view()
     args = ["analyse", view, "--samples", "8", "--max-nodes", "20000", "--seed", "3", "--infer", "--json"]

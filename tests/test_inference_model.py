@@ -1,6 +1,6 @@
 """The rank model of the opponent (``hidden.inference``: a weight for each place among a seat's
-candidates) and the likelihood's temperature: the probabilities sum to 1, the fit recovers known
-weights, and ``L ** temperature`` is floored like the likelihood itself."""
+candidates) and the likelihood's temperature: the probabilities sum to 1, the fit
+(``train.opponent_fit``) recovers known weights, and ``L ** temperature`` is floored like the likelihood itself."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from lukfu_solver.hidden.inference import (
     ESS_SHARE,
     Decision,
     OpponentModel,
-    fit_ranks,
     log_likelihood,
     rank_p,
     temper,
@@ -24,6 +23,7 @@ from lukfu_solver.hidden.quick import make_sampler
 from lukfu_solver.players.ipimc import IpimcPlayer, opponent_model
 from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.policy.rule import RulePlayer
+from train.opponent_fit import fit_ranks
 
 
 def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:
@@ -39,6 +39,7 @@ def test_the_rank_model_sums_to_one_over_the_legal_moves() -> None:
     assert rank_p(d, q) > rank_p(d._replace(rank=1), q) > rank_p(d._replace(rank=-1), q)
 
 
+@pytest.mark.slow
 def test_the_rank_fit_recovers_known_place_weights() -> None:
     rng = random.Random(3)
     true = [1.0, 0.5, 0.25, 0.125]
@@ -82,6 +83,7 @@ def test_the_shipped_model_carries_its_temperature_and_ranks() -> None:
         assert data["play_model"] == "ranks" and all(q[0] == 1.0 for q in m.ranks)
 
 
+@pytest.mark.slow
 def test_the_player_weighs_the_plays_at_the_models_temperature_and_resamples_by_them() -> None:
     """``ipimc`` with the plays' evidence: its weights are the model's log-likelihoods of the
     deals pimc draws, powered by the model's temperature and floored; with a pool, the deals it

@@ -4,7 +4,7 @@ numba compiles a function called from compiled code for the caller's argument ty
 are, literals included, so ``can_beat(T, hand, best, True)`` and ``can_beat(T, hand, best, led)``
 would be two compiles, each with everything it calls; the kernel package makes every kernel
 function type its calls with the plain types (``kernel._compile_once_each``). This is what keeps
-the cold compile short (``docs/search.md``, "Cold compile (seventh round)")."""
+the cold compile short (``docs/search.md``, "Pausing, and the compile")."""
 
 from __future__ import annotations
 

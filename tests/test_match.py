@@ -53,6 +53,7 @@ def test_match_is_reproducible_by_seed() -> None:
     assert a.to_json()["per_deal"] != c.to_json()["per_deal"]
 
 
+@pytest.mark.slow
 def test_match_same_for_jobs_1_and_2() -> None:
     specs = ["rule", "random", "rule:5"]
     one = run_match(specs, deals=3, seed=2, jobs=1)

@@ -79,6 +79,7 @@ def english(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
     return words(screens("en", tmp_path_factory.mktemp("en")))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ru", "hi", "es"])
 def test_no_english_word_is_left(lang: str, english: set[str], tmp_path: Path) -> None:
     left = sorted((words(screens(lang, tmp_path)) & english) - ALLOWED)

@@ -1,4 +1,4 @@
-"""Fixed positions with their node counts (issue 3): a change that silently searches more, or
+"""Fixed positions with their node counts: a change that silently searches more, or
 differently, shows up here. Both the reference search and the compiled kernel must give these
 exact values and node counts; update the numbers only with a change that is meant to alter the
 search, and say so in its commit."""

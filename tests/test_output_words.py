@@ -71,6 +71,7 @@ def fits(text: str, width: int) -> None:
     assert not wide, wide[:3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_the_main_commands_speak_the_glossary(name: str) -> None:
     text = output(COMMANDS[name])
@@ -78,6 +79,7 @@ def test_the_main_commands_speak_the_glossary(name: str) -> None:
     assert not found, found
 
 
+@pytest.mark.slow
 def test_the_play_screen_and_its_hints_speak_the_glossary(tmp_path: Path) -> None:
     script = "hint\n1\nhint\n" + "1\n" * 60
     args = ["play", "--seed", "5", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json")]
@@ -123,6 +125,7 @@ ENGLISH = (
 """English words of advise and analyse; none may be left in a translated output."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", ["advise", "analyse-hand", "analyse-view", "advise-evidence"])
 def test_advise_and_analyse_in_each_language(lang: str, name: str) -> None:
@@ -139,11 +142,13 @@ def test_advise_and_analyse_in_each_language(lang: str, name: str) -> None:
         assert i18n.suit_name(0) in text  # the suit headers too
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", [60, 120])
 def test_hindi_advice_fits_other_widths(columns: int) -> None:
     fits(output(COMMANDS["analyse-hand"], "hi", columns), columns)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["advise", "analyse-hand", "analyse-view"])
 def test_json_is_the_same_in_every_language(name: str) -> None:
     def timeless(d: object) -> object:

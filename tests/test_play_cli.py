@@ -95,6 +95,7 @@ def test_illegal_input_is_explained_and_asked_again(tmp_path: Path) -> None:
     assert "The deal is over" in out
 
 
+@pytest.mark.slow
 def test_hint_undo_and_help(tmp_path: Path) -> None:
     script = "help\nhint\n1\nhint\n2\nundo\ntricks\nmoves\n" + FIRST
     res = ok("--seed", "5", "--seat", "0", "--level", "1", "--record", str(tmp_path / "g.json"), input=script)
@@ -137,6 +138,7 @@ def test_quit_and_end_of_input_save_nothing(in_tmp: Path) -> None:
     assert list(in_tmp.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_fresh_default_names_and_no_overwrite(in_tmp: Path) -> None:
     ok("--seed", "5", "--seat", "0")
     ok("--seed", "5", "--seat", "0")
@@ -186,6 +188,7 @@ def test_bad_options(args: list[str], needle: str) -> None:
     assert line.startswith(needle)
 
 
+@pytest.mark.slow
 def test_call_hint_gives_advise_numbers(tmp_path: Path) -> None:
     """The hint at the call is `lukfu advise` on the same hand and seed with advise's own default
     budget (one question, one number): it names that command, which prints the same lines."""
@@ -201,6 +204,7 @@ def test_call_hint_gives_advise_numbers(tmp_path: Path) -> None:
     assert data["requested_samples"] == cap and data["limits"]["max_nodes"] == ADVICE_MAX_NODES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "seat"), [(7, 1), (7, 0), (12, 2)])
 def test_play_deals_the_hand_deal_shows(seed: int, seat: int, tmp_path: Path) -> None:
     """``lukfu play --seed N --seat S`` gives the hand ``lukfu deal --seed N --seat S`` shows."""

@@ -32,6 +32,7 @@ FIRST_LEAD = SeatView.from_deal(0, HANDS[0], 0, [])
 """Deal 11, the Master's first lead (C1789 S5 M1679 T178)."""
 
 
+@pytest.mark.slow
 def test_the_sensible_discards_come_first_and_every_discard_is_still_there() -> None:
     few = sensible_discards(FACING_A_SET)
     legal = FACING_A_SET.sorted_legal_moves()
@@ -88,6 +89,7 @@ def test_numbers_beyond_the_menu_pick_what_moves_lists(tmp_path: Path) -> None:
     assert f"You discard face down {listed['10'][1:]}" in out
 
 
+@pytest.mark.slow
 @needs_tmux
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_a_discard_on_screen(width: int, tmp_path: Path, screens: list[Screen]) -> None:
@@ -104,6 +106,7 @@ def test_a_discard_on_screen(width: int, tmp_path: Path, screens: list[Screen]) 
     assert "You discard face down C2M4T5" in flat(screen.wait_for("You discard face down"))
 
 
+@pytest.mark.slow
 @needs_tmux
 def test_the_masters_first_lead_hint_in_russian(tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} play --seed 11 --seat 0 --level 1 --lang ru --record game.json", 80, tmp_path)

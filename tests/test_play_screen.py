@@ -34,6 +34,7 @@ def menus(text: str) -> list[list[tuple[int, str]]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_the_table_at_a_glance(width: int, tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --level 1 --record game.json", width, tmp_path)
@@ -65,6 +66,7 @@ def test_the_table_at_a_glance(width: int, tmp_path: Path, screens: list[Screen]
     screen.send("quit")
 
 
+@pytest.mark.slow
 def test_a_whole_deal_with_tricks_and_the_record(tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} play --seed 5 --seat 0 --record game.json", 80, tmp_path)
     screens.append(screen)
@@ -81,6 +83,7 @@ def test_a_whole_deal_with_tricks_and_the_record(tmp_path: Path, screens: list[S
     assert (tmp_path / "game.json").exists()
 
 
+@pytest.mark.slow
 def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} play --seed 74 --seat 0 --record game.json", 80, tmp_path)
     screens.append(screen)
@@ -95,6 +98,7 @@ def test_an_opponents_claim_is_announced_when_it_happens(tmp_path: Path, screens
     assert "The Old cards shown" in text[claim:]
 
 
+@pytest.mark.slow
 def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} play --seed 5 --seat 2 --record game.json", 60, tmp_path)
     screens.append(screen)
@@ -110,6 +114,7 @@ def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path
     assert text.count("(R6)") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["hi", "ru", "es"])
 def test_tables_line_up_in_every_language(lang: str, tmp_path: Path, screens: list[Screen]) -> None:
     """Devanagari vowel signs take a terminal cell: the hand's suit columns and the seats table's

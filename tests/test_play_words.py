@@ -40,6 +40,7 @@ def test_a_mistyped_command_gets_the_command_meant(tmp_path: Path) -> None:
     assert "bad character 'H' in 'Hlep'" in out  # typed capital: quoted as typed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "lang,words",
     [("ru", ("помощь", "подсказка", "выход", "да")), ("es", ("ayuda", "pista", "salir", "sí")), ("hi", ("मदद", "संकेत", "बंद", "हाँ"))],
@@ -122,6 +123,7 @@ def test_a_claim_says_who_pays_so_the_net_points_add_up(tmp_path: Path) -> None:
     assert "Net points: seat 0 -2, seat 1 +2, seat 2 0" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang,decimal", [("ru", ","), ("es", ","), ("hi", ".")])
 def test_numbers_are_written_as_the_language_writes_them(tmp_path: Path, lang: str, decimal: str) -> None:
     out = play(tmp_path, "--seed", "11", "--seat", "1", "--level", "1", "--lang", lang, input="hint\nquit\nyes\n")

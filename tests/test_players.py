@@ -197,6 +197,7 @@ LONG_VIEW = "1 C9M7T4 1 T5,T9,x1/C1,x1,x1/T1,x1,x1/S8,x1,x1/S6,x1,x1/S9,x1,x1/S2
 """Seventeen hidden discards: the exact sampler's setup takes seconds here, PIMC uses QuickSampler."""
 
 
+@pytest.mark.slow
 def test_quick_sampler_deals_consistent_positions() -> None:
     view = SeatView.parse(LONG_VIEW)
     q = QuickSampler(view, 1)

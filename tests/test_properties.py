@@ -12,6 +12,7 @@ import random
 from itertools import combinations
 from math import comb
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -236,6 +237,7 @@ def check_outcome(pos: Position, book: Book, caller: int, claim_total: int | Non
 # ---------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 @PLAYOUTS
 @given(perms, seats, seeds, claim_probs)
 def test_playout_invariants(perm, caller, seed, claim_prob):
@@ -264,6 +266,7 @@ def test_playout_invariants(perm, caller, seed, claim_prob):
     assert (str(twin), twin.key, twin.outcome) == (str(pos), pos.key, pos.outcome)
 
 
+@pytest.mark.slow
 @PLAYOUTS
 @given(perms, seats, seeds, claim_probs)
 def test_push_pop_restores_string_and_key(perm, caller, seed, claim_prob):
@@ -295,6 +298,7 @@ def test_push_pop_restores_string_and_key(perm, caller, seed, claim_prob):
     assert (str(pos), pos.key, pos.outcome) == (final_line, final_key, final_outcome)
 
 
+@pytest.mark.slow
 @PLAYOUTS
 @given(perms, seats, seeds)
 def test_is_legal_agrees_with_legal_moves(perm, caller, seed):
@@ -332,6 +336,7 @@ def test_is_legal_agrees_with_legal_moves(perm, caller, seed):
             assert pos.is_legal(c) == (c in legal), f"{c} ({c.kind}) in {pos}: is_legal={pos.is_legal(c)}"
 
 
+@pytest.mark.slow
 @PLAYOUTS
 @given(perms, seats, seeds)
 def test_moves_match_reference_rules(perm, caller, seed):
@@ -413,6 +418,7 @@ def test_card_lists_parse_to_canonical(mask, seed):
     assert format_cards(parse_cards(canonical.lower())) == canonical
 
 
+@pytest.mark.slow
 @PLAYOUTS
 @given(perms, seats, seeds)
 def test_positions_and_plays_parse_to_canonical(perm, caller, seed):

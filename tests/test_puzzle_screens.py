@@ -92,6 +92,7 @@ def test_the_readme_names_only_files_that_exist() -> None:
     assert not missing, missing
 
 
+@pytest.mark.slow
 @needs_tmux
 def test_puzzle_play_wraps_by_words_at_80_columns(tmp_path: Path, screens: list[Screen]) -> None:
     screen = Screen(f"{LUKFU} puzzle play {COLLECTION / 'stop.json'}", 80, tmp_path)
@@ -113,6 +114,7 @@ def test_puzzle_play_wraps_by_words_at_80_columns(tmp_path: Path, screens: list[
     assert "the highest of 4" in words
 
 
+@pytest.mark.slow
 @needs_tmux
 def test_generate_on_a_terminal_saves_a_file_and_says_how_to_play_it(tmp_path: Path, screens: list[Screen]) -> None:
     (tmp_path / "puzzles-5.json").write_text("mine")  # never overwritten

@@ -152,6 +152,7 @@ def test_collection_sources_rebuild_positions() -> None:
 # ---------------------------------------------------------------- generator and format
 
 
+@pytest.mark.slow
 def test_generator_reproducible_by_seed() -> None:
     first = [P.Puzzle.from_dict(json.loads(t)) for t in two_puzzles()]
     again = P.generate(2, P.GenOptions(3, 4), seed=5)

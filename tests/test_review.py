@@ -114,6 +114,7 @@ def test_cost_is_in_the_seats_own_points() -> None:
 # ---------------------------------------------------------------- a thrown-away won deal
 
 
+@pytest.mark.slow
 def test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost() -> None:
     rec, review = blunder_review()
     positions = rec.replay()
@@ -135,6 +136,7 @@ def test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost() -> None:
     assert review.turning_points[0] == review.decisions.index(d)
 
 
+@pytest.mark.slow
 def test_a_perfect_deal_costs_nothing_anywhere() -> None:
     rec, review = perfect_review()
     plays = [d for d in review.decisions if not d.is_call]
@@ -150,12 +152,14 @@ def test_a_perfect_deal_costs_nothing_anywhere() -> None:
     assert call.is_call and call.exact is not None and call.exact["play"] >= call.exact["pass"]
 
 
+@pytest.mark.slow
 def test_a_changed_move_is_caught() -> None:
     """The check above can fail: the blunder record has a cost where the perfect one has none."""
     _, review = blunder_review()
     assert any(d.cost > 0 for d in review.decisions)
 
 
+@pytest.mark.slow
 def test_no_verdict_within_the_loss_error() -> None:
     within = 0
     for _, review in (blunder_review(), perfect_review()):
@@ -171,6 +175,7 @@ def test_no_verdict_within_the_loss_error() -> None:
 # ---------------------------------------------------------------- the same numbers as analyse, advise, solve
 
 
+@pytest.mark.slow
 def test_the_numbers_are_analyses_and_solves() -> None:
     rec, review = blunder_review()
     positions = rec.replay()
@@ -194,6 +199,7 @@ def test_the_numbers_are_analyses_and_solves() -> None:
     assert call.loss_stderr in (0.0, round(adv.gap_stderr, 9))
 
 
+@pytest.mark.slow
 def test_the_calls_exact_values() -> None:
     rec = dd_record(BLUNDER_SEED, 0)
     other = later_caller(rec, 0)
@@ -207,6 +213,7 @@ def test_the_calls_exact_values() -> None:
         assert call.exact["pass"] == -make_solver().solve(Position.start(rec.hands, other)).value / 2
 
 
+@pytest.mark.slow
 def test_the_same_review_on_two_processes() -> None:
     rec = GameRecord.loads(
         '{"format": "lukfu-record/1", "hands": ["C157S235M1569T28", "C2689S19M3478T47", "C34S4678M2T13569"],'
@@ -228,6 +235,7 @@ def test_the_same_review_on_two_processes() -> None:
     assert indices == sorted(indices) and indices
 
 
+@pytest.mark.slow
 def test_only_the_asked_seat() -> None:
     _, review = blunder_review()
     assert {d.seat for d in review.decisions} == {0}

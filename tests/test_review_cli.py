@@ -64,6 +64,7 @@ def review_text(*args: str, lang: str = "en", columns: int = 80) -> str:
 # ---------------------------------------------------------------- the JSON object
 
 
+@pytest.mark.slow
 def test_json_has_the_documented_keys() -> None:
     data = review_json()
     assert data["format"] == "lukfu-review/1"
@@ -98,6 +99,7 @@ def test_one_seat() -> None:
     assert data["summary"]["chart"]["seat"] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ru", "hi", "es"])
 def test_json_is_the_same_in_every_language(lang: str) -> None:
     assert timeless(review_json("--seat", "1", lang=lang)) == timeless(review_json("--seat", "1"))
@@ -112,6 +114,7 @@ ENGLISH = ("Review of deal", "Summary", "Turning points", "points a decision", "
 FORBIDDEN = [r"(?i)\bnodes?\b", r"PIMC", r"(?i)midpoint", r"(?i)\bbounds?\b", r"(?i)(?<!-)\bsamples?\b", r"M[12]\b"]
 
 
+@pytest.mark.slow
 def test_the_review_speaks_a_players_words() -> None:
     text = review_text("--seat", "1")
     for needle in ("Summary", "Turning points", "The caller's result after each trick", "blunder ??"):
@@ -121,6 +124,7 @@ def test_the_review_speaks_a_players_words() -> None:
     assert all(cell_len(line) <= 80 for line in text.splitlines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ru", "hi", "es"])
 def test_the_review_in_each_language(lang: str) -> None:
     text = review_text("--seat", "1", lang=lang)
@@ -143,6 +147,7 @@ def test_every_verdict_and_luck_mark_has_its_own_word_in_each_language() -> None
         assert len(words) == len(english) and not words & english, lang
 
 
+@pytest.mark.slow
 def test_the_chart_fits_the_terminal() -> None:
     def chart(columns: int) -> list[str]:
         result = run("review", str(ROOT / "examples" / "match-deal.json"), *FAST, "--seat", "2", columns=columns)
@@ -194,6 +199,7 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 130 and result.stderr.strip() == "interrupted" and result.stdout == ""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(LUKFU), reason="the lukfu script is not installed next to python")
 def test_ctrl_c_stops_a_review_on_two_processes() -> None:
     terminal = {"start_new_session": True, "preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)}
@@ -235,6 +241,7 @@ def batch(*args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
+@pytest.mark.slow
 def test_a_batch_in_input_order_the_same_for_any_jobs(tmp_path: Path) -> None:
     folder = batch_dir(tmp_path)
     one = batch(str(folder))
@@ -254,6 +261,7 @@ def test_a_batch_in_input_order_the_same_for_any_jobs(tmp_path: Path) -> None:
     assert timeless(listed[1])["decisions"] == timeless(one[0])["decisions"]
 
 
+@pytest.mark.slow
 def test_a_batch_on_a_cluster_is_the_same(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     folder = batch_dir(tmp_path)

@@ -25,6 +25,7 @@ def test_the_page_reviews_a_real_deal() -> None:
     assert any("--json" in c for c in commands)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,shown", blocks(PAGE), ids=[c[:40] for c, _ in blocks(PAGE)])
 def test_every_command_prints_what_the_page_shows(command: str, shown: str, tmp_path: Path) -> None:
     assert normal(run(command, tmp_path, LINKS, timeout=900)) == normal(shown)

@@ -236,6 +236,7 @@ def test_model_equals_brute_force_replay(name: str) -> None:
     assert count_deals(view) == COUNTS[name]
 
 
+@pytest.mark.slow
 def test_model_equals_brute_force_on_real_deals() -> None:
     """The same on every small view (at most 1,500 fillings) of a few real deals."""
     checked = 0
@@ -249,6 +250,7 @@ def test_model_equals_brute_force_on_real_deals() -> None:
     assert checked >= 20
 
 
+@pytest.mark.slow
 def test_true_deal_is_always_consistent() -> None:
     """A real deal satisfies the model of every view of it (checked without CP-SAT, and with it
     on a sample of views); the sampler accepts every such view."""
@@ -267,6 +269,7 @@ def test_true_deal_is_always_consistent() -> None:
     assert views > 200
 
 
+@pytest.mark.slow
 def test_true_deal_is_among_the_enumerated_deals() -> None:
     for seed in (5, 8):
         rec = record(seed)
@@ -346,6 +349,7 @@ def brute_force_fillings(problem: Problem) -> list[tuple[int, ...]]:
 # ---------------------------------------------------------------- the sampler
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_sampler_is_uniform_on_exactly_the_consistent_deals(name: str) -> None:
     """Support equals the enumeration; the frequencies pass a chi-square test (p > 0.001)."""
@@ -390,6 +394,7 @@ def test_fallback_to_enumeration_stays_uniform() -> None:
     assert chi2_sf(stat, len(freq) - 1) > 0.001
 
 
+@pytest.mark.slow
 def test_every_sample_replays_to_its_position() -> None:
     """Deals of every stage: every play legal from the dealt hands, the end is the sample's
     position, the viewer's hand is the view's, and hiding the discards gives the view back."""

@@ -119,6 +119,7 @@ def test_oracle_values_finished_positions_by_their_outcome():
     assert seen >= {"claim", "end"}
 
 
+@pytest.mark.slow
 def test_alphabeta_reference_equals_minimax():
     for line, want in mix()[::3]:
         assert oracle_ab(Position.parse(line)) == want, line
@@ -128,6 +129,7 @@ def test_alphabeta_reference_equals_minimax():
             assert oracle_value(pos) == want, line
 
 
+@pytest.mark.slow
 def test_mix_is_varied():
     """The random endgames cover every trick phase, every caller and a spread of values."""
     values = {v for _, v in mix()}
@@ -149,6 +151,7 @@ def test_mix_is_varied():
 # ---------------------------------------------------------------- exact agreement (1,000 endgames)
 
 
+@pytest.mark.slow
 def test_fresh_solver_matches_minimax_on_1000_endgames():
     bad = []
     for line, want in mix():
@@ -162,6 +165,7 @@ def test_fresh_solver_matches_minimax_on_1000_endgames():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_shared_solver_matches_minimax_on_1000_endgames():
     """One Solver for every position, forwards and then backwards: the table persists between
     solves and must never carry a value from one position to another."""
@@ -172,11 +176,13 @@ def test_shared_solver_matches_minimax_on_1000_endgames():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_plain_alphabeta_matches_minimax_on_1000_endgames():
     bad = disagreements(mix(), lambda p: plain_alphabeta(p)[0])
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_solver_matches_reference_on_5_card_endgames():
     shared = Solver()
     bad = disagreements(mix5(), lambda p: Solver().solve(p).value)
@@ -184,6 +190,7 @@ def test_solver_matches_reference_on_5_card_endgames():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_solver_matches_reference_on_set_and_run_tricks():
     shared = Solver()
     bad = disagreements(multi_lead(), lambda p: Solver().solve(p).value)
@@ -192,6 +199,7 @@ def test_solver_matches_reference_on_set_and_run_tricks():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_shared_solver_on_positions_that_differ_only_off_the_board():
     """Groups of positions with the same hands and trick but another caller, another split of
     the fu, or a card face up instead of face down (Old cards, R12), solved one after another
@@ -218,6 +226,7 @@ def twins():
     return tuple(twin_pairs(40, (2, 3, 4), seed0=20_000))
 
 
+@pytest.mark.slow
 def test_shared_solver_tells_twins_apart():
     """Pairs of positions that differ only in the caller, the split of the fu, or one card face
     up instead of face down, and whose values differ (40 pairs of each kind). Each pair is solved
@@ -256,6 +265,7 @@ def test_discard_choice_between_neighbouring_cards(line, value):
     assert Solver(driver="mtdf").solve(pos).value == value
 
 
+@pytest.mark.slow
 def test_shared_solver_along_playouts():
     """Positions of one deal, from five cards a hand to the end, share their subtrees: a shared
     Solver meets its own table entries again, both as it goes down the line and back up it."""
@@ -377,6 +387,7 @@ def hand_made_results(line: str):
     return Solver().solve(pos, all_moves=True), oracle_value(pos), oracle_move_values(pos)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,line,value", HAND_MADE, ids=[c[0] for c in HAND_MADE])
 def test_hand_made_position(name, line, value):
     pos = Position.parse(line)
@@ -443,6 +454,7 @@ def pv_positions() -> tuple[str, ...]:
     return tuple(str(p) for p in endgame_mix(45, (4, 5, 6), seed0=60_000))
 
 
+@pytest.mark.slow
 def test_principal_variation_replays_to_the_value():
     bad = []
     for line in pv_positions():
@@ -499,6 +511,7 @@ def test_finished_position_solves_to_its_outcome():
 # ---------------------------------------------------------------- all-moves mode
 
 
+@pytest.mark.slow
 def test_all_moves_values_match_the_oracle():
     bad = []
     for line, want in mix()[::7]:
@@ -536,6 +549,7 @@ def test_all_moves_on_larger_positions_is_consistent():
 # ---------------------------------------------------------------- bounds
 
 
+@pytest.mark.slow
 def test_value_bounds_bracket_the_value():
     for line, want in mix() + mix5() + multi_lead():
         lo, hi = value_bounds(Position.parse(line))
@@ -620,6 +634,7 @@ def test_cashing_unbeatable_leads_drains_the_other_side():
     assert value_bounds(pos) == (0, 0) and oracle_value(pos) == 0
 
 
+@pytest.mark.slow
 def test_caller_discards_search_only_the_lowest_of_a_class():
     """The caller's discards keep the higher card of two with only face-up cards between them,
     and the value stays that of the unreduced search."""
@@ -709,6 +724,7 @@ def test_node_limit_stops_a_large_search():
         assert not res.complete, f"{pos}: 50 nodes cannot solve this"
 
 
+@pytest.mark.slow
 def test_node_and_time_limited_bounds_bracket_the_value():
     for line, want in limit_positions():
         pos = Position.parse(line)
@@ -721,6 +737,7 @@ def test_node_and_time_limited_bounds_bracket_the_value():
                 assert res.lower <= want <= res.upper, f"{line} {kwargs}: ({res.lower}, {res.upper}) miss {want}"
 
 
+@pytest.mark.slow
 def test_solver_stays_exact_after_an_aborted_search():
     """A search stopped by a limit leaves a table behind; the next solves must still be exact."""
     solver = Solver()
@@ -736,6 +753,7 @@ def test_solver_stays_exact_after_an_aborted_search():
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_time_limit_returns_promptly_on_a_full_deal():
     for pos in big_positions()[:3]:
         assert pos.cards_per_hand() == 12
@@ -754,6 +772,7 @@ def test_time_limit_returns_promptly_on_a_full_deal():
 # ---------------------------------------------------------------- drivers
 
 
+@pytest.mark.slow
 def test_drivers_agree():
     """MTD(f)-style and bisecting drivers, fresh and shared, give one value; on the positions
     with a reference value, it is the reference's."""
@@ -808,6 +827,7 @@ def _loose_roots(count: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pos", _loose_roots(6), ids=str)
 def test_table_keeps_a_move_only_when_the_side_to_move_did_not_fail_low(
     pos: Position, monkeypatch: pytest.MonkeyPatch

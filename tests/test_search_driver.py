@@ -1,9 +1,8 @@
-"""The zero-window driver's order of tests (issue 13), for both solvers.
+"""The zero-window driver's order of tests, for both solvers.
 
 - MTD(f) without a guess descends from the upper bound: its first test is "at least the upper
   bound?", and every test but the last one fails (the last is the one that proves the value).
-  Under a node limit (whose unfinished answers are their proven bounds) it starts halfway, as
-  before issue 13.
+  Under a node limit (whose unfinished answers are their proven bounds) it starts halfway.
 - The all-moves pass joins each root move's bounds with the root's value (no caller move is
   worth more, no non-caller move less) and asks first whether the move keeps the value; the
   values of the moves are those of separate solves of the positions after them (and the
@@ -83,6 +82,7 @@ def test_under_a_node_limit_mtdf_starts_halfway(kind: str) -> None:
     assert started >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["reference", "compiled"])
 def test_all_moves_values_are_those_of_separate_solves(kind: str) -> None:
     for pos in POSITIONS[:25]:

@@ -48,6 +48,7 @@ def test_results_errors_and_the_language_of_the_submitter(pool: TaskPool) -> Non
     assert task.future.result(60) == "Monedas"
 
 
+@pytest.mark.slow
 def test_progress_is_reported(pool: TaskPool) -> None:
     task = pool.submit(slow, (1.0,), progress=True)
     deadline = time.monotonic() + 60
@@ -58,6 +59,7 @@ def test_progress_is_reported(pool: TaskPool) -> None:
     assert task.future.result(60) == "Coins" and task.state == "done"
 
 
+@pytest.mark.slow
 def test_cancelling_one_task_leaves_the_others_running(pool: TaskPool) -> None:
     long = pool.submit(slow, (30.0,), progress=True)
     other = pool.submit(slow, (1.5,))
@@ -73,6 +75,7 @@ def test_cancelling_one_task_leaves_the_others_running(pool: TaskPool) -> None:
     assert pool.submit(pow, (2, 5)).future.result(60) == 32  # and the pool still works
 
 
+@pytest.mark.slow
 def test_a_queued_task_is_dropped_and_priorities_order_the_queue(pool: TaskPool) -> None:
     blockers = [pool.submit(slow, (1.0,)) for _ in range(2)]
     time.sleep(0.2)
@@ -87,6 +90,7 @@ def test_a_queued_task_is_dropped_and_priorities_order_the_queue(pool: TaskPool)
         b.future.result(60)
 
 
+@pytest.mark.slow
 def test_a_killed_worker_fails_only_its_own_task(pool: TaskPool) -> None:
     other = pool.submit(slow, (1.0,))
     with pytest.raises(WorkerLost):

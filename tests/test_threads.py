@@ -45,6 +45,7 @@ def replayed_value(pos: Position, pv: list) -> int:
 POSITIONS = [random_endgame(seed, 9) for seed in (3, 46, 48, 75)] + [full_deal(5, 0), full_deal(31, 0)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pos", POSITIONS, ids=lambda p: str(p)[:24])
 def test_two_threads_same_value_and_a_pv_that_keeps_it(pos: Position, helper_at_once: list[int]) -> None:
     one = CompiledSolver().solve(pos)
@@ -94,6 +95,7 @@ def test_a_search_told_to_keep_no_moves_stores_bounds_alone() -> None:
     assert entries > 0 and with_move == 0
 
 
+@pytest.mark.slow
 def test_the_helper_keeps_no_moves_and_the_main_search_does(
     helper_at_once: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -161,6 +163,7 @@ def test_lockstep_gives_the_same_node_counts_on_every_run() -> None:
     assert lockstep(pos) == lockstep(pos)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "caller"), [*HARDEST, TRAP])
 def test_two_threads_never_search_much_more_than_one(seed: int, caller: int) -> None:
     """On the hardest positions (and the trap), two threads in lockstep give one thread's value
@@ -173,6 +176,7 @@ def test_two_threads_never_search_much_more_than_one(seed: int, caller: int) -> 
     assert main + helper <= BOTH_AT_MOST * one.nodes, (main, helper, one.nodes)
 
 
+@pytest.mark.slow
 def test_the_count_catches_a_helper_that_keeps_its_moves() -> None:
     """The check above can fail: with the helper storing its best moves, the main search takes them
     as its table moves and searches the trap several times over."""
@@ -183,6 +187,7 @@ def test_the_count_catches_a_helper_that_keeps_its_moves() -> None:
     assert main > 3 * MAIN_AT_MOST * one.nodes, (main, one.nodes)
 
 
+@pytest.mark.slow
 def test_the_count_catches_a_principal_variation_that_ignores_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """... and a principal-variation pass that tries the moves in the search's order alone: where
     the helper settled the value, the main search then proves each wrong move wrong first."""

@@ -265,6 +265,7 @@ def _deal(i: int):
     return play_deal([RandomPlayer(3 * i), RandomPlayer(3 * i + 1), RandomPlayer(3 * i + 2)], seed=i)
 
 
+@pytest.mark.slow
 def test_views_of_random_deals_round_trip_and_agree_with_positions() -> None:
     checked_turns = 0
     for i in range(50):

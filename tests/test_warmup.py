@@ -34,6 +34,7 @@ def test_every_entry_point_is_a_kernel_function() -> None:
         assert name in warmup._first_lines(module), (module, name)
 
 
+@pytest.mark.slow
 def test_a_small_endgame_does_not_wait_for_the_compilation(tmp_path: Path) -> None:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run(

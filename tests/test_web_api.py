@@ -176,6 +176,7 @@ def play_out(api: TestClient, g: dict) -> dict:
     return g
 
 
+@pytest.mark.slow
 def test_the_review_of_a_finished_deal_is_lukfu_review_s(api: TestClient) -> None:
     """The review job runs the library's review of the person's seat with the options given (as
     ``lukfu review --seat S --samples N --max-nodes M``): the same decisions and numbers, the
@@ -220,6 +221,7 @@ def test_the_review_of_a_finished_deal_is_lukfu_review_s(api: TestClient) -> Non
     assert again.status_code == 200 and again.json()["result"] == screen
 
 
+@pytest.mark.slow
 def test_the_call_hint_is_the_advice_with_its_chart(api: TestClient) -> None:
     g = new_game(api, seed=7, level=1)
     job = api.post(f"/api/games/{g['id']}/hint", headers=AUTH).json()
@@ -315,6 +317,7 @@ def test_the_store_unloads_finished_games_first_and_loads_a_game_once(tmp_path: 
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_a_killed_engine_worker_is_replaced_and_the_move_made(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         g = c.post("/api/games", json={"seed": 7, "seat": 2, "opponents": ["pimc"], "level": 4}, headers=AUTH).json()
@@ -354,7 +357,7 @@ def test_host_headers_are_read_with_their_port() -> None:
 
 
 def test_the_review_s_json_becomes_the_screen_s() -> None:
-    """The table draws the library review's ``to_json()`` (issue 36's schema) through one adapter."""
+    """The table draws the library review's ``to_json()`` (the schema of docs/review.md) through one adapter."""
     from lukfu_web.review import table_review
 
     review = {

@@ -158,6 +158,7 @@ def keyboard_move(driver: Any, move: str) -> None:
     driver.switch_to.active_element.send_keys(Keys.ENTER)
 
 
+@pytest.mark.slow
 def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d = browser
     viewport(d, 1280, 800)
@@ -266,6 +267,7 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     shoot(d, "replay-1280x800")
 
 
+@pytest.mark.slow
 def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
     """Each tab has its game (the address names it); a tab opened on another's game shows it as it stands."""
     d = browser

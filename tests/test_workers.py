@@ -51,12 +51,14 @@ def fails_on_seven(x: int) -> int:
     return x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("jobs", "chunksize"), [(1, 1), (2, 1), (2, 3)])
 def test_results_in_input_order_for_any_jobs(jobs: int, chunksize: int) -> None:
     items = [5, -3, 11, 0, 2, 9, -8, 4, 1, 7, 6]
     assert list(ordered_map(square, items, jobs, chunksize)) == [x * x for x in items]
 
 
+@pytest.mark.slow
 def test_an_endless_input_is_read_only_as_far_as_needed() -> None:
     taken: list[int] = []
 
@@ -72,6 +74,7 @@ def test_an_endless_input_is_read_only_as_far_as_needed() -> None:
     assert len(taken) <= 5 + 4 * 2  # the results taken plus one window of chunks in flight
 
 
+@pytest.mark.slow
 def test_workers_serve_several_maps() -> None:
     with Workers(2) as workers:
         assert list(workers.map(square, range(6))) == [0, 1, 4, 9, 16, 25]
@@ -79,11 +82,13 @@ def test_workers_serve_several_maps() -> None:
     assert workers._pool is None  # closed on leaving the block
 
 
+@pytest.mark.slow
 def test_an_error_in_a_task_reaches_the_caller() -> None:
     with pytest.raises(ValueError, match="seven"):
         list(ordered_map(fails_on_seven, range(10), 2))
 
 
+@pytest.mark.slow
 def test_a_dead_worker_is_reported_not_waited_for() -> None:
     # a multiprocessing.Pool would start a new worker and wait for the lost task's result for ever
     # (conftest's hang guard ends such a wait); here the loss is raised in order, after the results
@@ -96,6 +101,7 @@ def test_a_dead_worker_is_reported_not_waited_for() -> None:
     assert multiprocessing.active_children() == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_the_middle_ends_the_workers_at_once(tmp_path: Path) -> None:
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # as Ctrl-C while the caller waits for a result
@@ -112,5 +118,6 @@ def test_ctrl_c_in_the_middle_ends_the_workers_at_once(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []  # none of the 30 s tasks ran to its end: not waited for
 
 
+@pytest.mark.slow
 def test_every_worker_starts_with_ctrl_c_ignored() -> None:
     assert all(ordered_map(ctrl_c_ignored, range(8), 2))

@@ -1,4 +1,4 @@
-"""Opponent-model trainer (issue 19): a model of the ``pimc`` player fitted on many self-play
+"""Opponent-model trainer: a model of the ``pimc`` player fitted on many self-play
 records, its held-out log-likelihood, and the likelihood's temperature calibrated by accuracy.
 
 1. **records**: all-``pimc:L`` self-play deals for fitting (``--fit-deals`` from ``--fit-seed``),
@@ -41,8 +41,6 @@ from lukfu_solver.hidden.inference import (
     OpponentModel,
     call_terms,
     decisions,
-    fit,
-    record_rows,
     rule_model,
     temper,
 )
@@ -53,6 +51,7 @@ from lukfu_solver.players.pimc import PimcPlayer
 from lukfu_solver.policy.calling import hand_strength
 from lukfu_solver.policy.rule import rule_move as rule_policy
 from lukfu_solver.record import GameRecord
+from train.opponent_fit import fit, record_rows
 
 EARLIER: dict[str, Any] = {
     "slope": 0.944,

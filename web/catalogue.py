@@ -1,7 +1,7 @@
 """The page's messages in one language, from the same gettext catalogues as the command line.
 
 The page marks its words as the Python code does (``_("…")``, ``ngettext``, ``pgettext`` in the
-``.js`` files); ``python -m lukfu_solver.i18n_catalogues extract`` collects them into
+``.js`` files); ``python -m tools.i18n_catalogues extract`` collects them into
 ``lukfu.pot`` with the rest and translators translate them in the same ``.po`` files. Here the
 compiled ``.mo`` of a language is read and the messages the page's files mark are served, with
 the language's plural rule as a table (the form for n = 0…199; from 100 on, the rules the
@@ -14,8 +14,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from lukfu_solver.i18n import GLOSSARY, NUMBER_MARKS, SOURCE_LANGUAGE, translations
-from lukfu_solver.i18n_catalogues import js_messages
+from lukfu_solver.i18n import GLOSSARY, NUMBER_MARKS, SOURCE_LANGUAGE, js_messages, translations
 
 CONTEXT_SEPARATOR = "\x04"
 """gettext's separator of a context and its message in a catalogue key."""

@@ -27,7 +27,7 @@ from .cheap_value import CheapValue
 
 DEFAULT_MAX_NODES = 500_000
 """Per-solve node limit of ``analyse VIEW`` and of the first-lead table, which solve every legal
-move of every sample (about 0.1 s of the compiled solver; ``docs/pimc.md``)."""
+move of every sample (a fraction of a second of the compiled solver; ``docs/pimc.md``)."""
 ADVICE_MAX_NODES = 16_000_000
 """Per-solve node limit of call/pass advice: nearly every whole-deal solve finishes below it
 (``docs/pimc.md`` has the share that stops and the time a hand takes)."""
@@ -59,7 +59,7 @@ arrives within 2 s."""
 MASTER_TIME = 5.5
 """The default time budget of the Master's call/pass advice (seat 0): passing there usually leads
 to a later seat's call, so a sample solves two deals, and the Master's deals are the hardest
-(about 2.4 s a sample on the bench hands: ``bench/results/advise-reference.json``), so the
+(seconds a sample on the bench hands: ``bench/results/advise-reference.json``), so the
 Master gets nearly all the 6 s the slowest answers may take; the other seats keep
 :data:`ADVISE_TIME`."""
 HAND_TIME = 4.6
@@ -108,8 +108,8 @@ ADVICE_TWO_PHASE = {
 by solves of at most 5,000 nodes (a stopped one counts the learned cheap value,
 ``analysis.cheap_value``), one in ``every`` solved exactly too. On the training deals of
 ``train/deal_model.py`` (held out by hand, ``lukfu_solver/data/deal_model.json``) the cheap values
-leave ``diff_share`` of the play - pass variance (0.44, 0.43, 0.31 by seat) for 1.4-3.9 % of an
-exact deal's nodes; ``every`` is near the best for that share and cost, on the low side, since a
+leave ``diff_share`` of the play - pass variance (by seat) for a few per cent of an exact
+deal's nodes (``docs/pimc.md``, "Figures"); ``every`` is near the best for that share and cost, on the low side, since a
 hand whose cheap values follow its exact ones less loses by a large ``every`` (``docs/pimc.md``)."""
 
 

@@ -11,7 +11,7 @@ sets the time (``--time T``). In the play phase it is the ``pimc``
 player's analysis at the level: each candidate's expected points for the seat (M1/M2) ± one
 standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
 0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
-play phase is bounded by the level's node budget (a median of 0.009 s at level 3), so the time
+play phase is bounded by the level's node budget (its times: ``docs/pimc.md``, "Figures"), so the time
 budget applies to the call. With ``infer`` the play phase is the analysis of the configuration
 measured ahead of ``pimc`` (``players.ipimc.pool_player``: a pool of four times the level's
 samples weighed by the rule model's likelihood of the other seats' calls and plays, the level's

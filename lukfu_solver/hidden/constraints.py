@@ -22,7 +22,7 @@ model, one Boolean per (hidden card, place). The model is the one definition of 
 the sampler (:mod:`lukfu_solver.hidden.sampling`) and the tests use it or :meth:`Problem.violation`,
 which checks the same constraints on one deal with the rules' own generators.
 
-ortools is imported inside the functions that need it (about 0.4 s), never at import time.
+ortools is imported inside the functions that need it (its import is slow), never at import time.
 
 >>> problem = derive(SeatView.parse("0 C9S156M249T249 0 T1,x1,x1/S2,S9,x1/T5"))
 >>> [p.label() for p in problem.places][:3]

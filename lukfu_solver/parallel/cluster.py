@@ -6,7 +6,7 @@ only when a scheduler is asked for. A :class:`Cluster` is a client of a running 
 127.0.0.1. :meth:`Cluster.map` keeps the promises of ``ordered_map``:
 
 - results in input order, streamed as soon as the next one is ready: items go out in tasks of
-  several consecutive items (a task costs about 8 ms of round trips: see ``docs/cluster.md``),
+  several consecutive items (a task costs its round trips: see ``docs/cluster.md``),
   a few tasks a worker thread running, finished ones held while a slow task before them runs
   (the workers go on) up to a bound, so an endless input is fine; the harder tasks start first
   where the caller can guess an item's cost (Dask priorities);

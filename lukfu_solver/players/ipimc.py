@@ -111,8 +111,8 @@ class IpimcPlayer(PimcPlayer):
     level's samples are drawn and weighed (the floor a share of them), and the level's samples
     are drawn from them in proportion to the weights (systematic resampling, from the decision's
     seed), then valued with weight 1 each; ``PimcDecision.weights`` are then the pool's. Drawn
-    afresh at every decision, with the rule model from a pool of 4 (``docs/inference.md``): not
-    shown stronger than ``pimc``, at 2.8 times its median decision time.
+    afresh at every decision, with the rule model from a pool of 4, it was not shown stronger than
+    ``pimc``, and costs more than the carried pool (``docs/inference.md``, "Figures").
 
     ``carry`` (with a pool and ``evidence="plays"``) keeps the pool from one decision of a game to
     the next (``hidden.carry``): the deals still consistent with the new view are kept, their
@@ -120,11 +120,10 @@ class IpimcPlayer(PimcPlayer):
     so a decision replays the whole history only for the fresh deals. A decision's analysis then
     depends on the game's earlier decisions of this player object (deterministically: a game is
     played by one player in order); a view that does not extend the last one starts afresh.
-    Measured: few deals survive a decision (a median of 9 of 48), and the cost was 2.4 times
-    pimc's median decision time; with the rule model's faster replay (the fast rule policy, the
-    lean state: the same games) 1.8 times (``docs/inference.md``, "The carried pool", "Round 11"),
-    and with the rule model and a pool of 4 it measured ahead of ``pimc``: that configuration is
-    the spec ``ipimc`` (:func:`pool_player`).
+    Few deals survive a decision, so its cost is mostly the fresh deals' replays, which the rule
+    model's fast replay (the fast rule policy, the lean state) keeps within budget; with the rule
+    model and a pool of 4 it measured ahead of ``pimc`` (``docs/inference.md``, "The carried
+    pool" and "Figures"): that configuration is the spec ``ipimc`` (:func:`pool_player`).
 
     The constructor's own defaults (no pool, the play phase weighed by the calls) are the
     weighted call, ``ipimc:L:1``: an option, not the spec's default."""
@@ -212,10 +211,8 @@ class IpimcPlayer(PimcPlayer):
 
 
 DEFAULT_POOL = 4
-"""The pool of the spec ``ipimc`` (times the level's samples): the carried pool ``ipimc:2:4c``
-measured ahead of ``pimc:2`` (paired +0.094 points a deal, 95 % [+0.009, +0.178], on 1,500
-deals pre-registered, at 1.80× its median decision time; with a replication, +0.087 [+0.026,
-+0.148] on 2,800: ``strength_carry_round11`` in ``bench/results/inference.json``)."""
+"""The pool of the spec ``ipimc`` (times the level's samples): the carried pool ``ipimc:2:4c``,
+measured ahead of ``pimc:2`` in paired games (``docs/inference.md``, "Figures")."""
 
 
 def pool_player(

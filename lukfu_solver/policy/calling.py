@@ -32,9 +32,8 @@ from ..rules import higher_in_suit
 # ================================================================ the rule player's call
 
 DEFAULT_CALL_THRESHOLD = 6.0
-"""The rule player calls when its hand strength reaches this. Measured (1,000 deals × 3 seatings,
-rule:T against two of the opponent): against random the margin rises to T = 6–6.5 (+1.28) and
-falls beyond; against rule:5 T = 5–6.5 are level; 6 is the best of both."""
+"""The rule player calls when its hand strength reaches this: the best threshold against random
+players and against the rule player alike (measured: ``docs/pimc.md``, "Calibration")."""
 
 
 def hand_strength(hand: CardSet) -> float:

@@ -145,14 +145,15 @@ PAUSE_CLOCK = 0xFFF
 """The kernel returns to Python every PAUSE_CLOCK + 1 nodes when a clock or a helper thread needs
 watching (as the reference ``Solver._schedule`` checks the clock)..."""
 PAUSE_CTRL_C = 0xFFFF
-"""... and every PAUSE_CTRL_C + 1 nodes otherwise, only so that Ctrl-C is felt (about 15 ms)."""
+"""... and every PAUSE_CTRL_C + 1 nodes otherwise, only so that Ctrl-C is felt at once (what each
+pause costs: ``docs/search.md``, "The measurements behind the kernel's choices")."""
 HELPER_AFTER = 0.02
 """Seconds a solve with ``threads=2`` runs alone before the helper thread starts: small solves
 end sooner, and a helper costs the table at full size (page faults on first use)."""
 
 _HELPER_DRIVER = {"mtdf": "bisect", "bisect": "mtdf"}
-"""The helper tests other thresholds than the main search (measured on set b: total 45 s with a
-bisecting helper, 24 s against 20 s on the five slowest deals with an MTD(f) helper)."""
+"""The helper tests other thresholds than the main search (the other driver, measured against a
+helper running the same one: ``docs/search.md``, "The measurements behind the kernel's choices")."""
 
 
 class _Race:
@@ -330,10 +331,10 @@ class CompiledSolver(ZeroWindowDriver):
         self._descend = not max_nodes
         self._deadline = t0 + time_limit if time_limit else 0.0
         self._root = pos if self.threads > 1 else None
-        # pause every 4096 nodes for the clock and the helper thread, else every 65536 (about
-        # 15 ms) so that Ctrl-C is felt at once: Python raises KeyboardInterrupt only between
-        # bytecodes, so a compiled search that never returned would hold it up until the solve
-        # ended (15 s on a hard deal). Pausing every 4096 nodes cost about 3% (set b).
+        # pause every 4096 nodes for the clock and the helper thread, else every 65536 so that
+        # Ctrl-C is felt at once: Python raises KeyboardInterrupt only between bytecodes, so a
+        # compiled search that never returned would hold it up until the solve ended; the shorter
+        # pause costs more, so it is kept for the solves that need it (docs/search.md).
         ctr[K.C_PAUSE] = PAUSE_CLOCK if self._deadline or self._root is not None else PAUSE_CTRL_C
         ctr[K.C_REDUCE] = 1 if self.reduce else 0
         ctr[K.C_NEXT] = K.schedule(ctr)

@@ -5,8 +5,8 @@ The search calls it after the table probe (``search.reference.Solver._ab``), up 
 beta, storing its cuts as fail highs; the compiled kernel computes it identically
 (``kernel/discards.py``). It rests on the look-aheads of :mod:`.bounds` (the caller's single-trick
 playout, a non-caller's R7 moves, the ends' claims and reach), and lives apart from them because
-it is one technique with its own switches and tests (``tests/test_discard_ahead.py``,
-``tests/test_discard_skip.py``, ``tests/test_caller_discards.py``; ``docs/search.md``, "Bounds")."""
+it is one technique with its own switches and tests (``tests/test_search_discards.py``,
+``tests/test_search_switches.py``; ``docs/search.md``, "The bounds")."""
 
 from __future__ import annotations
 

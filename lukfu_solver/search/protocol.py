@@ -3,7 +3,8 @@
 Two implementations answer the same questions with the same values and node counts: the
 compiled solver (:class:`~lukfu_solver.search.compiled.CompiledSolver`, the numba kernel, the default
 everywhere) and the pure-Python reference (:class:`~lukfu_solver.search.reference.Solver`,
-only when asked: it is the readable specification the kernel is held to, about 60x slower).
+only when asked: it is the readable specification the kernel is held to, and far slower:
+``docs/search.md``, "Figures").
 
 >>> from lukfu_solver.position import Position
 >>> pos = Position.parse("C9/C8/C7 0 0 6,3,2 S123456789M12 -")

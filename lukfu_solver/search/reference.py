@@ -353,8 +353,8 @@ class Solver(ZeroWindowDriver):
     def _schedule(self) -> int:
         """The node count at which limits are next checked: the node limit itself (exact), or
         the next multiple of 1024 nodes for the clock, whichever comes first (a node's bounds, the
-        R7 look-ahead among them, can cost a millisecond here: 4096 nodes overran a 50 ms limit
-        by about a second on a loaded machine)."""
+        R7 look-ahead among them, can be dear here, and a check every 4096 nodes overran a short
+        time limit: ``docs/search.md``, "The measurements behind the kernel's choices")."""
         nxt = (self.nodes | 0x3FF) + 1 if self._deadline else 1 << 62
         if self._limit_nodes:
             nxt = min(nxt, self._limit_nodes + 1)

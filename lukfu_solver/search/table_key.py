@@ -84,7 +84,7 @@ def last_key(pos: Position) -> int | None:
     agree once the discard counts as gone are the same game: the positions after the trick, for
     each discard of the last player, are the same (``tt_key``'s canonical form, with the
     discard's cards gone too). Many discards of the second player lead to one such position, so
-    its entry decides the last player's node for them all (``tests/test_last_key.py`` proves the
+    its entry decides the last player's node for them all (``tests/test_search_table_key.py`` proves the
     merge where it applies)."""
     trick = pos.trick
     if len(trick) != 2 or trick[1].kind != DISCARD:

@@ -4,9 +4,10 @@
 This package imports numba; nothing else in ``lukfu_solver`` imports it (use it through
 :class:`lukfu_solver.search.compiled.CompiledSolver`). Every function is ``@njit(cache=True, _nrt=False)``
 (numba's runtime left out: the kernel allocates no array, so it needs no reference counts): compiled once
-(about a minute of CPU, each function once: see ``_compile_once_each`` and ``compiled.compile_all``)
-and cached on disk by :mod:`.disk_cache`, for every checkout and install of the same kernel on the
-machine; ``pip install .`` compiles it while building the wheel, so later runs load it in about a second. The modules follow the
+(each function once: see ``_compile_once_each`` and ``compiled.compile_all``; what it costs:
+``docs/getting-started.md``, "The first run") and cached on disk by :mod:`.disk_cache`, for every
+checkout and install of the same kernel on the machine; ``pip install .`` compiles it while building
+the wheel, so later runs only load it. The modules follow the
 phases of a node (``docs/search.md``, "The compiled kernel"):
 
 - :mod:`.layout`: intrinsics, encodings, field and counter indices, the constant table ``T``;
@@ -50,18 +51,18 @@ The search (``search``) is iterative (an explicit stack of frames ``fr[ply, :]``
 pause every ``ctr[C_PAUSE] + 1`` nodes and hand control back to Python (the clock, the helper
 thread, Ctrl-C), then resume.
 
-Speed notes (measured on the 2-core benchmark machine): with numba's runtime, passing numpy
-arrays between compiled functions costs a call to its reference counting per array per call, 5 %
-of the CPU even on arrays without a count; compiled without it (``_nrt=False``) the search takes
-about a sixth less CPU (``docs/search.md``); a node's moves are generated and scored only after its table
-probe, since about four probed nodes in ten are decided by their entry and need none (the table's
-move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
+Speed notes (the measurements behind them: ``docs/search.md``, "The measurements behind the
+kernel's choices"): with numba's runtime, passing numpy arrays between compiled functions costs a
+call to its reference counting per array per call, even on arrays without a count, so every
+function is compiled without it (``_nrt=False``); a node's moves are generated and scored only
+after its table probe, since many probed nodes are decided by their entry and need none (the
+table's move is scored first directly; a lone move is not scored, ``search_moves``); a follower's
 discards are generated, reduced and scored in one pass (``discards_ordered``). The first moves of
 the order that are known without generating the rest (the table's move, the claim, the killers,
 each checked by ``move_ok``) are searched before the rest is generated (``known_move``); a node
-where one of them cuts (about four in five of those that have one) never pays for the others,
-and the rest of a node where none cut is scored by the history as it was before the first was
-searched (a log of the history's changes, taken out and put back: ``wake``, ``flush``).
+where one of them cuts (most of those that have one) never pays for the others, and the rest of
+a node where none cut is scored by the history as it was before the first was searched (a log of
+the history's changes, taken out and put back: ``wake``, ``flush``).
 """
 
 # ruff: noqa: E402 (numba's cache is set up before the phases are imported and compiled)

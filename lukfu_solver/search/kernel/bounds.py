@@ -107,10 +107,10 @@ def bounds_cache_key(st, p):
     Only the costly bounds are cached: a trick led with a single (the single-trick playout, in
     :func:`single_trick_bounds`, whoever asks: ``value_bounds``, the R7 one-trick bound at the lead
     before it, the caller's look-ahead) and a non-caller's lead (``value_bounds``): about half of
-    a search's nodes, at several hundred ns each. A large share are positions whose bounds were
-    computed already: MTD(f)'s tests visit the same positions again (on set b seed 0 caller 1, 46%
-    of them with 2**14 slots, in the reference search's sequence), and the R7 one-trick bound and
-    the caller's look-ahead play out the very tricks the search then enters. The bounds are a
+    a search's nodes, and the dearest of them. A large share are positions whose bounds were
+    computed already (``docs/search.md``, "The measurements behind the kernel's choices"): MTD(f)'s
+    tests visit the same positions again, and the R7 one-trick bound and the caller's look-ahead
+    play out the very tricks the search then enters. The bounds are a
     function of the position alone, so a cached pair is the pair computed, and the tree is
     unchanged.
 
