@@ -10,8 +10,15 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
 - :meth:`TaskPool.submit` queues a call ``fn(*args)`` (``fn`` importable, arguments picklable)
   with a priority (lower first; ties in order) and returns a :class:`Task` whose ``future`` is a
   ``concurrent.futures.Future`` (``asyncio.wrap_future`` awaits it);
+- the first ``reserved`` workers run only urgent tasks (priority at most ``urgent``), so urgent
+  work never waits for long work to end: a server keeps one worker for a person's engine move
+  while reviews fill the others;
+- every task's state is a :class:`Status`, the one state machine of queued work (``queued``,
+  ``running``, then ``done``, ``failed`` or ``cancelled``, an end being final); a caller that
+  does more after the call (applies a move, saves a file) passes its own Status, which the pool
+  moves to ``running`` and leaves for the caller to end;
 - with ``progress=True`` the call gets a ``progress(done, total)`` keyword it may call; the last
-  report is :attr:`Task.progress`;
+  report is :attr:`Status.progress`;
 - :meth:`TaskPool.cancel` drops a queued task, or terminates the worker running it and starts a
   fresh one in its place: the other slots' tasks go on;
 - a worker that dies (killed, out of memory) fails only its own task, with :class:`WorkerLost`,
@@ -25,9 +32,10 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
 from __future__ import annotations
 
 import contextlib
+import enum
+import heapq
 import itertools
 import multiprocessing
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -43,9 +51,60 @@ class TaskCancelled(Exception):
     """The task was cancelled before it finished (its worker was stopped)."""
 
 
+class State(str, enum.Enum):
+    """Where a piece of queued work stands."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+ENDED = frozenset({State.DONE, State.FAILED, State.CANCELLED})
+"""The final states: nothing moves out of them."""
+
+
+class Status:
+    """The state of one piece of work, the one state machine a pool and its callers share.
+
+    ``queued`` → ``running`` → ``done``/``failed``/``cancelled``; ``running`` → ``queued`` again
+    when the work is handed out anew (its worker was lost); ``queued`` may end at once (dropped,
+    or answered from work made before). An end is final: :meth:`move` out of it is refused
+    (returns False), so of a cancel and a finish racing each other the first one stands.
+    Thread-safe; ``progress`` is the last (done, total) report of the work.
+
+    >>> s = Status(); s.move(State.RUNNING), s.move(State.DONE), s.move(State.CANCELLED), s.state.value
+    (True, True, False, 'done')
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.state = State.QUEUED
+        self.progress: tuple[int, int] | None = None
+        self.started: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the work has ended (done, failed or cancelled)."""
+        return self.state in ENDED
+
+    def move(self, new: State) -> bool:
+        """Move to ``new``; False (and no change) from an end, or to the state it is in."""
+        with self._lock:
+            if self.state in ENDED or new == self.state:
+                return False
+            if new == State.QUEUED:
+                self.progress = None
+            elif new == State.RUNNING:
+                self.started = time.monotonic()
+            self.state = new
+            return True
+
+
 @dataclass(eq=False)
 class Task:
-    """One queued or running call: its ``future``, its last ``progress`` (done, total) report."""
+    """One queued or running call: its ``future`` and its :class:`Status` (see the module notes)."""
 
     id: int
     fn: Callable[..., Any]
@@ -53,20 +112,39 @@ class Task:
     priority: int
     want_progress: bool
     lang: str
+    status: Status = field(default_factory=Status)
+    owns_status: bool = True
+    """Whether the pool ends ``status`` itself (False: the caller that passed it ends it)."""
     future: Future[Any] = field(default_factory=Future)
-    progress: tuple[int, int] | None = None
-    started: float | None = None
     cancel_requested: bool = False
 
     @property
     def state(self) -> str:
-        """``queued``, ``running``, ``done``, ``failed`` or ``cancelled``."""
-        f = self.future
-        if not f.done():
-            return "running" if self.started is not None else "queued"
-        if f.cancelled() or isinstance(f.exception(), TaskCancelled):
-            return "cancelled"
-        return "failed" if f.exception() is not None else "done"
+        """``queued``, ``running``, ``done``, ``failed`` or ``cancelled`` (the status's)."""
+        return self.status.state.value
+
+    @property
+    def progress(self) -> tuple[int, int] | None:
+        """The last (done, total) report of the call."""
+        return self.status.progress
+
+    @property
+    def started(self) -> float | None:
+        """When the call last started in a worker (``time.monotonic``), None while queued."""
+        return self.status.started
+
+    def end(self, result: Any = None, error: BaseException | None = None) -> None:
+        """Resolve the future (the status first, when the pool owns it: whoever sees the future
+        done sees the state ended)."""
+        if self.owns_status:
+            if error is None:
+                self.status.move(State.DONE)
+            else:
+                self.status.move(State.CANCELLED if isinstance(error, TaskCancelled) else State.FAILED)
+        if error is None:
+            self.future.set_result(result)
+        else:
+            self.future.set_exception(error)
 
 
 def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None) -> None:
@@ -139,8 +217,7 @@ class _Slot:
     def _run(self) -> None:
         pool = self.pool
         while True:
-            item = pool.queue.get()
-            task = item[2]
+            task = pool._next(self.index < pool.reserved)
             if task is None:
                 self.stop_process()
                 return
@@ -150,7 +227,7 @@ class _Slot:
                 self.start_process()
             with pool.lock:
                 self.task = task
-                task.started = time.monotonic()
+                task.status.move(State.RUNNING)
             try:
                 self._serve(task)
             finally:
@@ -163,15 +240,15 @@ class _Slot:
             self.conn.send((task.fn, task.args, task.want_progress, task.lang))
         except (OSError, ValueError, EOFError):
             self.start_process()
-            task.future.set_exception(WorkerLost())
+            task.end(error=WorkerLost())
             return
         except Exception as exc:  # the call or its arguments do not pickle
-            task.future.set_exception(exc)
+            task.end(error=exc)
             return
         while True:
             if task.cancel_requested:
                 self.start_process()
-                task.future.set_exception(TaskCancelled())
+                task.end(error=TaskCancelled())
                 return
             try:
                 ready = self.conn.poll(0.05)
@@ -185,32 +262,40 @@ class _Slot:
                     continue
             kind = msg[0]
             if kind == "progress":
-                task.progress = (msg[1], msg[2])
+                task.status.progress = (msg[1], msg[2])
                 continue
             if task.cancel_requested:
                 self.start_process()
-                task.future.set_exception(TaskCancelled())
+                task.end(error=TaskCancelled())
             elif kind == "done":
-                task.future.set_result(msg[1])
+                task.end(msg[1])
             elif kind == "error":
-                task.future.set_exception(msg[1])
+                task.end(error=msg[1])
             else:
                 self.start_process()
-                task.future.set_exception(WorkerLost())
+                task.end(error=WorkerLost())
             return
 
 
 class TaskPool:
     """``workers`` worker processes that run submitted calls one at a time each (see the module
-    notes); ``warmup`` (importable, no arguments) runs once in every worker as it starts, so the
-    first task does not pay for the imports. Use as a context manager or call :meth:`close`."""
+    notes); the first ``reserved`` of them run only calls of priority at most ``urgent``.
+    ``warmup`` (importable, no arguments) runs once in every worker as it starts, so the first
+    task does not pay for the imports. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self, workers: int, warmup: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self, workers: int, warmup: Callable[[], object] | None = None, reserved: int = 0, urgent: int = 0
+    ) -> None:
         if workers < 1:
             raise ValueError(f"a task pool needs at least 1 worker, got {workers}")
+        if not 0 <= reserved < workers:
+            raise ValueError(f"a pool of {workers} workers can reserve 0 to {workers - 1} of them, not {reserved}")
         self.lang = language()
         self.warmup = warmup
-        self.queue: queue.PriorityQueue[tuple[int, int, Task | None]] = queue.PriorityQueue()
+        self.reserved = reserved
+        self.urgent = urgent
+        self._heap: list[tuple[int, int, Task | None]] = []
+        self._ready = threading.Condition()
         self.lock = threading.Lock()
         self._ids = itertools.count(1)
         self._order = itertools.count()
@@ -220,15 +305,42 @@ class TaskPool:
             slot.start_process()
             slot.thread.start()
 
+    def _put(self, priority: int, task: Task | None) -> None:
+        with self._ready:
+            heapq.heappush(self._heap, (priority, next(self._order), task))
+            self._ready.notify_all()
+
+    def _next(self, urgent_only: bool) -> Task | None:
+        """The next task a worker takes (waiting for one): the first by priority, and for a
+        reserved worker only an urgent one; None tells the worker to stop."""
+        with self._ready:
+            while True:
+                if self._heap:
+                    priority, _order, task = self._heap[0]
+                    if task is None or not urgent_only or priority <= self.urgent:
+                        heapq.heappop(self._heap)
+                        return task
+                self._ready.wait()
+
     def submit(
-        self, fn: Callable[..., Any], args: tuple[Any, ...] = (), *, priority: int = 1, progress: bool = False
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        *,
+        priority: int = 1,
+        progress: bool = False,
+        status: Status | None = None,
     ) -> Task:
         """Queue ``fn(*args)`` (lower ``priority`` runs first); with ``progress`` the call gets a
-        ``progress(done, total)`` keyword. It runs in the language in use now."""
+        ``progress(done, total)`` keyword. It runs in the language in use now. A ``status`` given
+        is moved to ``running`` when the call starts and left for the caller to end."""
         if self.closed:
             raise RuntimeError("the task pool is closed")
-        task = Task(next(self._ids), fn, args, priority, progress, language())
-        self.queue.put((priority, next(self._order), task))
+        own = status is None
+        task = Task(next(self._ids), fn, args, priority, progress, language(), status or Status(), own)
+        if own:
+            task.future.add_done_callback(_ended_if_cancelled(task))
+        self._put(priority, task)
         return task
 
     def cancel(self, task: Task) -> bool:
@@ -260,17 +372,15 @@ class TaskPool:
         if self.closed:
             return
         self.closed = True
-        while True:
-            try:
-                _p, _o, task = self.queue.get_nowait()
-            except queue.Empty:
-                break
-            if task is not None:
-                task.future.cancel()
+        with self._ready:
+            waiting = [task for _p, _o, task in self._heap if task is not None]
+            self._heap.clear()
+        for task in waiting:
+            task.future.cancel()
         for task in self.running():
             self.cancel(task)
         for _slot in self.slots:
-            self.queue.put((-(10**9), next(self._order), None))
+            self._put(-(10**9), None)
         for slot in self.slots:
             slot.thread.join(10)
 
@@ -281,4 +391,14 @@ class TaskPool:
         self.close()
 
 
-__all__ = ["Task", "TaskCancelled", "TaskPool"]
+def _ended_if_cancelled(task: Task) -> Callable[[Future[Any]], None]:
+    """A future's callback that ends the pool's own status of a task dropped while queued."""
+
+    def done(future: Future[Any]) -> None:
+        if future.cancelled():
+            task.status.move(State.CANCELLED)
+
+    return done
+
+
+__all__ = ["ENDED", "State", "Status", "Task", "TaskCancelled", "TaskPool"]
