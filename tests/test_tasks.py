@@ -93,3 +93,38 @@ def test_a_killed_worker_fails_only_its_own_task(pool: TaskPool) -> None:
         pool.submit(die).future.result(60)
     assert other.future.result(60) == "Coins"
     assert pool.submit(pow, (2, 3)).future.result(60) == 8
+
+
+def test_a_reserved_worker_runs_urgent_tasks_only() -> None:
+    """Long work fills the other workers, never the reserved one: an urgent task starts at once."""
+    with TaskPool(2, reserved=1, urgent=0) as pool:
+        long = [pool.submit(slow, (4.0,), priority=2) for _ in range(2)]
+        deadline = time.monotonic() + 60
+        while not any(t.state == "running" for t in long):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert sorted(t.state for t in long) == ["queued", "running"]  # the reserved worker left it
+        urgent = pool.submit(slow, (0.01,), priority=0)
+        assert urgent.future.result(3) == "Coins"
+        assert sorted(t.state for t in long) == ["queued", "running"]
+        for t in long:
+            pool.cancel(t)
+
+
+def test_the_status_is_one_state_machine_the_caller_may_own(pool: TaskPool) -> None:
+    """The pool moves a status it was given to running and leaves its end to the caller; an end
+    is final, so of a cancel and a finish the first stands."""
+    from lukfu_solver.parallel.tasks import State, Status
+
+    status = Status()
+    task = pool.submit(slow, (0.2,), status=status, progress=True)
+    assert task.status is status and task.future.result(60) == "Coins"
+    assert status.state == State.RUNNING and status.progress is not None
+    assert status.move(State.DONE) and not status.move(State.CANCELLED) and task.state == "done"
+    again = Status()
+    assert again.move(State.RUNNING) and again.move(State.QUEUED)  # handed out anew
+    assert again.state == State.QUEUED and not again.move(State.QUEUED)
+    own = pool.submit(slow, (0.01,))
+    own.future.result(60)
+    assert own.state == "done"  # a status the pool made, the pool ends

@@ -108,14 +108,13 @@ class Table:
         self.store = GameStore(config.data, config.max_live, config.max_disk)
         self.listing = Listing(self.store)
         self.pool: TaskPool | None = None
-        self.jobs: Jobs | None = None
+        self.jobs = Jobs(None, self.store, config.caps)
 
     def start(self) -> None:
         """Start the worker pool (in the server's process, when it starts serving)."""
         workers = self.config.workers
         reserved = self.config.reserved if self.config.reserved is not None else min(1, workers - 1)
-        self.pool = TaskPool(workers, warmup=work.warm, reserved=reserved, urgent=URGENT)
-        self.jobs = Jobs(self.pool, self.store, self.config.caps)
+        self.pool = self.jobs.pool = TaskPool(workers, warmup=work.warm, reserved=reserved, urgent=URGENT)
 
     def stop(self) -> None:
         """Stop every job and worker (the records are already saved)."""
@@ -127,9 +126,11 @@ Handler = Callable[[Request, Table, str], Awaitable[Response]]
 
 
 def lang_of(request: Request) -> str:
-    """The request's language: ``?lang=`` or the ``X-Lukfu-Lang`` header, English otherwise."""
-    given = request.query_params.get("lang") or request.headers.get("x-lukfu-lang") or "en"
-    return normalize(given) or "en"
+    """The request's language: ``?lang=`` or the ``X-Lukfu-Lang`` header; for a browser asking
+    for a page, its ``Accept-Language`` next; English otherwise."""
+    h = request.headers
+    browser = h.get("accept-language") if wants_html(request.method, h.get("accept", "")) else None
+    return page_language(request.query_params.get("lang"), h.get("x-lukfu-lang"), browser)
 
 
 def client_of(request: Request) -> str:
@@ -158,8 +159,7 @@ def refused(request: Request, status: int, message: str) -> Response:
     """A refusal: one-line JSON, or an HTML page for a browser that asked for one."""
     headers = {"retry-after": "2"} if status == 429 else {}
     if wants_html(request.method, request.headers.get("accept", "")):
-        q = request.query_params
-        lang = page_language(q.get("lang"), request.headers.get("x-lukfu-lang"), request.headers.get("accept-language"))
+        lang = lang_of(request)
         with using_language(lang):
             body = html_body(status, message, lang)
         return Response(body, status_code=status, media_type=HTML_TYPE[1].decode(), headers=headers)
@@ -300,7 +300,6 @@ async def move(request: Request, table: Table, lang: str) -> Response:
 async def engine(request: Request, table: Table, lang: str) -> Response:
     """The engine's move, as a job; with ``?wait=S`` the answer waits up to S seconds for it (a
     quick move then takes one request, with the game's new state)."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         wait = wait_of(request)
@@ -331,7 +330,6 @@ def job_data(job: Any, lang: str) -> dict[str, Any]:
 
 async def undo(request: Request, table: Table, lang: str) -> Response:
     """Back to the person's previous decision (the engine's and the hint's work stopped)."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     table.jobs.cancel_game(game)
     async with game.lock:
@@ -346,7 +344,6 @@ async def undo(request: Request, table: Table, lang: str) -> Response:
 
 async def hint(request: Request, table: Table, lang: str) -> Response:
     """The hint for the person's decision, as a job."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         s = game.session
@@ -361,7 +358,6 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
 async def review_game(request: Request, table: Table, lang: str) -> Response:
     """The review of the finished deal (``{samples?, max_nodes?, time?}`` as ``lukfu review``'s
     options), as a job; one made before with the same options is answered at once (done)."""
-    assert table.jobs is not None
     data = await body_of(request, lang)
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
@@ -404,7 +400,6 @@ async def _save(table: Table, game: LiveGame) -> None:
 
 async def get_job(request: Request, table: Table, lang: str) -> Response:
     """A job's state, waiting up to ``?wait=`` seconds for its end."""
-    assert table.jobs is not None
     with using_language(lang):
         job = table.jobs.get(request.path_params["job"])
         wait = wait_of(request)
@@ -414,7 +409,6 @@ async def get_job(request: Request, table: Table, lang: str) -> Response:
 
 async def cancel_job(request: Request, table: Table, lang: str) -> Response:
     """Cancel a job."""
-    assert table.jobs is not None
     with using_language(lang):
         job = table.jobs.get(request.path_params["job"])
     table.jobs.cancel(job)

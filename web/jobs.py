@@ -101,7 +101,7 @@ class Job:
 class Jobs:
     """The jobs of every game, over one task pool."""
 
-    def __init__(self, pool: TaskPool, store: GameStore, caps: Caps | None = None) -> None:
+    def __init__(self, pool: TaskPool | None, store: GameStore, caps: Caps | None = None) -> None:
         self.pool = pool
         self.store = store
         self.caps = caps or Caps()
@@ -118,6 +118,12 @@ class Jobs:
         if job is None:
             raise UnknownJob(job_id)
         return job
+
+    def _pool(self) -> TaskPool:
+        """The worker pool (made when the server starts serving)."""
+        if self.pool is None:
+            raise RuntimeError("the worker pool has not started")
+        return self.pool
 
     def _admit(self, kind: str, client: str) -> None:
         """Refuse (Busy, 429) a job past a cap of :class:`Caps`."""
@@ -202,7 +208,7 @@ class Jobs:
         job = self._new(kind, game, lang, client)
         priority = HINT_PRIORITY if kind == "hint" else REVIEW_PRIORITY
         with using_language(lang):
-            job.task = self.pool.submit(fn, args, priority=priority, progress=True, status=job.status)
+            job.task = self._pool().submit(fn, args, priority=priority, progress=True, status=job.status)
         asyncio.get_running_loop().create_task(self._run_analysis(job, on_done))
         return job
 
@@ -218,7 +224,7 @@ class Jobs:
                 if attempt:
                     job.status.move(State.QUEUED)  # handed out anew
                 with using_language(job.lang):
-                    job.task = self.pool.submit(work.engine_move, (task,), priority=ENGINE_PRIORITY, status=job.status)
+                    job.task = self._pool().submit(work.engine_move, (task,), priority=ENGINE_PRIORITY, status=job.status)
                 try:
                     answer = await asyncio.wrap_future(job.task.future)
                 except WorkerLost:
@@ -281,7 +287,7 @@ class Jobs:
         if job.finished:
             return False
         if job.task is not None:
-            self.pool.cancel(job.task)
+            self._pool().cancel(job.task)
         return self._end(job, State.CANCELLED)
 
     def cancel_game(self, game: LiveGame) -> None:

@@ -3,9 +3,9 @@
 ``GET /api/games?limit=N&before=CURSOR&finished=false``: the records of the games folder, most
 recently played first, at most ``limit`` of them (:data:`~lukfu_solver.inputs.MAX_PAGE`), from
 after the ``next`` cursor of the page before; ``finished`` keeps only finished (``true``) or
-unfinished (``false``) games. A file named like a record that cannot be read as one (not a
-regular file, too large, not JSON, not a record) is listed under ``damaged`` with its reason,
-logged once, and kept as it is. A file that goes away while the list is read is left out.
+unfinished (``false``) games. A file named like a record that cannot be resumed (not a regular
+file, too large, not JSON, not a record, not a game that replays) is listed under ``damaged``
+with its reason, logged once, and kept as it is: what the list shows, the table opens. A file that goes away while the list is read is left out.
 
 Each record is read once for each state of its file (time, size, inode): the list remembers
 what it found, so a list asked for again reads only what changed. The folder is scanned and the
@@ -25,10 +25,10 @@ from typing import Any
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, using_language
 from lukfu_solver.inputs import MAX_PAGE, excerpt, file_kind
-from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
+from lukfu_solver.record import MAX_RECORD_BYTES
 
 from .folder import Unreadable, damaged_once, identity, read_file
-from .store import GAME_ID, GameStore
+from .store import GAME_ID, GameStore, resumed
 
 CURSOR = re.compile(r"([0-9]{1,20})-([0-9a-f]{16})")
 """A page's ``next``: the time (ns) and id of the last game it listed."""
@@ -143,8 +143,8 @@ class Listing:
             damaged_once(path, data, identity(st))
             return Entry(identity(st), None, data)
         try:
-            rec = GameRecord.loads(data)
-        except NotationError as err:
+            rec = resumed(data).record
+        except Unreadable as err:
             damaged_once(path, str(err), identity(st))
             return Entry(identity(st), None, str(err))
         me = rec.players.index("you") if rec.players and "you" in rec.players else None

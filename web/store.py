@@ -238,11 +238,10 @@ class GameStore:
         whatever it makes the library raise is said as its damage, never a 500."""
         level, created = settings_of(settings_bytes, created)
         try:
-            session = GameSession.from_record(GameRecord.loads(record_bytes), level)
-        except Exception as err:  # noqa: BLE001 - the damage is named, logged once, and the file kept
-            reason = str(err) if isinstance(err, NotationError) else f"{type(err).__name__}: {err}"
-            damaged_once(self.path(game_id), reason, state)
-            raise DamagedGame(game_id, reason) from None
+            session = resumed(record_bytes, level)
+        except Unreadable as err:
+            damaged_once(self.path(game_id), str(err), state)
+            raise DamagedGame(game_id, str(err)) from None
         return LiveGame(game_id, session, created)
 
     def _hold(self, game: LiveGame) -> None:
@@ -257,6 +256,16 @@ class GameStore:
             victim = next((g for g in idle if g.session.phase == "over"), idle[0])
             del self.live[victim.id]  # its record is on disk, current after every answer
             self.unloaded += 1
+
+
+def resumed(record_bytes: bytes, level: int | None = None) -> GameSession:
+    """The game a record's bytes hold, checked and replayed; :class:`~.folder.Unreadable` with
+    the reason when it cannot be. A record on disk is untrusted: whatever it makes the library
+    raise is said as its damage (a 4xx), never a 500."""
+    try:
+        return GameSession.from_record(GameRecord.loads(record_bytes), level)
+    except Exception as err:  # noqa: BLE001 - named, logged once, the file kept
+        raise Unreadable(str(err) if isinstance(err, NotationError) else f"{type(err).__name__}: {err}") from None
 
 
 def settings_of(raw: bytes | None, created: float) -> tuple[int | None, float]:
