@@ -67,11 +67,11 @@ def advice(status: int, message: str) -> tuple[str, str]:
     if field == "token" and status == 401:
         return _("Open the address lukfu serve printed"), _(
             "This table answers only to the address lukfu serve printed when it started, the one "
-            "that ends in ?token= and a long key. Copy it from the terminal where lukfu serve runs "
+            "that ends in ?token= and a long code. Copy it from the terminal where lukfu serve runs "
             "(it stays the same when the server is restarted) and open it."
         )
     if field == "token":
-        return _("This address's key is not this table's"), _(
+        return _("This address's token is not this table's"), _(
             "The server was started anew with --new-token, or this address belongs to another "
             "server. Open the address lukfu serve printed in its terminal."
         )
