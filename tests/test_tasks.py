@@ -128,3 +128,13 @@ def test_the_status_is_one_state_machine_the_caller_may_own(pool: TaskPool) -> N
     own = pool.submit(slow, (0.01,))
     own.future.result(60)
     assert own.state == "done"  # a status the pool made, the pool ends
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no niceness on this system")
+def test_urgent_tasks_go_to_the_idle_reserved_worker_and_long_work_runs_nicer() -> None:
+    with TaskPool(2, reserved=1, urgent=0, background_nice=5) as pool:
+        kept = pool.slots[0].process.pid
+        assert [pool.submit(os.getpid, priority=0).future.result(60) for _ in range(5)] == [kept] * 5
+        base = os.nice(0)
+        assert pool.submit(os.nice, (0,), priority=0).future.result(60) == base
+        assert pool.submit(os.nice, (0,), priority=3).future.result(60) == min(19, base + 5)

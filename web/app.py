@@ -71,7 +71,7 @@ from . import review, work
 from .catalogue import catalogue
 from .errors import STATUS, DealNotOver, NothingToUndo, NotYourTurn, status_of
 from .guard import Guard
-from .jobs import URGENT, Caps, Jobs
+from .jobs import BACKGROUND_NICE, URGENT, Caps, Jobs
 from .listing import Listing
 from .pages import HTML_TYPE, html_body, json_body, page_language, wants_html
 from .replay import replay_steps
@@ -114,7 +114,9 @@ class Table:
         """Start the worker pool (in the server's process, when it starts serving)."""
         workers = self.config.workers
         reserved = self.config.reserved if self.config.reserved is not None else min(1, workers - 1)
-        self.pool = self.jobs.pool = TaskPool(workers, warmup=work.warm, reserved=reserved, urgent=URGENT)
+        self.pool = self.jobs.pool = TaskPool(
+            workers, warmup=work.warm, reserved=reserved, urgent=URGENT, background_nice=BACKGROUND_NICE
+        )
 
     def stop(self) -> None:
         """Stop every job and worker (the records are already saved)."""

@@ -12,7 +12,8 @@ out of memory) is replaced and the move computed again (engine answers are pure 
 the task, so the game goes on exactly as it would have).
 
 Engine moves and hints come first: they are urgent work, which the pool's reserved worker runs
-while reviews fill the others, so a player's move never waits for someone's review. Pending
+while reviews fill the others (at a lower CPU priority), so a player's move never waits for
+someone's review. Pending
 jobs are bounded (:class:`Caps`): in all, for one client (the page's ``X-Lukfu-Client`` id, a
 tab; else the connection), and for long work; past a bound the request is refused with a 429
 and nothing is queued.
@@ -42,6 +43,9 @@ ENGINE_PRIORITY, HINT_PRIORITY, REVIEW_PRIORITY = 0, 1, 2
 """Engine moves first (a person waits at the table), then hints, then reviews."""
 URGENT = HINT_PRIORITY
 """The priorities the pool's reserved worker runs: engine moves and hints."""
+BACKGROUND_NICE = 10
+"""The niceness added to the workers that run long work: a review yields the CPU to engine moves
+and hints (and to the machine's other work)."""
 LONG_KINDS = ("review",)
 """The kinds of long work (bounded on their own: they hold a worker for minutes)."""
 ENGINE_ATTEMPTS = 3

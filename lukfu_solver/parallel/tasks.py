@@ -12,7 +12,9 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
   ``concurrent.futures.Future`` (``asyncio.wrap_future`` awaits it);
 - the first ``reserved`` workers run only urgent tasks (priority at most ``urgent``), so urgent
   work never waits for long work to end: a server keeps one worker for a person's engine move
-  while reviews fill the others;
+  while reviews fill the others. Urgent work goes to an idle reserved worker first, and the
+  other workers run at ``background_nice`` (a niceness, where the system has one), so long work
+  also yields the CPU to it;
 - every task's state is a :class:`Status`, the one state machine of queued work (``queued``,
   ``running``, then ``done``, ``failed`` or ``cancelled``, an end being final); a caller that
   does more after the call (applies a move, saves a file) passes its own Status, which the pool
@@ -36,6 +38,7 @@ import enum
 import heapq
 import itertools
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -147,10 +150,14 @@ class Task:
             self.future.set_exception(error)
 
 
-def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None) -> None:
+def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None, nice: int = 0) -> None:
     """A worker's loop: receive a call, run it, send back ``("progress", done, total)`` reports
-    and then ``("done", result)`` or ``("error", exception)``; None (or a closed pipe) ends it."""
+    and then ``("done", result)`` or ``("error", exception)``; None (or a closed pipe) ends it.
+    ``nice`` is added to the worker's niceness first (where the system has one)."""
     _start_worker(lang)
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     if warmup is not None:
         with contextlib.suppress(Exception):
             warmup()
@@ -193,7 +200,8 @@ class _Slot:
         self.stop_process()
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_worker_main, args=(child, self.pool.lang, self.pool.warmup), daemon=True)
+        nice = self.pool.background_nice if self.index >= self.pool.reserved else 0
+        proc = ctx.Process(target=_worker_main, args=(child, self.pool.lang, self.pool.warmup, nice), daemon=True)
         proc.start()
         child.close()
         self.process, self.conn = proc, parent
@@ -284,7 +292,12 @@ class TaskPool:
     task does not pay for the imports. Use as a context manager or call :meth:`close`."""
 
     def __init__(
-        self, workers: int, warmup: Callable[[], object] | None = None, reserved: int = 0, urgent: int = 0
+        self,
+        workers: int,
+        warmup: Callable[[], object] | None = None,
+        reserved: int = 0,
+        urgent: int = 0,
+        background_nice: int = 0,
     ) -> None:
         if workers < 1:
             raise ValueError(f"a task pool needs at least 1 worker, got {workers}")
@@ -294,7 +307,11 @@ class TaskPool:
         self.warmup = warmup
         self.reserved = reserved
         self.urgent = urgent
-        self._heap: list[tuple[int, int, Task | None]] = []
+        self.background_nice = background_nice if reserved else 0
+        self._urgent: list[tuple[int, int, Task]] = []
+        self._rest: list[tuple[int, int, Task]] = []
+        self._idle_reserved = 0
+        self._stopping = False
         self._ready = threading.Condition()
         self.lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -305,22 +322,36 @@ class TaskPool:
             slot.start_process()
             slot.thread.start()
 
-    def _put(self, priority: int, task: Task | None) -> None:
+    def _put(self, priority: int, task: Task) -> None:
         with self._ready:
-            heapq.heappush(self._heap, (priority, next(self._order), task))
+            heap = self._urgent if priority <= self.urgent else self._rest
+            heapq.heappush(heap, (priority, next(self._order), task))
             self._ready.notify_all()
 
-    def _next(self, urgent_only: bool) -> Task | None:
-        """The next task a worker takes (waiting for one): the first by priority, and for a
-        reserved worker only an urgent one; None tells the worker to stop."""
+    def _next(self, reserved: bool) -> Task | None:
+        """The next task a worker takes (waiting for one); None tells the worker to stop. A
+        reserved worker takes only urgent tasks; another takes an urgent task only when no
+        reserved worker is idle (one is then about to take it), else the first of the rest."""
         with self._ready:
             while True:
-                if self._heap:
-                    priority, _order, task = self._heap[0]
-                    if task is None or not urgent_only or priority <= self.urgent:
-                        heapq.heappop(self._heap)
-                        return task
-                self._ready.wait()
+                heap = None
+                if self._stopping:
+                    return None
+                if self._urgent and (reserved or not self._idle_reserved):
+                    heap = self._urgent
+                elif not reserved and self._rest:
+                    heap = self._rest
+                if heap is not None:
+                    task = heapq.heappop(heap)[2]
+                    self._ready.notify_all()  # the others look again (an urgent task may be theirs now)
+                    return task
+                if reserved:
+                    self._idle_reserved += 1
+                try:
+                    self._ready.wait()
+                finally:
+                    if reserved:
+                        self._idle_reserved -= 1
 
     def submit(
         self,
@@ -373,14 +404,16 @@ class TaskPool:
             return
         self.closed = True
         with self._ready:
-            waiting = [task for _p, _o, task in self._heap if task is not None]
-            self._heap.clear()
+            waiting = [task for _p, _o, task in self._urgent + self._rest]
+            self._urgent.clear()
+            self._rest.clear()
         for task in waiting:
             task.future.cancel()
         for task in self.running():
             self.cancel(task)
-        for _slot in self.slots:
-            self._put(-(10**9), None)
+        with self._ready:
+            self._stopping = True
+            self._ready.notify_all()
         for slot in self.slots:
             slot.thread.join(10)
 
