@@ -39,11 +39,9 @@ def serve(data: str, port: int, reserved: int) -> None:
     """Run the table's server in this process (the bench's server process)."""
     import uvicorn
 
-    from lukfu_cli.progress import prepare_solver
     from lukfu_web.app import Config, create_app
     from lukfu_web.connections import protocol
 
-    prepare_solver()
     app = create_app(Config(Path(data), TOKEN, port, workers=2, reserved=reserved))
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False, http=protocol())
 
