@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from bench.serve_priority import finished_record
 from lukfu_solver.inputs import MAX_BODY_BYTES, MAX_NODES, MAX_PAGE, MAX_SAMPLES, MAX_SECONDS
 from lukfu_solver.record import GameRecord
-from lukfu_solver.session import GameSession, engine_answer
 from lukfu_web.app import Config, create_app
 
 PORT = 8798
@@ -70,17 +70,6 @@ def refusal(r: Any, status: int, field: str) -> str:
     message = r.json()["error"]
     assert message.startswith(field + ":") and "\n" not in message, message
     return message
-
-
-def finished_record(seed: int) -> dict[str, Any]:
-    """A deal played to its end here (the person takes the first choice), as a record's JSON."""
-    s = GameSession.new(seed, 0, ["rule"])
-    while s.phase != "over":
-        if s.waiting_for_engine:
-            s.apply_engine(s.engine_task(), engine_answer(s.engine_task()))
-        else:
-            s.apply("claim" if "claim" in s.choices() else s.choices()[0])
-    return s.record.to_json()
 
 
 # ---------------------------------------------------------------- no credential a neighbour can read

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from test_web_hostile import AUTH, BASE, PORT, TOKEN, finished_record, refusal
+from test_web_hostile import AUTH, BASE, PORT, TOKEN, refusal
 
+from bench.serve_priority import finished_record
 from lukfu_web.app import Config, create_app
 from lukfu_web.jobs import Caps
 

@@ -133,22 +133,23 @@ class Jobs:
         """Refuse (Busy, 429) a job past a cap of :class:`Caps`."""
         caps = self.caps
         mine = sum(1 for j in self.pending if j.client == client)
-        if mine >= caps.client:
-            raise Busy("jobs", ngettext(
+        long = sum(1 for j in self.pending if j.kind in LONG_KINDS)
+        over = (
+            (mine >= caps.client, ngettext(
                 "you have {n} job waiting or running already; wait for it to end, or stop it",
                 "you have {n} jobs waiting or running already; wait for one to end, or stop one",
                 mine,
-            ).format(n=mine))
-        if kind in LONG_KINDS:
-            long = sum(1 for j in self.pending if j.kind in LONG_KINDS)
-            if long >= caps.long:
-                raise Busy("jobs", ngettext(
-                    "{n} review is waiting or running already; try again when it has ended",
-                    "{n} reviews are waiting or running already; try again when one has ended",
-                    long,
-                ).format(n=long))
-        if len(self.pending) >= caps.total:
-            raise Busy("jobs", _("the engines are busy; try again in a moment"))
+            ).format(n=mine)),
+            (kind in LONG_KINDS and long >= caps.long, ngettext(
+                "{n} review is waiting or running already; try again when it has ended",
+                "{n} reviews are waiting or running already; try again when one has ended",
+                long,
+            ).format(n=long)),
+            (len(self.pending) >= caps.total, _("the engines are busy; try again in a moment")),
+        )
+        for refused, message in over:
+            if refused:
+                raise Busy("jobs", message)
 
     def _new(self, kind: str, game: LiveGame, lang: str, client: str) -> Job:
         job = Job(f"{self._ids.getrandbits(64):016x}", kind, game, lang, client)
