@@ -57,7 +57,8 @@ class Listing:
         with using_language(lang):
             after = parse_cursor(before)
         files = await asyncio.to_thread(self._scan)
-        self.entries = {gid: e for gid, e in self.entries.items() if gid in {f[1] for f in files}}
+        present = {f[1] for f in files}
+        self.entries = {gid: e for gid, e in self.entries.items() if gid in present}
         games: list[dict[str, Any]] = []
         damaged: list[dict[str, Any]] = []
         last: tuple[int, str] | None = None
