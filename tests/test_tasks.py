@@ -131,10 +131,20 @@ def test_the_status_is_one_state_machine_the_caller_may_own(pool: TaskPool) -> N
 
 
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="no niceness on this system")
-def test_urgent_tasks_go_to_the_idle_reserved_worker_and_long_work_runs_nicer() -> None:
+def test_urgent_tasks_go_to_the_idle_reserved_worker_and_only_long_work_runs_nice() -> None:
     with TaskPool(2, reserved=1, urgent=0, background_nice=5) as pool:
         kept = pool.slots[0].process.pid
         assert [pool.submit(os.getpid, priority=0).future.result(60) for _ in range(5)] == [kept] * 5
         base = os.nice(0)
         assert pool.submit(os.nice, (0,), priority=0).future.result(60) == base
+        other = pool.slots[1].process.pid
         assert pool.submit(os.nice, (0,), priority=3).future.result(60) == min(19, base + 5)
+        deadline = time.monotonic() + 30
+        while pool.slots[1].process is None or pool.slots[1].process.pid == other:
+            assert time.monotonic() < deadline  # the nice worker is replaced once its long work is done
+            time.sleep(0.02)
+        busy = pool.submit(slow, (2.0,), priority=0)  # the kept worker is busy: urgent work goes to the other
+        while busy.state != "running":
+            time.sleep(0.02)
+        assert pool.submit(os.nice, (0,), priority=0).future.result(60) == base  # at full priority
+        busy.future.result(60)

@@ -44,8 +44,8 @@ ENGINE_PRIORITY, HINT_PRIORITY, REVIEW_PRIORITY = 0, 1, 2
 URGENT = HINT_PRIORITY
 """The priorities the pool's reserved worker runs: engine moves and hints."""
 BACKGROUND_NICE = 10
-"""The niceness added to the workers that run long work: a review yields the CPU to engine moves
-and hints (and to the machine's other work)."""
+"""The niceness long work runs at (its worker is replaced after it): a review yields the CPU to
+engine moves and hints, and to the machine's other work."""
 LONG_KINDS = ("review",)
 """The kinds of long work (bounded on their own: they hold a worker for minutes)."""
 ENGINE_ATTEMPTS = 3

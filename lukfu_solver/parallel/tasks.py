@@ -12,9 +12,9 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
   ``concurrent.futures.Future`` (``asyncio.wrap_future`` awaits it);
 - the first ``reserved`` workers run only urgent tasks (priority at most ``urgent``), so urgent
   work never waits for long work to end: a server keeps one worker for a person's engine move
-  while reviews fill the others. Urgent work goes to an idle reserved worker first, and the
-  other workers run at ``background_nice`` (a niceness, where the system has one), so long work
-  also yields the CPU to it;
+  while reviews fill the others. Urgent work goes to an idle reserved worker first, and other
+  work runs at ``background_nice`` (a niceness, where the system has one; its worker is replaced
+  once it is done, so urgent work never runs nice), so long work also yields the CPU to it;
 - every task's state is a :class:`Status`, the one state machine of queued work (``queued``,
   ``running``, then ``done``, ``failed`` or ``cancelled``, an end being final); a caller that
   does more after the call (applies a move, saves a file) passes its own Status, which the pool
@@ -120,6 +120,8 @@ class Task:
     """Whether the pool ends ``status`` itself (False: the caller that passed it ends it)."""
     future: Future[Any] = field(default_factory=Future)
     cancel_requested: bool = False
+    nice: int = 0
+    """The niceness its worker takes on for it (long work yields the CPU to urgent work)."""
 
     @property
     def state(self) -> str:
@@ -150,14 +152,11 @@ class Task:
             self.future.set_exception(error)
 
 
-def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None, nice: int = 0) -> None:
+def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None) -> None:
     """A worker's loop: receive a call, run it, send back ``("progress", done, total)`` reports
     and then ``("done", result)`` or ``("error", exception)``; None (or a closed pipe) ends it.
-    ``nice`` is added to the worker's niceness first (where the system has one)."""
+    A call sent with a niceness first adds it to the worker's (where the system has one)."""
     _start_worker(lang)
-    if nice and hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(nice)
     if warmup is not None:
         with contextlib.suppress(Exception):
             warmup()
@@ -168,7 +167,10 @@ def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None, nice
             return
         if msg is None:
             return
-        fn, args, want_progress, task_lang = msg
+        fn, args, want_progress, task_lang, nice = msg
+        if nice and hasattr(os, "nice"):
+            with contextlib.suppress(OSError):
+                os.nice(nice)
 
         def report(done: int, total: int) -> None:
             conn.send(("progress", int(done), int(total)))
@@ -200,8 +202,7 @@ class _Slot:
         self.stop_process()
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe(duplex=True)
-        nice = self.pool.background_nice if self.index >= self.pool.reserved else 0
-        proc = ctx.Process(target=_worker_main, args=(child, self.pool.lang, self.pool.warmup, nice), daemon=True)
+        proc = ctx.Process(target=_worker_main, args=(child, self.pool.lang, self.pool.warmup), daemon=True)
         proc.start()
         child.close()
         self.process, self.conn = proc, parent
@@ -236,16 +237,19 @@ class _Slot:
             with pool.lock:
                 self.task = task
                 task.status.move(State.RUNNING)
+            niced = self.process if task.nice else None
             try:
                 self._serve(task)
             finally:
                 with pool.lock:
                     self.task = None
+            if niced is not None and self.process is niced:
+                self.start_process()  # a fresh worker: the next call, maybe urgent, runs at full priority
 
     def _serve(self, task: Task) -> None:
         """Hand ``task`` to the worker and wait for its answer, its death or its cancellation."""
         try:
-            self.conn.send((task.fn, task.args, task.want_progress, task.lang))
+            self.conn.send((task.fn, task.args, task.want_progress, task.lang, task.nice))
         except (OSError, ValueError, EOFError):
             self.start_process()
             task.end(error=WorkerLost())
@@ -307,7 +311,7 @@ class TaskPool:
         self.warmup = warmup
         self.reserved = reserved
         self.urgent = urgent
-        self.background_nice = background_nice if reserved else 0
+        self.background_nice = background_nice
         self._urgent: list[tuple[int, int, Task]] = []
         self._rest: list[tuple[int, int, Task]] = []
         self._idle_reserved = 0
@@ -369,6 +373,7 @@ class TaskPool:
             raise RuntimeError("the task pool is closed")
         own = status is None
         task = Task(next(self._ids), fn, args, priority, progress, language(), status or Status(), own)
+        task.nice = self.background_nice if priority > self.urgent else 0
         if own:
             task.future.add_done_callback(_ended_if_cancelled(task))
         self._put(priority, task)
