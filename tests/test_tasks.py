@@ -130,6 +130,7 @@ def test_the_status_is_one_state_machine_the_caller_may_own(pool: TaskPool) -> N
     assert own.state == "done"  # a status the pool made, the pool ends
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="no niceness on this system")
 def test_urgent_tasks_go_to_the_idle_reserved_worker_and_only_long_work_runs_nice() -> None:
     with TaskPool(2, reserved=1, urgent=0, background_nice=5) as pool:
