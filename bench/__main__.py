@@ -70,6 +70,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "lukfu serve under 20 clients playing whole deals for 60 s: 5xx, games lost, p95 without engine work, memory",
         "serve-load.json",
     ),
+    (
+        "serve_priority",
+        "lukfu serve's engine moves idle and while two long reviews run, with the kept worker and without",
+        "serve-priority.json",
+    ),
 )
 """(module, what it measures, default result file in bench/results/)."""
 

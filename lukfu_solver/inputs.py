@@ -24,12 +24,13 @@ import math
 import os
 import re
 import reprlib
+import stat
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 from .errors import NotationError
-from .i18n import _
+from .i18n import _, number
 
 # ---------------------------------------------------------------- limits (docs/limits.md)
 
@@ -63,6 +64,20 @@ MAX_PUZZLES = 10_000
 """Most puzzles ``lukfu puzzle generate`` makes in one run (each takes seconds)."""
 MAX_PUZZLE_DEALS = 10_000_000
 """Most deals ``lukfu puzzle generate --max-deals`` may try."""
+MAX_SECONDS = 3600.0
+"""Longest time budget of one answer or one solve (``--time``, ``--solve-time``; a review's
+``time`` a decision): an hour, far past any default (seconds)."""
+
+# the table's requests (``lukfu serve``): the same numbers bound the same options as on the command line
+MAX_BODY_BYTES = 1 << 20
+"""Largest request body of the table's API, 1 MiB (1,048,576 bytes): a record sent to be resumed or
+replayed is inside it, so a record sent this way is a few bytes under its own 1 MiB limit."""
+MAX_WAIT_SECONDS = 20.0
+"""Longest a request of the table's API waits for a job to end (``?wait=``, a long poll)."""
+MAX_MOVE_TEXT = 200
+"""Longest move a person sends the table, in characters (``xC1C2C3…`` of twelve cards needs 25)."""
+MAX_PAGE = 200
+"""Most saved games one answer of the table's games list holds (``?limit=``; ``?before=`` pages on)."""
 
 _DIGITS = frozenset("0123456789")
 
@@ -114,6 +129,46 @@ def check_seed(value: Any, field: str = "seed") -> int:
     """A seed: a whole number in 0–:data:`MAX_SEED`. Negative seeds are refused because Python's
     ``random.Random(-s)`` is ``random.Random(s)``: two spellings of one deal would be a trap."""
     return check_int(value, field, 0, MAX_SEED)
+
+
+def check_seconds(value: Any, field: str, most: float = MAX_SECONDS) -> float:
+    """A time budget: a number (not a bool) of seconds, more than 0 and at most ``most``; else a
+    NotationError naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise NotationError(field, _("expected a number of seconds, got {value}").format(value=excerpt(value)))
+    if not value > 0:
+        raise NotationError(field, _("must be more than 0 seconds, got {value}").format(value=excerpt(value)))
+    if value > most:
+        raise NotationError(
+            field, _("{value} seconds is more than the limit, {most}").format(value=excerpt(value), most=number(most))
+        )
+    return float(value)
+
+
+_SIZE = re.compile(r"([0-9]{1,15})(?:\.([0-9]{1,3}))?\s?([kmgt]?)(i?b?)", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(text: str, field: str, low: int, high: int) -> int:
+    """A size in bytes written as a number with an optional unit (``500M``, ``2G``, ``1.5GiB``,
+    ``100000``; K, M, G, T are powers of 1,024), checked to lie in ``low``-``high``.
+
+    >>> parse_size("2G", "max-disk", 1, 2**50), parse_size("1.5m", "max-disk", 1, 2**50)
+    (2147483648, 1572864)
+    """
+    m = _SIZE.fullmatch(text.strip())
+    if m is None:
+        raise NotationError(
+            field, _("expected a size such as 500M or 2G, got {text}").format(text=excerpt(text))
+        )
+    whole, part, unit = m.group(1), m.group(2) or "", _SIZE_UNITS[m.group(3).lower()]
+    size = int(whole) * unit + (int(part) * unit) // 10 ** len(part) if part else int(whole) * unit
+    if not low <= size <= high:
+        raise NotationError(
+            field,
+            _("{text} is outside {low}-{high} bytes").format(text=excerpt(text), low=number(low), high=number(high)),
+        )
+    return size
 
 
 def _range(low: int, high: int) -> str:
@@ -397,6 +452,67 @@ def read_bounded(path: str | os.PathLike[str], max_bytes: int, field: str = "fil
             _("{path}: larger than {max_bytes:,} bytes, the limit for this file").format(path=p, max_bytes=max_bytes),
         )
     return data
+
+
+def read_regular_file(path: str | os.PathLike[str], max_bytes: int, field: str = "file") -> bytes:
+    """The bytes of ``path`` when it is a regular file of at most ``max_bytes``, for a server that
+    must never wait on its own data folder: the file is opened without blocking and without
+    following a symbolic link, so a FIFO, a device, a socket, a directory or any link (a dangling
+    one too) is refused at once, naming what it is. Every fault is a NotationError naming ``path``."""
+    p = Path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        raise NotationError(field, _("{path}: no such file").format(path=p)) from None
+    except OSError as e:
+        kind = _kind_of(p)
+        reason = kind if kind is not None else (e.strerror or str(e))
+        raise NotationError(field, _("{path}: cannot read ({reason})").format(path=p, reason=reason)) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = _kind_of(p) or _("not a regular file")
+            raise NotationError(field, _("{path}: cannot read ({reason})").format(path=p, reason=kind))
+        if st.st_size > max_bytes:
+            data = b""
+        else:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise NotationError(field, _("{path}: cannot read ({reason})").format(path=p, reason=e.strerror or e)) from None
+    finally:
+        os.close(fd)
+    if st.st_size > max_bytes or len(data) > max_bytes:
+        raise NotationError(
+            field,
+            _("{path}: larger than {max_bytes:,} bytes, the limit for this file").format(path=p, max_bytes=max_bytes),
+        )
+    return data
+
+
+def _kind_of(path: Path) -> str | None:
+    """What ``path`` is when it is no regular file (a symbolic link, a FIFO, …), said for a message."""
+    try:
+        return file_kind(os.lstat(path).st_mode)
+    except OSError:
+        return None
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (``st_mode``, not followed through a link) is when it is no regular
+    file, said for a message: a symbolic link, a directory, a FIFO, a socket, a device."""
+    for test, word in (
+        (stat.S_ISLNK, _("a symbolic link")),
+        (stat.S_ISDIR, _("a directory")),
+        (stat.S_ISFIFO, _("a FIFO")),
+        (stat.S_ISSOCK, _("a socket")),
+        (stat.S_ISCHR, _("a device")),
+        (stat.S_ISBLK, _("a device")),
+    ):
+        if test(mode):
+            return word
+    return None
 
 
 def load_json_file(

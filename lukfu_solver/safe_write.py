@@ -116,6 +116,7 @@ def write_atomic(
     field: str = "file",
     hint: str = "",
     durable: bool = True,
+    mode: int | None = None,
 ) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` as one atomic step and return the path.
 
@@ -128,6 +129,8 @@ def write_atomic(
     ``durable`` false skips the sync: the file is still whole or absent after the writing
     process dies (the rename is atomic), but a crash of the whole system may lose it (a server
     saving a game after every move syncs only the finished game).
+    ``mode`` (``0o600``: the owner's alone) is the file's permissions, new or replaced, from the
+    moment it has its name.
     """
     shown = os.fspath(path)
     p = Path(path)
@@ -161,7 +164,9 @@ def write_atomic(
                 field, _("{shown}: cannot write ({reason})").format(shown=shown, reason=e.strerror or e)
             ) from None
         st = _inspect(p, shown, field, overwrite, hint)  # again: it may have changed while we worked
-        os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        if mode is None:
+            mode = stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask()
+        os.chmod(tmp, mode)
         if st is None:
             _link_new(tmp, p, shown, field, overwrite, hint)
         else:

@@ -115,6 +115,19 @@ def _spec_of(name: str) -> str:
     return name.split(" ")[0]
 
 
+def _level_of(spec: str) -> int | None:
+    """The level a ``pimc:L`` or ``ipimc:L`` spec names (None for another engine or none given).
+
+    >>> _level_of("pimc:4"), _level_of("ipimc:2:4c"), _level_of("pimc"), _level_of("rule:4.5")
+    (4, 2, None, None)
+    """
+    kind, _sep, rest = spec.partition(":")
+    level = rest.partition(":")[0]
+    if kind not in ("pimc", "ipimc") or not (level.isascii() and level.isdigit()):
+        return None
+    return int(level) if int(level) in LEVELS else None
+
+
 class GameSession:
     """One deal (with its redeals) between the person and two engines, advanced one answer at a time.
 
@@ -175,8 +188,12 @@ class GameSession:
             )
         seat = record.players.index(YOU)
         specs = [_spec_of(n) for s, n in enumerate(record.players) if s != seat]
-        engines = [STRENGTHS.get(s, s) for s in specs]
-        levels = [int(e.split(":")[1]) for e in engines if e.split(":")[0] in ("pimc", "ipimc") and ":" in e]
+        for spec in specs:
+            try:
+                make_player(spec, 0)
+            except NotationError as err:
+                raise NotationError("record", _("players: {why}").format(why=err)) from None
+        levels = [lv for lv in (_level_of(STRENGTHS.get(s, s)) for s in specs) if lv is not None]
         lv = level if level is not None else (levels[0] if levels else DEFAULT_LEVEL)
         rng = random.Random(record.seed)
         masters = []

@@ -97,3 +97,59 @@ def test_a_killed_worker_fails_only_its_own_task(pool: TaskPool) -> None:
         pool.submit(die).future.result(60)
     assert other.future.result(60) == "Coins"
     assert pool.submit(pow, (2, 3)).future.result(60) == 8
+
+
+def test_a_reserved_worker_runs_urgent_tasks_only() -> None:
+    """Long work fills the other workers, never the reserved one: an urgent task starts at once."""
+    with TaskPool(2, reserved=1, urgent=0) as pool:
+        long = [pool.submit(slow, (4.0,), priority=2) for _ in range(2)]
+        deadline = time.monotonic() + 60
+        while not any(t.state == "running" for t in long):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert sorted(t.state for t in long) == ["queued", "running"]  # the reserved worker left it
+        urgent = pool.submit(slow, (0.01,), priority=0)
+        assert urgent.future.result(3) == "Coins"
+        assert sorted(t.state for t in long) == ["queued", "running"]
+        for t in long:
+            pool.cancel(t)
+
+
+def test_the_status_is_one_state_machine_the_caller_may_own(pool: TaskPool) -> None:
+    """The pool moves a status it was given to running and leaves its end to the caller; an end
+    is final, so of a cancel and a finish the first stands."""
+    from lukfu_solver.parallel.tasks import State, Status
+
+    status = Status()
+    task = pool.submit(slow, (0.2,), status=status, progress=True)
+    assert task.status is status and task.future.result(60) == "Coins"
+    assert status.state == State.RUNNING and status.progress is not None
+    assert status.move(State.DONE) and not status.move(State.CANCELLED) and task.state == "done"
+    again = Status()
+    assert again.move(State.RUNNING) and again.move(State.QUEUED)  # handed out anew
+    assert again.state == State.QUEUED and not again.move(State.QUEUED)
+    own = pool.submit(slow, (0.01,))
+    own.future.result(60)
+    assert own.state == "done"  # a status the pool made, the pool ends
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no niceness on this system")
+def test_urgent_tasks_go_to_the_idle_reserved_worker_and_only_long_work_runs_nice() -> None:
+    with TaskPool(2, reserved=1, urgent=0, background_nice=5) as pool:
+        kept = pool.slots[0].process.pid
+        assert [pool.submit(os.getpid, priority=0).future.result(60) for _ in range(5)] == [kept] * 5
+        base = os.nice(0)
+        assert pool.submit(os.nice, (0,), priority=0).future.result(60) == base
+        other = pool.slots[1].process.pid
+        assert pool.submit(os.nice, (0,), priority=3).future.result(60) == min(19, base + 5)
+        deadline = time.monotonic() + 30
+        while pool.slots[1].process is None or pool.slots[1].process.pid == other:
+            assert time.monotonic() < deadline  # the nice worker is replaced once its long work is done
+            time.sleep(0.02)
+        busy = pool.submit(slow, (2.0,), priority=0)  # the kept worker is busy: urgent work goes to the other
+        while busy.state != "running":
+            time.sleep(0.02)
+        assert pool.submit(os.nice, (0,), priority=0).future.result(60) == base  # at full priority
+        busy.future.result(60)

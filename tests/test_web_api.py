@@ -74,19 +74,24 @@ def one_line_error(r: object, status: int, field: str) -> str:
 def test_no_token_no_answer(api: TestClient) -> None:
     one_line_error(api.get("/api/info"), 401, "token")
     one_line_error(api.get("/api/info", headers={"X-Lukfu-Token": "nope"}), 403, "token")
-    one_line_error(api.get("/"), 401, "token")
+    one_line_error(api.get("/?token=nope"), 403, "token")
     assert api.get("/api/info", headers=AUTH).status_code == 200
+    assert api.get(f"/api/info?token={TOKEN}").status_code == 200
 
 
-def test_the_url_s_token_sets_a_strict_cookie_that_serves_the_page_and_its_files(api: TestClient) -> None:
+def test_the_page_holds_no_token_and_no_cookie_is_set_or_read(api: TestClient) -> None:
+    """The page and its files are served without the token and carry none; the page takes the
+    token from its address into the tab's sessionStorage. No answer sets a cookie, and a cookie
+    holding the token opens nothing (cookies reach every port of the host)."""
+    for path in ("/", f"/?token={TOKEN}", "/static/css/base.css", "/static/js/api.js"):
+        r = api.get(path)
+        assert r.status_code == 200, path
+        assert TOKEN not in r.text and "set-cookie" not in r.headers, path
     r = api.get(f"/?token={TOKEN}")
-    assert r.status_code == 200 and TOKEN in r.text and "<script type=\"module\"" in r.text
-    cookie = r.headers["set-cookie"]
-    assert f"lukfu_token_{PORT}={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert "<script type=\"module\"" in r.text and "default-src 'self'" in r.headers["content-security-policy"]
     assert r.headers["referrer-policy"] == "no-referrer"
-    css = api.get("/static/css/base.css", headers={"Cookie": f"lukfu_token_{PORT}={TOKEN}"})
-    assert css.status_code == 200 and "--felt" in css.text
+    assert "sessionStorage" in api.get("/static/js/api.js").text
+    one_line_error(api.get("/api/info", headers={"Cookie": f"lukfu_token_{PORT}={TOKEN}"}), 401, "token")
 
 
 def test_another_host_or_origin_is_refused(api: TestClient) -> None:
@@ -353,7 +358,8 @@ def test_host_headers_are_read_with_their_port() -> None:
     assert split_host("127.0.0.1:8000") == ("127.0.0.1", 8000)
     assert split_host("[::1]:9") == ("::1", 9)
     assert split_host("localhost") == ("localhost", None)
-    assert split_host("evil.example:80:80") == ("evil.example:80:80", None)
+    assert split_host("evil.example:80:80") is None  # no host and port: a 400
+    assert split_host("127.0.0.1:\xb2") is None and split_host("127.0.0.1:99999999") is None
 
 
 def test_the_review_s_json_becomes_the_screen_s() -> None:

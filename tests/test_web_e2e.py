@@ -65,7 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "lukfu_cli", "serve", "--data", str(data), "--port", str(port), "--workers", "1"]
+    cmd = [sys.executable, "-m", "lukfu_cli", "serve", "--data", str(data), "--port", str(port), "--workers", "2"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout is not None
@@ -77,18 +77,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         proc.wait(30)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def chromium(languages: str = "en-US,en") -> Any:
+    """A headless Chromium driven by Selenium, its downloads in a fresh folder, asking for pages
+    in ``languages`` (its ``Accept-Language``)."""
     downloads = tempfile.mkdtemp(prefix="lukfu-downloads-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='lukfu-chromium-')}")
-    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    prefs = {"download.default_directory": downloads, "download.prompt_for_download": False, "intl.accept_languages": languages}
+    options.add_experimental_option("prefs", prefs)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
     driver.downloads = downloads  # type: ignore[attr-defined]
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = chromium()
     try:
         yield driver
     finally:
@@ -269,16 +277,22 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
 
 @pytest.mark.slow
 def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
-    """Each tab has its game (the address names it); a tab opened on another's game shows it as it stands."""
+    """The printed address opens the game in progress; a new game in one tab is that tab's (the
+    address names it), and a tab opened on another's game shows it as it stands."""
     d = browser
     d.get(server)
     first = wait(d, lambda d: state(d).get("id"))
     d.switch_to.new_window("tab")
     try:
         d.get(server)
-        second = wait(d, lambda d: state(d).get("id"))
-        assert second != first and d.current_url.endswith(f"#game={second}")
-        d.get(server.split("?")[0] + f"#game={first}")  # the cookie carries the token now
+        assert wait(d, lambda d: state(d).get("id")) == first  # the game in progress
+        d.find_element(By.ID, "btn-new").click()
+        wait(d, lambda d: d.find_element(By.ID, "new-deal")).click()
+        second = wait(d, lambda d: state(d).get("id") if state(d).get("id") != first else None)
+        assert d.current_url.endswith(f"#game={second}")
+        d.refresh()  # the tab keeps its token (sessionStorage) and its game (the address)
+        assert wait(d, lambda d: state(d).get("id")) == second
+        d.get(server.split("?")[0] + f"#game={first}")
         wait(d, lambda d: state(d).get("id") == first)
     finally:
         d.close()

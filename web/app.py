@@ -5,7 +5,9 @@ records), :class:`~.jobs.Jobs` (engine moves, hints and reviews in the worker po
 :class:`~.guard.Guard` (token, host, origin, body size). Every handler is ``async`` and does only
 quick work on the event loop: the rules, a record, a file write in a thread; anything that
 searches goes to the pool. Messages are in the request's language (``?lang=`` or the
-``X-Lukfu-Lang`` header); every refusal is a 4xx ``{"error": "field: message"}``, one line.
+``X-Lukfu-Lang`` header); every refusal is ``{"error": "field: message"}``, one line, with the
+status of its class (:mod:`.errors`: one exception handler for each class), or for a browser
+that asked for a page an HTML page in its language (:mod:`.pages`).
 
 The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 
@@ -13,7 +15,7 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 | --- | --- |
 | ``GET /api/info`` | languages, levels, opponents (the plain strengths first) |
 | ``GET /api/i18n/LANG`` | the page's messages in LANG, from the gettext catalogues |
-| ``GET /api/games`` | the saved games, most recent first |
+| ``GET /api/games?limit=N&before=C&finished=B`` | the saved games, most recent first, a page at a time, the damaged ones named |
 | ``POST /api/games`` | a new game ``{seed?, seat?, opponents?, level?}``, or ``{record}`` to resume one |
 | ``GET /api/games/GAME`` | the game as the person sees it |
 | ``POST /api/games/GAME/move`` | the person's answer ``{move}`` (``play``, ``pass``, ``S7``, ``xC2M4``, ``claim``) |
@@ -29,17 +31,19 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
+import math
 import random
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -47,28 +51,42 @@ from starlette.staticfiles import StaticFiles
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import LANGUAGE_NAMES, LANGUAGES, _, normalize, using_language
-from lukfu_solver.inputs import check_int, check_seed, load_json
+from lukfu_solver.inputs import (
+    MAX_BODY_BYTES,
+    MAX_MOVE_TEXT,
+    MAX_PAGE,
+    MAX_WAIT_SECONDS,
+    check_int,
+    check_seed,
+    load_json,
+    parse_int,
+)
 from lukfu_solver.parallel.tasks import TaskPool
 from lukfu_solver.players import STRENGTHS
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
-from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
+from lukfu_solver.record import GameRecord
 from lukfu_solver.session import OPPONENT_KINDS, GameSession
 
 from . import review, work
 from .catalogue import catalogue
+from .errors import STATUS, DealNotOver, NothingToUndo, NotYourTurn, status_of
 from .guard import Guard
-from .jobs import Busy, Jobs
+from .jobs import BACKGROUND_NICE, URGENT, Caps, Jobs
+from .listing import Listing
+from .pages import HTML_TYPE, html_body, json_body, page_language, wants_html
 from .replay import replay_steps
-from .store import GameStore, LiveGame, UnknownGame
+from .store import GameStore, LiveGame
 
 STATIC = files("lukfu_web") / "static"
-MAX_WAIT = 20.0
-"""The longest a request waits for a job to end (a long poll)."""
+CLIENT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A client's id (``X-Lukfu-Client``: the page makes one for each tab)."""
 
 
 @dataclass
 class Config:
-    """What ``lukfu serve`` starts the app with."""
+    """What ``lukfu serve`` starts the app with. ``reserved`` workers run only engine moves and
+    hints (None: one when there are two workers or more); ``caps`` bound the pending jobs;
+    ``max_disk`` the games folder's bytes (None: no bound)."""
 
     data: Path
     token: str
@@ -76,8 +94,10 @@ class Config:
     host: str = "127.0.0.1"
     workers: int = 2
     max_live: int = 64
-    max_body: int = MAX_RECORD_BYTES + 4096
-    max_waiting: int = 16
+    max_body: int = MAX_BODY_BYTES
+    caps: Caps = field(default_factory=Caps)
+    max_disk: int | None = None
+    reserved: int | None = None
 
 
 class Table:
@@ -85,14 +105,18 @@ class Table:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = GameStore(config.data, config.max_live)
+        self.store = GameStore(config.data, config.max_live, config.max_disk)
+        self.listing = Listing(self.store)
         self.pool: TaskPool | None = None
-        self.jobs: Jobs | None = None
+        self.jobs = Jobs(None, self.store, config.caps)
 
     def start(self) -> None:
         """Start the worker pool (in the server's process, when it starts serving)."""
-        self.pool = TaskPool(self.config.workers, warmup=work.warm)
-        self.jobs = Jobs(self.pool, self.store, self.config.max_waiting)
+        workers = self.config.workers
+        reserved = self.config.reserved if self.config.reserved is not None else min(1, workers - 1)
+        self.pool = self.jobs.pool = TaskPool(
+            workers, warmup=work.warm, reserved=reserved, urgent=URGENT, background_nice=BACKGROUND_NICE
+        )
 
     def stop(self) -> None:
         """Stop every job and worker (the records are already saved)."""
@@ -104,41 +128,57 @@ Handler = Callable[[Request, Table, str], Awaitable[Response]]
 
 
 def lang_of(request: Request) -> str:
-    """The request's language: ``?lang=`` or the ``X-Lukfu-Lang`` header, English otherwise."""
-    given = request.query_params.get("lang") or request.headers.get("x-lukfu-lang") or "en"
-    return normalize(given) or "en"
+    """The request's language: ``?lang=`` or the ``X-Lukfu-Lang`` header; for a browser asking
+    for a page, its ``Accept-Language`` next; English otherwise."""
+    h = request.headers
+    browser = h.get("accept-language") if wants_html(request.method, h.get("accept", "")) else None
+    return page_language(request.query_params.get("lang"), h.get("x-lukfu-lang"), browser)
 
 
-def error(status: int, message: str) -> JSONResponse:
-    """A one-line refusal."""
-    return JSONResponse({"error": message.replace("\n", " ")}, status_code=status)
-
-
-STATUS = {"game": 404, "job": 404, "engine": 409, "undo": 409, "review": 409, "jobs": 429}
-"""The status of a refusal by the field it names (bad input otherwise: 400)."""
+def client_of(request: Request) -> str:
+    """Who asks, for the per-client cap on jobs: the ``X-Lukfu-Client`` id the page sends (one
+    for each tab), else the connection (an API client's keep-alive connection is one client)."""
+    given = request.headers.get("x-lukfu-client")
+    if given is not None:
+        if not CLIENT.fullmatch(given):
+            raise NotationError("client", _("expected an id of 1-64 letters, digits, _ or -"))
+        return "id:" + given
+    peer = request.client
+    return f"connection:{peer.host}:{peer.port}" if peer is not None else "connection:?"
 
 
 def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """A handler with the table and the language given, its NotationError a 4xx."""
+    """A handler with the table and the language given (its refusals reach the handlers of
+    their classes: :func:`refusal`)."""
 
     async def run(request: Request) -> Response:
-        table: Table = request.app.state.table
-        lang = lang_of(request)
-        try:
-            return await handler(request, table, lang)
-        except NotationError as err:
-            with using_language(lang):
-                status = 429 if isinstance(err, Busy) else 404 if isinstance(err, UnknownGame) else STATUS.get(err.field, 400)
-                return error(status, str(err))
+        return await handler(request, request.app.state.table, lang_of(request))
 
     return run
+
+
+def refused(request: Request, status: int, message: str) -> Response:
+    """A refusal: one-line JSON, or an HTML page for a browser that asked for one."""
+    headers = {"retry-after": "2"} if status == 429 else {}
+    if wants_html(request.method, request.headers.get("accept", "")):
+        lang = lang_of(request)
+        with using_language(lang):
+            body = html_body(status, message, lang)
+        return Response(body, status_code=status, media_type=HTML_TYPE[1].decode(), headers=headers)
+    return Response(json_body(message), status_code=status, media_type="application/json", headers=headers)
+
+
+async def refusal(request: Request, exc: Exception) -> Response:
+    """The answer to a refusal of any class of :data:`~.errors.STATUS`: its class's status."""
+    assert isinstance(exc, NotationError)
+    return refused(request, status_of(exc), str(exc))
 
 
 async def body_of(request: Request, lang: str) -> dict[str, Any]:
     """The request's JSON object (checked: size, depth, numbers, a JSON object)."""
     raw = await request.body()
     with using_language(lang):
-        data = load_json(raw or b"{}", "body", MAX_RECORD_BYTES + 4096)
+        data = load_json(raw or b"{}", "body", MAX_BODY_BYTES)
         if not isinstance(data, dict):
             raise NotationError("body", _("expected a JSON object"))
     return data
@@ -158,10 +198,12 @@ def game_data(game: LiveGame, lang: str) -> dict[str, Any]:
 
 
 async def page(request: Request) -> Response:
-    """The table's page, with the token for its API calls (the page is served only with it)."""
-    table: Table = request.app.state.table
-    html = (STATIC / "index.html").read_text(encoding="utf-8")
-    html = html.replace("{{TOKEN}}", table.config.token).replace("{{LANG}}", lang_of(request))
+    """The table's page. It holds nothing private, so it is served without the token (the door
+    has refused a wrong ``?token=``): the page takes the token from its address, keeps it in the
+    tab's ``sessionStorage`` and sends it as a header with every call."""
+    q = request.query_params
+    lang = page_language(q.get("lang"), request.headers.get("x-lukfu-lang"), request.headers.get("accept-language"))
+    html = (STATIC / "index.html").read_text(encoding="utf-8").replace("{{LANG}}", lang)
     return Response(html, media_type="text/html; charset=utf-8", headers={"cache-control": "no-store"})
 
 
@@ -197,8 +239,15 @@ async def messages(request: Request, table: Table, lang: str) -> Response:
 
 
 async def list_games(request: Request, table: Table, lang: str) -> Response:
-    """The saved games."""
-    return JSONResponse({"games": await asyncio.to_thread(table.store.listing)})
+    """The saved games, a page at a time (``?limit=``, ``?before=``, ``?finished=``)."""
+    q = request.query_params
+    with using_language(lang):
+        limit = parse_int(q.get("limit", str(MAX_PAGE)), "limit", 1, MAX_PAGE)
+        finished = {None: None, "true": True, "1": True, "false": False, "0": False}.get(q.get("finished"), "bad")
+        if finished == "bad":
+            raise NotationError("finished", _("expected true or false"))
+    page_of = await table.listing.page(lang, limit, q.get("before"), finished)  # type: ignore[arg-type]
+    return JSONResponse(page_of)
 
 
 async def new_game(request: Request, table: Table, lang: str) -> Response:
@@ -218,7 +267,7 @@ async def new_game(request: Request, table: Table, lang: str) -> Response:
             seat = data.get("seat")
             if seat is not None:
                 seat = check_int(seat, "seat", 0, 2)
-            level = check_int(data.get("level", DEFAULT_LEVEL), "level", 1, 5)
+            level = check_int(data.get("level", DEFAULT_LEVEL), "level", min(LEVELS), max(LEVELS))
             opponents = data.get("opponents", ["easy"])
             if isinstance(opponents, str):
                 opponents = [opponents]
@@ -241,7 +290,7 @@ async def move(request: Request, table: Table, lang: str) -> Response:
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         text = data.get("move")
-        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise NotationError("move", _("expected a move as text, e.g. S7, C5S5M5, S345, xC2M4, claim"))
     async with game.lock:
         with using_language(lang):
@@ -253,21 +302,24 @@ async def move(request: Request, table: Table, lang: str) -> Response:
 async def engine(request: Request, table: Table, lang: str) -> Response:
     """The engine's move, as a job; with ``?wait=S`` the answer waits up to S seconds for it (a
     quick move then takes one request, with the game's new state)."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
-        job = table.jobs.engine(game, lang)
         wait = wait_of(request)
+        job = table.jobs.engine(game, lang, client_of(request))
     await table.jobs.wait(job, wait)
     return JSONResponse(job_data(job, lang), status_code=200 if job.finished else 202)
 
 
 def wait_of(request: Request) -> float:
-    """The ``?wait=`` seconds of a request (0 to :data:`MAX_WAIT`)."""
+    """The ``?wait=`` seconds of a request (0 to :data:`~lukfu_solver.inputs.MAX_WAIT_SECONDS`)."""
+    text = request.query_params.get("wait", "0")
     try:
-        return min(MAX_WAIT, max(0.0, float(request.query_params.get("wait", "0"))))
+        seconds = float(text[:40])
     except ValueError:
-        raise NotationError("wait", _("expected a number of seconds")) from None
+        seconds = math.nan
+    if not math.isfinite(seconds):
+        raise NotationError("wait", _("expected a number of seconds"))
+    return min(MAX_WAIT_SECONDS, max(0.0, seconds))
 
 
 def job_data(job: Any, lang: str) -> dict[str, Any]:
@@ -280,26 +332,27 @@ def job_data(job: Any, lang: str) -> dict[str, Any]:
 
 async def undo(request: Request, table: Table, lang: str) -> Response:
     """Back to the person's previous decision (the engine's and the hint's work stopped)."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     table.jobs.cancel_game(game)
     async with game.lock:
         with using_language(lang):
-            game.session.undo()
+            try:
+                game.session.undo()
+            except NotationError as err:
+                raise NothingToUndo(err.message) from None
         await _save(table, game)
     return JSONResponse(game_data(game, lang))
 
 
 async def hint(request: Request, table: Table, lang: str) -> Response:
     """The hint for the person's decision, as a job."""
-    assert table.jobs is not None
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         s = game.session
         if not s.choices():
-            raise NotationError("engine", _("a hint is for your own turn"))
+            raise NotYourTurn()
         args = (str(s.view()), s.level, s.seed, False)
-        job = table.jobs.analysis("hint", game, lang, work.hint, args)
+        job = table.jobs.analysis("hint", game, lang, work.hint, args, client=client_of(request))
         job.meta["answers"] = len(s.answers)
     return JSONResponse(job.data(), status_code=202)
 
@@ -307,24 +360,24 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
 async def review_game(request: Request, table: Table, lang: str) -> Response:
     """The review of the finished deal (``{samples?, max_nodes?, time?}`` as ``lukfu review``'s
     options), as a job; one made before with the same options is answered at once (done)."""
-    assert table.jobs is not None
     data = await body_of(request, lang)
     game = await table.store.get(request.path_params["game"], lang)
     with using_language(lang):
         if game.session.phase != "over":
-            raise NotationError("review", _("the review comes when the deal is over"))
+            raise DealNotOver()
         options = review.review_options(data)
+        client = client_of(request)
     key = json.dumps(options, sort_keys=True)
     made = await table.store.saved_review(game, key)
     if made is not None:
-        return JSONResponse(table.jobs.finished("review", game, lang, made).data())
+        return JSONResponse(table.jobs.finished("review", game, lang, made, client).data())
     args = (game.session.record.dumps(), game.session.human_seat, options)
 
     async def keep(result: Any) -> None:
         await table.store.keep_review(game, key, result)
 
     with using_language(lang):
-        job = table.jobs.analysis("review", game, lang, review.review_data, args, on_done=keep)
+        job = table.jobs.analysis("review", game, lang, review.review_data, args, on_done=keep, client=client)
     return JSONResponse(job.data(), status_code=202)
 
 
@@ -349,7 +402,6 @@ async def _save(table: Table, game: LiveGame) -> None:
 
 async def get_job(request: Request, table: Table, lang: str) -> Response:
     """A job's state, waiting up to ``?wait=`` seconds for its end."""
-    assert table.jobs is not None
     with using_language(lang):
         job = table.jobs.get(request.path_params["job"])
         wait = wait_of(request)
@@ -359,7 +411,6 @@ async def get_job(request: Request, table: Table, lang: str) -> Response:
 
 async def cancel_job(request: Request, table: Table, lang: str) -> Response:
     """Cancel a job."""
-    assert table.jobs is not None
     with using_language(lang):
         job = table.jobs.get(request.path_params["job"])
     table.jobs.cancel(job)
@@ -378,15 +429,25 @@ async def replay(request: Request, table: Table, lang: str) -> Response:
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    """An address the API does not have: a one-line 404."""
+    """An address the API does not have: a one-line 404 (a page for a browser)."""
     with using_language(lang_of(request)):
-        return error(404, "path: " + _("no such address"))
+        return refused(request, 404, "path: " + _("no such address"))
 
 
 async def not_allowed(request: Request, exc: Exception) -> Response:
     """A method the address does not take: a one-line 405."""
     with using_language(lang_of(request)):
-        return error(405, "method: " + _("{method} is not used here").format(method=request.method[:10]))
+        return refused(request, 405, "method: " + _("{method} is not used here").format(method=request.method[:10]))
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Any other HTTP error Starlette raises (a static file's), as one line."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 400
+    if status == 404:
+        return await not_found(request, exc)
+    if status == 405:
+        return await not_allowed(request, exc)
+    return refused(request, status, "request: " + str(getattr(exc, "detail", ""))[:200])
 
 
 def create_app(config: Config, start_pool: bool = True) -> Guard:
@@ -420,7 +481,9 @@ def create_app(config: Config, start_pool: bool = True) -> Guard:
         Route("/api/replay", endpoint(replay), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_allowed})
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {cls: refusal for cls in STATUS}
+    handlers.update({404: not_found, 405: not_allowed, HTTPException: http_error})
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.table = table
     names = () if config.host in ("127.0.0.1", "::1", "0.0.0.0", "::", "localhost") else (config.host,)
     return Guard(app, config.token, config.port, names, config.max_body)

@@ -1,31 +1,45 @@
 """The server's door: every request is checked here before the app sees it (an ASGI middleware).
 
+- **Headers** that decide who may come in (``Host``, ``Origin``, ``Sec-Fetch-Site``, the token,
+  ``Content-Length``, ``Content-Type``) must come once each: two ``Host`` headers are a 400 (RFC
+  9112), not a choice between them. A ``Host`` that is no ``host:port`` of ASCII letters, digits,
+  dots and hyphens (or a bracketed IPv6 address) is a 400 too.
 - **Host** (DNS rebinding): the ``Host`` header must name this server: an IP address literal
   (which no DNS answer can rebind), ``localhost`` or the ``--host`` name, with the server's port.
 - **Origin** (cross-origin calls): a request that carries an ``Origin`` must come from this
-  server's own origin, and a browser's ``Sec-Fetch-Site: cross-site`` is refused outright; the
-  server sends no CORS headers, so a page elsewhere cannot read an answer either.
-- **Token** (as Jupyter's): the random token of the printed URL, given as ``?token=``, the
-  ``X-Lukfu-Token`` header or the cookie the page sets (``HttpOnly``, ``SameSite=Strict``, named
-  for the port, since cookies ignore ports); compared in constant time.
-- **Bodies** are capped (``Content-Length`` or counted while read) and a body must be JSON.
+  server's own origin, and an API call whose ``Sec-Fetch-Site`` is ``cross-site`` or
+  ``same-site`` (another port of the same host is the same site) is refused, whatever its case;
+  the server sends no CORS headers, so a page elsewhere cannot read an answer either (a link
+  from elsewhere may still open the page itself).
+- **Token** (as Jupyter's): the random token of the printed URL, given as the ``X-Lukfu-Token``
+  header (the page sends it so) or ``?token=``, compared in constant time. No cookie is read or
+  set: a cookie reaches every port of a host, so any local web service the browser visits would
+  receive it. The page itself, its scripts, styles and icon (``/``, ``/static/…``) hold nothing
+  private and are served without the token, so a reloaded tab finds its token again (the page
+  keeps it in the tab's ``sessionStorage``); ``/?token=`` with a wrong token is still refused.
+- **Bodies** are capped at :data:`~lukfu_solver.inputs.MAX_BODY_BYTES` (``Content-Length`` or
+  counted while read), must arrive within :data:`BODY_SECONDS` and must be JSON.
 
-A refusal is a JSON ``{"error": "field: message"}`` with a 4xx status, one line. Every answer gets
-headers that keep the page to itself (CSP ``'self'``, no framing, no referrer: the token in the
-URL never leaves in a ``Referer``).
+A refusal is a JSON ``{"error": "field: message"}`` with a 4xx status, one line; a browser that
+asked for a page gets an HTML page in the reader's language instead (:mod:`.pages`). Every answer
+gets headers that keep the page to itself (CSP ``'self'``, no framing, no referrer: the token in
+the URL never leaves in a ``Referer``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
-import json
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
-from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
-from lukfu_solver.i18n import _, normalize, number, using_language
+from lukfu_solver.i18n import _, number, using_language
+from lukfu_solver.inputs import MAX_BODY_BYTES
+
+from .pages import HTML_TYPE, JSON_TYPE, html_body, json_body, page_language, wants_html
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -34,6 +48,14 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 TOKEN_HEADER = "x-lukfu-token"
+SINGLE = ("host", "origin", "sec-fetch-site", TOKEN_HEADER, "content-length", "content-type", "x-lukfu-client")
+"""Headers a request may carry at most once (the ones the door decides by)."""
+REFUSED_SITES = ("cross-site", "same-site")
+"""``Sec-Fetch-Site`` values refused: a page of another site, or of another port of this host."""
+BODY_SECONDS = 10.0
+"""The longest a request's body may take to arrive (a client sending a byte now and then is cut off)."""
+PUBLIC = re.compile(r"/(static/[A-Za-z0-9_./-]*|favicon\.ico)?")
+"""The paths served without the token (GET and HEAD): the page and its files, nothing private."""
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'; base-uri 'none'"),
     (b"x-content-type-options", b"nosniff"),
@@ -42,22 +64,21 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
 ]
+_HOST = re.compile(r"(?:\[([0-9a-f:.]{2,45})\]|([a-z0-9.-]{1,253}))(?::([0-9]{1,5}))?")
 
 
-def cookie_name(port: int) -> str:
-    """The token cookie of the server on ``port`` (cookies are shared between ports)."""
-    return f"lukfu_token_{port}"
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """``host:port`` (``[v6]:port``) of a Host header as (host, port), port None when absent; None
+    when the value is no host and port at all (a byte outside ASCII letters, digits, ``.-:[]``).
 
-
-def split_host(value: str) -> tuple[str, int | None]:
-    """``host:port`` (``[v6]:port``) of a Host header as (host, port); port None when absent."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        host, _, rest = value[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
-    else:
-        host, _, port = value.rpartition(":") if value.count(":") == 1 else (value, "", "")
-    return host, int(port) if port.isdigit() and len(port) <= 5 else None
+    >>> split_host("127.0.0.1:8000"), split_host("[::1]:9"), split_host("localhost"), split_host("127.0.0.1:\\xb2")
+    (('127.0.0.1', 8000), ('::1', 9), ('localhost', None), None)
+    """
+    m = _HOST.fullmatch(value.strip().lower())
+    if m is None:
+        return None
+    host = m.group(1) or m.group(2)
+    return host, int(m.group(3)) if m.group(3) else None
 
 
 def is_ip(host: str) -> bool:
@@ -69,17 +90,27 @@ def is_ip(host: str) -> bool:
     return True
 
 
+class Refusal(Exception):
+    """A request refused at the door: its status and one-line message ``field: …``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
 class Guard:
     """The checks of the module notes around ``app``; ``names`` are the host names (besides IP
     literals and ``localhost``) this server answers to."""
 
-    def __init__(self, app: ASGIApp, token: str, port: int, names: tuple[str, ...] = (), max_body: int = 1 << 20) -> None:
+    def __init__(
+        self, app: ASGIApp, token: str, port: int, names: tuple[str, ...] = (), max_body: int = MAX_BODY_BYTES
+    ) -> None:
         self.app = app
         self.token = token
         self.port = port
         self.names = {"localhost", *(n.lower() for n in names)}
         self.max_body = max_body
-        self.cookie = cookie_name(port)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -87,102 +118,88 @@ class Guard:
             return
         if scope["type"] != "http":
             return  # no websockets
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        raw = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
+        headers = dict(raw)
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        lang = normalize(headers.get("x-lukfu-lang") or (query.get("lang") or ["en"])[0]) or "en"
-        with using_language(lang):
-            fault = self._fault(scope, headers)
-        if fault is not None:
-            status, message = fault
-            await _refuse(send, status, message)
+        lang = page_language((query.get("lang") or [None])[0], headers.get("x-lukfu-lang"), headers.get("accept-language"))
+        html = wants_html(scope["method"], headers.get("accept", ""))
+        try:
+            with using_language(lang):
+                self._check(scope, raw, headers, query)
+            if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
+                body = await self._body(receive, headers, lang)
+                receive = _replay(body, receive)
+        except Refusal as refused:
+            with using_language(lang):
+                await refuse(send, refused.status, refused.message, lang if html else None)
             return
-        from_query = self.token in query.get("token", [])
-        if scope["method"] in ("POST", "PUT", "DELETE", "PATCH"):
-            body = await self._body(receive, headers)
-            if isinstance(body, tuple):
-                with using_language(lang):
-                    status, message = body[0], _body_fault(body[1], self.max_body)
-                await _refuse(send, status, message)
-                return
-            receive = _replay(body, receive)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = list(SECURITY_HEADERS)
-                if from_query:
-                    cookie = f"{self.cookie}={self.token}; HttpOnly; SameSite=Strict; Path=/"
-                    extra.append((b"set-cookie", cookie.encode("latin-1")))
-                message["headers"] = list(message.get("headers", [])) + extra
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
 
-    def _fault(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
-        """Why the request is refused (status, message), or None."""
-        host, port = split_host(headers.get("host", ""))
+    def _check(self, scope: Scope, raw: list[tuple[str, str]], headers: dict[str, str], query: dict[str, list[str]]) -> None:
+        """Refuse the request (:class:`Refusal`) unless it passes every check of the module notes."""
+        for name in SINGLE:
+            if sum(1 for k, _v in raw if k == name) > 1:
+                raise Refusal(400, "headers: " + _("the {name} header is given more than once").format(name=name.title()))
+        if "host" not in headers:
+            raise Refusal(400, "host: " + _("missing (HTTP/1.1 requires it)"))
+        parsed = split_host(headers["host"])
+        if parsed is None:
+            raise Refusal(400, "host: " + _("not a host name or address with a port"))
+        host, port = parsed
         if port != self.port or not (is_ip(host) or host in self.names):
-            return 403, "host: " + _("this server answers only to its own address (a DNS rebinding attempt?)")
+            raise Refusal(403, "host: " + _("this server answers only to its own address (a DNS rebinding attempt?)"))
         origin = headers.get("origin")
-        if origin is not None and origin.lower() not in self._origins(headers["host"]):
-            return 403, "origin: " + _("cross-origin requests are refused")
-        if headers.get("sec-fetch-site") == "cross-site":
-            return 403, "origin: " + _("cross-origin requests are refused")
-        given = self._token(scope, headers)
+        if origin is not None and origin.strip().lower() != f"http://{headers['host'].strip().lower()}":
+            raise Refusal(403, "origin: " + _("cross-origin requests are refused"))
+        public = scope["method"] in ("GET", "HEAD") and PUBLIC.fullmatch(scope.get("path", "")) is not None
+        if not public and headers.get("sec-fetch-site", "").strip().lower() in REFUSED_SITES:
+            raise Refusal(403, "origin: " + _("cross-origin requests are refused"))
+        given = headers.get(TOKEN_HEADER)
+        if given is None and query.get("token"):
+            given = query["token"][0]
+        if given is None and public:
+            return
         if given is None:
-            return 401, "token: " + _("missing; open the URL lukfu serve printed (it carries ?token=…)")
+            raise Refusal(401, "token: " + _("missing; open the URL lukfu serve printed (it carries ?token=…)"))
         if not hmac.compare_digest(given.encode("utf-8", "replace"), self.token.encode("utf-8")):
-            return 403, "token: " + _("wrong token; open the URL lukfu serve printed")
-        return None
+            raise Refusal(403, "token: " + _("wrong token; open the URL lukfu serve printed"))
 
-    def _origins(self, host_header: str) -> set[str]:
-        return {f"http://{host_header.lower()}"}
-
-    def _token(self, scope: Scope, headers: dict[str, str]) -> str | None:
-        """The token the request carries: header, query or cookie (None when none)."""
-        if TOKEN_HEADER in headers:
-            return headers[TOKEN_HEADER]
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        if query.get("token"):
-            return query["token"][0]
-        if "cookie" in headers:
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(headers["cookie"])
-            except Exception:  # a malformed cookie header is no token
-                return None
-            if self.cookie in jar:
-                return jar[self.cookie].value
-        return None
-
-    async def _body(self, receive: Receive, headers: dict[str, str]) -> bytes | tuple[int, str]:
-        """The whole body, at most ``max_body`` bytes; (status, message) when refused."""
+    async def _body(self, receive: Receive, headers: dict[str, str], lang: str) -> bytes:
+        """The whole body, at most ``max_body`` bytes, in at most :data:`BODY_SECONDS`."""
+        with using_language(lang):
+            too_large = Refusal(413, "body: " + _("larger than {most} bytes").format(most=number(self.max_body)))
+            too_slow = Refusal(408, "body: " + _("not received within {seconds} seconds").format(seconds=number(BODY_SECONDS)))
+            not_json = Refusal(415, "body: " + _("must be JSON (Content-Type: application/json)"))
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            return 413, "size"
+        if length is not None and (not length.isascii() or not length.isdigit() or int(length) > self.max_body):
+            raise too_large
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         chunks: list[bytes] = []
         size = 0
+        deadline = asyncio.get_running_loop().time() + BODY_SECONDS
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                raise too_slow from None
             if message["type"] == "http.disconnect":
                 break
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                return 413, "size"
+                raise too_large
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         if size and kind != "application/json":
-            return 415, "type"
+            raise not_json
         return b"".join(chunks)
-
-
-def _body_fault(what: str, most: int) -> str:
-    """The message of a refused body: too large (``size``) or not JSON (``type``)."""
-    if what == "size":
-        return "body: " + _("larger than {most} bytes").format(most=number(most))
-    return "body: " + _("must be JSON (Content-Type: application/json)")
 
 
 def _replay(body: bytes, original: Receive) -> Receive:
@@ -200,9 +217,12 @@ def _replay(body: bytes, original: Receive) -> Receive:
     return receive
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    """A one-line JSON error with the security headers."""
-    body = json.dumps({"error": message}).encode("utf-8")
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+async def refuse(send: Send, status: int, message: str, html_lang: str | None = None) -> None:
+    """A refusal: one-line JSON, or with ``html_lang`` the HTML page in that language (already in
+    use), with the security headers."""
+    body = html_body(status, message, html_lang) if html_lang else json_body(message)
+    headers = [HTML_TYPE if html_lang else JSON_TYPE, (b"content-length", str(len(body)).encode())]
+    if status == 429:
+        headers.append((b"retry-after", b"2"))
     await send({"type": "http.response.start", "status": status, "headers": headers + SECURITY_HEADERS})
     await send({"type": "http.response.body", "body": body})

@@ -32,11 +32,12 @@ OPTIONS = ("samples", "max_nodes", "time")
 
 
 def review_options(body: dict[str, Any]) -> dict[str, Any]:
-    """The review options of a request body, checked as ``lukfu review`` checks its options (a
-    NotationError naming the field): ``samples`` (at least 1), ``max_nodes`` (0: no limit),
-    ``time`` (seconds a decision, more than 0)."""
-    from lukfu_solver.analysis.defaults import check_options
-    from lukfu_solver.inputs import check_int
+    """The review options of a request body, checked with the bounds ``lukfu review`` checks its
+    options with (``docs/limits.md``; a NotationError naming the field): ``samples`` (1 to
+    :data:`~lukfu_solver.inputs.MAX_SAMPLES`), ``max_nodes`` (0: no limit, to
+    :data:`~lukfu_solver.inputs.MAX_NODES`), ``time`` (seconds a decision, more than 0, to
+    :data:`~lukfu_solver.inputs.MAX_SECONDS`)."""
+    from lukfu_solver.inputs import MAX_NODES, MAX_SAMPLES, check_int, check_seconds
 
     unknown = sorted(set(body) - set(OPTIONS))
     if unknown:
@@ -45,14 +46,11 @@ def review_options(body: dict[str, Any]) -> dict[str, Any]:
     max_nodes = body.get("max_nodes")
     seconds = body.get("time")
     if samples is not None:
-        samples = check_int(samples, "samples", 1, 10_000)
+        samples = check_int(samples, "samples", 1, MAX_SAMPLES)
     if max_nodes is not None:
-        max_nodes = check_int(max_nodes, "max_nodes", 0, 10**12)
+        max_nodes = check_int(max_nodes, "max_nodes", 0, MAX_NODES)
     if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= 600:
-            raise NotationError("time", _("must be more than 0 seconds, got {value}").format(value=str(seconds)[:20]))
-        seconds = float(seconds)
-    check_options(samples, 1, max_nodes, None, seconds)
+        seconds = check_seconds(seconds, "time")
     return {"samples": samples, "max_nodes": max_nodes, "time": seconds}
 
 

@@ -4,17 +4,21 @@ Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/2`` wri
 answer (``result`` null while the deal goes on; ``lukfu replay`` reads it as it is), and
 ``games/<id>.settings.json``, written once, with what the record does not say (the hints'
 level), and once the deal is reviewed ``games/<id>.reviews.json`` (a finished deal's review is
-made once). Writes go through :func:`lukfu_solver.safe_write.write_atomic`, so a crash leaves the
-previous record whole. At most ``max_live`` games are held in memory: past that the least
-recently used one with no engine work running is unloaded (it is already on disk) and loaded
-again, from its record, when it is next asked for; so after a restart every unfinished game
-resumes where it stood.
+made once). Writes are atomic (:func:`~.folder.write_private`: a crash leaves the previous record
+whole) and readable by their owner alone, in a folder only the owner may enter; reads take
+regular files only, without blocking (:mod:`.folder`). At most ``max_live`` games are held in
+memory: past that the least recently used one with no engine work running is unloaded (it is
+already on disk) and loaded again, from its record, when it is next asked for; so after a
+restart every unfinished game resumes where it stood. A record that cannot be read or replayed
+is damaged: asked for, it is a 422 naming the reason; listed, it is listed as damaged
+(:mod:`.listing`); either way it is logged once and kept as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import re
 import secrets
@@ -26,16 +30,21 @@ from pathlib import Path
 from typing import Any
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _, using_language
-from lukfu_solver.inputs import read_bounded
+from lukfu_solver.i18n import using_language
+from lukfu_solver.inputs import load_json
+from lukfu_solver.players.pimc import LEVELS
 from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
-from lukfu_solver.safe_write import write_atomic
 from lukfu_solver.session import GameSession
+
+from .errors import DamagedGame, UnknownGame
+from .folder import DiskUse, Unreadable, damaged_once, identity, private_folder, read_file, write_private
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 """A game's id: 16 hex digits (64 random bits), also its file name."""
-MAX_LISTED = 200
-"""The most games the list of saved games shows (the most recent)."""
+MAX_SETTINGS_BYTES = 4096
+"""Largest settings file read (one is under 100 bytes)."""
+MAX_REVIEWS_BYTES = 16 * MAX_RECORD_BYTES
+"""Largest file of a game's reviews read."""
 
 
 def default_data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -73,20 +82,13 @@ class LiveGame:
         return any(not j.finished for j in self.jobs.values())
 
 
-class UnknownGame(NotationError):
-    """No game has this id (here or on disk)."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__("game", _("no game {id}").format(id=game_id[:32]))
-
-
 class GameStore:
-    """The live games and their files in ``data/games``."""
+    """The live games and their files in ``data/games`` (``max_disk``: the folder's bound in bytes)."""
 
-    def __init__(self, data: Path, max_live: int = 64) -> None:
-        self.folder = data / "games"
-        self.folder.mkdir(parents=True, exist_ok=True)
+    def __init__(self, data: Path, max_live: int = 64, max_disk: int | None = None) -> None:
+        self.folder = private_folder(data / "games")
         self.max_live = max_live
+        self.disk = DiskUse(self.folder, max_disk)
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.unloaded = 0
 
@@ -98,6 +100,16 @@ class GameStore:
         """The reviews of a finished game, by their options (``games/<id>.reviews.json``)."""
         return self.folder / f"{game_id}.reviews.json"
 
+    def settings_path(self, game_id: str) -> Path:
+        """The settings file of a game."""
+        return self.folder / f"{game_id}.settings.json"
+
+    def _write(self, path: Path, text: str, overwrite: bool = True, durable: bool = False) -> None:
+        """Write one of the folder's files (in a thread), counting the bytes it takes."""
+        self.disk.add(write_private(path, text, overwrite, durable))
+
+    # ------------------------------------------------------------ reviews
+
     async def saved_review(self, game: LiveGame, key: str) -> dict[str, Any] | None:
         """The review of ``game`` with the options ``key`` made before (in memory, else on disk),
         or None: a finished deal's review is the same every time, so it is made once."""
@@ -108,29 +120,32 @@ class GameStore:
         return game.reviews.get(key)
 
     async def keep_review(self, game: LiveGame, key: str, review: dict[str, Any]) -> None:
-        """Remember ``review`` of ``game`` with the options ``key``, in memory and on disk."""
+        """Remember ``review`` of ``game`` with the options ``key``, in memory and on disk (not on
+        disk past ``--max-disk``)."""
         game.reviews[key] = review
+        if self.disk.full:
+            return  # the review stands in memory, and is made again after a restart
         text = json.dumps(game.reviews, separators=(",", ":")) + "\n"
         try:
-            await asyncio.to_thread(write_atomic, self.reviews_path(game.id), text, overwrite=True, field="data")
+            await asyncio.to_thread(self._write, self.reviews_path(game.id), text)
         except (OSError, NotationError):
-            pass  # a full or read-only disk: the review stands in memory, and is made again after a restart
+            pass  # a full or read-only disk: as above
 
     def _read_reviews(self, game_id: str) -> dict[str, Any]:
-        """The reviews on disk of a game (none when the file is missing or not a JSON object)."""
+        """The reviews on disk of a game (none when the file is missing, odd or not a JSON object)."""
         try:
-            data = json.loads(read_bounded(self.reviews_path(game_id), 16 * MAX_RECORD_BYTES))
-        except (OSError, NotationError, ValueError):
+            raw = read_file(self.reviews_path(game_id), MAX_REVIEWS_BYTES)
+            data = load_json(raw, "reviews", MAX_REVIEWS_BYTES) if raw is not None else {}
+        except (Unreadable, NotationError):
             return {}
         return data if isinstance(data, dict) else {}
 
-    def settings_path(self, game_id: str) -> Path:
-        """The settings file of a game."""
-        return self.folder / f"{game_id}.settings.json"
+    # ------------------------------------------------------------ writing
 
     async def create(self, session: GameSession) -> LiveGame:
         """A new game: its id, its settings and its first record written (in a thread: a file
-        write is never done on the event loop)."""
+        write is never done on the event loop); refused past ``--max-disk``."""
+        self.disk.check_room()
         game = LiveGame("", session, time.time())
         settings = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
         record = session.record.dumps() + "\n"
@@ -142,20 +157,23 @@ class GameStore:
         """A fresh id and the new game's two files (run in a thread)."""
         while True:
             game_id = secrets.token_hex(8)
-            if not self.path(game_id).exists():
+            if not os.path.lexists(self.path(game_id)):
                 break
-        write_atomic(self.settings_path(game_id), settings, field="data", durable=False)
-        write_atomic(self.path(game_id), record, field="data", durable=False)
+        self._write(self.settings_path(game_id), settings, overwrite=False)
+        self._write(self.path(game_id), record, overwrite=False)
         return game_id
 
     async def save(self, game: LiveGame) -> None:
         """Write the game's record (atomic: the previous one stays whole on any fault, and a
         killed server leaves the last one written); a finished game's is synced to the disk too.
         The text is made here, the file written in a thread: there it only waits for the disk,
-        and asks for the interpreter's lock as little as it can."""
+        and asks for the interpreter's lock as little as it can. A game under way is saved past
+        ``--max-disk`` too (a record grows by a few bytes a move; no game is lost)."""
         done = game.session.phase == "over"
         text = game.session.record.dumps() + "\n"
-        await asyncio.to_thread(write_atomic, self.path(game.id), text, overwrite=True, field="data", durable=done)
+        await asyncio.to_thread(self._write, self.path(game.id), text, True, done)
+
+    # ------------------------------------------------------------ reading
 
     def live_game(self, game_id: str) -> LiveGame | None:
         """The game ``game_id`` if it is in memory (marked as used now), else None."""
@@ -166,9 +184,10 @@ class GameStore:
         return game
 
     async def get(self, game_id: str, lang: str = "en") -> LiveGame:
-        """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none;
-        faults in ``lang``). The files are read in a thread; the record is checked and replayed
-        on the event loop (a thread would only contend with it for the GIL)."""
+        """The game ``game_id``, loaded from its record if it is not live (UnknownGame if none,
+        DamagedGame if its record cannot be read or replayed; faults in ``lang``). The files are
+        read in a thread; the record is checked and replayed on the event loop (a thread would
+        only contend with it for the GIL)."""
         with using_language(lang):
             if not GAME_ID.fullmatch(game_id):
                 raise UnknownGame(game_id)
@@ -182,36 +201,48 @@ class GameStore:
         with using_language(lang):
             if files is None:
                 raise UnknownGame(game_id)
+            if isinstance(files, DamagedGame):
+                raise files
             game = self._loaded(game_id, *files)
         self._hold(game)
         return game
 
-    def _read(self, game_id: str) -> tuple[bytes, bytes | None, float] | None:
-        """A game's record and settings files as bytes and the record's time (run in a thread);
-        None when it has no record."""
+    def _read(self, game_id: str) -> tuple[bytes, bytes | None, float, tuple[int, int, int]] | DamagedGame | None:
+        """A game's record and settings files as bytes, the record's time and state (run in a
+        thread); None when it has no record, DamagedGame when the record cannot be read."""
+        path = self.path(game_id)
         try:
-            path = self.path(game_id)
-            record = read_bounded(path, MAX_RECORD_BYTES)
-            created = path.stat().st_mtime
-        except (OSError, NotationError):
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            return DamagedGame(game_id, err.strerror or str(err))
+        try:
+            record = read_file(path, MAX_RECORD_BYTES)
+        except Unreadable as err:
+            damaged_once(path, str(err), identity(st))
+            return DamagedGame(game_id, str(err))
+        if record is None:
             return None
         try:
-            settings = self.settings_path(game_id).read_bytes()[:4096]
-        except OSError:
+            settings = read_file(self.settings_path(game_id), MAX_SETTINGS_BYTES)
+        except Unreadable:
             settings = None
-        return record, settings, created
+        return record, settings, st.st_mtime, identity(st)
 
-    def _loaded(self, game_id: str, record_bytes: bytes, settings_bytes: bytes | None, created: float) -> LiveGame:
-        """The live game of a record (checked against the rules) and its settings."""
-        record = GameRecord.loads(record_bytes)
-        level = None
+    def _loaded(
+        self, game_id: str, record_bytes: bytes, settings_bytes: bytes | None, created: float, state: tuple[int, int, int]
+    ) -> LiveGame:
+        """The live game of a record (checked against the rules) and its settings; DamagedGame
+        (logged once) when the record does not load or replay. A record on disk is untrusted:
+        whatever it makes the library raise is said as its damage, never a 500."""
+        level, created = settings_of(settings_bytes, created)
         try:
-            settings = json.loads(settings_bytes or b"")
-            level = int(settings["level"])
-            created = float(settings.get("created", created))
-        except (ValueError, KeyError, TypeError):
-            pass  # the record alone: the engines' level
-        return LiveGame(game_id, GameSession.from_record(record, level), created)
+            session = resumed(record_bytes, level)
+        except Unreadable as err:
+            damaged_once(self.path(game_id), str(err), state)
+            raise DamagedGame(game_id, str(err)) from None
+        return LiveGame(game_id, session, created)
 
     def _hold(self, game: LiveGame) -> None:
         """Keep ``game`` live, unloading idle games past ``max_live``: finished ones first (nobody
@@ -226,30 +257,30 @@ class GameStore:
             del self.live[victim.id]  # its record is on disk, current after every answer
             self.unloaded += 1
 
-    def listing(self) -> list[dict[str, Any]]:
-        """The saved games, most recent first (at most :data:`MAX_LISTED`): id, seed, whether it
-        is finished, the person's net points, when it was last played."""
-        files = sorted(
-            (p for p in self.folder.glob("*.json") if GAME_ID.fullmatch(p.stem)),
-            key=lambda p: p.stat().st_mtime,
-            reverse=True,
-        )[:MAX_LISTED]
-        out = []
-        for p in files:
-            try:
-                rec = GameRecord.load(p)
-            except NotationError:
-                continue
-            me = rec.players.index("you") if rec.players and "you" in rec.players else None
-            points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
-            out.append(
-                {
-                    "id": p.stem,
-                    "seed": rec.seed,
-                    "finished": rec.outcome is not None,
-                    "points": points,
-                    "plays": len(rec.plays),
-                    "updated": round(p.stat().st_mtime, 3),
-                }
-            )
-        return out
+
+def resumed(record_bytes: bytes, level: int | None = None) -> GameSession:
+    """The game a record's bytes hold, checked and replayed; :class:`~.folder.Unreadable` with
+    the reason when it cannot be. A record on disk is untrusted: whatever it makes the library
+    raise is said as its damage (a 4xx), never a 500."""
+    try:
+        return GameSession.from_record(GameRecord.loads(record_bytes), level)
+    except Exception as err:  # noqa: BLE001 - named, logged once, the file kept
+        raise Unreadable(str(err) if isinstance(err, NotationError) else f"{type(err).__name__}: {err}") from None
+
+
+def settings_of(raw: bytes | None, created: float) -> tuple[int | None, float]:
+    """The hints' level and the creation time a settings file holds (None and ``created`` for
+    what it does not hold well: the record alone then decides the level)."""
+    level = None
+    try:
+        settings = load_json(raw or b"", "settings", MAX_SETTINGS_BYTES)
+    except NotationError:
+        return level, created
+    if not isinstance(settings, dict):
+        return level, created
+    if type(settings.get("level")) is int and settings["level"] in LEVELS:
+        level = settings["level"]
+    given = settings.get("created")
+    if isinstance(given, (int, float)) and not isinstance(given, bool) and math.isfinite(given):
+        created = float(given)
+    return level, created

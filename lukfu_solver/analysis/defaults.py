@@ -21,7 +21,7 @@ from ..errors import NotationError
 from ..hidden.calls import Budget, TwoPhase
 from ..hidden.pimc import SolveLimits
 from ..i18n import _
-from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int
+from ..inputs import MAX_JOBS, MAX_NODES, MAX_SAMPLES, check_int, check_seconds
 from ..view import HAND_SIZE
 from .cheap_value import CheapValue
 
@@ -138,16 +138,16 @@ def check_options(
 ) -> None:
     """Reject request values that make no sense (a NotationError naming the option): ``time_limit``
     is the per-solve limit (``--solve-time``), ``budget`` the answer's (``--time``)."""
-    if budget is not None and not budget > 0:
-        raise NotationError("time", _("must be more than 0 seconds, got {value}").format(value=budget))
+    if budget is not None:
+        check_seconds(budget, "time")
     if samples is not None and samples < 1:
         raise NotationError("samples", _("must be at least 1, got {value}").format(value=samples))
     if jobs < 1:
         raise NotationError("jobs", _("must be at least 1, got {value}").format(value=jobs))
     if max_nodes is not None and max_nodes < 0:
         raise NotationError("max-nodes", _("must be 0 (no limit) or more, got {value}").format(value=max_nodes))
-    if time_limit is not None and not time_limit > 0:
-        raise NotationError("solve-time", _("must be more than 0 seconds, got {value}").format(value=time_limit))
+    if time_limit is not None:
+        check_seconds(time_limit, "solve-time")
     if samples is not None:  # the upper bounds of docs/limits.md
         check_int(samples, "samples", 1, MAX_SAMPLES)
     check_int(jobs, "jobs", 1, MAX_JOBS)

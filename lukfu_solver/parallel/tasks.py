@@ -10,8 +10,17 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
 - :meth:`TaskPool.submit` queues a call ``fn(*args)`` (``fn`` importable, arguments picklable)
   with a priority (lower first; ties in order) and returns a :class:`Task` whose ``future`` is a
   ``concurrent.futures.Future`` (``asyncio.wrap_future`` awaits it);
+- the first ``reserved`` workers run only urgent tasks (priority at most ``urgent``), so urgent
+  work never waits for long work to end: a server keeps one worker for a person's engine move
+  while reviews fill the others. Urgent work goes to an idle reserved worker first, and other
+  work runs at ``background_nice`` (a niceness, where the system has one; its worker is replaced
+  once it is done, so urgent work never runs nice), so long work also yields the CPU to it;
+- every task's state is a :class:`Status`, the one state machine of queued work (``queued``,
+  ``running``, then ``done``, ``failed`` or ``cancelled``, an end being final); a caller that
+  does more after the call (applies a move, saves a file) passes its own Status, which the pool
+  moves to ``running`` and leaves for the caller to end;
 - with ``progress=True`` the call gets a ``progress(done, total)`` keyword it may call; the last
-  report is :attr:`Task.progress`;
+  report is :attr:`Status.progress`;
 - :meth:`TaskPool.cancel` drops a queued task, or terminates the worker running it and starts a
   fresh one in its place: the other slots' tasks go on;
 - a worker that dies (killed, out of memory) fails only its own task, with :class:`WorkerLost`,
@@ -25,9 +34,11 @@ like the batch workers (spawned, Ctrl-C ignored, the parent's language: ``_start
 from __future__ import annotations
 
 import contextlib
+import enum
+import heapq
 import itertools
 import multiprocessing
-import queue
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -43,9 +54,60 @@ class TaskCancelled(Exception):
     """The task was cancelled before it finished (its worker was stopped)."""
 
 
+class State(str, enum.Enum):
+    """Where a piece of queued work stands."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+ENDED = frozenset({State.DONE, State.FAILED, State.CANCELLED})
+"""The final states: nothing moves out of them."""
+
+
+class Status:
+    """The state of one piece of work, the one state machine a pool and its callers share.
+
+    ``queued`` → ``running`` → ``done``/``failed``/``cancelled``; ``running`` → ``queued`` again
+    when the work is handed out anew (its worker was lost); ``queued`` may end at once (dropped,
+    or answered from work made before). An end is final: :meth:`move` out of it is refused
+    (returns False), so of a cancel and a finish racing each other the first one stands.
+    Thread-safe; ``progress`` is the last (done, total) report of the work.
+
+    >>> s = Status(); s.move(State.RUNNING), s.move(State.DONE), s.move(State.CANCELLED), s.state.value
+    (True, True, False, 'done')
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.state = State.QUEUED
+        self.progress: tuple[int, int] | None = None
+        self.started: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the work has ended (done, failed or cancelled)."""
+        return self.state in ENDED
+
+    def move(self, new: State) -> bool:
+        """Move to ``new``; False (and no change) from an end, or to the state it is in."""
+        with self._lock:
+            if self.state in ENDED or new == self.state:
+                return False
+            if new == State.QUEUED:
+                self.progress = None
+            elif new == State.RUNNING:
+                self.started = time.monotonic()
+            self.state = new
+            return True
+
+
 @dataclass(eq=False)
 class Task:
-    """One queued or running call: its ``future``, its last ``progress`` (done, total) report."""
+    """One queued or running call: its ``future`` and its :class:`Status` (see the module notes)."""
 
     id: int
     fn: Callable[..., Any]
@@ -53,25 +115,47 @@ class Task:
     priority: int
     want_progress: bool
     lang: str
+    status: Status = field(default_factory=Status)
+    owns_status: bool = True
+    """Whether the pool ends ``status`` itself (False: the caller that passed it ends it)."""
     future: Future[Any] = field(default_factory=Future)
-    progress: tuple[int, int] | None = None
-    started: float | None = None
     cancel_requested: bool = False
+    nice: int = 0
+    """The niceness its worker takes on for it (long work yields the CPU to urgent work)."""
 
     @property
     def state(self) -> str:
-        """``queued``, ``running``, ``done``, ``failed`` or ``cancelled``."""
-        f = self.future
-        if not f.done():
-            return "running" if self.started is not None else "queued"
-        if f.cancelled() or isinstance(f.exception(), TaskCancelled):
-            return "cancelled"
-        return "failed" if f.exception() is not None else "done"
+        """``queued``, ``running``, ``done``, ``failed`` or ``cancelled`` (the status's)."""
+        return self.status.state.value
+
+    @property
+    def progress(self) -> tuple[int, int] | None:
+        """The last (done, total) report of the call."""
+        return self.status.progress
+
+    @property
+    def started(self) -> float | None:
+        """When the call last started in a worker (``time.monotonic``), None while queued."""
+        return self.status.started
+
+    def end(self, result: Any = None, error: BaseException | None = None) -> None:
+        """Resolve the future (the status first, when the pool owns it: whoever sees the future
+        done sees the state ended)."""
+        if self.owns_status:
+            if error is None:
+                self.status.move(State.DONE)
+            else:
+                self.status.move(State.CANCELLED if isinstance(error, TaskCancelled) else State.FAILED)
+        if error is None:
+            self.future.set_result(result)
+        else:
+            self.future.set_exception(error)
 
 
 def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None) -> None:
     """A worker's loop: receive a call, run it, send back ``("progress", done, total)`` reports
-    and then ``("done", result)`` or ``("error", exception)``; None (or a closed pipe) ends it."""
+    and then ``("done", result)`` or ``("error", exception)``; None (or a closed pipe) ends it.
+    A call sent with a niceness first adds it to the worker's (where the system has one)."""
     _start_worker(lang)
     if warmup is not None:
         with contextlib.suppress(Exception):
@@ -83,7 +167,10 @@ def _worker_main(conn: Any, lang: str, warmup: Callable[[], object] | None) -> N
             return
         if msg is None:
             return
-        fn, args, want_progress, task_lang = msg
+        fn, args, want_progress, task_lang, nice = msg
+        if nice and hasattr(os, "nice"):
+            with contextlib.suppress(OSError):
+                os.nice(nice)
 
         def report(done: int, total: int) -> None:
             conn.send(("progress", int(done), int(total)))
@@ -139,8 +226,7 @@ class _Slot:
     def _run(self) -> None:
         pool = self.pool
         while True:
-            item = pool.queue.get()
-            task = item[2]
+            task = pool._next(self.index < pool.reserved)
             if task is None:
                 self.stop_process()
                 return
@@ -150,28 +236,31 @@ class _Slot:
                 self.start_process()
             with pool.lock:
                 self.task = task
-                task.started = time.monotonic()
+                task.status.move(State.RUNNING)
+            niced = self.process if task.nice else None
             try:
                 self._serve(task)
             finally:
                 with pool.lock:
                     self.task = None
+            if niced is not None and self.process is niced:
+                self.start_process()  # a fresh worker: the next call, maybe urgent, runs at full priority
 
     def _serve(self, task: Task) -> None:
         """Hand ``task`` to the worker and wait for its answer, its death or its cancellation."""
         try:
-            self.conn.send((task.fn, task.args, task.want_progress, task.lang))
+            self.conn.send((task.fn, task.args, task.want_progress, task.lang, task.nice))
         except (OSError, ValueError, EOFError):
             self.start_process()
-            task.future.set_exception(WorkerLost())
+            task.end(error=WorkerLost())
             return
         except Exception as exc:  # the call or its arguments do not pickle
-            task.future.set_exception(exc)
+            task.end(error=exc)
             return
         while True:
             if task.cancel_requested:
                 self.start_process()
-                task.future.set_exception(TaskCancelled())
+                task.end(error=TaskCancelled())
                 return
             try:
                 ready = self.conn.poll(0.05)
@@ -185,32 +274,49 @@ class _Slot:
                     continue
             kind = msg[0]
             if kind == "progress":
-                task.progress = (msg[1], msg[2])
+                task.status.progress = (msg[1], msg[2])
                 continue
             if task.cancel_requested:
                 self.start_process()
-                task.future.set_exception(TaskCancelled())
+                task.end(error=TaskCancelled())
             elif kind == "done":
-                task.future.set_result(msg[1])
+                task.end(msg[1])
             elif kind == "error":
-                task.future.set_exception(msg[1])
+                task.end(error=msg[1])
             else:
                 self.start_process()
-                task.future.set_exception(WorkerLost())
+                task.end(error=WorkerLost())
             return
 
 
 class TaskPool:
     """``workers`` worker processes that run submitted calls one at a time each (see the module
-    notes); ``warmup`` (importable, no arguments) runs once in every worker as it starts, so the
-    first task does not pay for the imports. Use as a context manager or call :meth:`close`."""
+    notes); the first ``reserved`` of them run only calls of priority at most ``urgent``.
+    ``warmup`` (importable, no arguments) runs once in every worker as it starts, so the first
+    task does not pay for the imports. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self, workers: int, warmup: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        workers: int,
+        warmup: Callable[[], object] | None = None,
+        reserved: int = 0,
+        urgent: int = 0,
+        background_nice: int = 0,
+    ) -> None:
         if workers < 1:
             raise ValueError(f"a task pool needs at least 1 worker, got {workers}")
+        if not 0 <= reserved < workers:
+            raise ValueError(f"a pool of {workers} workers can reserve 0 to {workers - 1} of them, not {reserved}")
         self.lang = language()
         self.warmup = warmup
-        self.queue: queue.PriorityQueue[tuple[int, int, Task | None]] = queue.PriorityQueue()
+        self.reserved = reserved
+        self.urgent = urgent
+        self.background_nice = background_nice
+        self._urgent: list[tuple[int, int, Task]] = []
+        self._rest: list[tuple[int, int, Task]] = []
+        self._idle_reserved = 0
+        self._stopping = False
+        self._ready = threading.Condition()
         self.lock = threading.Lock()
         self._ids = itertools.count(1)
         self._order = itertools.count()
@@ -220,15 +326,57 @@ class TaskPool:
             slot.start_process()
             slot.thread.start()
 
+    def _put(self, priority: int, task: Task) -> None:
+        with self._ready:
+            heap = self._urgent if priority <= self.urgent else self._rest
+            heapq.heappush(heap, (priority, next(self._order), task))
+            self._ready.notify_all()
+
+    def _next(self, reserved: bool) -> Task | None:
+        """The next task a worker takes (waiting for one); None tells the worker to stop. A
+        reserved worker takes only urgent tasks; another takes an urgent task only when no
+        reserved worker is idle (one is then about to take it), else the first of the rest."""
+        with self._ready:
+            while True:
+                heap = None
+                if self._stopping:
+                    return None
+                if self._urgent and (reserved or not self._idle_reserved):
+                    heap = self._urgent
+                elif not reserved and self._rest:
+                    heap = self._rest
+                if heap is not None:
+                    task = heapq.heappop(heap)[2]
+                    self._ready.notify_all()  # the others look again (an urgent task may be theirs now)
+                    return task
+                if reserved:
+                    self._idle_reserved += 1
+                try:
+                    self._ready.wait()
+                finally:
+                    if reserved:
+                        self._idle_reserved -= 1
+
     def submit(
-        self, fn: Callable[..., Any], args: tuple[Any, ...] = (), *, priority: int = 1, progress: bool = False
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        *,
+        priority: int = 1,
+        progress: bool = False,
+        status: Status | None = None,
     ) -> Task:
         """Queue ``fn(*args)`` (lower ``priority`` runs first); with ``progress`` the call gets a
-        ``progress(done, total)`` keyword. It runs in the language in use now."""
+        ``progress(done, total)`` keyword. It runs in the language in use now. A ``status`` given
+        is moved to ``running`` when the call starts and left for the caller to end."""
         if self.closed:
             raise RuntimeError("the task pool is closed")
-        task = Task(next(self._ids), fn, args, priority, progress, language())
-        self.queue.put((priority, next(self._order), task))
+        own = status is None
+        task = Task(next(self._ids), fn, args, priority, progress, language(), status or Status(), own)
+        task.nice = self.background_nice if priority > self.urgent else 0
+        if own:
+            task.future.add_done_callback(_ended_if_cancelled(task))
+        self._put(priority, task)
         return task
 
     def cancel(self, task: Task) -> bool:
@@ -260,17 +408,17 @@ class TaskPool:
         if self.closed:
             return
         self.closed = True
-        while True:
-            try:
-                _p, _o, task = self.queue.get_nowait()
-            except queue.Empty:
-                break
-            if task is not None:
-                task.future.cancel()
+        with self._ready:
+            waiting = [task for _p, _o, task in self._urgent + self._rest]
+            self._urgent.clear()
+            self._rest.clear()
+        for task in waiting:
+            task.future.cancel()
         for task in self.running():
             self.cancel(task)
-        for _slot in self.slots:
-            self.queue.put((-(10**9), next(self._order), None))
+        with self._ready:
+            self._stopping = True
+            self._ready.notify_all()
         for slot in self.slots:
             slot.thread.join(10)
 
@@ -281,4 +429,14 @@ class TaskPool:
         self.close()
 
 
-__all__ = ["Task", "TaskCancelled", "TaskPool"]
+def _ended_if_cancelled(task: Task) -> Callable[[Future[Any]], None]:
+    """A future's callback that ends the pool's own status of a task dropped while queued."""
+
+    def done(future: Future[Any]) -> None:
+        if future.cancelled():
+            task.status.move(State.CANCELLED)
+
+    return done
+
+
+__all__ = ["ENDED", "State", "Status", "Task", "TaskCancelled", "TaskPool"]

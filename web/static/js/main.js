@@ -1,7 +1,7 @@
 // The page: its header (new game, saved games, open a record, language), the dialogs, the
 // keyboard, and which screen shows (a game, chosen by the address's #game=ID, or a replay).
 
-import { call, fetchJson } from "./api.js";
+import { call, fetchJson, hasToken, refusalMessage } from "./api.js";
 import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
@@ -20,9 +20,10 @@ class App {
   async start() {
     const url = new URL(location.href);
     const asked = url.searchParams.get("lang") || localStorage.getItem("lukfu.lang") || $('meta[name="lukfu-lang"]').content;
-    if (url.searchParams.has("token")) {
-      url.searchParams.delete("token"); // the cookie the server set carries it from now on
-      history.replaceState(null, "", url.pathname + url.search + url.hash);
+    window.addEventListener("lukfu:token", (e) => this.notice(e.detail));
+    if (!hasToken()) {
+      this.notice(await refusalMessage(asked || "en"));
+      return;
     }
     await loadLanguage(asked || "en", fetchJson);
     this.info = await call("/api/info");
@@ -33,22 +34,47 @@ class App {
     await this.route();
   }
 
-  /** The game the address names, else the last one of this tab, else a new game. */
+  /** The game the address names, else the game in progress (the last unfinished one), else a new game. */
   async route() {
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     try {
       if (id) {
         if (id !== this.game.id) await this.game.open(id);
       } else {
-        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+        await this.resume();
       }
     } catch (err) {
+      if (err.token) return;
       this.toast(err.message, true);
       if (id) {
         history.replaceState(null, "", location.pathname);
-        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+        await this.resume();
       }
     }
+  }
+
+  /** Back to the game in progress (the last unfinished one), else a new game. */
+  async resume() {
+    const { games } = await call("/api/games?finished=false&limit=1");
+    if (games.length) {
+      this.remember(games[0].id);
+      await this.game.open(games[0].id);
+    } else {
+      await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+    }
+  }
+
+  /** The whole page gives way to one message (a refused token: what to do next). */
+  notice(message) {
+    const box = document.createElement("section");
+    box.className = "notice";
+    box.id = "notice";
+    const title = document.createElement("h1");
+    title.textContent = "Luk Fu";
+    const text = document.createElement("p");
+    text.textContent = message;
+    box.append(title, text);
+    $("#main").replaceChildren(box);
   }
 
   remember(id) {
@@ -225,5 +251,5 @@ class App {
 }
 
 const app = new App();
-app.start().catch((err) => app.toast(err.message, true));
+app.start().catch((err) => (err.token ? app.notice(err.message) : app.toast(err.message, true)));
 window.lukfu = app; // for the browser tests and the curious
