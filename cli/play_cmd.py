@@ -48,7 +48,6 @@ from .render import (
     signed,
     trick_rows_table,
     trick_table,
-    view_trick_rows,
     worth_text,
 )
 
@@ -181,7 +180,7 @@ class Terminal:
             return None
         if cmd == "tricks":
             out(
-                trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet.")
+                trick_rows_table(view.history.tricks, title=_("Tricks")) if view.tricks else _("No trick played yet.")
             )
             return None
         if cmd == "moves":
@@ -264,8 +263,8 @@ class Terminal:
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
                 parts.append(Text(_("You lead trick {n}.").format(n=len(view.tricks) + 1)))
-            if any(isinstance(c, Play) and c.kind == CLAIM for c in view.legal_moves()):
-                total = view.fu[seat] + old.bit_count()
+            total = view.claim_total()
+            if total is not None:
                 parts.append(
                     Text(
                         _(
@@ -400,11 +399,10 @@ class Terminal:
             out(claim_announcement(rec, me))
             return
         view = rec.view(me, len(rec.plays))
-        trick = view.tricks[-1]
-        leader = view.leaders[-1]
-        i = len(trick) - 1
-        s = (leader + i) % 3
-        shown = trick[i]
+        trick = view.history.tricks[-1]
+        i = len(trick.plays) - 1
+        s = trick.seat(i)
+        shown = trick.plays[i]
         mine, player = s == me, player_name(rec.players[s])
         if i == 0:
             words = _("You lead ") if mine else _("Seat {seat} ({player}) leads ")
@@ -418,7 +416,7 @@ class Terminal:
             words = _("You beat with ") if mine else _("Seat {seat} ({player}) beats with ")
             line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
         out(line)
-        if len(trick) == 3:
+        if trick.complete:
             out(trick_summary(view, rec.players, me))
 
 
@@ -662,7 +660,7 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Pat
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
     console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))
-    console.print(replay_renderable(rec, rec.replay()))
+    console.print(replay_renderable(rec))
     mine = rec.outcome.points[me]
     console.print(
         Text(

@@ -440,8 +440,9 @@ class GameSession:
         data["hidden_discards"] = list(view.hidden_discards)
         data["own_discards"] = format_cards(view.own_discards)
         over = self.pos.is_over
+        history = self.record.history
         tricks = []
-        for t in self.record.tricks():
+        for t in history.tricks:
             plays = []
             for i, p in enumerate(t.plays):
                 s = (t.leader + i) % 3
@@ -451,20 +452,12 @@ class GameSession:
         data["tricks"] = tricks
         data["can_claim"] = "claim" in data["choices"]
         data["sensible"] = self.sensible_discards()
-        if self.plays and self.plays[-1].kind == CLAIM:
-            before = self.record.replay()[-2]
-            s = before.to_move
-            shown = before.old_cards(s)
-            data["claim"] = {
-                "seat": s,
-                "fu": before.fu[s],
-                "old": format_cards(shown),
-                "total": before.fu[s] + shown.bit_count(),
-            }
+        if history.claim is not None:
+            data["claim"] = history.claim.to_json()
         if over:
             o = self.pos.outcome
             assert o is not None
-            data["outcome"] = {"winner": o.winner, "total": o.total, "how": o.how, "points": list(o.points)}
+            data["outcome"] = o.to_json()
             data["hands"] = [format_cards(h) for h in self.hands]
             data["old_dealt"] = [format_cards(old_cards(h, 0)) for h in self.hands]
         return data

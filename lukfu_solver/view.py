@@ -33,10 +33,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
+from .history import DealHistory
 from .i18n import _, ngettext
 from .inputs import excerpt, split_fields
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
@@ -46,6 +47,7 @@ from .rules import (
     beating_plays,
     can_beat,
     can_claim,
+    claim_total,
     end_outcome,
     follow_plays,
     lead_plays,
@@ -131,7 +133,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
         raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(tricks)))
     seen = 0
     left = HAND_SIZE  # cards each seat holds when the trick starts
-    leader = 0
+    history = DealHistory.of_tricks(tricks)
     for t, trick in enumerate(tricks, 1):
         if not trick or len(trick) > 3:
             raise NotationError("history", _('trick {t}: a trick has 1 to 3 plays, got {count}').format(t=t, count=len(trick)))
@@ -141,7 +143,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
             )
         if left == 0:
             raise NotationError("history", _('trick {t}: the hands ran out after trick {t2} (R15)').format(t=t, t2=t - 1))
-        best_i = 0
+        walk = history.tricks[t - 1]
         for i, p in enumerate(trick):
             where = f"trick {t}, play {i + 1}"
             if p.kind == CLAIM:
@@ -152,7 +154,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
                 raise NotationError(
                     "history", _('{where}: the discard {play} hides its cards; every discard must show them here').format(where=where, play=p)
                 )
-            seat = (leader + i) % 3
+            seat = walk.seat(i)
             if i == 0:
                 if p.kind == DISCARD:
                     raise NotationError(
@@ -172,19 +174,15 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
                     raise NotationError(
                         "history", _('{where}: {play} has {size} cards but the lead {trick} has {size2}').format(where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size)
                     )
-                if p.kind != DISCARD:
-                    best = trick[best_i]
-                    if not beats(p, best, best_i == 0):
-                        raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=best))
-                    best_i = i
+                best_i = walk.best_before(i)
+                if p.kind != DISCARD and not beats(p, trick[best_i], best_i == 0):
+                    raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=trick[best_i]))
             dup = seen & p.cards
             if dup:
                 raise NotationError(
                     "history", _('{where}: {cards} is already played in {trick}').format(where=where, cards=format_cards(dup), trick=_find(tricks, dup))
                 )
             seen |= p.cards
-        if len(trick) == 3:
-            leader = (leader + best_i) % 3
         left -= trick[0].size
 
 
@@ -280,6 +278,37 @@ class SeatView:
     def __repr__(self) -> str:
         return f"SeatView.parse({str(self)!r})"
 
+    def to_json(self) -> dict[str, Any]:
+        """The facts of ``lukfu show --view VIEW --json`` (cards and plays as NOTATION.md writes them)."""
+        trick = None
+        if self.trick:
+            leader = self.trick_leader
+            trick = {
+                "leader": leader,
+                "plays": [{"seat": (leader + i) % 3, "play": str(p)} for i, p in enumerate(self.trick)],
+                "best": {"seat": self.best_seat, "play": str(self.best)},
+            }
+        return {
+            "view": str(self),
+            "seat": self.seat,
+            "hand": format_cards(self.hand),
+            "old": format_cards(self.old_cards()),
+            "caller": self.caller,
+            "master": 0,
+            "calls": list(self.calls),
+            "tricks": [t.to_json(n) for n, t in enumerate(self.history.tricks, 1)],
+            "trick": trick,
+            "faceup": format_cards(self.faceup),
+            "hand_sizes": list(self.hand_sizes),
+            "fu": list(self.fu),
+            "hidden_discards": list(self.hidden_discards),
+            "own_discards": format_cards(self.own_discards),
+            "unseen": format_cards(self.unseen),
+            "to_move": self.to_move,
+            "is_over": self.is_over,
+            "legal": [str(m) for m in self.sorted_legal_moves()],
+        }
+
     @classmethod
     def from_deal(cls, seat: int, dealt: CardSet, caller: int, plays: Sequence[Play]) -> SeatView:
         """The view of ``seat`` (dealt ``dealt``) after the fully known ``plays`` (no checks).
@@ -287,77 +316,54 @@ class SeatView:
         Other seats' discards are hidden, the hand is ``dealt`` less the seat's own plays. A claim
         ends the deal and is not part of a view: it raises NotationError("plays", …).
         """
-        tricks: list[tuple[Play, ...]] = []
-        cur: list[Play] = []
-        leader = best_i = 0
-        hand = dealt
         for n, p in enumerate(plays, 1):
             if p.kind == CLAIM:
                 raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
-            s = (leader + len(cur)) % 3
-            if s == seat:
-                hand &= ~p.cards
-            elif p.kind == DISCARD:
-                p = Play(DISCARD, 0, p.size)
-            if cur and p.kind != DISCARD:
-                best_i = len(cur)
-            cur.append(p)
-            if len(cur) == 3:
-                tricks.append(tuple(cur))
-                leader = (leader + best_i) % 3
-                cur = []
-                best_i = 0
-        if cur:
-            tricks.append(tuple(cur))
+        hand = dealt
+        tricks: list[tuple[Play, ...]] = []
+        for t in DealHistory.of_plays(plays).tricks:
+            shown = []
+            for i, p in enumerate(t.plays):
+                if t.seat(i) == seat:
+                    hand &= ~p.cards
+                elif p.kind == DISCARD:
+                    p = Play(DISCARD, 0, p.size)
+                shown.append(p)
+            tricks.append(tuple(shown))
         return cls(seat, hand, caller, tuple(tricks))
 
     # ------------------------------------------------------------ derivations
 
     @cached_property
+    def history(self) -> DealHistory:
+        """The tricks so far, each with its leader, best play, winner and fu (:class:`DealHistory`)."""
+        return DealHistory.of_tricks(self.tricks)
+
+    @cached_property
     def _facts(self) -> _Facts:
-        leader = 0
-        leaders: list[int] = []
-        winners: list[int] = []
-        faceup = trick_faceup = own = 0
-        fu = [0, 0, 0]
+        h = self.history
+        own = 0
         played = [0, 0, 0]
         hidden = [0, 0, 0]
-        trick: tuple[Play, ...] = ()
-        best_i = 0
-        for tr in self.tricks:
-            leaders.append(leader)
-            best_i = 0
-            up = 0
-            for i, p in enumerate(tr):
-                s = (leader + i) % 3
+        for t in h.tricks:
+            for i, p in enumerate(t.plays):
+                s = (t.leader + i) % 3
                 played[s] += p.size
                 if p.kind == DISCARD:
                     if s == self.seat:
                         own |= p.cards
                     else:
                         hidden[s] += p.size
-                else:
-                    up |= p.cards
-                    if i:
-                        best_i = i
-            if len(tr) == 3:
-                winner = (leader + best_i) % 3
-                winners.append(winner)
-                fu[winner] += tr[best_i].size
-                faceup |= up
-                leader = winner
-                best_i = 0
-            else:
-                trick, trick_faceup = tr, up
+        cur = h.current
         return _Facts(
-            tuple(leaders),
-            tuple(winners),
-            faceup,
-            trick,
-            leader,
-            trick_faceup,
-            best_i,
-            (fu[0], fu[1], fu[2]),
+            h.leaders,
+            h.winners,
+            h.faceup,
+            () if cur is None else cur.plays,
+            h.next_leader,
+            0 if cur is None else cur.faceup(),
+            0 if cur is None else cur.best,
+            h.fu,
             (played[0], played[1], played[2]),
             (hidden[0], hidden[1], hidden[2]),
             own,
@@ -446,6 +452,14 @@ class SeatView:
         """The viewer's Old cards (R11–R13): from its hand and every face-up card, the trick's too."""
         f = self._facts
         return old_cards(self.hand, f.faceup | f.trick_faceup)
+
+    def claim_total(self) -> int | None:
+        """The viewer's total T if it claimed now (R14, R16: its fu plus its Old cards), or None
+        when it may not claim now."""
+        turn = self.turn()
+        if turn is None or turn.trick or not can_claim(turn.fu, turn.hand, turn.faceup):
+            return None
+        return claim_total(turn.fu, turn.hand, turn.faceup)
 
     def legal_moves(self) -> Iterator[Play]:
         """The viewer's legal moves when it is to move in the play phase, in Position's order.
@@ -612,13 +626,8 @@ class SeatView:
         """The checks that depend on the viewer: discards' visibility, the hand, the viewer's plays."""
         seat, caller, tricks = self.seat, self.caller, self.tricks
         f = self._facts
-        # the seat of every play
-        seats: list[list[int]] = []
-        leader = 0
-        for t, tr in enumerate(tricks):
-            seats.append([(leader + i) % 3 for i in range(len(tr))])
-            if t < len(f.winners):
-                leader = f.winners[t]
+        walks = self.history.tricks
+        seats = [[w.seat(i) for i in range(len(w.plays))] for w in walks]  # the seat of every play
         for t, tr in enumerate(tricks):
             for i, p in enumerate(tr):
                 s = seats[t][i]
@@ -660,7 +669,6 @@ class SeatView:
         own_before = 0  # the viewer's discards before t
         for t, tr in enumerate(tricks):
             held = self.hand | mine_from[t]  # the viewer's hand when trick t started
-            best_i = 0
             for i, p in enumerate(tr):
                 s = seats[t][i]
                 where = f"trick {t + 1}, play {i + 1}"
@@ -677,6 +685,7 @@ class SeatView:
                         out = held | own_before | ((up_by[0][t] | up_by[1][t] | up_by[2][t]) & ~shown)
                         _check_single_lead(where, s, p, shown, out, faceup)
                 if i and p.kind == DISCARD:
+                    best_i = walks[t].best_before(i)
                     best = tr[best_i]
                     known = held if s == seat else up_by[s][t + 1]
                     beat = next(beating_plays(known, best, best_i == 0), None)
@@ -690,16 +699,12 @@ class SeatView:
                             "history",
                             message.format(where=where, s=s, beat=beat, best=best),
                         )
-                if i and p.kind != DISCARD:
-                    best_i = i
                 if s == seat:
                     held &= ~p.cards
                     if p.kind == DISCARD:
                         own_before |= p.cards
-            if len(tr) == 3:  # only completed tricks count for Old cards at the next lead
-                for p in tr:
-                    if p.kind != DISCARD:
-                        faceup |= p.cards
+            if walks[t].complete:  # only completed tricks count for Old cards at the next lead
+                faceup |= walks[t].faceup()
 
 
 def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: CardSet, faceup: CardSet) -> None:

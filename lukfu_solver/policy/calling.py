@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -145,6 +146,20 @@ def policy_calls(hand: CardSet) -> bool:
     evidence of earlier passes in ``advise``): call when Old cards + sets + runs reach
     :data:`CALL_SCORE`."""
     return hand_facts(hand).call_score >= CALL_SCORE
+
+
+def later_caller(
+    hands: Sequence[CardSet], seat: int, calls: Callable[[CardSet], bool] = policy_calls
+) -> int | None:
+    """Who calls if ``seat`` passes (R3): the first later seat whose hand ``calls`` calls (by
+    default :func:`policy_calls`, the later seats' policy in the call valuation), None when
+    none does (three passes: a redeal, nobody scores).
+
+    >>> from lukfu_solver.game import deal_from_seed
+    >>> [later_caller(deal_from_seed(9), s) for s in range(3)], later_caller(deal_from_seed(2), 0)
+    ([1, 2, None], None)
+    """
+    return next((s for s in range(seat + 1, 3) if calls(hands[s])), None)
 
 
 # ================================================================ the opponent model's call curve

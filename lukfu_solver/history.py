@@ -1,0 +1,220 @@
+"""The history of a deal, trick by trick: the one walk through the plays that finds each trick's
+best play, its winner and the fu it brought (R8–R10), and a claim's total (R14, R16).
+
+Every reader of a deal asks the same questions of its plays: who led each trick, which play is
+the best so far (R8: a face-up follower beats the best before it, so the best is the last
+face-up play), who won the trick and how many fu (R10), each seat's fu, the cards shown face up,
+and, when a claim ended the deal, what the claimant counted: its fu plus the Old cards it showed.
+:class:`DealHistory` answers them from a deal's plays (a record, a game) or from the tricks of a
+seat view; the record, the view, the reasoners and the front ends read it instead of walking the
+tricks again.
+
+>>> from lukfu_solver.plays import Play
+>>> h = DealHistory.of_plays([Play.parse(p) for p in "T2 T4 T6 M3 xC1".split()])
+>>> [(t.leader, t.best, t.winner, t.fu_won) for t in h.tricks], h.fu, h.next_leader
+([(0, 2, 2, 1), (2, 0, None, 0)], (0, 0, 1), 2)
+>>> [h.tricks[1].role(i) for i in range(2)], h.tricks[1].best_seat
+(['lead', 'discard'], 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .cards import CardSet, format_cards, old_cards
+from .plays import CLAIM, DISCARD, Play
+
+Hands = tuple[CardSet, CardSet, CardSet]
+
+ROLES = ("lead", "beat", "discard", "claim")
+"""What a play does at the table: leads a trick, beats the best play so far (R8), is discarded
+face down (R9), or claims the deal (R14)."""
+
+
+def best_index(plays: Sequence[Play]) -> int:
+    """The index in ``plays`` (a trick, leader first) of its best play so far: the last face-up
+    play, since a face-up follower must beat the best before it (R8) and a discard never does.
+
+    >>> best_index([Play.parse("T2"), Play.parse("T4"), Play.parse("xC1")])
+    1
+    """
+    for i in range(len(plays) - 1, 0, -1):
+        if plays[i].kind != DISCARD:
+            return i
+    return 0
+
+
+def play_role(place: int, play: Play) -> str:
+    """What ``play``, the ``place``-th of its trick (0: the lead), does: one of :data:`ROLES`."""
+    if play.kind == CLAIM:
+        return "claim"
+    if place == 0:
+        return "lead"
+    return "discard" if play.kind == DISCARD else "beat"
+
+
+class Trick(NamedTuple):
+    """One trick: its ``leader``, ``plays`` (leader first), ``best`` (the index in ``plays`` of
+    the best play so far), ``winner`` and ``fu_won`` (None and 0 while the trick is unfinished)."""
+
+    leader: int
+    plays: tuple[Play, ...]
+    best: int
+    winner: int | None
+    fu_won: int
+
+    @classmethod
+    def of(cls, leader: int, plays: Sequence[Play]) -> Trick:
+        """The trick ``leader`` led with ``plays``: complete (won, R10) after three plays."""
+        best = best_index(plays)
+        if len(plays) < 3:
+            return cls(leader, tuple(plays), best, None, 0)
+        return cls(leader, tuple(plays), best, (leader + best) % 3, plays[best].size)
+
+    @property
+    def complete(self) -> bool:
+        """Whether all three seats have played to it."""
+        return self.winner is not None
+
+    def seat(self, place: int) -> int:
+        """The seat of the ``place``-th play (0: the leader)."""
+        return (self.leader + place) % 3
+
+    @property
+    def best_seat(self) -> int:
+        """The seat whose play is best so far (the winner, once complete)."""
+        return (self.leader + self.best) % 3
+
+    @property
+    def best_play(self) -> Play:
+        """The best play so far."""
+        return self.plays[self.best]
+
+    def best_before(self, place: int) -> int:
+        """The index of the best play the ``place``-th play had to beat (0 for the lead itself)."""
+        return best_index(self.plays[:place]) if place else 0
+
+    def role(self, place: int) -> str:
+        """What the ``place``-th play does: ``lead``, ``beat`` or ``discard`` (:func:`play_role`)."""
+        return play_role(place, self.plays[place])
+
+    def faceup(self) -> CardSet:
+        """The cards played face up in this trick."""
+        m = 0
+        for p in self.plays:
+            if p.kind != DISCARD:
+                m |= p.cards
+        return m
+
+    def to_json(self, number: int) -> dict[str, Any]:
+        """The trick as ``replay --json`` and ``show --view --json`` write it: its ``number`` (from
+        1), leader, plays as NOTATION.md writes them, winner and fu won (null while unfinished)."""
+        return {
+            "number": number,
+            "leader": self.leader,
+            "plays": [str(p) for p in self.plays],
+            "winner": self.winner,
+            "fu_won": self.fu_won if self.complete else None,
+        }
+
+
+class Claim(NamedTuple):
+    """A claim that ended the deal (R14): the claimant's ``seat``, the ``fu`` it had won, the
+    ``old`` cards it showed and its ``total`` T, fu plus Old cards (R16)."""
+
+    seat: int
+    fu: int
+    old: CardSet
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seat", "fu", "old", "total"}``, the Old cards as NOTATION.md writes them."""
+        return {"seat": self.seat, "fu": self.fu, "old": format_cards(self.old), "total": self.total}
+
+
+@dataclass(frozen=True)
+class DealHistory:
+    """A deal's tricks so far (the last may be unfinished), each seat's ``fu``, the ``faceup``
+    cards of the completed tricks, and the ``claim`` that ended the deal (None: no claim, or the
+    hands were not known)."""
+
+    tricks: tuple[Trick, ...]
+    fu: tuple[int, int, int]
+    faceup: CardSet
+    claim: Claim | None = None
+
+    @classmethod
+    def of_tricks(cls, tricks: Iterable[Sequence[Play]]) -> DealHistory:
+        """The history of plays already split into tricks (a seat view's): each trick but the
+        last complete, the first led by seat 0 (R4), each next one by the last winner (R10)."""
+        out: list[Trick] = []
+        fu = [0, 0, 0]
+        faceup = 0
+        leader = 0
+        for plays in tricks:
+            t = Trick.of(leader, plays)
+            out.append(t)
+            if t.winner is not None:
+                fu[t.winner] += t.fu_won
+                faceup |= t.faceup()
+                leader = t.winner
+        return cls(tuple(out), (fu[0], fu[1], fu[2]), faceup)
+
+    @classmethod
+    def of_plays(cls, plays: Iterable[Play], hands: Hands | None = None) -> DealHistory:
+        """The history of a deal's plays in order (a claim ends it). With the dealt ``hands``
+        (seat 0 first) a claim's Old cards and total are known (:attr:`claim`)."""
+        tricks: list[list[Play]] = [[]]
+        played = [0, 0, 0]
+        leader = 0
+        claimed = False
+        for p in plays:
+            if p.kind == CLAIM:
+                claimed = True
+                break
+            cur = tricks[-1]
+            played[(leader + len(cur)) % 3] |= p.cards
+            cur.append(p)
+            if len(cur) == 3:
+                leader = (leader + best_index(cur)) % 3
+                tricks.append([])
+        if not tricks[-1]:
+            tricks.pop()
+        history = cls.of_tricks(tricks)
+        if not claimed or hands is None:
+            return history
+        s = history.next_leader
+        old = old_cards(hands[s] & ~played[s], history.faceup)
+        claim = Claim(s, history.fu[s], old, history.fu[s] + old.bit_count())
+        return cls(history.tricks, history.fu, history.faceup, claim)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The leader of each trick."""
+        return tuple(t.leader for t in self.tricks)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner of each completed trick (R10)."""
+        return tuple(t.winner for t in self.tricks if t.winner is not None)
+
+    @property
+    def completed(self) -> int:
+        """How many tricks are complete."""
+        return len(self.tricks) - (self.current is not None)
+
+    @property
+    def current(self) -> Trick | None:
+        """The trick in progress (None when a seat is about to lead, or the deal has ended)."""
+        return self.tricks[-1] if self.tricks and not self.tricks[-1].complete else None
+
+    @property
+    def next_leader(self) -> int:
+        """The leader of the trick in progress, or the seat about to lead (the last winner; seat
+        0 before the first trick, R4)."""
+        if not self.tricks:
+            return 0
+        last = self.tricks[-1]
+        return last.leader if last.winner is None else last.winner
