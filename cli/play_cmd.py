@@ -1,10 +1,11 @@
 """``play``: one deal at the terminal, you against two engine players (the seed text's table).
 
-The table loop is :func:`lukfu_solver.game.play_deal`; you are one of its players (answers read
-from standard input) and its observer prints every call and play as it happens, showing only what
-your seat may see (other seats' discards as card backs). ``undo`` replays the deal from its seed
-with your earlier answers and the engines' remembered answers (so nothing is recomputed) and
-stops one answer earlier. Works from a pipe: one answer a line; end of input ends cleanly.
+The game is :class:`lukfu_solver.session.GameSession`, the one the browser table drives too:
+:func:`play_one` asks you (answers read from standard input) or an engine whenever it is their
+turn and tells every call and play as it happens, showing only what your seat may see (other
+seats' discards as card backs). ``undo`` is the game's own: it goes back to your previous
+decision (the engines' answers are remembered, so nothing is recomputed). Works from a pipe: one
+answer a line; end of input ends cleanly.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -51,15 +52,17 @@ from .render import (
     worth_text,
 )
 
+if TYPE_CHECKING:
+    from lukfu_solver.session import Opponent
+
 TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
 """The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
-YOU = "you"
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
 
 
 class Undo(Exception):
-    """Take back the human's last answer: the deal is replayed up to it."""
+    """Take back the human's last answer (the game goes back to the human's previous decision)."""
 
 
 class Quit(Exception):
@@ -67,8 +70,8 @@ class Quit(Exception):
 
 
 class Remembering:
-    """An engine player whose answers are remembered by view, so a replay after ``undo`` asks
-    nothing twice (and a random player answers as it did)."""
+    """An engine player whose answers are remembered by view, so the same decision after an
+    ``undo`` is not computed again (and a random player answers as it did)."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
@@ -85,16 +88,13 @@ class Remembering:
 class Terminal:
     """The human's side of the table: shows the deal, reads answers, tells what happens."""
 
-    name = YOU
-
     def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
         self.console = console
         self.level = level
         self.seed = seed
         self.infer = infer
-        self.script: list[str] = []
-        self.answers: list[str] = []
-        self.quiet = False
+        self.can_undo = False
+        """Whether you have an answer to take back in this game."""
         self.echo = not sys.stdin.isatty()
         self.names: tuple[str, str, str] = ("", "", "")
         self.hand_shown: tuple[int, int] | None = None
@@ -119,25 +119,14 @@ class Terminal:
             return False
         return command_of(line, ("quit",)) != "quit"
 
-    def start(self, script: list[str]) -> None:
-        """Begin (again), answering ``script`` silently first (after an undo)."""
-        self.script = list(script)
-        self.answers = []
-        self.quiet = bool(script)
-        self.hand_shown = None  # after an undo the table is shown afresh
-
     def __call__(self, view: SeatView) -> Play | str:
-        if self.script:
-            text = self.script.pop(0)
-            self.answers.append(text)
-            return _answer(view, text)
-        self.quiet = False
+        """Your answer at ``view``: the table shown, lines read until one is an answer (``undo``
+        raises :class:`Undo`, ``quit`` or the end of input :class:`Quit`)."""
         self.show(view)
         while True:
             line = self.read(view)
             result = self.handle(view, line)
             if result is not None:
-                self.answers.append(str(result))
                 return result
 
     def read(self, view: SeatView) -> str:
@@ -171,7 +160,7 @@ class Terminal:
             out(help_renderable())
             return None
         if cmd == "undo":
-            if not self.answers:
+            if not self.can_undo:
                 out(_("Nothing to undo yet."))
                 return None
             raise Undo
@@ -363,13 +352,15 @@ class Terminal:
 
     def observe(self, rec: GameRecord) -> None:
         """Tell what just happened at the table, as your seat sees it."""
+        from lukfu_solver.session import YOU
+
         if rec.players is None:
             return
         self.names = rec.players
         me = rec.players.index(YOU)
         out = self.console.print
         if not rec.calls:
-            if self.quiet or len(rec.passed_out) in self.announced:
+            if len(rec.passed_out) in self.announced:
                 return
             self.announced.add(len(rec.passed_out))
             if rec.passed_out:
@@ -386,8 +377,6 @@ class Terminal:
                 old = old_cards(hand, 0)
                 out(Group(hand_table(hand, old, _("your hand (seat {seat})").format(seat=me)), legend_for(old)))
                 self.hand_shown = (hand, old)
-            return
-        if self.quiet:
             return
         if not rec.plays:
             s = len(rec.calls) - 1
@@ -458,13 +447,6 @@ def _choices(view: SeatView, level: int) -> list[Any]:
     return menu_order(view, level)
 
 
-def _answer(view: SeatView, text: str) -> Play | str:
-    """A remembered answer (its text) as the table wants it."""
-    if view.caller is None:
-        return text
-    return Play.parse(text)
-
-
 def _fresh_name(seed: int) -> Path:
     """``lukfu-<seed>.json`` in the current directory, or ``lukfu-<seed>-2.json`` … if taken."""
     return fresh_name(f"lukfu-{seed}")
@@ -531,16 +513,16 @@ def play(
     dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
     """
     from lukfu_solver.game import first_master
+    from lukfu_solver.session import YOU, parse_opponents
 
     from .play_session import Session, deal_seeds, record_path
-    from .play_session import opponents as opponents_of
 
     tolerant_stdin()
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
         raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
-    engines = opponents_of(opponents, level)
+    engines = parse_opponents(opponents, level)
     path = Path(record) if record is not None else None
     if seed is not None:
         check_seed(seed)
@@ -558,14 +540,14 @@ def play(
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()
-    if any("pimc" in spec for _name, spec in engines):
+    if any("pimc" in o.engine for o in engines):
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
     human = 0 if seat is None else (first_master(seed) + seat) % 3
-    names = [name for name, _spec in engines]
+    names = [o.name for o in engines]
     names.insert(human, YOU)
-    a, b = (player_name(name) for name, _spec in engines)
+    a, b = (player_name(o.name) for o in engines)
     if deals == 1:
         head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
         where = _("The game will be saved to {path} when the deal ends (--record FILE to choose).")
@@ -584,7 +566,7 @@ def play(
     for k, deal_seed in enumerate(seeds, 1):
         if deals > 1:
             console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))
-        rec = play_one(console, term, engines, names, deal_seed)
+        rec = play_one(console, term, engines, human, level, deal_seed)
         if rec is None:
             break
         session.add(rec, finish(console, rec, record_path(path, k, deals), force))
@@ -596,29 +578,39 @@ def play(
         console.print(session.summary())
 
 
-def play_one(console: Any, term: Terminal, engines: list[tuple[str, str]], names: list[str], seed: int) -> Any:
-    """One deal at the table: the engines made afresh for its seed, ``undo`` replayed from the
-    seed; its record, or None when you stop."""
-    from lukfu_solver.game import play_deal
-    from lukfu_solver.players import make_player
+def play_one(
+    console: Any, term: Terminal, engines: tuple[Opponent, Opponent], human: int, level: int, seed: int
+) -> GameRecord | None:
+    """One deal at the table (the person ``human`` against ``engines``, made afresh for its seed):
+    you and the engines answer in turn, every answer told as it happens, ``undo`` the game's own;
+    its record, or None when you stop."""
+    from lukfu_solver.session import GameSession
 
-    bots = iter(
-        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
-        for i, (_name, spec) in enumerate(engines)
-    )
-    players = [term if name == YOU else next(bots) for name in names]
+    session = GameSession(seed, human, engines, level)
+    bots = {p: Remembering(session.engine_player(p)) for p in session.engines}
     term.new_deal(seed)
-    answers: list[str] = []
-    while True:
-        term.start(answers)
+    term.observe(session.record)
+    while session.phase != "over":
+        seat = session.to_move
+        assert seat is not None
+        deal = len(session.passed_out)
         try:
-            return play_deal(players, seed, names=names, observer=term.observe)
+            if seat == session.human_seat:
+                term.can_undo = session.can_undo
+                done = session.apply(term(session.view()))
+            else:
+                done = session.engine_move(bots[session.person_at(seat)](session.view(seat)))
         except Undo:
-            answers = term.answers[:-1]
-            console.print(_("Taking back your answer {answer}.").format(answer=term.answers[-1]))
+            console.print(_("Taking back your answer {answer}.").format(answer=session.undo()))
+            term.hand_shown = None  # after an undo the table is shown afresh
+            continue
         except Quit as q:
             note(_("{why}: the game is abandoned (no record saved)").format(why=q))
             return None
+        term.observe(done)
+        if len(session.passed_out) != deal:  # all three passed: the cards are dealt again
+            term.observe(session.record)
+    return session.record
 
 
 def force_hint() -> str:
@@ -657,6 +649,8 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
 
 def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Path:
     """Reveal every hand and the tricks, show the result and save the record (where: returned)."""
+    from lukfu_solver.session import YOU
+
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
     console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))

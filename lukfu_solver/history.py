@@ -20,7 +20,6 @@ tricks again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .cards import CardSet, format_cards, old_cards
@@ -93,8 +92,9 @@ class Trick(NamedTuple):
         return self.plays[self.best]
 
     def best_before(self, place: int) -> int:
-        """The index of the best play the ``place``-th play had to beat (0 for the lead itself)."""
-        return best_index(self.plays[:place]) if place else 0
+        """The index of the best play the ``place``-th play had to beat (0 for the lead itself):
+        the second play when it beat the lead and this is the third, else the lead (R8)."""
+        return 1 if place == 2 and self.plays[1].kind != DISCARD else 0
 
     def role(self, place: int) -> str:
         """What the ``place``-th play does: ``lead``, ``beat`` or ``discard`` (:func:`play_role`)."""
@@ -134,13 +134,14 @@ class Claim(NamedTuple):
         return {"seat": self.seat, "fu": self.fu, "old": format_cards(self.old), "total": self.total}
 
 
-@dataclass(frozen=True)
-class DealHistory:
-    """A deal's tricks so far (the last may be unfinished), each seat's ``fu``, the ``faceup``
-    cards of the completed tricks, and the ``claim`` that ended the deal (None: no claim, or the
-    hands were not known)."""
+class DealHistory(NamedTuple):
+    """A deal's ``tricks`` so far (the last may be unfinished) with their ``leaders`` and the
+    ``winners`` of the completed ones, each seat's ``fu``, the ``faceup`` cards of the completed
+    tricks, and the ``claim`` that ended the deal (None: no claim, or the hands were not known)."""
 
     tricks: tuple[Trick, ...]
+    leaders: tuple[int, ...]
+    winners: tuple[int, ...]
     fu: tuple[int, int, int]
     faceup: CardSet
     claim: Claim | None = None
@@ -150,65 +151,64 @@ class DealHistory:
         """The history of plays already split into tricks (a seat view's): each trick but the
         last complete, the first led by seat 0 (R4), each next one by the last winner (R10)."""
         out: list[Trick] = []
+        leaders: list[int] = []
+        winners: list[int] = []
         fu = [0, 0, 0]
         faceup = 0
         leader = 0
-        for plays in tricks:
-            t = Trick.of(leader, plays)
-            out.append(t)
-            if t.winner is not None:
-                fu[t.winner] += t.fu_won
-                faceup |= t.faceup()
-                leader = t.winner
-        return cls(tuple(out), (fu[0], fu[1], fu[2]), faceup)
+        for plays in tricks:  # the hot path of every view and reasoner: best_index and Trick.of inlined
+            leaders.append(leader)
+            n = len(plays)
+            best = 0
+            for i in range(n - 1, 0, -1):
+                if plays[i].kind != DISCARD:
+                    best = i
+                    break
+            if n < 3:
+                out.append(Trick(leader, tuple(plays), best, None, 0))
+                continue
+            winner = (leader + best) % 3
+            won = plays[best].size
+            out.append(Trick(leader, tuple(plays), best, winner, won))
+            winners.append(winner)
+            fu[winner] += won
+            for p in plays:
+                if p.kind != DISCARD:
+                    faceup |= p.cards
+            leader = winner
+        return cls(tuple(out), tuple(leaders), tuple(winners), (fu[0], fu[1], fu[2]), faceup)
 
     @classmethod
-    def of_plays(cls, plays: Iterable[Play], hands: Hands | None = None) -> DealHistory:
-        """The history of a deal's plays in order (a claim ends it). With the dealt ``hands``
-        (seat 0 first) a claim's Old cards and total are known (:attr:`claim`)."""
-        tricks: list[list[Play]] = [[]]
-        played = [0, 0, 0]
-        leader = 0
-        claimed = False
-        for p in plays:
+    def of_plays(cls, plays: Sequence[Play], hands: Hands | None = None) -> DealHistory:
+        """The history of a deal's plays in order (a claim ends it: every trick before it has
+        three plays). With the dealt ``hands`` (seat 0 first) a claim's Old cards and total are
+        known (:attr:`claim`)."""
+        end = len(plays)
+        for i, p in enumerate(plays):
             if p.kind == CLAIM:
-                claimed = True
+                end = i
                 break
-            cur = tricks[-1]
-            played[(leader + len(cur)) % 3] |= p.cards
-            cur.append(p)
-            if len(cur) == 3:
-                leader = (leader + best_index(cur)) % 3
-                tricks.append([])
-        if not tricks[-1]:
-            tricks.pop()
-        history = cls.of_tricks(tricks)
-        if not claimed or hands is None:
+        history = cls.of_tricks([tuple(plays[i : i + 3]) for i in range(0, end, 3)])
+        if end == len(plays) or hands is None:
             return history
         s = history.next_leader
-        old = old_cards(hands[s] & ~played[s], history.faceup)
-        claim = Claim(s, history.fu[s], old, history.fu[s] + old.bit_count())
-        return cls(history.tricks, history.fu, history.faceup, claim)
-
-    @property
-    def leaders(self) -> tuple[int, ...]:
-        """The leader of each trick."""
-        return tuple(t.leader for t in self.tricks)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winner of each completed trick (R10)."""
-        return tuple(t.winner for t in self.tricks if t.winner is not None)
+        held = hands[s]
+        for t in history.tricks:
+            place = (s - t.leader) % 3
+            if place < len(t.plays):
+                held &= ~t.plays[place].cards
+        old = old_cards(held, history.faceup)
+        return history._replace(claim=Claim(s, history.fu[s], old, history.fu[s] + old.bit_count()))
 
     @property
     def completed(self) -> int:
         """How many tricks are complete."""
-        return len(self.tricks) - (self.current is not None)
+        return len(self.winners)
 
     @property
     def current(self) -> Trick | None:
         """The trick in progress (None when a seat is about to lead, or the deal has ended)."""
-        return self.tricks[-1] if self.tricks and not self.tricks[-1].complete else None
+        return self.tricks[-1] if self.tricks and self.tricks[-1].winner is None else None
 
     @property
     def next_leader(self) -> int:

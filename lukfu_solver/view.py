@@ -72,13 +72,14 @@ class InvalidMoveError(NotationError):
 # ---------------------------------------------------------------- history text
 
 
-def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
+def parse_history(text: str, reveal: bool, caller: int | None = None, check: bool = True) -> Tricks:
     """Parse a history field: tricks separated by ``/``, plays by ``,``; ``-`` is no trick yet.
 
     The public structure is checked (see :func:`check_history`). With ``reveal`` every discard
     must show its cards (a fully revealed history, as ``lukfu sample`` prints); otherwise hidden
     discards (``x2``) are allowed too and a :class:`SeatView` decides which ones must be hidden.
-    With ``caller`` given, R6 is checked as well.
+    With ``caller`` given, R6 is checked as well. ``check=False`` leaves the structure to the
+    caller (:meth:`SeatView.parse` checks it once, with the view).
 
     >>> tricks = parse_history("t2,t4,t6/M3,xC1", reveal=True)
     >>> format_history(tricks), len(tricks[1])
@@ -106,7 +107,8 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
                 raise NotationError("history", _('trick {t}, play {i}: {message}').format(t=t, i=i, message=e.message)) from None
         tricks.append(tuple(plays))
     result = tuple(tricks)
-    check_history(result, reveal, caller)
+    if check:
+        check_history(result, reveal, caller)
     return result
 
 
@@ -121,19 +123,22 @@ def format_history(tricks: Sequence[Sequence[Play]]) -> str:
     return "/".join(",".join(str(p) for p in trick) for trick in tricks)
 
 
-def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = None) -> None:
+def check_history(
+    tricks: Tricks, reveal: bool = False, caller: int | None = None, history: DealHistory | None = None
+) -> None:
     """Check the public structure of a history; a fault raises ``NotationError("history", …)``.
 
     At most 12 tricks, three plays in every trick but the last, no claim, a face-up lead (R5) no
     larger than the hands, followers of the lead's size whose face-up plays beat the current
     best (R8), no card named twice, and (``caller`` given) no long lead by a passed Master (R6).
-    With ``reveal``, discards must show their cards.
+    With ``reveal``, discards must show their cards. ``history`` is the tricks' walk when the
+    caller has it already (:attr:`SeatView.history`).
     """
     if len(tricks) > MAX_TRICKS:
         raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(tricks)))
     seen = 0
     left = HAND_SIZE  # cards each seat holds when the trick starts
-    history = DealHistory.of_tricks(tricks)
+    history = history or DealHistory.of_tricks(tricks)
     for t, trick in enumerate(tricks, 1):
         if not trick or len(trick) > 3:
             raise NotationError("history", _('trick {t}: a trick has 1 to 3 plays, got {count}').format(t=t, count=len(trick)))
@@ -143,7 +148,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
             )
         if left == 0:
             raise NotationError("history", _('trick {t}: the hands ran out after trick {t2} (R15)').format(t=t, t2=t - 1))
-        walk = history.tricks[t - 1]
+        leader = history.leaders[t - 1]
         for i, p in enumerate(trick):
             where = f"trick {t}, play {i + 1}"
             if p.kind == CLAIM:
@@ -154,7 +159,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
                 raise NotationError(
                     "history", _('{where}: the discard {play} hides its cards; every discard must show them here').format(where=where, play=p)
                 )
-            seat = walk.seat(i)
+            seat = (leader + i) % 3
             if i == 0:
                 if p.kind == DISCARD:
                     raise NotationError(
@@ -174,7 +179,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
                     raise NotationError(
                         "history", _('{where}: {play} has {size} cards but the lead {trick} has {size2}').format(where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size)
                     )
-                best_i = walk.best_before(i)
+                best_i = 1 if i == 2 and trick[1].kind != DISCARD else 0  # the best play before it (R8)
                 if p.kind != DISCARD and not beats(p, trick[best_i], best_i == 0):
                     raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=trick[best_i]))
             dup = seen & p.cards
@@ -266,7 +271,7 @@ class SeatView:
             view = cls(seat, hand, None, (), parse_calls(fields[3]))
         else:
             caller = _parse_seat(fields[2], "caller")
-            view = cls(seat, hand, caller, parse_history(fields[3], reveal=False, caller=caller))
+            view = cls(seat, hand, caller, parse_history(fields[3], reveal=False, check=False))
         view.validate()
         return view
 
@@ -322,13 +327,13 @@ class SeatView:
         hand = dealt
         tricks: list[tuple[Play, ...]] = []
         for t in DealHistory.of_plays(plays).tricks:
-            shown = []
-            for i, p in enumerate(t.plays):
-                if t.seat(i) == seat:
+            mine = (seat - t.leader) % 3  # the place of the seat's own play
+            shown = list(t.plays)
+            for i, p in enumerate(shown):
+                if i == mine:
                     hand &= ~p.cards
                 elif p.kind == DISCARD:
-                    p = Play(DISCARD, 0, p.size)
-                shown.append(p)
+                    shown[i] = Play(DISCARD, 0, p.size)
             tricks.append(tuple(shown))
         return cls(seat, hand, caller, tuple(tricks))
 
@@ -354,7 +359,7 @@ class SeatView:
                         own |= p.cards
                     else:
                         hidden[s] += p.size
-        cur = h.current
+        cur = None if not h.tricks or h.tricks[-1].winner is not None else h.tricks[-1]
         return _Facts(
             h.leaders,
             h.winners,
@@ -619,7 +624,7 @@ class SeatView:
             raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller!r}').format(caller=self.caller))
         if self.calls:
             raise NotationError("history", _("calls are kept only in the calling phase (caller '-')"))
-        check_history(self.tricks, reveal=False, caller=self.caller)
+        check_history(self.tricks, reveal=False, caller=self.caller, history=self.history)
         self._check_seat()
 
     def _check_seat(self) -> None:
@@ -627,7 +632,7 @@ class SeatView:
         seat, caller, tricks = self.seat, self.caller, self.tricks
         f = self._facts
         walks = self.history.tricks
-        seats = [[w.seat(i) for i in range(len(w.plays))] for w in walks]  # the seat of every play
+        seats = [[(w.leader + i) % 3 for i in range(len(w.plays))] for w in walks]  # the seat of every play
         for t, tr in enumerate(tricks):
             for i, p in enumerate(tr):
                 s = seats[t][i]
