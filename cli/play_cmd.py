@@ -597,9 +597,9 @@ def play_one(
         try:
             if seat == session.human_seat:
                 term.can_undo = session.can_undo
-                done = session.apply(term(session.view()))
+                session.apply(term(session.view()))
             else:
-                done = session.engine_move(bots[session.person_at(seat)](session.view(seat)))
+                session.engine_move(bots[session.person_at(seat)](session.view(seat)))
         except Undo:
             console.print(_("Taking back your answer {answer}.").format(answer=session.undo()))
             term.hand_shown = None  # after an undo the table is shown afresh
@@ -607,9 +607,9 @@ def play_one(
         except Quit as q:
             note(_("{why}: the game is abandoned (no record saved)").format(why=q))
             return None
-        term.observe(done)
-        if len(session.passed_out) != deal:  # all three passed: the cards are dealt again
-            term.observe(session.record)
+        if len(session.passed_out) != deal:  # all three passed: the deal passed out, the next one dealt
+            term.observe(session.game.passed_out_record(-1))
+        term.observe(session.record)
     return session.record
 
 

@@ -113,7 +113,7 @@ class Game:
     >>> g = Game(7, ("ann", "bob", "cy"))
     >>> g.phase, g.to_move, g.legal_answers()
     ('call', 0, ['play', 'pass'])
-    >>> rec = g.push("play"); g.phase, g.caller, len(g.legal_answers()) > 0
+    >>> g.push("play"); g.phase, g.caller, len(g.legal_answers()) > 0
     ('play', 0, True)
     >>> g.pop(); g.phase, g.answers
     ('call', [])
@@ -125,8 +125,7 @@ class Game:
             raise NotationError("names", _("three names, got {count}").format(count=len(names)))
         self.seed = seed
         self.names = [str(n) for n in names]
-        self.answers: list[str] = []
-        """Every answer given so far, in order, as NOTATION.md writes it (``play``, ``pass``, a move)."""
+        self._answers: list[str | Play] = []
         self.persons: list[int] = []
         """The person who gave each answer."""
         self._restart()
@@ -135,7 +134,9 @@ class Game:
         """The state before any answer: the first deal of the seed."""
         self._rng = random.Random(self.seed)
         self.passed_out: list[Hands] = []
-        self.answers = []
+        self.masters: list[int] = []
+        """The Master of each deal dealt so far (the current one last)."""
+        self._answers = []
         self.persons = []
         self._deal()
 
@@ -143,6 +144,7 @@ class Game:
         """Deal the next deal from the seed's generator and draw its Master."""
         self.hands: Hands = deal_hands(self._rng)  # the first deal is deal_from_seed(seed)
         self.master = self._rng.randrange(3)
+        self.masters.append(self.master)
         self.calls: list[str] = []
         self.plays: list[Play] = []
         self.pos: Position | None = None
@@ -167,6 +169,16 @@ class Game:
         return game
 
     # ------------------------------------------------------------ where it stands
+
+    @property
+    def answers(self) -> list[str]:
+        """Every answer given so far, in order, as NOTATION.md writes it (``play``, ``pass``, a move)."""
+        return [a if isinstance(a, str) else str(a) for a in self._answers]
+
+    @property
+    def answered(self) -> int:
+        """How many answers have been given so far."""
+        return len(self._answers)
 
     def person_at(self, seat: int) -> int:
         """The person sitting at ``seat`` in the current deal."""
@@ -209,6 +221,14 @@ class Game:
             self.hands, tuple(self.calls), tuple(self.plays), outcome, self.seat_names, self.seed, tuple(self.passed_out)
         )
 
+    def passed_out_record(self, deal: int) -> GameRecord:
+        """The record of passed-out deal ``deal`` (0 the first, -1 the last): its hands, the three
+        passes and its seats' names (R3)."""
+        k = range(len(self.passed_out))[deal]
+        names = [self.names[(self.masters[k] + s) % 3] for s in range(3)]
+        seat_names = (names[0], names[1], names[2])
+        return GameRecord(self.passed_out[k], ("pass",) * 3, (), None, seat_names, self.seed, tuple(self.passed_out[:k]))
+
     def view(self, seat: int) -> SeatView:
         """What ``seat`` knows now: the calling-phase view during the call (a final claim is not shown)."""
         if self.pos is None:
@@ -228,11 +248,11 @@ class Game:
 
     # ------------------------------------------------------------ moving
 
-    def push(self, answer: str | Play) -> GameRecord:
+    def push(self, answer: str | Play) -> None:
         """The next answer of the seat to move, checked: ``play``/``pass`` at the call, a Play (or
-        its text) in play; a third pass deals again (R3). Returns the deal's record just after
-        the answer (after a third pass: the deal passed out, before the cards are dealt again).
-        An illegal answer raises :class:`IllegalMove` and nothing changes."""
+        its text) in play; a third pass deals again (R3: the deal passed out is
+        :meth:`passed_out_record`). An illegal answer raises :class:`IllegalMove` and nothing
+        changes."""
         s = self.to_move
         if s is None:
             raise NotationError("move", _("the deal is over"))
@@ -245,43 +265,38 @@ class Game:
                     "calls", _("{count} deals in a row were passed out (R3); giving up").format(count=MAX_PASSED_OUT)
                 )
             self.calls.append(answer)
-            self._given(answer, person)
+            self._answers.append(answer)
+            self.persons.append(person)
             if answer == "play":
                 self.pos = Position.start(self.hands, s)
-                return self.record
-            done = self.record
-            if len(self.calls) == 3:
+            elif len(self.calls) == 3:
                 self.passed_out.append(self.hands)
                 self._deal()
-            return done
+            return
         move = Play.parse(answer, "move") if isinstance(answer, str) else answer
         if not self.pos.is_legal(move):
             reason = "its kind, cards and size disagree" if _malformed(move) else self.pos.why_illegal(move)
             raise IllegalMove(s, move, reason or "", self.names[person])
         self.pos.push(move)
         self.plays.append(move)
-        self._given(str(move), person)
-        return self.record
-
-    def _given(self, answer: str, person: int) -> None:
-        self.answers.append(answer)
+        self._answers.append(move)
         self.persons.append(person)
 
     def rewind(self, count: int) -> None:
         """Go back to the game after its first ``count`` answers (the seed's deals again, the
         answers pushed again)."""
-        if not 0 <= count <= len(self.answers):
-            raise NotationError("undo", _("{plays} is outside 0-{count}").format(plays=count, count=len(self.answers)))
-        answers = self.answers[:count]
+        if not 0 <= count <= len(self._answers):
+            raise NotationError("undo", _("{plays} is outside 0-{count}").format(plays=count, count=len(self._answers)))
+        answers = self._answers[:count]
         self._restart()
         for a in answers:
             self.push(a)
 
     def pop(self) -> None:
         """Take back the last answer (a NotationError before the first)."""
-        if not self.answers:
+        if not self._answers:
             raise NotationError("undo", _("nothing to undo yet"))
-        self.rewind(len(self.answers) - 1)
+        self.rewind(len(self._answers) - 1)
 
 
 def play_deal(
@@ -323,15 +338,15 @@ def play_deal(
             raise IllegalMove(s, answer, "in the play phase the answer is a Play", labels[person])
         deal = len(game.passed_out)
         try:
-            done = game.push(answer)
+            game.push(answer)
         except NotationError as err:
             if err.field == "calls":  # endless passing
                 raise NotationError("players", err.message) from None
             raise
         if observer is not None:
-            observer(done)
-            if len(game.passed_out) != deal:  # dealt again
-                observer(game.record)
+            if len(game.passed_out) != deal:  # the deal passed out, then the next one dealt
+                observer(game.passed_out_record(-1))
+            observer(game.record)
     return game.record
 
 

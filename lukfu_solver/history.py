@@ -120,6 +120,11 @@ class Trick(NamedTuple):
         }
 
 
+_trick = tuple.__new__
+"""``_trick(Trick, fields)`` makes a :class:`Trick` without its generated ``__new__``: the walks
+below make one a trick, at every decision of a table loop."""
+
+
 class Claim(NamedTuple):
     """A claim that ended the deal (R14): the claimant's ``seat``, the ``fu`` it had won, the
     ``old`` cards it showed and its ``total`` T, fu plus Old cards (R16)."""
@@ -165,11 +170,11 @@ class DealHistory(NamedTuple):
                     best = i
                     break
             if n < 3:
-                out.append(Trick(leader, tuple(plays), best, None, 0))
+                out.append(_trick(Trick, (leader, tuple(plays), best, None, 0)))
                 continue
             winner = (leader + best) % 3
             won = plays[best].size
-            out.append(Trick(leader, tuple(plays), best, winner, won))
+            out.append(_trick(Trick, (leader, tuple(plays), best, winner, won)))
             winners.append(winner)
             fu[winner] += won
             for p in plays:
@@ -179,17 +184,47 @@ class DealHistory(NamedTuple):
         return cls(tuple(out), tuple(leaders), tuple(winners), (fu[0], fu[1], fu[2]), faceup)
 
     @classmethod
-    def of_plays(cls, plays: Sequence[Play], hands: Hands | None = None) -> DealHistory:
-        """The history of a deal's plays in order (a claim ends it: every trick before it has
-        three plays). With the dealt ``hands`` (seat 0 first) a claim's Old cards and total are
-        known (:attr:`claim`)."""
-        end = len(plays)
-        for i, p in enumerate(plays):
-            if p.kind == CLAIM:
-                end = i
+    def of_plays(cls, plays: Sequence[Play], hands: Hands | None = None, seen_by: int | None = None) -> DealHistory:
+        """The history of a deal's plays in order, three to a trick (a claim ends it). With the
+        dealt ``hands`` (seat 0 first) a claim's Old cards and total are known (:attr:`claim`);
+        with ``seen_by`` a seat, the other seats' discards are hidden (``x2``) as that seat's view
+        shows them (hiding a discard moves no trick: a discard is never the best play)."""
+        out: list[Trick] = []
+        leaders: list[int] = []
+        winners: list[int] = []
+        fu = [0, 0, 0]
+        faceup = 0
+        leader = 0
+        cur: list[Play] = []
+        place = 0
+        claimed = False
+        for p in plays:  # the hot path of the table loop (a view a decision): of_tricks' walk, inlined
+            kind = p.kind
+            if kind == CLAIM:
+                claimed = True
                 break
-        history = cls.of_tricks([tuple(plays[i : i + 3]) for i in range(0, end, 3)])
-        if end == len(plays) or hands is None:
+            if kind == DISCARD and seen_by is not None and (leader + place) % 3 != seen_by:
+                p = Play(DISCARD, 0, p.size)
+            cur.append(p)
+            if place < 2:
+                place += 1
+                continue
+            a, b, c = cur
+            best = 2 if c.kind != DISCARD else 1 if b.kind != DISCARD else 0
+            winner = (leader + best) % 3
+            leaders.append(leader)
+            out.append(_trick(Trick, (leader, (a, b, c), best, winner, a.size)))
+            winners.append(winner)
+            fu[winner] += a.size
+            faceup |= a.cards | (b.cards if b.kind != DISCARD else 0) | (c.cards if c.kind != DISCARD else 0)
+            leader = winner
+            cur = []
+            place = 0
+        if cur:
+            leaders.append(leader)
+            out.append(_trick(Trick, (leader, tuple(cur), 1 if place > 1 and cur[1].kind != DISCARD else 0, None, 0)))
+        history = cls(tuple(out), tuple(leaders), tuple(winners), (fu[0], fu[1], fu[2]), faceup)
+        if not claimed or hands is None:
             return history
         s = history.next_leader
         held = hands[s]

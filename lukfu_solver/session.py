@@ -25,10 +25,10 @@ players equal.
 >>> s = GameSession.new(seed=74, seat=0)
 >>> s.human_seat, s.phase, s.choices()
 (0, 'call', ['play', 'pass'])
->>> rec = s.apply("play")
+>>> s.apply("play")
 >>> s.phase, s.to_move, s.waiting_for_engine
 ('play', 0, False)
->>> rec = s.apply("C2"); s.waiting_for_engine
+>>> s.apply("C2"); s.waiting_for_engine
 True
 >>> task = s.engine_task()
 >>> s.apply_engine(task, engine_answer(task)), len(s.record.plays)
@@ -331,7 +331,7 @@ class GameSession:
         """At a discard of the person's, the few worth considering, best first (the hint's own
         candidates: :func:`~lukfu_solver.analysis.hint.sensible_discards`, the order ``lukfu
         play``'s menu offers them); empty otherwise. Kept until the next answer or undo."""
-        at = len(self.answers)
+        at = self.game.answered
         if self._sensible is None or self._sensible[0] != at:
             chosen: list[str] = []
             if self.phase == "play" and self.to_move == self.human_seat:
@@ -348,10 +348,9 @@ class GameSession:
 
     # ------------------------------------------------------------ moving
 
-    def apply(self, answer: str | Play) -> GameRecord:
+    def apply(self, answer: str | Play) -> None:
         """The person's answer (``play``/``pass``, or a move as NOTATION.md writes it or as a
-        Play), checked: a NotationError says why it is not legal and nothing changes. Returns the
-        deal's record just after it (:meth:`~lukfu_solver.game.Game.push`)."""
+        Play), checked: a NotationError says why it is not legal and nothing changes."""
         if self.to_move is None:
             raise NotationError("move", _("the deal is over"))
         if self.to_move != self.human_seat:
@@ -360,13 +359,13 @@ class GameSession:
             word = answer.strip().lower() if isinstance(answer, str) else ""
             if word not in ("play", "pass"):
                 raise NotationError("move", _("at the call the answer is play or pass"))
-            return self._push(word)
-        return self._push(self.view().parse_move(answer) if isinstance(answer, str) else answer)
+            self._push(word)
+        else:
+            self._push(self.view().parse_move(answer) if isinstance(answer, str) else answer)
 
-    def _push(self, answer: str | Play) -> GameRecord:
-        done = self.game.push(answer)
+    def _push(self, answer: str | Play) -> None:
+        self.game.push(answer)
         self._forget()
-        return done
 
     def engine_player(self, person: int) -> Player:
         """The engine ``person`` as a player of this process, seeded as :func:`engine_seed` seeds it."""
@@ -381,23 +380,23 @@ class GameSession:
         spec = self.engines[person]
         seed = self.engine_seeds[person]
         if spec == "random":  # the random player draws from its own generator: seed it per decision
-            seed = random.Random(f"random|{self.engine_seeds[person]}|{len(self.answers)}").getrandbits(32)
-        return EngineTask(spec, seed, str(self.view(s)), len(self.answers))
+            seed = random.Random(f"random|{self.engine_seeds[person]}|{self.game.answered}").getrandbits(32)
+        return EngineTask(spec, seed, str(self.view(s)), self.game.answered)
 
     def apply_engine(self, task: EngineTask, answer: str) -> bool:
         """Apply an engine's answer to ``task``; False (nothing changes) when the game has moved on
         since the task was made. An illegal answer is a NotationError (an engine fault)."""
-        if task.at != len(self.answers) or not self.waiting_for_engine or str(self.view(self.to_move)) != task.view:
+        if task.at != self.game.answered or not self.waiting_for_engine or str(self.view(self.to_move)) != task.view:
             return False
         self.engine_move(answer)
         return True
 
-    def engine_move(self, answer: str | Play) -> GameRecord:
+    def engine_move(self, answer: str | Play) -> None:
         """The engine to move answers ``answer`` (checked: an illegal one is a NotationError, an
-        engine fault); returns the deal's record just after it."""
+        engine fault)."""
         if not self.waiting_for_engine:
             raise NotationError("move", _("it is not an engine's turn"))
-        return self._push(answer)
+        self._push(answer)
 
     def _last_human(self) -> int | None:
         """The index in :attr:`answers` of the person's last answer, or None."""
@@ -425,7 +424,7 @@ class GameSession:
         other seats' discards are counts until the end, when every hand is shown. Made once a
         state (a server answers with it after every request): the dict is new, the lists in it
         are shared with the next call until the game moves, so treat them as read-only."""
-        at = len(self.answers)
+        at = self.game.answered
         if self._state is None or self._state[0] != at:
             self._state = (at, self._make_state())
         return dict(self._state[1])
@@ -450,7 +449,7 @@ class GameSession:
             "old": format_cards(view.old_cards()),
             "choices": self.choices(),
             "sensible": [],
-            "answers": len(self.answers),
+            "answers": self.game.answered,
             "can_undo": self.can_undo,
             "fu": [0, 0, 0],
             "hand_sizes": [12, 12, 12],

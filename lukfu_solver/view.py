@@ -321,21 +321,18 @@ class SeatView:
         Other seats' discards are hidden, the hand is ``dealt`` less the seat's own plays. A claim
         ends the deal and is not part of a view: it raises NotationError("plays", …).
         """
-        for n, p in enumerate(plays, 1):
-            if p.kind == CLAIM:
-                raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
+        history = DealHistory.of_plays(plays, seen_by=seat)
+        n = sum(len(t.plays) for t in history.tricks) + 1
+        if n <= len(plays):  # the walk stopped at a claim
+            raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
         hand = dealt
-        tricks: list[tuple[Play, ...]] = []
-        for t in DealHistory.of_plays(plays).tricks:
+        for t in history.tricks:
             mine = (seat - t.leader) % 3  # the place of the seat's own play
-            shown = list(t.plays)
-            for i, p in enumerate(shown):
-                if i == mine:
-                    hand &= ~p.cards
-                elif p.kind == DISCARD:
-                    shown[i] = Play(DISCARD, 0, p.size)
-            tricks.append(tuple(shown))
-        return cls(seat, hand, caller, tuple(tricks))
+            if mine < len(t.plays):
+                hand &= ~t.plays[mine].cards
+        view = cls(seat, hand, caller, tuple([t.plays for t in history.tricks]))
+        view.__dict__["history"] = history  # the cached :attr:`history`, already walked
+        return view
 
     # ------------------------------------------------------------ derivations
 
@@ -347,18 +344,23 @@ class SeatView:
     @cached_property
     def _facts(self) -> _Facts:
         h = self.history
-        own = 0
+        own = done = 0  # done: the cards each seat played in the completed tricks (a trick's size each)
         played = [0, 0, 0]
         hidden = [0, 0, 0]
         for t in h.tricks:
-            for i, p in enumerate(t.plays):
-                s = (t.leader + i) % 3
-                played[s] += p.size
+            plays = t.plays
+            if t.winner is not None:
+                done += plays[0].size
+            else:
+                for i, p in enumerate(plays):
+                    played[(t.leader + i) % 3] += p.size
+            for i in range(1, len(plays)):  # the discards: the viewer's own, or hidden from it
+                p = plays[i]
                 if p.kind == DISCARD:
-                    if s == self.seat:
+                    if (t.leader + i) % 3 == self.seat:
                         own |= p.cards
                     else:
-                        hidden[s] += p.size
+                        hidden[(t.leader + i) % 3] += p.size
         cur = None if not h.tricks or h.tricks[-1].winner is not None else h.tricks[-1]
         return _Facts(
             h.leaders,
@@ -369,7 +371,7 @@ class SeatView:
             0 if cur is None else cur.faceup(),
             0 if cur is None else cur.best,
             h.fu,
-            (played[0], played[1], played[2]),
+            (played[0] + done, played[1] + done, played[2] + done),
             (hidden[0], hidden[1], hidden[2]),
             own,
         )

@@ -69,8 +69,10 @@ def test_r3_a_third_pass_deals_again_and_pop_takes_it_back() -> None:
     second = _state(g)
     g.pop()
     assert g.passed_out == [] and g.calls == ["pass", "pass"] and g.hands == deal_from_seed(12)
-    done = g.push("pass")  # the record returned is the deal passed out, before the new one
+    g.push("pass")
+    done = g.passed_out_record(-1)  # the deal passed out, with its seats' names
     assert done.calls == ("pass", "pass", "pass") and done.hands == deal_from_seed(12) and done.passed_out == ()
+    assert done.players == tuple(g.names[(g.masters[0] + s) % 3] for s in range(3)) and len(g.masters) == 2
     assert _state(g) == second
 
 

@@ -93,6 +93,7 @@ def test_a_seat_view_walks_its_hidden_tricks_to_the_same_history(rec: GameRecord
                 (t.leader, t.best, t.winner, t.fu_won) for t in DealHistory.of_plays(rec.plays[:n]).tricks
             ]
             assert h.leaders == view.leaders and h.winners == view.winners and h.next_leader == view.trick_leader
+            assert h == DealHistory.of_tricks(view.tricks) == SeatView.parse(str(view)).history  # from_deal's, kept
     assert full.winners == tuple(t.winner for t in full.tricks if t.complete)
 
 

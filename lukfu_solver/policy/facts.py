@@ -44,8 +44,10 @@ def facts_from_view(view: SeatView) -> SeatFacts:
     out = [0 if s == view.seat or view.hand_sizes[s] == 0 else unseen for s in range(3)]
     for tr in view.history.tricks:
         for i, p in enumerate(tr.plays):
-            s = tr.seat(i)
-            if i and p.kind == DISCARD and s != view.seat:
+            if not i or p.kind != DISCARD:
+                continue
+            s = (tr.leader + i) % 3
+            if s != view.seat:
                 best = tr.plays[tr.best_before(i)]
                 if discard_proves_none_higher(best, tr.plays):
                     top = best.cards.bit_length() - 1
