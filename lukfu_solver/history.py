@@ -154,41 +154,19 @@ class DealHistory(NamedTuple):
     @classmethod
     def of_tricks(cls, tricks: Iterable[Sequence[Play]]) -> DealHistory:
         """The history of plays already split into tricks (a seat view's): each trick but the
-        last complete, the first led by seat 0 (R4), each next one by the last winner (R10)."""
-        out: list[Trick] = []
-        leaders: list[int] = []
-        winners: list[int] = []
-        fu = [0, 0, 0]
-        faceup = 0
-        leader = 0
-        for plays in tricks:  # the hot path of every view and reasoner: best_index and Trick.of inlined
-            leaders.append(leader)
-            n = len(plays)
-            best = 0
-            for i in range(n - 1, 0, -1):
-                if plays[i].kind != DISCARD:
-                    best = i
-                    break
-            if n < 3:
-                out.append(_trick(Trick, (leader, tuple(plays), best, None, 0)))
-                continue
-            winner = (leader + best) % 3
-            won = plays[best].size
-            out.append(_trick(Trick, (leader, tuple(plays), best, winner, won)))
-            winners.append(winner)
-            fu[winner] += won
-            for p in plays:
-                if p.kind != DISCARD:
-                    faceup |= p.cards
-            leader = winner
-        return cls(tuple(out), tuple(leaders), tuple(winners), (fu[0], fu[1], fu[2]), faceup)
+        last complete, the first led by seat 0 (R4), each next one by the last winner (R10). The
+        walk is :meth:`of_plays`' (a claim, which no view holds, counts as a play here)."""
+        return cls.of_plays([p for t in tricks for p in t], claims=False)
 
     @classmethod
-    def of_plays(cls, plays: Sequence[Play], hands: Hands | None = None, seen_by: int | None = None) -> DealHistory:
-        """The history of a deal's plays in order, three to a trick (a claim ends it). With the
-        dealt ``hands`` (seat 0 first) a claim's Old cards and total are known (:attr:`claim`);
-        with ``seen_by`` a seat, the other seats' discards are hidden (``x2``) as that seat's view
-        shows them (hiding a discard moves no trick: a discard is never the best play)."""
+    def of_plays(
+        cls, plays: Sequence[Play], hands: Hands | None = None, seen_by: int | None = None, claims: bool = True
+    ) -> DealHistory:
+        """The history of a deal's plays in order, three to a trick (a claim ends it, unless
+        ``claims`` is False). With the dealt ``hands`` (seat 0 first) a claim's Old cards and
+        total are known (:attr:`claim`); with ``seen_by`` a seat, the other seats' discards are
+        hidden (``x2``) as that seat's view shows them (hiding a discard moves no trick: a
+        discard is never the best play)."""
         out: list[Trick] = []
         leaders: list[int] = []
         winners: list[int] = []
@@ -198,9 +176,9 @@ class DealHistory(NamedTuple):
         cur: list[Play] = []
         place = 0
         claimed = False
-        for p in plays:  # the hot path of the table loop (a view a decision): of_tricks' walk, inlined
+        for p in plays:  # the hot path of the table loop and of every view: a trick closed every third play
             kind = p.kind
-            if kind == CLAIM:
+            if kind == CLAIM and claims:
                 claimed = True
                 break
             if kind == DISCARD and seen_by is not None and (leader + place) % 3 != seen_by:
