@@ -315,7 +315,7 @@ class Terminal:
         """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
         call, the answer ``lukfu advise`` gives for this hand and seed with its own default budget
         (one question, one number; the line names the command); in play, the best few moves."""
-        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
+        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, make_limits
         from lukfu_solver.analysis.hint import hint
 
         from .progress import prepare_solver
@@ -327,18 +327,14 @@ class Terminal:
         if h.advice is not None:
             from .analyse_words import advice_lines
 
-            adv = h.advice
-            _n, budget = advice_budget(None, None, adv.seat)
-            command = f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
-            seconds = budget.seconds if budget is not None else 0.0
             out(
                 Text(
                     _("Hint: what `{command}` answers (it thinks up to {seconds}):").format(
-                        command=command, seconds=i18n_seconds(seconds)
+                        command=h.command, seconds=i18n_seconds(h.budget_seconds or 0.0)
                     )
                 )
             )
-            for line in advice_lines(adv, make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
+            for line in advice_lines(h.advice, h.limits or make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
         a = h.decision

@@ -103,11 +103,6 @@ class ReviewSettings:
         }
 
 
-def limits_data(limits: SolveLimits) -> dict[str, Any]:
-    """``{"max_nodes", "solve_time"}``, as ``analyse --json`` writes them."""
-    return {"max_nodes": limits.max_nodes, "solve_time": limits.time_limit}
-
-
 # ---------------------------------------------------------------- pass 1: exact values
 
 
@@ -249,7 +244,7 @@ def judge_play(task: PlayTask) -> tuple[Decision, float]:
         requested_samples=s.play_samples,
         incomplete=a.incomplete,
         seed=s.seed,
-        limits=limits_data(s.play_limits),
+        limits=s.play_limits.to_json(),
         budget=s.budget,
         inference=None if a.weights is None else a.weights.to_json(),
     )
@@ -328,7 +323,7 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
         requested_samples=count,
         incomplete=adv.incomplete,
         seed=s.seed,
-        limits=limits_data(s.call_limits),
+        limits=s.call_limits.to_json(),
         budget=s.budget,
         basis=adv.basis,
     )

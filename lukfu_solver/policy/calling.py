@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import ABOVE_IN_SUIT, ALL_CARDS, RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, iter_cards, old_cards
 from ..rules import higher_in_suit
@@ -126,6 +126,16 @@ class HandFacts:
     def call_score(self) -> int:
         """The later seats' policy's score: Old cards + sets + runs."""
         return self.old.bit_count() + len(self.sets) + len(self.runs)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"old", "sets", "runs", "sure_fu", "call_score"}``, cards as NOTATION.md writes them."""
+        return {
+            "old": format_cards(self.old),
+            "sets": [format_cards(s) for s in self.sets],
+            "runs": [format_cards(r) for r in self.runs],
+            "sure_fu": self.sure_fu,
+            "call_score": self.call_score,
+        }
 
 
 def hand_facts(hand: CardSet) -> HandFacts:
