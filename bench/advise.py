@@ -109,30 +109,34 @@ def gap_z(adv: Advice) -> float:
 
 
 def advice_record(i: int, adv: Advice) -> dict[str, Any]:
-    """One advise run as JSON data."""
+    """One advise run as a row of the results: the advice's one schema
+    (:meth:`~lukfu_solver.analysis.advice.Advice.to_json`, as ``advise --json`` writes it)
+    flattened and rounded, with the bench's own figures (the gap, its z, the budget's stops)."""
+    a = adv.to_json()
+    play, pass_ = a["play"], a["pass"]
     return {
         "hand_index": i,
         "hand": format_cards(adv.hand),
         "seat": adv.seat,
-        "seed": adv.seed,
-        "recommendation": adv.recommendation,
-        "play": round(adv.play.mean, 4),
-        "play_se": round(adv.play.stderr, 4),
-        "pass": round(adv.pass_.mean, 4),
-        "pass_se": round(adv.pass_.stderr, 4),
-        "gap": round(adv.play.mean - adv.pass_.mean, 4),
-        "gap_se": round(adv.gap_stderr, 4),
-        "p_play_better": round(adv.p_play_better, 6),
+        "seed": a["seed"],
+        "recommendation": a["recommendation"],
+        "play": round(play["mean"], 4),
+        "play_se": round(play["stderr"], 4),
+        "pass": round(pass_["mean"], 4),
+        "pass_se": round(pass_["stderr"], 4),
+        "gap": round(play["mean"] - pass_["mean"], 4),
+        "gap_se": round(a["gap_stderr"], 4),
+        "p_play_better": round(a["p_play_better"], 6),
         "gap_z": round(gap_z(adv), 3),
-        "samples": adv.samples,
+        "samples": a["samples"],
         "cheap_deals": adv.cheap_deals,
-        "stopped": adv.stopped,
-        "basis": adv.basis,
-        "cut": adv.cut,
+        "stopped": a["stopped"],
+        "basis": a["basis"],
+        "cut": a["cut"],
         "budget_stopped": adv.budget_stopped,
-        "solves": adv.solves,
-        "incomplete": adv.incomplete,
-        "seconds": round(adv.seconds, 3),
+        "solves": a["solves"],
+        "incomplete": a["incomplete"],
+        "seconds": a["seconds"],
     }
 
 

@@ -14,7 +14,6 @@ import typer
 from rich.text import Text
 
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, check_options, make_limits, parse_hand
-from lukfu_solver.cards import CardSet, format_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _
 from lukfu_solver.inputs import check_seed
@@ -27,8 +26,6 @@ from .analyse_cmd import (
     SolveTimeOpt,
     TimeOpt,
     VerboseOpt,
-    advice_data,
-    facts_data,
     hand_table,
     timed_progress,
 )
@@ -42,18 +39,7 @@ from .render import legend
 from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice
     from lukfu_solver.analysis.moves import SolveLimits
-
-
-def advice_object(hand: CardSet, seat: int, adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
-    """The ``--json`` object of an advice (also one line of ``advise --batch``)."""
-    from lukfu_solver.policy.calling import hand_facts
-
-    data: dict[str, Any] = {"hand": format_cards(hand), "seat": seat}
-    data.update(facts_data(hand_facts(hand)))
-    data.update(advice_data(adv, limits, evidence))
-    return data
 
 
 def advise_line(
@@ -80,7 +66,7 @@ def advise_line(
     except NotationError as err:
         return error_object(n, err)
     count, stop = advice_budget(samples, budget, s)
-    return advice_object(hand, s, run_advice(hand, s, count, seed, 1, limits, budget=stop), limits, evidence)
+    return run_advice(hand, s, count, seed, 1, limits, budget=stop).answer_json(limits, evidence)
 
 
 def run_advise_batch(path: str, seat: int | None, jobs: int, scheduler: str | None, **request: Any) -> None:
@@ -163,7 +149,6 @@ def advise(
     by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
-    from lukfu_solver.policy.calling import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
     check_seed(seed)
@@ -184,12 +169,8 @@ def advise(
     n, stop = advice_budget(samples, budget, s)
     with timed_progress(stop.seconds if stop else None) as bar:
         adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop)
-    facts = hand_facts(hand)
     if json_:
-        data: dict[str, Any] = {"hand": format_cards(hand), "seat": s}
-        data.update(facts_data(facts))
-        data.update(advice_data(adv, limits, evidence))
-        emit_json(data)
+        emit_json(adv.answer_json(limits, evidence))
         return
     console = stdout_console()
     if s == 0:
@@ -199,7 +180,7 @@ def advise(
     else:
         title = _("Call or pass for seat 2 (seats 0 and 1 passed)")
     console.print(Text(title, style="bold"))
-    console.print(hand_table(hand, facts.old, _("seat {seat}").format(seat=s)))
+    console.print(hand_table(hand, adv.facts.old, _("seat {seat}").format(seat=s)))
     console.print(legend())
     for line in advice_lines(adv, limits, evidence, verbose):
         console.print(line)

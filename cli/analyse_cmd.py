@@ -52,10 +52,8 @@ from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
 
 if TYPE_CHECKING:
-    from lukfu_solver.analysis.advice import Advice, Estimate
     from lukfu_solver.analysis.hand import HandAnalysis
     from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
-    from lukfu_solver.policy.calling import HandFacts
 
 Progress = Callable[[int, int], None]
 
@@ -141,15 +139,7 @@ SeatOpt = Annotated[
 ]
 
 
-def limits_data(limits: SolveLimits) -> dict[str, Any]:
-    """``{"max_nodes", "solve_time"}``: the per-solve limits (null: no such limit)."""
-    return {"max_nodes": limits.max_nodes, "solve_time": limits.time_limit}
-
-
-# ---------------------------------------------------------------- progress
-
-
-# ---------------------------------------------------------------- words and data
+# ---------------------------------------------------------------- words
 
 
 def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
@@ -160,109 +150,6 @@ def hand_table(hand: CardSet, old: CardSet, label: str) -> Table:
         table.add_column(suit_header(s))
     table.add_row(label, *(suit_cell(hand, old, s) for s in range(4)))
     return table
-
-
-def estimate_data(e: Estimate | None) -> dict[str, Any] | None:
-    """``{"mean", "stderr", "n"}`` of an estimate."""
-    return None if e is None else {"mean": e.mean, "stderr": e.stderr, "n": e.n}
-
-
-def facts_data(facts: HandFacts) -> dict[str, Any]:
-    """A dealt hand's facts as JSON data."""
-    return {
-        "old": format_cards(facts.old),
-        "sets": [format_cards(s) for s in facts.sets],
-        "runs": [format_cards(r) for r in facts.runs],
-        "sure_fu": facts.sure_fu,
-        "call_score": facts.call_score,
-    }
-
-
-def analysis_data(a: ViewAnalysis, requested: int, limits: SolveLimits) -> dict[str, Any]:
-    """An analysis as JSON data: every move best first with its mean, error and per-sample values."""
-    best = a.best
-    return {
-        "moves": [
-            {
-                "move": str(e.move),
-                "mean": e.mean,
-                "stderr": e.stderr,
-                "incomplete": e.incomplete,
-                "values": list(e.values),
-            }
-            for e in a.moves
-        ],
-        "best": None if best is None else str(best.move),
-        "p_best": a.p_best,
-        "samples": a.samples,
-        "requested_samples": requested,
-        "stopped_early": a.stopped_early,
-        "timed_out": a.timed_out,
-        "cut": a.cut,
-        "solves": a.samples * len(a.moves),
-        "incomplete": a.incomplete,
-        "seed": a.seed,
-        "limits": limits_data(limits),
-        "sampler": a.sampler,
-        "seconds": round(a.seconds, 3),
-    }
-
-
-def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, Any]:
-    """Call/pass advice as JSON data (with the evidence estimates when asked for)."""
-    data: dict[str, Any] = {
-        "play": estimate_data(adv.play),
-        "pass": estimate_data(adv.pass_),
-        "p_play_better": adv.p_play_better,
-        "recommendation": adv.recommendation,
-        "reason": adv.reason,
-        "reasons": adv.reasons,
-        "basis": adv.basis,
-        "gap_stderr": adv.gap_stderr,
-        "p_caller_loses": adv.p_caller_loses,
-        "outcomes": {str(k): v for k, v in adv.outcomes.items()},
-        "model": model_data(adv),
-        "samples": adv.samples,
-        "requested_samples": adv.requested,
-        "stopped": adv.stopped,
-        "cut": adv.cut,
-        "seed": adv.seed,
-        "solves": adv.solves,
-        "incomplete": adv.incomplete,
-        "limits": limits_data(limits),
-        "seconds": round(adv.seconds, 3),
-        "two_phase": None
-        if adv.two_phase is None
-        else {"cheap_deals": adv.cheap_deals, "cheap_nodes": adv.two_phase.cheap_nodes, "every": adv.two_phase.every},
-    }
-    if evidence:
-        data["evidence"] = evidence_data(adv)
-    return data
-
-
-def model_data(adv: Advice) -> dict[str, Any] | None:
-    """The learned first answer and its measured error (None without a model)."""
-    m = adv.model
-    if m is None:
-        return None
-    return {
-        "play": round(m.play, 4),
-        "pass": round(m.pass_, 4),
-        "recommendation": m.recommendation,
-        "error": {"play": m.play_error, "pass": m.pass_error, "gap": m.gap_error, "held_out_hands": m.hands},
-    }
-
-
-def evidence_data(adv: Advice) -> dict[str, Any]:
-    """The estimates over the samples in which the earlier seats would have passed (policy)."""
-    play, pass_ = adv.evidence.get("play"), adv.evidence.get("pass")
-    rec = None if play is None or pass_ is None else ("play" if play.mean > pass_.mean else "pass")
-    return {
-        "kept": play.n if play is not None else 0,
-        "play": estimate_data(play),
-        "pass": estimate_data(pass_),
-        "recommendation": rec,
-    }
 
 
 # ---------------------------------------------------------------- analyse
@@ -461,7 +348,7 @@ def analyse_view(
             "old": format_cards(old),
             "points": "M1" if view.seat == view.caller else "M2",
         }
-        data.update(analysis_data(a, samples, limits))
+        data.update(a.to_json(samples, limits))
         if infer:
             data["inference"] = None if a.weights is None else a.weights.to_json()
         emit_json(data)
@@ -538,9 +425,9 @@ def render_hand(h: HandAnalysis, lead_samples: int, json_: bool, verbose: bool =
     advice_limits, lead_limits = h.advice_limits, h.lead_limits
     if json_:
         data: dict[str, Any] = {"input": "hand", "hand": format_cards(hand), "seat": seat}
-        data.update(facts_data(facts))
-        data["advice"] = advice_data(adv, advice_limits, evidence=False)
-        data["leads"] = None if leads is None else analysis_data(leads, lead_samples, lead_limits)
+        data.update(facts.to_json())
+        data["advice"] = adv.to_json(advice_limits)
+        data["leads"] = None if leads is None else leads.to_json(lead_samples, lead_limits)
         emit_json(data)
         return
     console = stdout_console()

@@ -1,10 +1,11 @@
 """``play``: one deal at the terminal, you against two engine players (the seed text's table).
 
-The table loop is :func:`lukfu_solver.game.play_deal`; you are one of its players (answers read
-from standard input) and its observer prints every call and play as it happens, showing only what
-your seat may see (other seats' discards as card backs). ``undo`` replays the deal from its seed
-with your earlier answers and the engines' remembered answers (so nothing is recomputed) and
-stops one answer earlier. Works from a pipe: one answer a line; end of input ends cleanly.
+The game is :class:`lukfu_solver.session.GameSession`, the one the browser table drives too:
+:func:`play_one` asks you (answers read from standard input) or an engine whenever it is their
+turn and tells every call and play as it happens, showing only what your seat may see (other
+seats' discards as card backs). ``undo`` is the game's own: it goes back to your previous
+decision (the engines' answers are remembered, so nothing is recomputed). Works from a pipe: one
+answer a line; end of input ends cleanly.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -48,19 +49,20 @@ from .render import (
     signed,
     trick_rows_table,
     trick_table,
-    view_trick_rows,
     worth_text,
 )
 
+if TYPE_CHECKING:
+    from lukfu_solver.session import Opponent
+
 TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
 """The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
-YOU = "you"
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
 
 
 class Undo(Exception):
-    """Take back the human's last answer: the deal is replayed up to it."""
+    """Take back the human's last answer (the game goes back to the human's previous decision)."""
 
 
 class Quit(Exception):
@@ -68,8 +70,8 @@ class Quit(Exception):
 
 
 class Remembering:
-    """An engine player whose answers are remembered by view, so a replay after ``undo`` asks
-    nothing twice (and a random player answers as it did)."""
+    """An engine player whose answers are remembered by view, so the same decision after an
+    ``undo`` is not computed again (and a random player answers as it did)."""
 
     def __init__(self, player: Any) -> None:
         self.player = player
@@ -86,16 +88,13 @@ class Remembering:
 class Terminal:
     """The human's side of the table: shows the deal, reads answers, tells what happens."""
 
-    name = YOU
-
     def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
         self.console = console
         self.level = level
         self.seed = seed
         self.infer = infer
-        self.script: list[str] = []
-        self.answers: list[str] = []
-        self.quiet = False
+        self.can_undo = False
+        """Whether you have an answer to take back in this game."""
         self.echo = not sys.stdin.isatty()
         self.names: tuple[str, str, str] = ("", "", "")
         self.hand_shown: tuple[int, int] | None = None
@@ -120,25 +119,14 @@ class Terminal:
             return False
         return command_of(line, ("quit",)) != "quit"
 
-    def start(self, script: list[str]) -> None:
-        """Begin (again), answering ``script`` silently first (after an undo)."""
-        self.script = list(script)
-        self.answers = []
-        self.quiet = bool(script)
-        self.hand_shown = None  # after an undo the table is shown afresh
-
     def __call__(self, view: SeatView) -> Play | str:
-        if self.script:
-            text = self.script.pop(0)
-            self.answers.append(text)
-            return _answer(view, text)
-        self.quiet = False
+        """Your answer at ``view``: the table shown, lines read until one is an answer (``undo``
+        raises :class:`Undo`, ``quit`` or the end of input :class:`Quit`)."""
         self.show(view)
         while True:
             line = self.read(view)
             result = self.handle(view, line)
             if result is not None:
-                self.answers.append(str(result))
                 return result
 
     def read(self, view: SeatView) -> str:
@@ -172,7 +160,7 @@ class Terminal:
             out(help_renderable())
             return None
         if cmd == "undo":
-            if not self.answers:
+            if not self.can_undo:
                 out(_("Nothing to undo yet."))
                 return None
             raise Undo
@@ -181,7 +169,7 @@ class Terminal:
             return None
         if cmd == "tricks":
             out(
-                trick_rows_table(view_trick_rows(view), title=_("Tricks")) if view.tricks else _("No trick played yet.")
+                trick_rows_table(view.history.tricks, title=_("Tricks")) if view.tricks else _("No trick played yet.")
             )
             return None
         if cmd == "moves":
@@ -264,8 +252,8 @@ class Terminal:
                 parts.append(trick_table(view.trick, view.trick_leader, view.best_seat))
             else:
                 parts.append(Text(_("You lead trick {n}.").format(n=len(view.tricks) + 1)))
-            if any(isinstance(c, Play) and c.kind == CLAIM for c in view.legal_moves()):
-                total = view.fu[seat] + old.bit_count()
+            total = view.claim_total()
+            if total is not None:
                 parts.append(
                     Text(
                         _(
@@ -327,7 +315,7 @@ class Terminal:
         """The library's hint for this decision (:func:`lukfu_solver.analysis.hint.hint`): at the
         call, the answer ``lukfu advise`` gives for this hand and seed with its own default budget
         (one question, one number; the line names the command); in play, the best few moves."""
-        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, advice_budget, make_limits
+        from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, make_limits
         from lukfu_solver.analysis.hint import hint
 
         from .progress import prepare_solver
@@ -339,18 +327,14 @@ class Terminal:
         if h.advice is not None:
             from .analyse_words import advice_lines
 
-            adv = h.advice
-            _n, budget = advice_budget(None, None, adv.seat)
-            command = f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
-            seconds = budget.seconds if budget is not None else 0.0
             out(
                 Text(
                     _("Hint: what `{command}` answers (it thinks up to {seconds}):").format(
-                        command=command, seconds=i18n_seconds(seconds)
+                        command=h.command, seconds=i18n_seconds(h.budget_seconds or 0.0)
                     )
                 )
             )
-            for line in advice_lines(adv, make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
+            for line in advice_lines(h.advice, h.limits or make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
         a = h.decision
@@ -364,13 +348,15 @@ class Terminal:
 
     def observe(self, rec: GameRecord) -> None:
         """Tell what just happened at the table, as your seat sees it."""
+        from lukfu_solver.session import YOU
+
         if rec.players is None:
             return
         self.names = rec.players
         me = rec.players.index(YOU)
         out = self.console.print
         if not rec.calls:
-            if self.quiet or len(rec.passed_out) in self.announced:
+            if len(rec.passed_out) in self.announced:
                 return
             self.announced.add(len(rec.passed_out))
             if rec.passed_out:
@@ -388,8 +374,6 @@ class Terminal:
                 out(Group(hand_table(hand, old, _("your hand (seat {seat})").format(seat=me)), legend_for(old)))
                 self.hand_shown = (hand, old)
             return
-        if self.quiet:
-            return
         if not rec.plays:
             s = len(rec.calls) - 1
             call = rec.calls[-1]
@@ -400,11 +384,10 @@ class Terminal:
             out(claim_announcement(rec, me))
             return
         view = rec.view(me, len(rec.plays))
-        trick = view.tricks[-1]
-        leader = view.leaders[-1]
-        i = len(trick) - 1
-        s = (leader + i) % 3
-        shown = trick[i]
+        trick = view.history.tricks[-1]
+        i = len(trick.plays) - 1
+        s = trick.seat(i)
+        shown = trick.plays[i]
         mine, player = s == me, player_name(rec.players[s])
         if i == 0:
             words = _("You lead ") if mine else _("Seat {seat} ({player}) leads ")
@@ -418,7 +401,7 @@ class Terminal:
             words = _("You beat with ") if mine else _("Seat {seat} ({player}) beats with ")
             line = Text(words.format(seat=s, player=player)).append_text(play_text(shown))
         out(line)
-        if len(trick) == 3:
+        if trick.complete:
             out(trick_summary(view, rec.players, me))
 
 
@@ -458,13 +441,6 @@ def _choices(view: SeatView, level: int) -> list[Any]:
     if view.caller is None:
         return ["play", "pass"]
     return menu_order(view, level)
-
-
-def _answer(view: SeatView, text: str) -> Play | str:
-    """A remembered answer (its text) as the table wants it."""
-    if view.caller is None:
-        return text
-    return Play.parse(text)
 
 
 def _fresh_name(seed: int) -> Path:
@@ -533,16 +509,16 @@ def play(
     dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
     """
     from lukfu_solver.game import first_master
+    from lukfu_solver.session import YOU, parse_opponents
 
     from .play_session import Session, deal_seeds, record_path
-    from .play_session import opponents as opponents_of
 
     tolerant_stdin()
     if seat is not None:
         check_seat(seat, "seat")
     if not 1 <= level <= 5:
         raise bad_usage("level", _("a pimc level is 1-5, got {level}").format(level=level))
-    engines = opponents_of(opponents, level)
+    engines = parse_opponents(opponents, level)
     path = Path(record) if record is not None else None
     if seed is not None:
         check_seed(seed)
@@ -560,14 +536,14 @@ def play(
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()
-    if any("pimc" in spec for _name, spec in engines):
+    if any("pimc" in o.engine for o in engines):
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
     human = 0 if seat is None else (first_master(seed) + seat) % 3
-    names = [name for name, _spec in engines]
+    names = [o.name for o in engines]
     names.insert(human, YOU)
-    a, b = (player_name(name) for name, _spec in engines)
+    a, b = (player_name(o.name) for o in engines)
     if deals == 1:
         head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
         where = _("The game will be saved to {path} when the deal ends (--record FILE to choose).")
@@ -586,7 +562,7 @@ def play(
     for k, deal_seed in enumerate(seeds, 1):
         if deals > 1:
             console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))
-        rec = play_one(console, term, engines, names, deal_seed)
+        rec = play_one(console, term, engines, human, level, deal_seed)
         if rec is None:
             break
         session.add(rec, finish(console, rec, record_path(path, k, deals), force))
@@ -598,29 +574,39 @@ def play(
         console.print(session.summary())
 
 
-def play_one(console: Any, term: Terminal, engines: list[tuple[str, str]], names: list[str], seed: int) -> Any:
-    """One deal at the table: the engines made afresh for its seed, ``undo`` replayed from the
-    seed; its record, or None when you stop."""
-    from lukfu_solver.game import play_deal
-    from lukfu_solver.players import make_player
+def play_one(
+    console: Any, term: Terminal, engines: tuple[Opponent, Opponent], human: int, level: int, seed: int
+) -> GameRecord | None:
+    """One deal at the table (the person ``human`` against ``engines``, made afresh for its seed):
+    you and the engines answer in turn, every answer told as it happens, ``undo`` the game's own;
+    its record, or None when you stop."""
+    from lukfu_solver.session import GameSession
 
-    bots = iter(
-        Remembering(make_player(spec, random.Random(f"play|{seed}|{i}").getrandbits(32)))
-        for i, (_name, spec) in enumerate(engines)
-    )
-    players = [term if name == YOU else next(bots) for name in names]
+    session = GameSession(seed, human, engines, level)
+    bots = {p: Remembering(session.engine_player(p)) for p in session.engines}
     term.new_deal(seed)
-    answers: list[str] = []
-    while True:
-        term.start(answers)
+    term.observe(session.record)
+    while session.phase != "over":
+        seat = session.to_move
+        assert seat is not None
+        deal = len(session.passed_out)
         try:
-            return play_deal(players, seed, names=names, observer=term.observe)
+            if seat == session.human_seat:
+                term.can_undo = session.can_undo
+                session.apply(term(session.view()))
+            else:
+                session.engine_move(bots[session.person_at(seat)](session.view(seat)))
         except Undo:
-            answers = term.answers[:-1]
-            console.print(_("Taking back your answer {answer}.").format(answer=term.answers[-1]))
+            console.print(_("Taking back your answer {answer}.").format(answer=session.undo()))
+            term.hand_shown = None  # after an undo the table is shown afresh
+            continue
         except Quit as q:
             note(_("{why}: the game is abandoned (no record saved)").format(why=q))
             return None
+        if len(session.passed_out) != deal:  # all three passed: the deal passed out, the next one dealt
+            term.observe(session.game.passed_out_record(-1))
+        term.observe(session.record)
+    return session.record
 
 
 def force_hint() -> str:
@@ -659,10 +645,12 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
 
 def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Path:
     """Reveal every hand and the tricks, show the result and save the record (where: returned)."""
+    from lukfu_solver.session import YOU
+
     assert rec.players is not None and rec.outcome is not None
     me = rec.players.index(YOU)
     console.print(Text("\n" + _("The deal is over. Every card revealed:"), style="bold"))
-    console.print(replay_renderable(rec, rec.replay()))
+    console.print(replay_renderable(rec))
     mine = rec.outcome.points[me]
     console.print(
         Text(

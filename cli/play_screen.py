@@ -19,7 +19,7 @@ from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
 
 from .commands import shown, typed
-from .render import claim_of, hand_table, player_name, plural, signed, worth_text
+from .render import hand_table, player_name, plural, signed, worth_text
 
 COMMANDS = (
     ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
@@ -129,12 +129,9 @@ def who(seat: int, players: Sequence[str], me: int) -> str:
 def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
     """The claim as it happens: who claims, the Old cards shown, the total and what it is worth."""
     assert rec.players is not None
-    positions = rec.replay()
-    claim = claim_of(rec, positions)
+    claim = rec.history.claim
     assert claim is not None
-    seat, old = claim
-    fu = positions[-2].fu[seat]
-    total = fu + old.bit_count()
+    seat, fu, old, total = claim
     if seat == me:
         words = _("You claim: {fu} won + {old} shown = {total}, {worth}. The deal ends.")
     else:
@@ -157,9 +154,8 @@ def claim_announcement(rec: GameRecord, me: int) -> RenderableType:
 
 def trick_summary(view: Any, players: Sequence[str], me: int) -> RenderableType:
     """After a trick: its number, who won it and the fu it brought, and everyone's fu so far."""
-    w = view.winners[-1]
-    leader = view.leaders[-1]
-    won = view.tricks[-1][(w - leader) % 3].size
+    last = view.history.tricks[-1]
+    w, won = last.winner, last.fu_won
     fu = " · ".join(
         (_("you {fu}") if s == me else _("seat {seat} {fu}")).format(seat=s, fu=view.fu[s]) for s in range(3)
     )

@@ -1,7 +1,8 @@
 """``lukfu play --deals N``: deal after deal at one table, with a running score.
 
 The same three people sit at the table for the whole session: you and two engine players, each
-named by a plain strength (``easy``, ``medium``, ``strong``) or by the engine spec typed. Deal k
+named by a plain strength (``easy``, ``medium``, ``strong``) or by the engine spec typed
+(:func:`lukfu_solver.session.parse_opponents`, the one grammar of the opponents). Deal k
 (from 1) has the seed ``SEED + k - 1``, so any deal can be played again alone; its Master is drawn
 at random, as RULES.md has it for every deal (R2, and R3 after three passes), so your seat changes
 from deal to deal. Every deal is saved as its own record when it ends; after each deal the score
@@ -28,36 +29,6 @@ from .render import STRENGTH_WORDS, player_name, signed
 
 MAX_SESSION = 100
 """The most deals of one session."""
-
-
-def opponents(text: str, level: int) -> list[tuple[str, str]]:
-    """The two opponents of ``--opponents`` as ``(name, engine spec)``: one strength or spec for
-    both, or ``A,B``. A strength name (``medium``) is named by it, a spec (``pimc:2``) by itself;
-    the bare ``pimc``/``ipimc`` get ``--level``. Bad text raises NotationError naming
-    ``opponents``."""
-    from lukfu_solver.players import make_player
-
-    parts = [p.strip().lower() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2 or not all(parts):
-        raise NotationError(
-            "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
-        )
-    found = []
-    for p in parts:
-        spec = STRENGTHS.get(p) or (f"{p}:{level}" if p in ("pimc", "ipimc") else p)
-        try:
-            make_player(spec, 0)
-        except NotationError as err:
-            words = _("an opponent is a strength ({names}) or an engine: {why}").format(
-                names=", ".join(STRENGTHS), why=err.message
-            )
-            raise NotationError("opponents", words) from None
-        found.append((p if p in STRENGTHS else spec, spec))
-    if found[0][0] == found[1][0]:  # the same twice: told apart as A and B
-        found = [(f"{name} {letter}", spec) for (name, spec), letter in zip(found, "AB", strict=True)]
-    return found
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
@@ -160,4 +131,4 @@ class Session:
         return Group(*lines)
 
 
-__all__ = ["STRENGTHS", "STRENGTH_WORDS", "Session", "deal_seeds", "opponents", "record_path"]
+__all__ = ["STRENGTHS", "STRENGTH_WORDS", "Session", "deal_seeds", "record_path"]

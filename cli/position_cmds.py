@@ -18,7 +18,7 @@ from lukfu_solver.position import Position
 from .batch import run_batch
 from .options import POSITION_HELP, BatchOpt, JsonOpt, SeedOpt, check_seat, one_source
 from .output import bad_usage, emit_json, emit_line, note, stdout_console
-from .render import hand_table, hands_table, legend_for, outcome_data, points_data, position_renderable, result_line
+from .render import hand_table, hands_table, legend_for, position_renderable, result_line
 
 # ---------------------------------------------------------------- deal
 
@@ -190,7 +190,7 @@ def apply_line(text: str) -> dict[str, Any]:
         "position": start,
         "move": str(move),
         "result": None if pos.is_over else str(pos),
-        "points": points_data(pos.outcome),
+        "points": None if pos.outcome is None else list(pos.outcome.points),
     }
 
 
@@ -229,8 +229,8 @@ def apply(
                 "position": start,
                 "moves": [str(m) for m in played],
                 "result": None if pos.is_over else str(pos),
-                "points": points_data(pos.outcome),
-                "outcome": outcome_data(pos.outcome),
+                "points": None if pos.outcome is None else list(pos.outcome.points),
+                "outcome": None if pos.outcome is None else pos.outcome.to_json(points=False),
             }
         )
     elif pos.outcome is not None:

@@ -39,7 +39,7 @@ from .output import (
 )
 from .progress import progress_bar
 from .puzzle_play import puzzle_head
-from .render import Hanging, move_words, narrate_pv, position_data, position_renderable, signed
+from .render import Hanging, move_words, narrate_pv, position_renderable, signed
 from .scheduling import check_scheduler, on_cluster
 
 if TYPE_CHECKING:
@@ -529,7 +529,7 @@ def show(
     (puzzle,) = puzzles
     pos = puzzle.pos()
     if json_:
-        emit_json({"puzzle": puzzle.to_dict(), "position": position_data(pos)})
+        emit_json({"puzzle": puzzle.to_dict(), "position": pos.to_json()})
         return
     console = stdout_console()
     console.print(Hanging(Text(puzzle_head(puzzle), style="bold")))

@@ -1,5 +1,5 @@
-"""Rich renderings and JSON data of positions, seat views and replays (no rules here: the
-library computes every fact, this module only lays it out)."""
+"""Rich renderings of positions, seat views and replays (no rules here: the library computes
+every fact and its JSON data, this module only lays them out)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import SUITS, CardSet, format_cards, suit_bits
+from lukfu_solver.history import Trick
 from lukfu_solver.i18n import COUNTED, NP_, _, counted, ngettext, number, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
-from lukfu_solver.rules import Outcome, claim_total
+from lukfu_solver.rules import Outcome
 
 OLD_STYLE = "bold yellow"
 OLD_MARK = "*"
@@ -156,18 +157,6 @@ def result_line(outcome: Outcome) -> str:
     )
 
 
-def outcome_data(outcome: Outcome | None) -> dict[str, Any] | None:
-    """``{"winner", "total", "how"}`` of an outcome, or None."""
-    if outcome is None:
-        return None
-    return {"winner": outcome.winner, "total": outcome.total, "how": outcome.how}
-
-
-def points_data(outcome: Outcome | None) -> list[int] | None:
-    """The net points of seats 0, 1, 2, or None while the deal goes on."""
-    return None if outcome is None else list(outcome.points)
-
-
 # ---------------------------------------------------------------- cards
 
 
@@ -284,8 +273,7 @@ def position_renderable(pos: Any) -> RenderableType:
     else:
         turn = _to_move(pos.to_move, "", bool(pos.trick))
         if pos.can_claim():
-            total = claim_total(pos.fu[pos.to_move], pos.hands[pos.to_move], pos.faceup)
-            turn += _(" (may claim: fu + Old cards = {total}, six or more)").format(total=total)
+            turn += _(" (may claim: fu + Old cards = {total}, six or more)").format(total=pos.claim_total())
         lines.append(Text(turn))
     lines.append(Text(_("Face up: {cards}").format(cards=format_cards(pos.faceup))))
     down = pos.facedown.bit_count()
@@ -311,39 +299,12 @@ def _to_move(seat: int, you: str, following: bool) -> str:
     return _("To move: seat {seat}{you}, to lead").format(seat=seat, you=you)
 
 
-def position_data(pos: Any) -> dict[str, Any]:
-    """The facts of ``show POSITION`` as JSON data (cards and plays in canonical text)."""
-    trick = None
-    if pos.trick:
-        trick = {
-            "leader": pos.leader,
-            "plays": [{"seat": (pos.leader + i) % 3, "play": str(p)} for i, p in enumerate(pos.trick)],
-            "best": {"seat": pos.best_seat, "play": str(pos.best)},
-        }
-    return {
-        "position": str(pos),
-        "hands": [format_cards(h) for h in pos.hands],
-        "old": [format_cards(pos.old_cards(s)) for s in range(3)],
-        "fu": list(pos.fu),
-        "caller": pos.caller,
-        "master": 0,
-        "to_move": None if pos.is_over else pos.to_move,
-        "can_claim": pos.can_claim(),
-        "faceup": format_cards(pos.faceup),
-        "facedown": pos.facedown.bit_count(),
-        "trick": trick,
-        "outcome": outcome_data(pos.outcome),
-        "points": points_data(pos.outcome),
-    }
-
-
 # ---------------------------------------------------------------- trick histories
 
 
-def trick_rows_table(
-    rows: Sequence[tuple[int, Sequence[Play], int | None, int | None]], title: str | None = None
-) -> Table:
-    """Tricks as rows ``(leader, plays leader first, winner or None, fu won or None)``.
+def trick_rows_table(tricks: Sequence[Trick], title: str | None = None) -> Table:
+    """Tricks (:class:`~lukfu_solver.history.Trick`) as rows: number, leader, each seat's play,
+    winner and fu won.
 
     One column a seat, so each seat's plays line up; the winning play (or the best so far, in a
     trick in progress) is bold, a hidden discard shows card backs.
@@ -355,42 +316,24 @@ def trick_rows_table(
         table.add_column(_("seat {seat}").format(seat=s))
     table.add_column(pgettext("column", "winner"), justify="center")
     table.add_column(pgettext("column", "fu"), justify="right")
-    for n, (leader, plays, winner, fu_won) in enumerate(rows, 1):
-        best = leader
-        for i, p in enumerate(plays):
-            if p.kind != DISCARD:
-                best = (leader + i) % 3
+    for n, trick in enumerate(tricks, 1):
         cells: list[Text] = [Text("") for _ in range(3)]
-        for i, p in enumerate(plays):
-            seat = (leader + i) % 3
+        for i, p in enumerate(trick.plays):
             cell = play_text(p)
-            if seat == best and p.kind != DISCARD:
+            if i == trick.best:
                 cell.stylize("bold")
-            cells[seat] = cell
-        if winner is None:
-            for i in range(len(plays), 3):
-                cells[(leader + i) % 3] = Text("…", style="dim")
+            cells[trick.seat(i)] = cell
+        if not trick.complete:
+            for i in range(len(trick.plays), 3):
+                cells[trick.seat(i)] = Text("…", style="dim")
         table.add_row(
             str(n),
-            str(leader),
+            str(trick.leader),
             *cells,
-            "…" if winner is None else str(winner),
-            "" if fu_won is None else str(fu_won),
+            "…" if trick.winner is None else str(trick.winner),
+            str(trick.fu_won) if trick.complete else "",
         )
     return table
-
-
-def view_trick_rows(view: Any) -> list[tuple[int, tuple[Play, ...], int | None, int | None]]:
-    """The rows of a view's history: completed tricks with winner and fu, then the trick in progress."""
-    rows = []
-    for t, plays in enumerate(view.tricks):
-        leader = view.leaders[t]
-        if t < len(view.winners):
-            winner = view.winners[t]
-            rows.append((leader, plays, winner, plays[(winner - leader) % 3].size))
-        else:
-            rows.append((leader, plays, None, None))
-    return rows
 
 
 # ---------------------------------------------------------------- seat views
@@ -437,7 +380,7 @@ def view_renderable(view: Any, max_moves: int = 60) -> RenderableType:
 
     lines.append(Text(_("Caller: {caller}").format(caller=caller_text(view.caller))))
     if view.tricks:
-        lines.append(trick_rows_table(view_trick_rows(view), title=_("Tricks")))
+        lines.append(trick_rows_table(view.history.tricks, title=_("Tricks")))
     else:
         lines.append(Text(_("No trick played yet.")))
     outcome = view.outcome
@@ -467,44 +410,6 @@ def calls_text(calls: Sequence[str]) -> str:
     return ", ".join(_("seat {seat} {call}").format(seat=i, call=term(c)) for i, c in enumerate(calls)) or _("none yet")
 
 
-def view_data(view: Any) -> dict[str, Any]:
-    """The facts of ``show --view`` as JSON data (cards and plays in canonical text)."""
-    calling = view.caller is None
-    tricks = []
-    for n, (leader, plays, winner, fu_won) in enumerate(view_trick_rows(view) if not calling else [], 1):
-        tricks.append(
-            {"number": n, "leader": leader, "plays": [str(p) for p in plays], "winner": winner, "fu_won": fu_won}
-        )
-    trick = None
-    if view.trick:
-        leader = view.trick_leader
-        trick = {
-            "leader": leader,
-            "plays": [{"seat": (leader + i) % 3, "play": str(p)} for i, p in enumerate(view.trick)],
-            "best": {"seat": view.best_seat, "play": str(view.best)},
-        }
-    return {
-        "view": str(view),
-        "seat": view.seat,
-        "hand": format_cards(view.hand),
-        "old": format_cards(view.old_cards()),
-        "caller": view.caller,
-        "master": 0,
-        "calls": list(view.calls),
-        "tricks": tricks,
-        "trick": trick,
-        "faceup": format_cards(view.faceup),
-        "hand_sizes": list(view.hand_sizes),
-        "fu": list(view.fu),
-        "hidden_discards": list(view.hidden_discards),
-        "own_discards": format_cards(view.own_discards),
-        "unseen": format_cards(view.unseen),
-        "to_move": view.to_move,
-        "is_over": view.is_over,
-        "legal": [str(m) for m in view.sorted_legal_moves()],
-    }
-
-
 # ---------------------------------------------------------------- records
 
 
@@ -522,15 +427,7 @@ def hands_table(hands: Sequence[CardSet], caller: int | None, faceup: CardSet = 
     return table
 
 
-def claim_of(record: Any, positions: Sequence[Any]) -> tuple[int, CardSet] | None:
-    """``(seat, Old cards shown)`` when the record ends with a claim (R14), else None."""
-    if not record.plays or str(record.plays[-1]) != "claim" or len(positions) < 2:
-        return None
-    before = positions[-2]
-    return before.to_move, before.old_cards(before.to_move)
-
-
-def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
+def replay_renderable(record: Any) -> RenderableType:
     """A validated record: the deal, the calls, the tricks one by one, the claim and the result."""
     from lukfu_solver.cards import old_cards
 
@@ -552,53 +449,28 @@ def replay_renderable(record: Any, positions: Sequence[Any]) -> RenderableType:
         lines.append(Text(_("Nobody has called 'play' yet: no play.")))
         return Group(*lines)
     lines.append(Text(_("Caller: {caller}").format(caller=caller_text(caller))))
-    rows = [(t.leader, t.plays, t.winner, t.fu_won if t.winner is not None else None) for t in record.tricks()]
-    if rows:
-        lines.append(trick_rows_table(rows, title=_("Tricks")))
-    claim = claim_of(record, positions)
+    history = record.history
+    if history.tricks:
+        lines.append(trick_rows_table(history.tricks, title=_("Tricks")))
+    claim = history.claim
     if claim is not None:
-        seat, old = claim
-        fu = positions[-2].fu[seat]
         lines.append(
             Text(
                 _("Seat {seat} claims with {fu} won + {old} shown = a total of {total}:").format(
-                    seat=seat, fu=plural(fu, "fu"), old=plural(old.bit_count(), "Old card"), total=fu + old.bit_count()
+                    seat=claim.seat,
+                    fu=plural(claim.fu, "fu"),
+                    old=plural(claim.old.bit_count(), "Old card"),
+                    total=claim.total,
                 )
             )
         )
-        lines.append(hand_table(old, old, _("The Old cards shown")))
+        lines.append(hand_table(claim.old, claim.old, _("The Old cards shown")))
     if record.outcome is None:
         lines.append(Text(_("Unfinished: no result yet.")))
     else:
         lines.append(Text(_("Result: {outcome}").format(outcome=outcome_text(record.outcome)), style="bold"))
         lines.append(Text(_("Net points: {points}").format(points=points_text(record.outcome.points))))
     return Group(*lines)
-
-
-def replay_data(record: Any, positions: Sequence[Any]) -> dict[str, Any]:
-    """The facts of ``replay`` as JSON data."""
-    claim = claim_of(record, positions)
-    return {
-        "seed": record.seed,
-        "players": list(record.players) if record.players is not None else None,
-        "passed_out": len(record.passed_out),
-        "hands": [format_cards(h) for h in record.hands],
-        "calls": list(record.calls),
-        "caller": record.caller,
-        "tricks": [
-            {
-                "number": n,
-                "leader": t.leader,
-                "plays": [str(p) for p in t.plays],
-                "winner": t.winner,
-                "fu_won": t.fu_won if t.winner is not None else None,
-            }
-            for n, t in enumerate(record.tricks(), 1)
-        ],
-        "claim": None if claim is None else {"seat": claim[0], "old": format_cards(claim[1])},
-        "outcome": outcome_data(record.outcome),
-        "points": points_data(record.outcome),
-    }
 
 
 # ---------------------------------------------------------------- narration
@@ -638,7 +510,7 @@ def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
         s = p.to_move
         if move.kind == CLAIM:
             old = p.old_cards(s)
-            total = p.fu[s] + old.bit_count()
+            total = p.claim_total()
             shown = format_cards(old) if old else _("none")
             lines.append(
                 _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, {worth}").format(
@@ -676,6 +548,6 @@ def move_words(pos: Position, move: Play) -> str:
         s = pos.to_move
         old = pos.old_cards(s).bit_count()
         return _("seat {seat} claims ({fu} + {old} = {total})").format(
-            seat=s, fu=plural(pos.fu[s], "fu"), old=plural(old, "Old card"), total=pos.fu[s] + old
+            seat=s, fu=plural(pos.fu[s], "fu"), old=plural(old, "Old card"), total=pos.claim_total()
         )
     return play_words(pos, move)

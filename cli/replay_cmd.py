@@ -11,7 +11,7 @@ from lukfu_solver.i18n import _
 
 from .options import JsonOpt
 from .output import emit_json, stdout_console
-from .render import replay_data, replay_renderable
+from .render import replay_renderable
 
 
 def is_puzzle_file(path: str) -> bool:
@@ -50,9 +50,9 @@ def replay(
                 _("{path} is a puzzle file, not a game record: try lukfu puzzle play {path}").format(path=record),
             ) from None
         raise
-    positions = rec.replay()
+    rec.replay()
     if json_:
-        emit_json(replay_data(rec, positions))
+        emit_json(rec.replay_json())
     else:
-        stdout_console().print(replay_renderable(rec, positions))
+        stdout_console().print(replay_renderable(rec))
         stdout_console().print(_("Review every decision: lukfu review {path}").format(path=record), highlight=False)

@@ -12,7 +12,7 @@ from lukfu_solver.position import Position
 
 from .options import POSITION_HELP, JsonOpt, one_source
 from .output import emit_json, stdout_console
-from .render import position_data, position_renderable, view_data, view_renderable
+from .render import position_renderable, view_renderable
 
 
 def looks_like_view(text: str) -> bool:
@@ -52,7 +52,7 @@ def show(
 
         seat_view = SeatView.parse(view)
         if json_:
-            emit_json(view_data(seat_view))
+            emit_json(seat_view.to_json())
         else:
             stdout_console().print(view_renderable(seat_view))
         return
@@ -66,6 +66,6 @@ def show(
             ) from None
         raise
     if json_:
-        emit_json(position_data(pos))
+        emit_json(pos.to_json())
     else:
         stdout_console().print(position_renderable(pos))

@@ -2,8 +2,10 @@
 
 A player is any callable that takes its :class:`~lukfu_solver.view.SeatView` and answers: in the
 calling phase (``view.caller is None``) ``"play"`` or ``"pass"``, in the play phase a
-:class:`~lukfu_solver.plays.Play`. :func:`play_deal` seats the players, deals, runs the calling
-and the play, checks every answer against the rules and returns the :class:`GameRecord`.
+:class:`~lukfu_solver.plays.Play`. :class:`Game` is one game at the table, advanced one checked
+answer at a time (the terminal and the browser drive it through
+:class:`~lukfu_solver.session.GameSession`); :func:`play_deal`, the table loop, seats the players
+at a Game, asks them in turn and returns the :class:`GameRecord`.
 
 >>> from lukfu_solver.players.random import RandomPlayer
 >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7)
@@ -97,6 +99,206 @@ def first_master(seed: int) -> int:
     return rng.randrange(3)
 
 
+class Game:
+    """One game at a table of three, python-chess style: the deal of a seed (R2; dealt again and a
+    new Master drawn after three passes, R3), its calls and plays pushed one answer at a time and
+    checked, taken back (:meth:`pop`, :meth:`rewind`), resumed from a record (:meth:`from_record`),
+    and where it stands: the phase, the seat to answer, each seat's view, the record so far.
+
+    The three persons (0, 1, 2) sit at the table for the whole game, ``names[person]`` naming
+    them in the record; each deal draws its Master among them, and seat ``s`` of a deal is person
+    ``(master + s) % 3``. The state is the seed and the answers given (the calls and plays of
+    every deal, in order): everything else is derived from them.
+
+    >>> g = Game(7, ("ann", "bob", "cy"))
+    >>> g.phase, g.to_move, g.legal_answers()
+    ('call', 0, ['play', 'pass'])
+    >>> g.push("play"); g.phase, g.caller, len(g.legal_answers()) > 0
+    ('play', 0, True)
+    >>> g.pop(); g.phase, g.answers
+    ('call', [])
+    """
+
+    def __init__(self, seed: int, names: Sequence[str] = ("", "", "")) -> None:
+        check_seed(seed)
+        if len(names) != 3:
+            raise NotationError("names", _("three names, got {count}").format(count=len(names)))
+        self.seed = seed
+        self.names = [str(n) for n in names]
+        self._answers: list[str | Play] = []
+        self.persons: list[int] = []
+        """The person who gave each answer."""
+        self._restart()
+
+    def _restart(self) -> None:
+        """The state before any answer: the first deal of the seed."""
+        self._rng = random.Random(self.seed)
+        self.passed_out: list[Hands] = []
+        self.masters: list[int] = []
+        """The Master of each deal dealt so far (the current one last)."""
+        self._answers = []
+        self.persons = []
+        self._deal()
+
+    def _deal(self) -> None:
+        """Deal the next deal from the seed's generator and draw its Master."""
+        self.hands: Hands = deal_hands(self._rng)  # the first deal is deal_from_seed(seed)
+        self.master = self._rng.randrange(3)
+        self.masters.append(self.master)
+        self.calls: list[str] = []
+        self.plays: list[Play] = []
+        self.pos: Position | None = None
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        """The game ``record`` holds, resumed (finished or not): its seed deals each deal again,
+        checked against the record's hands, and its answers are pushed again; the persons are
+        named as the record names the seats of its last deal."""
+        if record.seed is None:
+            raise NotationError("record", _("only a game with its seed can be resumed"))
+        game = cls(record.seed)
+        deals = [*record.passed_out, record.hands]
+        for k, hands in enumerate(deals):
+            if game.hands != hands:
+                raise NotationError("record", _("its hands are not the ones its seed deals"))
+            answers: list[str | Play] = ["pass"] * 3 if k < len(record.passed_out) else [*record.calls, *record.plays]
+            for answer in answers:
+                game.push(answer)
+        if record.players is not None:
+            game.names = [record.players[game.seat_of(p)] for p in range(3)]
+        return game
+
+    # ------------------------------------------------------------ where it stands
+
+    @property
+    def answers(self) -> list[str]:
+        """Every answer given so far, in order, as NOTATION.md writes it (``play``, ``pass``, a move)."""
+        return [a if isinstance(a, str) else str(a) for a in self._answers]
+
+    @property
+    def answered(self) -> int:
+        """How many answers have been given so far."""
+        return len(self._answers)
+
+    def person_at(self, seat: int) -> int:
+        """The person sitting at ``seat`` in the current deal."""
+        return (self.master + seat) % 3
+
+    def seat_of(self, person: int) -> int:
+        """The seat of ``person`` in the current deal."""
+        return (person - self.master) % 3
+
+    @property
+    def seat_names(self) -> tuple[str, str, str]:
+        """The players' names by seat of the current deal."""
+        n = [self.names[self.person_at(s)] for s in range(3)]
+        return (n[0], n[1], n[2])
+
+    @property
+    def phase(self) -> str:
+        """``call``, ``play`` or ``over``."""
+        if self.pos is None:
+            return "call"
+        return "over" if self.pos.is_over else "play"
+
+    @property
+    def caller(self) -> int | None:
+        """The caller's seat, None during the call."""
+        return None if self.pos is None else self.pos.caller
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to answer now (None when the deal is over)."""
+        if self.pos is None:
+            return len(self.calls)
+        return None if self.pos.is_over else self.pos.to_move
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a record (``outcome`` None until the end)."""
+        outcome = None if self.pos is None else self.pos.outcome
+        return GameRecord(
+            self.hands, tuple(self.calls), tuple(self.plays), outcome, self.seat_names, self.seed, tuple(self.passed_out)
+        )
+
+    def passed_out_record(self, deal: int) -> GameRecord:
+        """The record of passed-out deal ``deal`` (0 the first, -1 the last): its hands, the three
+        passes and its seats' names (R3)."""
+        k = range(len(self.passed_out))[deal]
+        names = [self.names[(self.masters[k] + s) % 3] for s in range(3)]
+        seat_names = (names[0], names[1], names[2])
+        return GameRecord(self.passed_out[k], ("pass",) * 3, (), None, seat_names, self.seed, tuple(self.passed_out[:k]))
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` knows now: the calling-phase view during the call (a final claim is not shown)."""
+        if self.pos is None:
+            return SeatView(seat, self.hands[seat], None, (), tuple(self.calls))
+        plays = self.plays[:-1] if self.plays and self.plays[-1].kind == CLAIM else self.plays
+        return SeatView.from_deal(seat, self.hands[seat], self.pos.caller, plays)
+
+    def legal_answers(self) -> list[str]:
+        """The legal answers of the seat to move, canonical and sorted: ``play``/``pass`` at the
+        call, the legal moves in play; empty once the deal is over."""
+        s = self.to_move
+        if s is None:
+            return []
+        if self.pos is None:
+            return ["play", "pass"]
+        return [str(m) for m in self.view(s).sorted_legal_moves()]
+
+    # ------------------------------------------------------------ moving
+
+    def push(self, answer: str | Play) -> None:
+        """The next answer of the seat to move, checked: ``play``/``pass`` at the call, a Play (or
+        its text) in play; a third pass deals again (R3: the deal passed out is
+        :meth:`passed_out_record`). An illegal answer raises :class:`IllegalMove` and nothing
+        changes."""
+        s = self.to_move
+        if s is None:
+            raise NotationError("move", _("the deal is over"))
+        person = self.person_at(s)
+        if self.pos is None:
+            if not isinstance(answer, str) or answer not in ("play", "pass"):
+                raise IllegalMove(s, answer, "in the calling phase the answer is 'play' or 'pass' (R3)", self.names[person])
+            if answer == "pass" and len(self.calls) == 2 and len(self.passed_out) + 1 >= MAX_PASSED_OUT:
+                raise NotationError(
+                    "calls", _("{count} deals in a row were passed out (R3); giving up").format(count=MAX_PASSED_OUT)
+                )
+            self.calls.append(answer)
+            self._answers.append(answer)
+            self.persons.append(person)
+            if answer == "play":
+                self.pos = Position.start(self.hands, s)
+            elif len(self.calls) == 3:
+                self.passed_out.append(self.hands)
+                self._deal()
+            return
+        move = Play.parse(answer, "move") if isinstance(answer, str) else answer
+        if not self.pos.is_legal(move):
+            reason = "its kind, cards and size disagree" if _malformed(move) else self.pos.why_illegal(move)
+            raise IllegalMove(s, move, reason or "", self.names[person])
+        self.pos.push(move)
+        self.plays.append(move)
+        self._answers.append(move)
+        self.persons.append(person)
+
+    def rewind(self, count: int) -> None:
+        """Go back to the game after its first ``count`` answers (the seed's deals again, the
+        answers pushed again)."""
+        if not 0 <= count <= len(self._answers):
+            raise NotationError("undo", _("{plays} is outside 0-{count}").format(plays=count, count=len(self._answers)))
+        answers = self._answers[:count]
+        self._restart()
+        for a in answers:
+            self.push(a)
+
+    def pop(self) -> None:
+        """Take back the last answer (a NotationError before the first)."""
+        if not self._answers:
+            raise NotationError("undo", _("nothing to undo yet"))
+        self.rewind(len(self._answers) - 1)
+
+
 def play_deal(
     players: Sequence[Player],
     seed: int,
@@ -105,14 +307,15 @@ def play_deal(
 ) -> GameRecord:
     """Play one deal at a table of three and return its record; the same ``seed`` gives the same deal.
 
-    ``players[i]`` is person i. With ``random.Random(seed)`` the hands are dealt, seat 0 first (so
-    the first deal is :func:`deal_from_seed`'s: ``lukfu deal --seed SEED --seat S`` shows the hand
-    seat S gets), then the Master is drawn among the persons (R2) and seats are numbered from the
-    Master (seat s is person (master + s) % 3); the calls go from seat 0 (R3); if all pass, the
-    hands go to ``passed_out``, the cards are dealt again and a new Master is drawn (at most :data:`~lukfu_solver.record.MAX_PASSED_OUT`
-    times). ``seed`` is 0 ≤ seed < 2**63 (checked). Every answer is checked: an illegal one raises
-    :class:`IllegalMove`. ``names`` (default: each player's ``name`` or function name) label the
-    record's players by seat.
+    ``players[i]`` is person i, asked in turn by a :class:`Game` of ``seed``: with
+    ``random.Random(seed)`` the hands are dealt, seat 0 first (so the first deal is
+    :func:`deal_from_seed`'s: ``lukfu deal --seed SEED --seat S`` shows the hand seat S gets),
+    then the Master is drawn among the persons (R2) and seats are numbered from the Master (seat
+    s is person (master + s) % 3); the calls go from seat 0 (R3); if all pass, the hands go to
+    ``passed_out``, the cards are dealt again and a new Master is drawn (at most
+    :data:`~lukfu_solver.record.MAX_PASSED_OUT` times). ``seed`` is 0 ≤ seed < 2**63 (checked).
+    Every answer is checked: an illegal one raises :class:`IllegalMove`. ``names`` (default: each
+    player's ``name`` or function name) label the record's players by seat.
 
     ``observer``, when given, is called with the deal so far as a :class:`GameRecord` (``outcome``
     None until the deal ends) whenever a deal is dealt, after every call and after every play:
@@ -123,52 +326,28 @@ def play_deal(
     if len(players) != 3:
         raise NotationError("players", _("a table has three players, got {count}").format(count=len(players)))
     labels = [str(n) for n in names] if names is not None else [_name(p) for p in players]
-    if len(labels) != 3:
-        raise NotationError("names", _("three names, got {count}").format(count=len(labels)))
-    rng = random.Random(seed)
-    passed_out: list[Hands] = []
-    while True:
-        hands = deal_hands(rng)  # the first deal is deal_from_seed(seed): `lukfu deal --seed` shows it
-        master = rng.randrange(3)
-        persons = [(master + s) % 3 for s in range(3)]
-        seat_names = (labels[persons[0]], labels[persons[1]], labels[persons[2]])
-        calls: list[str] = []
+    game = Game(seed, labels)
+    if observer is not None:
+        observer(game.record)
+    while game.phase != "over":
+        s = game.to_move
+        assert s is not None
+        person = game.person_at(s)
+        answer = players[person](game.view(s))
+        if game.pos is not None and not isinstance(answer, Play):
+            raise IllegalMove(s, answer, "in the play phase the answer is a Play", labels[person])
+        deal = len(game.passed_out)
+        try:
+            game.push(answer)
+        except NotationError as err:
+            if err.field == "calls":  # endless passing
+                raise NotationError("players", err.message) from None
+            raise
         if observer is not None:
-            observer(GameRecord(hands, (), (), None, seat_names, seed, tuple(passed_out)))
-        for s in range(3):
-            call = players[persons[s]](SeatView(s, hands[s], None, (), tuple(calls)))
-            if not isinstance(call, str) or call not in ("play", "pass"):
-                raise IllegalMove(
-                    s, call, "in the calling phase the answer is 'play' or 'pass' (R3)", labels[persons[s]]
-                )
-            calls.append(call)
-            if observer is not None:
-                observer(GameRecord(hands, tuple(calls), (), None, seat_names, seed, tuple(passed_out)))
-            if call == "play":
-                break
-        if calls[-1] == "play":
-            break
-        passed_out.append(hands)
-        if len(passed_out) >= MAX_PASSED_OUT:
-            raise NotationError(
-                "players", _("{count} deals in a row were passed out (R3); giving up").format(count=MAX_PASSED_OUT)
-            )
-    caller = len(calls) - 1
-    pos = Position.start(hands, caller)
-    plays: list[Play] = []
-    while not pos.is_over:
-        s = pos.to_move
-        move = players[persons[s]](SeatView.from_deal(s, hands[s], caller, plays))
-        if not isinstance(move, Play):
-            raise IllegalMove(s, move, "in the play phase the answer is a Play", labels[persons[s]])
-        if not pos.is_legal(move):
-            reason = "its kind, cards and size disagree" if _malformed(move) else pos.why_illegal(move)
-            raise IllegalMove(s, move, reason, labels[persons[s]])
-        pos.push(move)
-        plays.append(move)
-        if observer is not None:
-            observer(GameRecord(hands, tuple(calls), tuple(plays), pos.outcome, seat_names, seed, tuple(passed_out)))
-    return GameRecord(hands, tuple(calls), tuple(plays), pos.outcome, seat_names, seed, tuple(passed_out))
+            if len(game.passed_out) != deal:  # the deal passed out, then the next one dealt
+                observer(game.passed_out_record(-1))
+            observer(game.record)
+    return game.record
 
 
 def _malformed(move: Play) -> bool:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .cards import ALL_CARDS, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
+from .history import best_index
 from .i18n import _
 from .inputs import excerpt, parse_int, split_fields
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats, classify
@@ -197,7 +198,7 @@ class Position:
         self.faceup = faceup
         self.trick: tuple[Play, ...] = tuple(trick)
         self.leader = (to_move - len(self.trick)) % 3
-        self.best_i = _best_index(self.trick)
+        self.best_i = best_index(self.trick)
         self.outcome: Outcome | None = None
         self._stack: list[tuple] = []
         if not self.trick and not any(self.hands):
@@ -280,6 +281,11 @@ class Position:
         """True when the seat to move is about to lead and may claim (R14)."""
         s = self.to_move
         return self.outcome is None and not self.trick and can_claim(self.fu[s], self.hands[s], self.faceup)
+
+    def claim_total(self) -> int:
+        """The total T of the seat to move if it claimed now (R16): its fu plus its Old cards."""
+        s = self.to_move
+        return claim_total(self.fu[s], self.hands[s], self.faceup)
 
     def cards_per_hand(self) -> int:
         """n: the cards each seat holds, counting what it has put into the trick in progress."""
@@ -455,6 +461,32 @@ class Position:
 
     # ------------------------------------------------------------ text
 
+    def to_json(self) -> dict[str, Any]:
+        """The facts of ``lukfu show POSITION --json`` (cards and plays as NOTATION.md writes them)."""
+        trick = None
+        if self.trick:
+            trick = {
+                "leader": self.leader,
+                "plays": [{"seat": (self.leader + i) % 3, "play": str(p)} for i, p in enumerate(self.trick)],
+                "best": {"seat": self.best_seat, "play": str(self.best)},
+            }
+        o = self.outcome
+        return {
+            "position": str(self),
+            "hands": [format_cards(h) for h in self.hands],
+            "old": [format_cards(self.old_cards(s)) for s in range(3)],
+            "fu": list(self.fu),
+            "caller": self.caller,
+            "master": 0,
+            "to_move": None if o is not None else self.to_move,
+            "can_claim": self.can_claim(),
+            "faceup": format_cards(self.faceup),
+            "facedown": self.facedown.bit_count(),
+            "trick": trick,
+            "outcome": None if o is None else o.to_json(points=False),
+            "points": None if o is None else list(o.points),
+        }
+
     def __str__(self) -> str:
         hands = "/".join(format_cards(h) for h in self.hands)
         fu = ",".join(str(f) for f in self.fu)
@@ -600,15 +632,6 @@ class Position:
                 )
             self.push(p)
         self._stack.clear()
-
-
-def _best_index(trick: Sequence[Play]) -> int:
-    """Index of the current best play of a trick: the last face-up play (beating plays replace it)."""
-    best = 0
-    for i, p in enumerate(trick):
-        if p.kind != DISCARD:
-            best = i
-    return best
 
 
 def _parse_seat(text: str, field: str) -> int:

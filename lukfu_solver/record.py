@@ -34,13 +34,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from functools import cached_property
+from typing import Any
 
 from .cards import ALL_CARDS, CardSet, format_cards, parse_cards
 from .errors import NotationError
+from .history import DealHistory, Trick
 from .i18n import _
 from .inputs import MAX_JSON_BYTES, MAX_SEED, check_int, check_name, excerpt, load_json, load_json_file
-from .plays import CLAIM, DISCARD, Play
+from .plays import CLAIM, Play
 from .position import Position
 from .rules import Outcome
 from .safe_write import write_atomic
@@ -64,18 +66,6 @@ MAX_PLAYS = 37
 """At most this many plays in a deal: every play but a final claim takes a card from a hand of 12."""
 MAX_RECORD_BYTES = MAX_JSON_BYTES
 """The largest record file or text read (a real one is under 10 KB, docs/limits.md)."""
-
-
-class TrickSummary(NamedTuple):
-    """One trick of a record: its ``leader``, ``plays`` (leader first), ``winner`` and ``fu_won``.
-
-    For an unfinished last trick ``winner`` is None and ``fu_won`` 0.
-    """
-
-    leader: int
-    plays: tuple[Play, ...]
-    winner: int | None
-    fu_won: int
 
 
 @dataclass(frozen=True)
@@ -115,9 +105,7 @@ class GameRecord:
             "calls": list(self.calls),
             "caller": self.caller,
             "plays": [str(p) for p in self.plays],
-            "result": None
-            if o is None
-            else {"winner": o.winner, "total": o.total, "how": o.how, "points": list(o.points)},
+            "result": None if o is None else o.to_json(),
         }
 
     @classmethod
@@ -326,25 +314,34 @@ class GameRecord:
             seq = seq[:plays]
         return SeatView.from_deal(seat, self.hands[seat], caller, seq)
 
-    def tricks(self) -> list[TrickSummary]:
+    @cached_property
+    def history(self) -> DealHistory:
+        """The deal's tricks (leader, plays, best play, winner, fu won) and its claim's total
+        (:class:`~lukfu_solver.history.DealHistory`), for a record :meth:`replay` accepts."""
+        return DealHistory.of_plays(self.plays, self.hands)
+
+    def tricks(self) -> list[Trick]:
         """The tricks of the deal in order (a claim is not part of a trick)."""
-        out = []
-        leader = 0
-        cur: list[Play] = []
-        best_i = 0
-        for p in self.plays:
-            if p.kind == CLAIM:
-                break
-            if cur and p.kind != DISCARD:
-                best_i = len(cur)
-            cur.append(p)
-            if len(cur) == 3:
-                winner = (leader + best_i) % 3
-                out.append(TrickSummary(leader, tuple(cur), winner, cur[best_i].size))
-                leader, cur, best_i = winner, [], 0
-        if cur:
-            out.append(TrickSummary(leader, tuple(cur), None, 0))
-        return out
+        return list(self.history.tricks)
+
+    def replay_json(self) -> dict[str, Any]:
+        """The facts of ``lukfu replay --json`` for a record :meth:`replay` accepts: seed,
+        players, the number of deals passed out, hands, calls, caller, the tricks
+        (:meth:`~lukfu_solver.history.Trick.to_json`), the claim (its seat and the Old cards
+        shown), the outcome and the net points."""
+        claim, o = self.history.claim, self.outcome
+        return {
+            "seed": self.seed,
+            "players": list(self.players) if self.players is not None else None,
+            "passed_out": len(self.passed_out),
+            "hands": [format_cards(h) for h in self.hands],
+            "calls": list(self.calls),
+            "caller": self.caller,
+            "tricks": [t.to_json(n) for n, t in enumerate(self.history.tricks, 1)],
+            "claim": None if claim is None else {"seat": claim.seat, "old": format_cards(claim.old)},
+            "outcome": None if o is None else o.to_json(points=False),
+            "points": None if o is None else list(o.points),
+        }
 
 
 # ---------------------------------------------------------------- helpers

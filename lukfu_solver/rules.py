@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import (
     RANK_MASK,
@@ -190,6 +190,15 @@ class Outcome(NamedTuple):
     total: int
     how: str
     points: tuple[int, int, int]
+
+    def to_json(self, points: bool = True) -> dict[str, Any]:
+        """``{"winner", "total", "how", "points"}``: a record's ``result``, the game's outcome
+        for the web table; without ``points``, the ``outcome`` of ``show --json`` and ``replay
+        --json``, which give the points beside it."""
+        data: dict[str, Any] = {"winner": self.winner, "total": self.total, "how": self.how}
+        if points:
+            data["points"] = list(self.points)
+        return data
 
 
 def payments(winner: int, total: int, caller: int) -> tuple[int, int, int]:

@@ -1,25 +1,26 @@
-"""A step-wise game: one deal of Luk Fu, one person against two engine players, one decision at a time.
+"""A person against two engine players: one game the terminal and the browser both drive.
 
-:func:`~lukfu_solver.game.play_deal` runs a whole deal in one call, asking its players in turn;
-a table that waits for a person's click (the browser table of ``lukfu serve``; a terminal could
-use it too) needs the same deal as a value it can advance one answer at a time, save, reload and
-take back. :class:`GameSession` is that value:
+:class:`~lukfu_solver.game.Game` is the table (the deal of a seed, its calls and plays pushed one
+checked answer at a time, undo, resume); :class:`GameSession` seats a person at it against two
+engines, and is what ``lukfu play`` and ``lukfu serve``'s browser table drive:
 
-- the deal comes from the seed exactly as ``play_deal`` deals it (hands, then the Master drawn;
-  a redeal after three passes), so ``lukfu deal --seed SEED`` shows the same cards;
+- the opponents come from one grammar (:func:`parse_opponents`: a plain strength or an engine spec,
+  one for both or two) and each engine is seeded by :func:`engine_seed`, so a game of the same
+  seed and answers is the same at the terminal and in the browser;
 - :meth:`~GameSession.choices` lists the person's legal answers, :meth:`~GameSession.apply`
   checks one (a :class:`~lukfu_solver.errors.NotationError` with the rules' reason otherwise);
-- an engine's turn is an :class:`EngineTask`, a small picklable value that :func:`engine_answer`
-  answers anywhere (another process): each engine decision is a function of the game's seed,
-  the engine's spec and its seat view, so it is the same wherever and whenever it is computed,
-  and :meth:`~GameSession.apply_engine` refuses an answer computed for a state that has moved on;
+- an engine's turn is answered in this process by its player (:meth:`~GameSession.engine_player`,
+  as the terminal does, the players keeping what they learn from one decision to the next) or
+  as an :class:`EngineTask`, a small picklable value that :func:`engine_answer` answers anywhere
+  (the browser's worker processes): a function of the game's seed, the engine's spec and its seat
+  view, and :meth:`~GameSession.apply_engine` refuses an answer computed for a state that has
+  moved on;
 - :meth:`~GameSession.undo` goes back to the person's previous decision;
 - :attr:`~GameSession.record` is the deal so far as a :class:`~lukfu_solver.record.GameRecord`
   (unfinished records have a null result) and :meth:`GameSession.from_record` resumes one.
 
-The engines are those of ``lukfu play``: ``make_player(spec, seed)`` seeded per person as the
-play command seeds them, so a session and ``play_deal`` with the same players give the same
-record (``tests/test_session.py`` holds them equal).
+``tests/test_session.py`` holds a session and :func:`~lukfu_solver.game.play_deal` with the same
+players equal.
 
 >>> s = GameSession.new(seed=74, seat=0)
 >>> s.human_seat, s.phase, s.choices()
@@ -32,8 +33,8 @@ True
 >>> task = s.engine_task()
 >>> s.apply_engine(task, engine_answer(task)), len(s.record.plays)
 (True, 2)
->>> s.undo(); len(s.record.plays), s.phase
-(0, 'play')
+>>> s.undo(), len(s.record.plays), s.phase
+('C2', 0, 'play')
 """
 
 from __future__ import annotations
@@ -41,25 +42,99 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import format_cards, old_cards
 from .errors import NotationError
-from .game import deal_hands, first_master
+from .game import Game, first_master
 from .i18n import _
 from .inputs import check_seed
-from .players import STRENGTHS, make_player
+from .players import STRENGTHS, Player, make_player
 from .players.pimc import DEFAULT_LEVEL, LEVELS
-from .plays import CLAIM, DISCARD, KIND_NAMES, Play
+from .plays import DISCARD, KIND_NAMES, Play
 from .position import Position
-from .record import MAX_PASSED_OUT, GameRecord, Hands
+from .record import GameRecord, Hands
 from .view import SeatView
 
 YOU = "you"
 """The person's name in the record's ``players`` (as ``lukfu play`` writes it)."""
 OPPONENT_KINDS = ("rule", "pimc", "ipimc", "random")
-"""The engines a person can sit against (the ``play`` command's): ``pimc`` and ``ipimc`` play
-at the session's level. A table offers the plain strengths first (:data:`STRENGTHS`)."""
+"""The engines a table offers besides the plain strengths (:data:`STRENGTHS`): ``pimc`` and
+``ipimc`` play at the session's level."""
+
+
+# ---------------------------------------------------------------- the opponents
+
+
+class Opponent(NamedTuple):
+    """One engine at the table: its ``label`` (a plain strength, ``medium``, or an engine spec,
+    ``pimc:2``, as the person chose it), its ``name`` in the record (the label, with ``A``/``B``
+    when both opponents have the same) and the ``engine`` spec that plays (a strength resolved)."""
+
+    label: str
+    name: str
+    engine: str
+
+
+def opponent_engine(label: str, field: str = "opponents") -> str:
+    """The engine spec behind an opponent's label: a plain strength (:data:`STRENGTHS`) or any
+    spec :func:`~lukfu_solver.players.make_player` accepts (``rule:4.5``, ``pimc:3:0``, ``ipimc``
+    …). A bad label (``pimc:x``, ``pimc:``, ``pimc: 3``) is a NotationError naming ``field``.
+
+    >>> opponent_engine("medium"), opponent_engine("pimc:2")
+    ('pimc:3', 'pimc:2')
+    """
+    spec = STRENGTHS.get(label, label)
+    try:
+        make_player(spec, 0)
+    except NotationError as err:
+        words = _("an opponent is a strength ({names}) or an engine: {why}").format(
+            names=", ".join(STRENGTHS), why=err.message
+        )
+        raise NotationError(field, words) from None
+    return spec
+
+
+def engine_level(engine: str) -> int | None:
+    """The level of a ``pimc``/``ipimc`` engine spec (its default when not given), else None."""
+    kind, _sep, arg = engine.partition(":")
+    if kind not in ("pimc", "ipimc"):
+        return None
+    return int(arg.partition(":")[0]) if arg else DEFAULT_LEVEL
+
+
+def parse_opponents(given: str | Sequence[str], level: int) -> tuple[Opponent, Opponent]:
+    """The two opponents of ``lukfu play --opponents`` (text, ``A,B``) or of the browser table (a
+    list): one strength or spec for both, or two. The bare ``pimc``/``ipimc`` play at ``level``;
+    a bad level, count or label is a NotationError naming ``level`` or ``opponents``.
+
+    >>> [o.name for o in parse_opponents("medium", 3)], parse_opponents(["pimc", "rule"], 2)[0]
+    (['medium A', 'medium B'], Opponent(label='pimc:2', name='pimc:2', engine='pimc:2'))
+    """
+    if level not in LEVELS:
+        raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
+    text = given if isinstance(given, str) else ",".join(str(g) for g in given)
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(parts):
+        raise NotationError(
+            "opponents", _("give one player for both opponents or two as A,B, got {text}").format(text=repr(text))
+        )
+    labels = [f"{p}:{level}" if p in ("pimc", "ipimc") else p for p in parts]
+    engines = [opponent_engine(label) for label in labels]
+    if labels[0] == labels[1]:  # the same twice: told apart as A and B
+        return (Opponent(labels[0], f"{labels[0]} A", engines[0]), Opponent(labels[1], f"{labels[1]} B", engines[1]))
+    return (Opponent(labels[0], labels[0], engines[0]), Opponent(labels[1], labels[1], engines[1]))
+
+
+def engine_seed(seed: int, index: int) -> int:
+    """The seed of engine ``index`` (0 or 1, in the order of the persons at the table) in the
+    game of ``seed``: the same at the terminal and in the browser."""
+    return random.Random(f"play|{seed}|{index}").getrandbits(32)
+
+
+# ---------------------------------------------------------------- engine turns as values
 
 
 @dataclass(frozen=True)
@@ -85,190 +160,152 @@ def engine_answer(task: EngineTask) -> str:
     return answer if isinstance(answer, str) else str(answer)
 
 
-def opponent_specs(opponents: Sequence[str], level: int) -> tuple[str, str]:
-    """The two engines (one for both, or two): a plain strength (``easy``, ``medium``,
-    ``strong``: :data:`~lukfu_solver.players.STRENGTHS`) stays its name, as ``lukfu play``
-    records it; ``pimc``/``ipimc`` play at ``level``; a bad kind or level is a NotationError
-    naming ``opponents`` or ``level``.
-
-    >>> opponent_specs(["rule"], 3), opponent_specs(["pimc", "rule"], 2), opponent_specs(["medium"], 1)
-    (('rule', 'rule'), ('pimc:2', 'rule'), ('medium', 'medium'))
-    """
-    if level not in LEVELS:
-        raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
-    kinds = [str(k).strip().lower() for k in opponents]
-    if len(kinds) == 1:
-        kinds = kinds * 2
-    if len(kinds) != 2 or not all(k in STRENGTHS or k in OPPONENT_KINDS for k in kinds):
-        raise NotationError(
-            "opponents",
-            _("give one player for both opponents or two, each one of {kinds}").format(
-                kinds=", ".join([*STRENGTHS, *OPPONENT_KINDS])
-            ),
-        )
-    specs = [f"{k}:{level}" if k in ("pimc", "ipimc") else k for k in kinds]
-    return specs[0], specs[1]
-
-
-def _spec_of(name: str) -> str:
-    """The engine spec behind a player's name in a record (``rule A`` → ``rule``)."""
-    return name.split(" ")[0]
-
-
-def _level_of(spec: str) -> int | None:
-    """The level a ``pimc:L`` or ``ipimc:L`` spec names (None for another engine or none given).
-
-    >>> _level_of("pimc:4"), _level_of("ipimc:2:4c"), _level_of("pimc"), _level_of("rule:4.5")
-    (4, 2, None, None)
-    """
-    kind, _sep, rest = spec.partition(":")
-    level = rest.partition(":")[0]
-    if kind not in ("pimc", "ipimc") or not (level.isascii() and level.isdigit()):
-        return None
-    return int(level) if int(level) in LEVELS else None
+# ---------------------------------------------------------------- the session
 
 
 class GameSession:
     """One deal (with its redeals) between the person and two engines, advanced one answer at a time.
 
-    ``persons`` are fixed for the game (person 0, 1, 2 as ``play_deal`` numbers them); every deal
-    draws its Master, so the person's seat can change after three passes (R3). The state is the
-    seed and the list of answers given (calls and plays of every deal, in order): every other
-    fact is derived from them, so undo and resume are a replay of answers, never a recomputation.
+    ``human`` is the person's index at the :class:`~lukfu_solver.game.Game` (persons 0, 1, 2,
+    fixed for the game); every deal draws its Master, so the person's seat can change after
+    three passes (R3). ``opponents`` are the two engines, seated in the order of the persons.
     """
 
-    def __init__(self, seed: int, human: int, specs: tuple[str, str], level: int = DEFAULT_LEVEL) -> None:
+    def __init__(
+        self,
+        seed: int,
+        human: int,
+        opponents: tuple[Opponent, Opponent],
+        level: int = DEFAULT_LEVEL,
+        game: Game | None = None,
+    ) -> None:
+        """The person ``human`` against ``opponents`` at a new game of ``seed`` (or at ``game``, a
+        game of that seed already under way, its persons named as here)."""
         check_seed(seed)
         if human not in (0, 1, 2):
             raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=human))
-        for spec in specs:
-            make_player(spec, 0)  # checks the spec
-        self.seed = seed
         self.human = human
-        self.specs = specs
+        self.opponents = opponents
         self.level = level
-        self.engines: dict[int, str] = {}
-        self.names: list[str] = []
-        k = 0
-        for person in range(3):
-            if person == human:
-                self.names.append(YOU)
-            else:
-                self.engines[person] = specs[k]
-                self.names.append(specs[k] if specs[0] != specs[1] else f"{specs[k]} {'AB'[k]}")
-                k += 1
-        # each engine's seed, as `lukfu play` seeds its engines (so both give the same deal)
-        order = [p for p in range(3) if p != human]
-        self.engine_seeds = {p: random.Random(f"play|{seed}|{i}").getrandbits(32) for i, p in enumerate(order)}
-        self.answers: list[str] = []
-        self._restart()
+        others = [p for p in range(3) if p != human]
+        self.engines = {p: o.engine for p, o in zip(others, opponents, strict=True)}
+        """Each engine person's spec."""
+        self.engine_seeds = {p: engine_seed(seed, i) for i, p in enumerate(others)}
+        """Each engine person's seed (:func:`engine_seed`)."""
+        names = [YOU if p == human else opponents[others.index(p)].name for p in range(3)]
+        self.game = game if game is not None else Game(seed, names)
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what is kept for one state (after any move or undo)."""
+        self._sensible: tuple[int, list[str]] | None = None  # the state's sensible discards, by answers given
+        self._state: tuple[int, dict[str, Any]] | None = None  # the state as JSON data, by answers given
 
     # ------------------------------------------------------------ building
 
     @classmethod
     def new(
-        cls, seed: int, seat: int | None = None, opponents: Sequence[str] = ("rule",), level: int = DEFAULT_LEVEL
+        cls, seed: int, seat: int | None = None, opponents: str | Sequence[str] = ("rule",), level: int = DEFAULT_LEVEL
     ) -> GameSession:
         """A new game of ``seed``: the person at ``seat`` of the first deal (None: person 0, as
-        ``lukfu play`` without ``--seat``), against ``opponents`` (``opponent_specs``)."""
+        ``lukfu play`` without ``--seat``), against ``opponents`` (:func:`parse_opponents`)."""
         check_seed(seed)
         if seat is not None and seat not in (0, 1, 2):
             raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
         human = 0 if seat is None else (first_master(seed) + seat) % 3
-        return cls(seed, human, opponent_specs(opponents, level), level)
+        return cls(seed, human, parse_opponents(opponents, level), level)
 
     @classmethod
     def from_record(cls, record: GameRecord, level: int | None = None) -> GameSession:
-        """Resume the game ``record`` holds (a session's own record, finished or not): its seed
-        deals the same cards again and its answers are replayed, checked. ``level`` (default: the
-        engines' level, else the default) is the hints' level."""
+        """Resume the game ``record`` holds (a session's own record, finished or not): the
+        :class:`~lukfu_solver.game.Game` resumes it from its seed, and the engines are the ones
+        the record names. ``level`` (default: the engines' level, else the default) is the hints'."""
         if record.seed is None or record.players is None or record.players.count(YOU) != 1:
             raise NotationError(
                 "record", _("only a game played here can be resumed (it needs its seed and one player named 'you')")
             )
-        seat = record.players.index(YOU)
-        specs = [_spec_of(n) for s, n in enumerate(record.players) if s != seat]
-        for spec in specs:
-            try:
-                make_player(spec, 0)
-            except NotationError as err:
-                raise NotationError("record", _("players: {why}").format(why=err)) from None
-        levels = [lv for lv in (_level_of(STRENGTHS.get(s, s)) for s in specs) if lv is not None]
-        lv = level if level is not None else (levels[0] if levels else DEFAULT_LEVEL)
-        rng = random.Random(record.seed)
-        masters = []
-        for _deal in range(len(record.passed_out) + 1):
-            deal_hands(rng)
-            masters.append(rng.randrange(3))
-        # the person is the one that sits at ``seat`` in the last deal
-        human = (masters[-1] + seat) % 3
-        session = cls(record.seed, human, (specs[0], specs[1]), lv)
-        answers: list[str] = []
-        for _deal in record.passed_out:
-            answers += ["pass"] * 3
-        answers += list(record.calls) + [str(p) for p in record.plays]
-        try:
-            for a in answers:
-                session._step(a)
-        except NotationError as err:
-            raise NotationError("record", _("it does not replay from its seed: {why}").format(why=err.message)) from None
-        if session.record.hands != record.hands or session.record.passed_out != record.passed_out:
-            raise NotationError("record", _("its hands are not the ones its seed deals"))
-        return session
-
-    def _restart(self) -> None:
-        """The state before any answer: the first deal of the seed."""
-        self._rng = random.Random(self.seed)
-        self._sensible: tuple[int, list[str]] | None = None  # the state's sensible discards, by answers given
-        self._state: tuple[int, dict[str, Any]] | None = None  # the state as JSON data, by answers given
-        self.passed_out: list[Hands] = []
-        self.answers = []
-        self.by_human: list[bool] = []
-        self._deal()
-
-    def _deal(self) -> None:
-        """Deal the next deal from the seed's generator and draw its Master (as ``play_deal``)."""
-        self.hands: Hands = deal_hands(self._rng)
-        self.master = self._rng.randrange(3)
-        self.calls: list[str] = []
-        self.plays: list[Play] = []
-        self.pos: Position | None = None
+        game = Game.from_record(record)
+        human = game.names.index(YOU)
+        found = []
+        for p in range(3):
+            if p != human:
+                label = game.names[p].split(" ")[0]  # ``rule A`` plays ``rule``
+                found.append(Opponent(label, game.names[p], opponent_engine(label, "record: players")))
+        if level is None:
+            levels = [lv for o in found if (lv := engine_level(o.engine)) is not None]
+            level = levels[0] if levels else DEFAULT_LEVEL
+        return cls(record.seed, human, (found[0], found[1]), level, game)
 
     # ------------------------------------------------------------ facts
 
+    @property
+    def seed(self) -> int:
+        """The game's seed."""
+        return self.game.seed
+
+    @property
+    def specs(self) -> tuple[str, str]:
+        """The opponents' labels (a strength or an engine spec), in the order of the persons."""
+        return (self.opponents[0].label, self.opponents[1].label)
+
+    @property
+    def names(self) -> list[str]:
+        """The persons' names (``you`` for the person)."""
+        return self.game.names
+
+    @property
+    def answers(self) -> list[str]:
+        """Every answer given so far (calls and plays of every deal, in order)."""
+        return self.game.answers
+
+    @property
+    def passed_out(self) -> list[Hands]:
+        """The deals passed out before the current one (R3)."""
+        return self.game.passed_out
+
+    @property
+    def hands(self) -> Hands:
+        """The current deal's hands as dealt (seat 0 first)."""
+        return self.game.hands
+
+    @property
+    def master(self) -> int:
+        """The person who is Master of the current deal."""
+        return self.game.master
+
+    @property
+    def pos(self) -> Position | None:
+        """The current deal's position (None during the call)."""
+        return self.game.pos
+
     def person_at(self, seat: int) -> int:
         """The person sitting at ``seat`` in the current deal."""
-        return (self.master + seat) % 3
+        return self.game.person_at(seat)
 
     @property
     def seat_names(self) -> tuple[str, str, str]:
         """The players' names by seat of the current deal (``you`` for the person)."""
-        n = [self.names[self.person_at(s)] for s in range(3)]
-        return (n[0], n[1], n[2])
+        return self.game.seat_names
 
     @property
     def human_seat(self) -> int:
         """The person's seat in the current deal."""
-        return (self.human - self.master) % 3
+        return self.game.seat_of(self.human)
 
     @property
     def phase(self) -> str:
         """``call``, ``play`` or ``over``."""
-        if self.pos is None:
-            return "call"
-        return "over" if self.pos.is_over else "play"
+        return self.game.phase
 
     @property
     def caller(self) -> int | None:
         """The caller's seat, None during the call."""
-        return None if self.pos is None else self.pos.caller
+        return self.game.caller
 
     @property
     def to_move(self) -> int | None:
         """The seat to answer now (None when the deal is over)."""
-        if self.pos is None:
-            return len(self.calls)
-        return None if self.pos.is_over else self.pos.to_move
+        return self.game.to_move
 
     @property
     def waiting_for_engine(self) -> bool:
@@ -279,36 +316,25 @@ class GameSession:
     @property
     def record(self) -> GameRecord:
         """The game so far as a record (``outcome`` None until the end)."""
-        outcome = None if self.pos is None else self.pos.outcome
-        return GameRecord(
-            self.hands, tuple(self.calls), tuple(self.plays), outcome, self.seat_names, self.seed, tuple(self.passed_out)
-        )
+        return self.game.record
 
     def view(self, seat: int | None = None) -> SeatView:
         """What ``seat`` (default: the person) knows now: the calling-phase view during the call."""
-        s = self.human_seat if seat is None else seat
-        if self.pos is None:
-            return SeatView(s, self.hands[s], None, (), tuple(self.calls))
-        plays = self.plays[:-1] if self.plays and self.plays[-1].kind == CLAIM else self.plays
-        return SeatView.from_deal(s, self.hands[s], self.pos.caller, plays)
+        return self.game.view(self.human_seat if seat is None else seat)
 
     def choices(self) -> list[str]:
         """The person's legal answers now, canonical and sorted: ``play``/``pass`` at the call,
         the legal moves in play; empty when it is not the person's turn."""
-        if self.to_move != self.human_seat or self.to_move is None:
-            return []
-        if self.pos is None:
-            return ["play", "pass"]
-        return [str(m) for m in self.view().sorted_legal_moves()]
+        return self.game.legal_answers() if self.to_move == self.human_seat else []
 
     def sensible_discards(self) -> list[str]:
         """At a discard of the person's, the few worth considering, best first (the hint's own
         candidates: :func:`~lukfu_solver.analysis.hint.sensible_discards`, the order ``lukfu
         play``'s menu offers them); empty otherwise. Kept until the next answer or undo."""
-        at = len(self.answers)
+        at = self.game.answered
         if self._sensible is None or self._sensible[0] != at:
             chosen: list[str] = []
-            if self.pos is not None and self.to_move == self.human_seat and not self.pos.is_over:
+            if self.phase == "play" and self.to_move == self.human_seat:
                 from .analysis.hint import sensible_discards
 
                 chosen = [str(m) for m in sensible_discards(self.view(), self.level)]
@@ -322,23 +348,28 @@ class GameSession:
 
     # ------------------------------------------------------------ moving
 
-    def apply(self, text: str) -> None:
-        """The person's answer (``play``/``pass``, or a move as NOTATION.md writes it), checked:
-        a NotationError says why it is not legal and nothing changes."""
+    def apply(self, answer: str | Play) -> None:
+        """The person's answer (``play``/``pass``, or a move as NOTATION.md writes it or as a
+        Play), checked: a NotationError says why it is not legal and nothing changes."""
         if self.to_move is None:
             raise NotationError("move", _("the deal is over"))
         if self.to_move != self.human_seat:
             raise NotationError("move", _("it is seat {seat}'s turn, not yours").format(seat=self.to_move))
-        self._step(self._checked(text))
-
-    def _checked(self, text: str) -> str:
-        """The person's answer in canonical text, or a NotationError with the rules' reason."""
         if self.pos is None:
-            word = text.strip().lower()
+            word = answer.strip().lower() if isinstance(answer, str) else ""
             if word not in ("play", "pass"):
                 raise NotationError("move", _("at the call the answer is play or pass"))
-            return word
-        return str(self.view().parse_move(text))
+            self._push(word)
+        else:
+            self._push(self.view().parse_move(answer) if isinstance(answer, str) else answer)
+
+    def _push(self, answer: str | Play) -> None:
+        self.game.push(answer)
+        self._forget()
+
+    def engine_player(self, person: int) -> Player:
+        """The engine ``person`` as a player of this process, seeded as :func:`engine_seed` seeds it."""
+        return make_player(self.engines[person], self.engine_seeds[person])
 
     def engine_task(self) -> EngineTask:
         """The decision the engine to move faces now (a NotationError when it is not an engine's turn)."""
@@ -349,62 +380,42 @@ class GameSession:
         spec = self.engines[person]
         seed = self.engine_seeds[person]
         if spec == "random":  # the random player draws from its own generator: seed it per decision
-            seed = random.Random(f"random|{self.engine_seeds[person]}|{len(self.answers)}").getrandbits(32)
-        return EngineTask(spec, seed, str(self.view(s)), len(self.answers))
+            seed = random.Random(f"random|{self.engine_seeds[person]}|{self.game.answered}").getrandbits(32)
+        return EngineTask(spec, seed, str(self.view(s)), self.game.answered)
 
     def apply_engine(self, task: EngineTask, answer: str) -> bool:
         """Apply an engine's answer to ``task``; False (nothing changes) when the game has moved on
         since the task was made. An illegal answer is a NotationError (an engine fault)."""
-        if task.at != len(self.answers) or not self.waiting_for_engine or str(self.view(self.to_move)) != task.view:
+        if task.at != self.game.answered or not self.waiting_for_engine or str(self.view(self.to_move)) != task.view:
             return False
-        self._step(answer)
+        self.engine_move(answer)
         return True
 
-    def _step(self, answer: str) -> None:
-        """Give the next answer (checked against the rules) and advance: a third pass redeals."""
-        human = self.to_move == self.human_seat
-        if self.pos is None:
-            if answer not in ("play", "pass"):
-                raise NotationError("move", _("at the call the answer is play or pass"))
-            self.calls.append(answer)
-            self.answers.append(answer)
-            self.by_human.append(human)
-            if answer == "play":
-                self.pos = Position.start(self.hands, len(self.calls) - 1)
-            elif len(self.calls) == 3:
-                if len(self.passed_out) + 1 >= MAX_PASSED_OUT:
-                    raise NotationError(
-                        "calls",
-                        _("{count} deals in a row were passed out (R3); giving up").format(count=MAX_PASSED_OUT),
-                    )
-                self.passed_out.append(self.hands)
-                self._deal()
-            return
-        if self.pos.is_over:
-            raise NotationError("move", _("the deal is over"))
-        move = Play.parse(answer, "move")
-        self.pos.push_checked(move)
-        self.plays.append(move)
-        self.answers.append(str(move))
-        self.by_human.append(human)
+    def engine_move(self, answer: str | Play) -> None:
+        """The engine to move answers ``answer`` (checked: an illegal one is a NotationError, an
+        engine fault)."""
+        if not self.waiting_for_engine:
+            raise NotationError("move", _("it is not an engine's turn"))
+        self._push(answer)
 
     def _last_human(self) -> int | None:
         """The index in :attr:`answers` of the person's last answer, or None."""
-        return next((i for i in range(len(self.answers) - 1, -1, -1) if self.by_human[i]), None)
+        persons = self.game.persons
+        return next((i for i in range(len(persons) - 1, -1, -1) if persons[i] == self.human), None)
 
-    def undo(self) -> None:
+    def undo(self) -> str:
         """Take back the person's last answer and every engine answer after it (the game stands
-        again at the person's previous decision); a NotationError when there is none, or after
-        the end."""
+        again at the person's previous decision) and return it; a NotationError when there is
+        none, or after the end."""
         if self.phase == "over":
             raise NotationError("undo", _("the deal is over; its record stands"))
         last = self._last_human()
         if last is None:
             raise NotationError("undo", _("nothing to undo yet"))
-        answers = self.answers[:last]
-        self._restart()
-        for a in answers:
-            self._step(a)
+        answer = self.answers[last]
+        self.game.rewind(last)
+        self._forget()
+        return answer
 
     # ------------------------------------------------------------ the state as JSON
 
@@ -413,7 +424,7 @@ class GameSession:
         other seats' discards are counts until the end, when every hand is shown. Made once a
         state (a server answers with it after every request): the dict is new, the lists in it
         are shared with the next call until the game moves, so treat them as read-only."""
-        at = len(self.answers)
+        at = self.game.answered
         if self._state is None or self._state[0] != at:
             self._state = (at, self._make_state())
         return dict(self._state[1])
@@ -430,7 +441,7 @@ class GameSession:
             "seat": seat,
             "deal": len(self.passed_out) + 1,
             "phase": self.phase,
-            "calls": list(self.calls),
+            "calls": list(self.game.calls),
             "caller": self.caller,
             "to_move": self.to_move,
             "your_turn": self.to_move == seat,
@@ -438,7 +449,7 @@ class GameSession:
             "old": format_cards(view.old_cards()),
             "choices": self.choices(),
             "sensible": [],
-            "answers": len(self.answers),
+            "answers": self.game.answered,
             "can_undo": self.can_undo,
             "fu": [0, 0, 0],
             "hand_sizes": [12, 12, 12],
@@ -457,36 +468,24 @@ class GameSession:
         data["hidden_discards"] = list(view.hidden_discards)
         data["own_discards"] = format_cards(view.own_discards)
         over = self.pos.is_over
+        history = self.record.history
         tricks = []
-        for t in self.record.tricks():
+        for t in history.tricks:
             plays = []
             for i, p in enumerate(t.plays):
-                s = (t.leader + i) % 3
+                s = t.seat(i)
                 hidden = p.kind == DISCARD and s != seat and not over
-                plays.append({"seat": s, "play": f"x{p.size}" if hidden else str(p), "kind": _kind(p)})
+                plays.append({"seat": s, "play": f"x{p.size}" if hidden else str(p), "kind": KIND_NAMES[p.kind]})
             tricks.append({"leader": t.leader, "plays": plays, "winner": t.winner, "fu_won": t.fu_won})
         data["tricks"] = tricks
         data["can_claim"] = "claim" in data["choices"]
         data["sensible"] = self.sensible_discards()
-        if self.plays and self.plays[-1].kind == CLAIM:
-            before = self.record.replay()[-2]
-            s = before.to_move
-            shown = before.old_cards(s)
-            data["claim"] = {
-                "seat": s,
-                "fu": before.fu[s],
-                "old": format_cards(shown),
-                "total": before.fu[s] + shown.bit_count(),
-            }
+        if history.claim is not None:
+            data["claim"] = history.claim.to_json()
         if over:
             o = self.pos.outcome
             assert o is not None
-            data["outcome"] = {"winner": o.winner, "total": o.total, "how": o.how, "points": list(o.points)}
+            data["outcome"] = o.to_json()
             data["hands"] = [format_cards(h) for h in self.hands]
             data["old_dealt"] = [format_cards(old_cards(h, 0)) for h in self.hands]
         return data
-
-
-def _kind(p: Play) -> str:
-    """A play's kind as a word of the JSON state."""
-    return KIND_NAMES[p.kind]

@@ -33,10 +33,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import ALL_CARDS, ALWAYS_OLD, SUIT_MASK9, CardSet, format_cards, old_cards, parse_cards
 from .errors import NotationError
+from .history import DealHistory
 from .i18n import _, ngettext
 from .inputs import excerpt, split_fields
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, SINGLE, Play, beats
@@ -46,6 +47,7 @@ from .rules import (
     beating_plays,
     can_beat,
     can_claim,
+    claim_total,
     end_outcome,
     follow_plays,
     lead_plays,
@@ -70,13 +72,14 @@ class InvalidMoveError(NotationError):
 # ---------------------------------------------------------------- history text
 
 
-def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
+def parse_history(text: str, reveal: bool, caller: int | None = None, check: bool = True) -> Tricks:
     """Parse a history field: tricks separated by ``/``, plays by ``,``; ``-`` is no trick yet.
 
     The public structure is checked (see :func:`check_history`). With ``reveal`` every discard
     must show its cards (a fully revealed history, as ``lukfu sample`` prints); otherwise hidden
     discards (``x2``) are allowed too and a :class:`SeatView` decides which ones must be hidden.
-    With ``caller`` given, R6 is checked as well.
+    With ``caller`` given, R6 is checked as well. ``check=False`` leaves the structure to the
+    caller (:meth:`SeatView.parse` checks it once, with the view).
 
     >>> tricks = parse_history("t2,t4,t6/M3,xC1", reveal=True)
     >>> format_history(tricks), len(tricks[1])
@@ -104,7 +107,8 @@ def parse_history(text: str, reveal: bool, caller: int | None = None) -> Tricks:
                 raise NotationError("history", _('trick {t}, play {i}: {message}').format(t=t, i=i, message=e.message)) from None
         tricks.append(tuple(plays))
     result = tuple(tricks)
-    check_history(result, reveal, caller)
+    if check:
+        check_history(result, reveal, caller)
     return result
 
 
@@ -119,19 +123,22 @@ def format_history(tricks: Sequence[Sequence[Play]]) -> str:
     return "/".join(",".join(str(p) for p in trick) for trick in tricks)
 
 
-def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = None) -> None:
+def check_history(
+    tricks: Tricks, reveal: bool = False, caller: int | None = None, history: DealHistory | None = None
+) -> None:
     """Check the public structure of a history; a fault raises ``NotationError("history", …)``.
 
     At most 12 tricks, three plays in every trick but the last, no claim, a face-up lead (R5) no
     larger than the hands, followers of the lead's size whose face-up plays beat the current
     best (R8), no card named twice, and (``caller`` given) no long lead by a passed Master (R6).
-    With ``reveal``, discards must show their cards.
+    With ``reveal``, discards must show their cards. ``history`` is the tricks' walk when the
+    caller has it already (:attr:`SeatView.history`).
     """
     if len(tricks) > MAX_TRICKS:
         raise NotationError("history", _('at most {most} tricks, got {count}').format(most=MAX_TRICKS, count=len(tricks)))
     seen = 0
     left = HAND_SIZE  # cards each seat holds when the trick starts
-    leader = 0
+    history = history or DealHistory.of_tricks(tricks)
     for t, trick in enumerate(tricks, 1):
         if not trick or len(trick) > 3:
             raise NotationError("history", _('trick {t}: a trick has 1 to 3 plays, got {count}').format(t=t, count=len(trick)))
@@ -141,7 +148,7 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
             )
         if left == 0:
             raise NotationError("history", _('trick {t}: the hands ran out after trick {t2} (R15)').format(t=t, t2=t - 1))
-        best_i = 0
+        leader = history.leaders[t - 1]
         for i, p in enumerate(trick):
             where = f"trick {t}, play {i + 1}"
             if p.kind == CLAIM:
@@ -172,19 +179,15 @@ def check_history(tricks: Tricks, reveal: bool = False, caller: int | None = Non
                     raise NotationError(
                         "history", _('{where}: {play} has {size} cards but the lead {trick} has {size2}').format(where=where, play=p, size=p.size, trick=trick[0], size2=trick[0].size)
                     )
-                if p.kind != DISCARD:
-                    best = trick[best_i]
-                    if not beats(p, best, best_i == 0):
-                        raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=best))
-                    best_i = i
+                best_i = 1 if i == 2 and trick[1].kind != DISCARD else 0  # the best play before it (R8)
+                if p.kind != DISCARD and not beats(p, trick[best_i], best_i == 0):
+                    raise NotationError("history", _('{where}: {play} does not beat {best} (R8)').format(where=where, play=p, best=trick[best_i]))
             dup = seen & p.cards
             if dup:
                 raise NotationError(
                     "history", _('{where}: {cards} is already played in {trick}').format(where=where, cards=format_cards(dup), trick=_find(tricks, dup))
                 )
             seen |= p.cards
-        if len(trick) == 3:
-            leader = (leader + best_i) % 3
         left -= trick[0].size
 
 
@@ -268,7 +271,7 @@ class SeatView:
             view = cls(seat, hand, None, (), parse_calls(fields[3]))
         else:
             caller = _parse_seat(fields[2], "caller")
-            view = cls(seat, hand, caller, parse_history(fields[3], reveal=False, caller=caller))
+            view = cls(seat, hand, caller, parse_history(fields[3], reveal=False, check=False))
         view.validate()
         return view
 
@@ -280,6 +283,37 @@ class SeatView:
     def __repr__(self) -> str:
         return f"SeatView.parse({str(self)!r})"
 
+    def to_json(self) -> dict[str, Any]:
+        """The facts of ``lukfu show --view VIEW --json`` (cards and plays as NOTATION.md writes them)."""
+        trick = None
+        if self.trick:
+            leader = self.trick_leader
+            trick = {
+                "leader": leader,
+                "plays": [{"seat": (leader + i) % 3, "play": str(p)} for i, p in enumerate(self.trick)],
+                "best": {"seat": self.best_seat, "play": str(self.best)},
+            }
+        return {
+            "view": str(self),
+            "seat": self.seat,
+            "hand": format_cards(self.hand),
+            "old": format_cards(self.old_cards()),
+            "caller": self.caller,
+            "master": 0,
+            "calls": list(self.calls),
+            "tricks": [t.to_json(n) for n, t in enumerate(self.history.tricks, 1)],
+            "trick": trick,
+            "faceup": format_cards(self.faceup),
+            "hand_sizes": list(self.hand_sizes),
+            "fu": list(self.fu),
+            "hidden_discards": list(self.hidden_discards),
+            "own_discards": format_cards(self.own_discards),
+            "unseen": format_cards(self.unseen),
+            "to_move": self.to_move,
+            "is_over": self.is_over,
+            "legal": [str(m) for m in self.sorted_legal_moves()],
+        }
+
     @classmethod
     def from_deal(cls, seat: int, dealt: CardSet, caller: int, plays: Sequence[Play]) -> SeatView:
         """The view of ``seat`` (dealt ``dealt``) after the fully known ``plays`` (no checks).
@@ -287,78 +321,57 @@ class SeatView:
         Other seats' discards are hidden, the hand is ``dealt`` less the seat's own plays. A claim
         ends the deal and is not part of a view: it raises NotationError("plays", …).
         """
-        tricks: list[tuple[Play, ...]] = []
-        cur: list[Play] = []
-        leader = best_i = 0
+        history = DealHistory.of_plays(plays, seen_by=seat)
+        n = sum(len(t.plays) for t in history.tricks) + 1
+        if n <= len(plays):  # the walk stopped at a claim
+            raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
         hand = dealt
-        for n, p in enumerate(plays, 1):
-            if p.kind == CLAIM:
-                raise NotationError("plays", _('play {n} is a claim: the deal is over and a view does not show it').format(n=n))
-            s = (leader + len(cur)) % 3
-            if s == seat:
-                hand &= ~p.cards
-            elif p.kind == DISCARD:
-                p = Play(DISCARD, 0, p.size)
-            if cur and p.kind != DISCARD:
-                best_i = len(cur)
-            cur.append(p)
-            if len(cur) == 3:
-                tricks.append(tuple(cur))
-                leader = (leader + best_i) % 3
-                cur = []
-                best_i = 0
-        if cur:
-            tricks.append(tuple(cur))
-        return cls(seat, hand, caller, tuple(tricks))
+        for t in history.tricks:
+            mine = (seat - t.leader) % 3  # the place of the seat's own play
+            if mine < len(t.plays):
+                hand &= ~t.plays[mine].cards
+        view = cls(seat, hand, caller, tuple([t.plays for t in history.tricks]))
+        view.__dict__["history"] = history  # the cached :attr:`history`, already walked
+        return view
 
     # ------------------------------------------------------------ derivations
 
     @cached_property
+    def history(self) -> DealHistory:
+        """The tricks so far, each with its leader, best play, winner and fu (:class:`DealHistory`)."""
+        return DealHistory.of_tricks(self.tricks)
+
+    @cached_property
     def _facts(self) -> _Facts:
-        leader = 0
-        leaders: list[int] = []
-        winners: list[int] = []
-        faceup = trick_faceup = own = 0
-        fu = [0, 0, 0]
+        h = self.history
+        own = done = 0  # done: the cards each seat played in the completed tricks (a trick's size each)
         played = [0, 0, 0]
         hidden = [0, 0, 0]
-        trick: tuple[Play, ...] = ()
-        best_i = 0
-        for tr in self.tricks:
-            leaders.append(leader)
-            best_i = 0
-            up = 0
-            for i, p in enumerate(tr):
-                s = (leader + i) % 3
-                played[s] += p.size
+        for t in h.tricks:
+            plays = t.plays
+            if t.winner is not None:
+                done += plays[0].size
+            else:
+                for i, p in enumerate(plays):
+                    played[(t.leader + i) % 3] += p.size
+            for i in range(1, len(plays)):  # the discards: the viewer's own, or hidden from it
+                p = plays[i]
                 if p.kind == DISCARD:
-                    if s == self.seat:
+                    if (t.leader + i) % 3 == self.seat:
                         own |= p.cards
                     else:
-                        hidden[s] += p.size
-                else:
-                    up |= p.cards
-                    if i:
-                        best_i = i
-            if len(tr) == 3:
-                winner = (leader + best_i) % 3
-                winners.append(winner)
-                fu[winner] += tr[best_i].size
-                faceup |= up
-                leader = winner
-                best_i = 0
-            else:
-                trick, trick_faceup = tr, up
+                        hidden[(t.leader + i) % 3] += p.size
+        cur = None if not h.tricks or h.tricks[-1].winner is not None else h.tricks[-1]
         return _Facts(
-            tuple(leaders),
-            tuple(winners),
-            faceup,
-            trick,
-            leader,
-            trick_faceup,
-            best_i,
-            (fu[0], fu[1], fu[2]),
-            (played[0], played[1], played[2]),
+            h.leaders,
+            h.winners,
+            h.faceup,
+            () if cur is None else cur.plays,
+            h.next_leader,
+            0 if cur is None else cur.faceup(),
+            0 if cur is None else cur.best,
+            h.fu,
+            (played[0] + done, played[1] + done, played[2] + done),
             (hidden[0], hidden[1], hidden[2]),
             own,
         )
@@ -446,6 +459,14 @@ class SeatView:
         """The viewer's Old cards (R11–R13): from its hand and every face-up card, the trick's too."""
         f = self._facts
         return old_cards(self.hand, f.faceup | f.trick_faceup)
+
+    def claim_total(self) -> int | None:
+        """The viewer's total T if it claimed now (R14, R16: its fu plus its Old cards), or None
+        when it may not claim now."""
+        turn = self.turn()
+        if turn is None or turn.trick or not can_claim(turn.fu, turn.hand, turn.faceup):
+            return None
+        return claim_total(turn.fu, turn.hand, turn.faceup)
 
     def legal_moves(self) -> Iterator[Play]:
         """The viewer's legal moves when it is to move in the play phase, in Position's order.
@@ -605,20 +626,15 @@ class SeatView:
             raise NotationError("caller", _('a seat is 0, 1 or 2, got {caller!r}').format(caller=self.caller))
         if self.calls:
             raise NotationError("history", _("calls are kept only in the calling phase (caller '-')"))
-        check_history(self.tricks, reveal=False, caller=self.caller)
+        check_history(self.tricks, reveal=False, caller=self.caller, history=self.history)
         self._check_seat()
 
     def _check_seat(self) -> None:
         """The checks that depend on the viewer: discards' visibility, the hand, the viewer's plays."""
         seat, caller, tricks = self.seat, self.caller, self.tricks
         f = self._facts
-        # the seat of every play
-        seats: list[list[int]] = []
-        leader = 0
-        for t, tr in enumerate(tricks):
-            seats.append([(leader + i) % 3 for i in range(len(tr))])
-            if t < len(f.winners):
-                leader = f.winners[t]
+        walks = self.history.tricks
+        seats = [[(w.leader + i) % 3 for i in range(len(w.plays))] for w in walks]  # the seat of every play
         for t, tr in enumerate(tricks):
             for i, p in enumerate(tr):
                 s = seats[t][i]
@@ -660,7 +676,6 @@ class SeatView:
         own_before = 0  # the viewer's discards before t
         for t, tr in enumerate(tricks):
             held = self.hand | mine_from[t]  # the viewer's hand when trick t started
-            best_i = 0
             for i, p in enumerate(tr):
                 s = seats[t][i]
                 where = f"trick {t + 1}, play {i + 1}"
@@ -677,6 +692,7 @@ class SeatView:
                         out = held | own_before | ((up_by[0][t] | up_by[1][t] | up_by[2][t]) & ~shown)
                         _check_single_lead(where, s, p, shown, out, faceup)
                 if i and p.kind == DISCARD:
+                    best_i = walks[t].best_before(i)
                     best = tr[best_i]
                     known = held if s == seat else up_by[s][t + 1]
                     beat = next(beating_plays(known, best, best_i == 0), None)
@@ -690,16 +706,12 @@ class SeatView:
                             "history",
                             message.format(where=where, s=s, beat=beat, best=best),
                         )
-                if i and p.kind != DISCARD:
-                    best_i = i
                 if s == seat:
                     held &= ~p.cards
                     if p.kind == DISCARD:
                         own_before |= p.cards
-            if len(tr) == 3:  # only completed tricks count for Old cards at the next lead
-                for p in tr:
-                    if p.kind != DISCARD:
-                        faceup |= p.cards
+            if walks[t].complete:  # only completed tricks count for Old cards at the next lead
+                faceup |= walks[t].faceup()
 
 
 def _check_single_lead(where: str, s: int, lead: Play, shown: CardSet, out: CardSet, faceup: CardSet) -> None:

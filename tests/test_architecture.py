@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "cards": 0,
     "plays": 1,
     "rules": 2,
+    "history": 2,
     "position": 3,
     "view": 3,
     "record": 3,
@@ -192,7 +193,9 @@ def test_the_rule_policies_need_only_the_rules() -> None:
 
 
 CALLING = LIB / "policy" / "calling.py"
-CALLING_NAMES = re.compile(r"_?(sigmoid|hand_strength\w*|policy_calls|rule_call|hand_facts|\w*call_curve\w*)", re.I)
+CALLING_NAMES = re.compile(
+    r"_?(sigmoid|hand_strength\w*|policy_calls|later_caller|rule_call|hand_facts|\w*call_curve\w*)", re.I
+)
 """Functions and classes that are a calling policy or its curve."""
 CALLING_CONSTANTS = re.compile(r"\w*CALL_(THRESHOLD|SCORE|CURVE)\w*")
 """Module constants that are a calling policy's threshold or curve."""
@@ -200,9 +203,10 @@ CALLING_CONSTANTS = re.compile(r"\w*CALL_(THRESHOLD|SCORE|CURVE)\w*")
 
 def test_every_calling_policy_is_defined_in_one_module() -> None:
     """The rule player's call, the later seats' policy in the call valuation and the opponent
-    model's call curve, with their thresholds and curves, are defined in ``policy/calling.py``
-    only: a second definition anywhere in the library or the command line is a second policy."""
-    paths = LIB_FILES + _sources(CLI)
+    model's call curve, with their thresholds and curves, and who calls after a pass, are defined
+    in ``policy/calling.py`` only: a second definition anywhere in the library, the command line,
+    a benchmark or a trainer is a second policy."""
+    paths = LIB_FILES + _sources(CLI) + _sources(BENCH) + _sources(TRAIN)
     defs = [(p, n) for p, kind, n in _definitions(paths) if CALLING_NAMES.fullmatch(n) or n == "CallCurve"]
     consts = []
     for p in paths:
@@ -220,6 +224,7 @@ def test_every_calling_policy_is_defined_in_one_module() -> None:
         "hand_strength",
         "policy_calls",
         "rule_call",
+        "later_caller",
         "CallCurve",
     }
     assert {n for p, n in consts if p == CALLING} >= {"DEFAULT_CALL_THRESHOLD", "CALL_SCORE", "PIMC_CALL_CURVE"}

@@ -582,9 +582,9 @@ def test_a_file_that_appears_during_generation_is_kept(scratch: Path, monkeypatc
 
 
 def test_a_record_is_never_lost(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import lukfu_solver.game as G
+    import lukfu_cli.play_cmd as P
 
-    race(monkeypatch, G, "play_deal", scratch / "mine.json")
+    race(monkeypatch, P, "play_one", scratch / "mine.json")
     args = ["play", "--seed", "1", "--seat", "0", "--opponents", "random", "--record", "mine.json"]
     result = invoke(args, input="1\n" * 80)
     assert result.exit_code == 2, (result.stderr[-500:], result.exception)

@@ -15,9 +15,10 @@ from screens import flat
 from typer.testing import CliRunner
 
 from lukfu_cli.app import app
-from lukfu_cli.play_session import STRENGTHS, deal_seeds, opponents, record_path
+from lukfu_cli.play_session import STRENGTHS, deal_seeds, record_path
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.record import GameRecord
+from lukfu_solver.session import parse_opponents
 
 runner = CliRunner()
 ANSWERS = "1\n" * 200
@@ -75,9 +76,12 @@ def test_stopping_midway_keeps_the_deals_played(tmp_path: Path) -> None:
 
 
 def test_opponents_by_strength_and_by_spec() -> None:
-    assert opponents("medium", 3) == [("medium A", STRENGTHS["medium"]), ("medium B", STRENGTHS["medium"])]
-    assert opponents("easy,strong", 3) == [("easy", "rule"), ("strong", STRENGTHS["strong"])]
-    assert opponents("pimc", 2) == [("pimc:2 A", "pimc:2"), ("pimc:2 B", "pimc:2")]
+    def named(text: str, level: int) -> list[tuple[str, str]]:
+        return [(o.name, o.engine) for o in parse_opponents(text, level)]
+
+    assert named("medium", 3) == [("medium A", STRENGTHS["medium"]), ("medium B", STRENGTHS["medium"])]
+    assert named("easy,strong", 3) == [("easy", "rule"), ("strong", STRENGTHS["strong"])]
+    assert named("pimc", 2) == [("pimc:2 A", "pimc:2"), ("pimc:2 B", "pimc:2")]
     assert list(STRENGTHS) == ["easy", "medium", "strong"]
 
 

@@ -11,9 +11,10 @@ import pytest
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import play_deal
+from lukfu_solver.history import Trick
 from lukfu_solver.players.random import RandomPlayer
 from lukfu_solver.plays import CLAIM, DISCARD, SINGLE, Play
-from lukfu_solver.record import FORMAT, GameRecord, TrickSummary
+from lukfu_solver.record import FORMAT, GameRecord
 from lukfu_solver.rules import Outcome
 
 EXAMPLE_HANDS = ["C69S246M567T1235", "C1378S57M24T4789", "C245S1389M1389T6"]
@@ -274,8 +275,8 @@ def test_view_hides_other_discards_and_omits_a_final_claim() -> None:
 def test_tricks_summary() -> None:
     rec = GameRecord.from_json(_example())
     assert rec.tricks() == [
-        TrickSummary(0, (Play.parse("T2"), Play.parse("T4"), Play.parse("T6")), 2, 1),
-        TrickSummary(2, (Play.parse("M3"), Play.parse("M5")), None, 0),
+        Trick(0, (Play.parse("T2"), Play.parse("T4"), Play.parse("T6")), 2, 2, 1),
+        Trick(2, (Play.parse("M3"), Play.parse("M5")), 1, None, 0),
     ]
     for i in range(10):
         done = _deal(i)

@@ -21,7 +21,7 @@ from lukfu_solver.analysis.review import (
     grade,
     luck,
 )
-from lukfu_solver.analysis.review_work import ReviewSettings, later_caller, review_record, seat_cost
+from lukfu_solver.analysis.review_work import ReviewSettings, caller_if_passed, review_record, seat_cost
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.pimc import SolveLimits
@@ -202,7 +202,7 @@ def test_the_numbers_are_analyses_and_solves() -> None:
 @pytest.mark.slow
 def test_the_calls_exact_values() -> None:
     rec = dd_record(BLUNDER_SEED, 0)
-    other = later_caller(rec, 0)
+    other = caller_if_passed(rec, 0)
     _, review = perfect_review()
     call = review.decisions[0]
     assert call.exact is not None

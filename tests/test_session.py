@@ -11,7 +11,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.game import deal_hands, play_deal
 from lukfu_solver.players import make_player
 from lukfu_solver.record import GameRecord
-from lukfu_solver.session import YOU, GameSession, engine_answer, opponent_specs
+from lukfu_solver.session import YOU, GameSession, engine_answer, engine_seed, parse_opponents
 
 
 def _play_through(session: GameSession, person: object) -> GameRecord:
@@ -30,8 +30,8 @@ def _play_through(session: GameSession, person: object) -> GameRecord:
 def _same_as_play_deal(seed: int, seat: int | None, kinds: tuple[str, str]) -> tuple[GameRecord, GameRecord]:
     session = GameSession.new(seed, seat, kinds, level=1)
     got = _play_through(session, make_player("rule:3"))
-    specs = opponent_specs(kinds, 1)
-    engines = [make_player(s, random.Random(f"play|{seed}|{i}").getrandbits(32)) for i, s in enumerate(specs)]
+    specs = [o.engine for o in parse_opponents(kinds, 1)]
+    engines = [make_player(s, engine_seed(seed, i)) for i, s in enumerate(specs)]
     players, names, k = [], [], 0
     for person in range(3):
         if person == session.human:

@@ -234,7 +234,8 @@ def test_the_call_hint_is_the_advice_with_its_chart(api: TestClient) -> None:
     job = finish_job(api, job)
     advice = job["result"]
     assert advice["kind"] == "call" and advice["recommendation"] in ("play", "pass")
-    assert sum(n for _p, n in advice["outcomes"]) == advice["samples"] and advice["command"].startswith("lukfu advise")
+    assert sum(advice["outcomes"].values()) == advice["samples"] and advice["command"].startswith("lukfu advise")
+    assert len(advice["said"]["reasons"]) == len(advice["reasons"]) and advice["limits"]["max_nodes"] > 0
 
 
 def test_a_hint_can_be_cancelled(api: TestClient) -> None:

@@ -37,7 +37,7 @@ from pathlib import Path
 from lukfu_solver.analysis.model import FEATURES, MODEL_FILE, features
 from lukfu_solver.cards import format_cards, parse_cards
 from lukfu_solver.game import deal_from_seed
-from lukfu_solver.policy.calling import hand_facts, policy_calls
+from lukfu_solver.policy.calling import hand_facts, later_caller
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
 
@@ -82,10 +82,10 @@ def rows() -> tuple[list[list[float]], list[float], list[float]]:
         d = json.loads(line)
         hands = [parse_cards(h) for h in d["hands"]]
         for seat in range(3):
-            later = next((c for c in range(seat + 1, 3) if policy_calls(hands[c])), None)
+            later = later_caller(hands, seat)
             xs.append(features(hand_facts(hands[seat]), seat))
             play.append(float(d["values"][seat]))
-            pass_.append(0.0 if seat == 2 or later is None else -d["values"][later] / 2)
+            pass_.append(0.0 if later is None else -d["values"][later] / 2)
     return xs, play, pass_
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import deal_from_seed
 from lukfu_solver.hidden.calls import call_deals
-from lukfu_solver.policy.calling import policy_calls
+from lukfu_solver.policy.calling import later_caller
 from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
@@ -114,10 +114,9 @@ def generate(hands: int, samples: int) -> None:
             hand = deal_from_seed(DEAL_FIRST + j)[seat]
             for k, deal in enumerate(call_deals(hand, seat, samples, j)):
                 callers = [seat]
-                if seat != 2:
-                    later = next((s for s in range(seat + 1, 3) if policy_calls(deal[s])), None)
-                    if later is not None:
-                        callers.append(later)
+                later = later_caller(deal, seat)
+                if later is not None:
+                    callers.append(later)
                 for branch, caller in enumerate(callers):
                     row = {"hand_index": j, "seat": seat, "sample": k, "branch": branch}
                     row |= {"hands": [format_cards(h) for h in deal]} | branch_row(deal, caller)

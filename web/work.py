@@ -31,70 +31,11 @@ def engine_move(task: EngineTask) -> str:
 
 def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: Progress = None) -> dict[str, Any]:
     """The one hint (:func:`lukfu_solver.analysis.hint.hint`) for the seat view ``view_text``,
-    exactly as ``lukfu play``'s hint computes it, as JSON data: at the call the advice (the answer
-    ``lukfu advise HAND --seat S --seed N`` gives: play and pass, the recommendation, its reasons,
-    the chart of calling's outcomes); in play the best few moves (:meth:`Hint.top`) with their
-    points, ± and the chance the caller loses, and one line on the rest (:meth:`Hint.untold`)."""
-    from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
+    exactly as ``lukfu play``'s hint computes it, as its JSON data
+    (:meth:`~lukfu_solver.analysis.hint.Hint.to_json`): at the call the answer ``lukfu advise HAND
+    --seat S --seed N --json`` gives, its reasons said in the reader's language; in play the best
+    few moves with their points, ± and the chance the caller loses, and one line on the rest."""
     from lukfu_solver.analysis.hint import hint as run_hint
     from lukfu_solver.view import SeatView
 
-    view = SeatView.parse(view_text)
-    h = run_hint(view, level, seed, infer=infer, progress=progress)
-    if h.advice is not None:
-        return {"kind": "call", **advice_data(h.advice, ADVICE_MAX_NODES)}
-    a = h.decision
-    assert a is not None
-    moves = [
-        {
-            "move": str(m.move),
-            "points": round(m.value, 3),
-            "stderr": round(m.stderr, 3),
-            "caller_loses": round(m.p_caller_loses, 3) if m.values else None,
-        }
-        for m in h.top()
-    ]
-    return {
-        "kind": "play",
-        "level": level,
-        "seed": seed,
-        "samples": a.samples,
-        "best": str(a.best),
-        "moves": moves,
-        "untold": h.untold(),
-        "weighed": len(a.moves),
-        "seconds": round(h.seconds, 2),
-        "you_are_caller": view.seat == view.caller,
-    }
-
-
-def advice_data(adv: Any, max_nodes: int) -> dict[str, Any]:
-    """An :class:`~lukfu_solver.analysis.advice.Advice` as JSON data, its reasons said in the
-    language in use; ``command`` is the ``lukfu advise`` line that gives the same answer (with
-    its own default budget, as the hint thinks)."""
-    from lukfu_solver.analysis.defaults import advice_budget
-    from lukfu_solver.analysis.reasons import said
-    from lukfu_solver.cards import format_cards
-
-    _n, budget = advice_budget(None, None, adv.seat)
-
-    return {
-        "hand": format_cards(adv.hand),
-        "seat": adv.seat,
-        "play": {"mean": round(adv.play.mean, 3), "stderr": round(adv.play.stderr, 3)},
-        "pass": {"mean": round(adv.pass_.mean, 3), "stderr": round(adv.pass_.stderr, 3)},
-        "p_play_better": round(adv.p_play_better, 3),
-        "recommendation": adv.recommendation,
-        "reason": said(adv.reason),
-        "reasons": [said(r) for r in adv.reasons],
-        "outcomes": [[points, count] for points, count in sorted(adv.outcomes.items())],
-        "p_caller_loses": round(adv.p_caller_loses, 3),
-        "samples": adv.samples,
-        "solves": adv.solves,
-        "incomplete": adv.incomplete,
-        "seed": adv.seed,
-        "seconds": round(adv.seconds, 2),
-        "max_nodes": max_nodes,
-        "budget_seconds": budget.seconds if budget is not None else None,
-        "command": f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}",
-    }
+    return run_hint(SeatView.parse(view_text), level, seed, infer=infer, progress=progress).to_json()

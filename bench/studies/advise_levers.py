@@ -45,7 +45,7 @@ from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import CallTask, call_sample
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits
 from lukfu_solver.hidden.sampling import deal_others
-from lukfu_solver.policy.calling import hand_facts, policy_calls
+from lukfu_solver.policy.calling import hand_facts, later_caller, policy_calls
 from lukfu_solver.policy.rule import rule_playout
 from lukfu_solver.position import Position
 from lukfu_solver.search import make_solver
@@ -54,10 +54,6 @@ TRAINING = RESULTS_DIR / "advice-model-data.jsonl"
 REFERENCE = RESULTS_DIR / "advise-reference.json"
 CHEAP = ("playout", "bounds")
 
-
-def later_caller(hands: list[int], seat: int) -> int | None:
-    """The seat whose call the pass branch solves (``call_sample``'s rule), None: a redeal."""
-    return None if seat == 2 else next((s for s in range(seat + 1, 3) if policy_calls(hands[s])), None)
 
 
 def cheap_values(hands: list[int], seat: int, solver: Any) -> dict[str, tuple[float, float]]:

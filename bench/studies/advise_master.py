@@ -60,7 +60,7 @@ from lukfu_solver.analysis.model import ModelAnswer, features, predict
 from lukfu_solver.cards import SUIT_MASK9, CardSet, old_cards, parse_cards
 from lukfu_solver.hidden.pimc import Evaluator, SolveLimits, refine
 from lukfu_solver.hidden.sampling import deal_others
-from lukfu_solver.policy.calling import hand_facts, policy_calls
+from lukfu_solver.policy.calling import hand_facts, later_caller
 from lukfu_solver.position import Position
 
 REFERENCE = RESULTS_DIR / "advise-reference.json"
@@ -84,10 +84,6 @@ def deals(r: dict[str, Any]) -> list[list[CardSet]]:
     hand, seat = bench_hand(r["hand_index"])
     return [deal_others(hand, seat, random.Random(s)) for s in sample_seeds(REF_SEED, len(r["sample_play"]))]
 
-
-def later_caller(hands: Sequence[CardSet], seat: int) -> int | None:
-    """The seat whose call the pass branch solves (``call_sample``'s rule), None: a redeal."""
-    return None if seat == 2 else next((s for s in range(seat + 1, 3) if policy_calls(hands[s])), None)
 
 
 # ---------------------------------------------------------------- strata

@@ -25,8 +25,9 @@ import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..cards import CardSet
+from ..cards import CardSet, format_cards
 from ..errors import NotationError
 from ..hidden.calls import Budget, TwoPhase, call_values, two_phase_estimate
 from ..hidden.pimc import ChoiceEstimate, Evaluator, SolveLimits, combine, estimate, p_positive, refine
@@ -36,7 +37,7 @@ from ..policy.rule import rule_playout
 from ..position import Position
 from .defaults import DESCEND_NODES, RESTARTS, advice_two_phase
 from .model import ModelAnswer, predict
-from .reasons import _reason, card_reasons
+from .reasons import _reason, card_reasons, said
 
 Estimate = ChoiceEstimate
 """Expected points with their standard error over ``n`` samples (the core's type)."""
@@ -99,6 +100,56 @@ class Advice:
     its deal, every hand seen, clamped to the bounds it proved: on the bench's stopped reference
     solves nearer the exact value than the model's value of the hand or the bounds' midpoint,
     ``docs/pimc.md``; counted in ``incomplete`` too; ``hidden.calls.Budget``)."""
+
+    def to_json(self, limits: SolveLimits | None = None, evidence: bool = False) -> dict[str, Any]:
+        """The advice as JSON data, the one schema of ``advise --json``, ``analyse HAND --json``
+        (its ``advice``), the browser table's hint at the call and the benchmarks: ``limits`` are
+        the per-solve limits it ran with; ``evidence`` adds the estimates over the samples in
+        which the earlier seats would have passed. The reasons are in English (:meth:`said`)."""
+        two = self.two_phase
+        data: dict[str, Any] = {
+            "play": self.play.to_json(),
+            "pass": self.pass_.to_json(),
+            "p_play_better": self.p_play_better,
+            "recommendation": self.recommendation,
+            "reason": self.reason,
+            "reasons": self.reasons,
+            "basis": self.basis,
+            "gap_stderr": self.gap_stderr,
+            "p_caller_loses": self.p_caller_loses,
+            "outcomes": {str(k): v for k, v in self.outcomes.items()},
+            "model": None if self.model is None else self.model.to_json(),
+            "samples": self.samples,
+            "requested_samples": self.requested,
+            "stopped": self.stopped,
+            "cut": self.cut,
+            "seed": self.seed,
+            "solves": self.solves,
+            "incomplete": self.incomplete,
+            "limits": None if limits is None else limits.to_json(),
+            "seconds": round(self.seconds, 3),
+            "two_phase": None
+            if two is None
+            else {"cheap_deals": self.cheap_deals, "cheap_nodes": two.cheap_nodes, "every": two.every},
+        }
+        if evidence:
+            play, pass_ = self.evidence.get("play"), self.evidence.get("pass")
+            data["evidence"] = {
+                "kept": play.n if play is not None else 0,
+                "play": None if play is None else play.to_json(),
+                "pass": None if pass_ is None else pass_.to_json(),
+                "recommendation": None if play is None or pass_ is None else ("play" if play.mean > pass_.mean else "pass"),
+            }
+        return data
+
+    def answer_json(self, limits: SolveLimits | None = None, evidence: bool = False) -> dict[str, Any]:
+        """What ``lukfu advise --json`` prints: the ``hand``, its ``seat``, its facts
+        (:meth:`~lukfu_solver.policy.calling.HandFacts.to_json`), then :meth:`to_json`."""
+        return {"hand": format_cards(self.hand), "seat": self.seat, **self.facts.to_json(), **self.to_json(limits, evidence)}
+
+    def said(self) -> dict[str, Any]:
+        """``{"reason", "reasons"}`` in the reader's language (:meth:`to_json` keeps them in English)."""
+        return {"reason": said(self.reason), "reasons": [said(r) for r in self.reasons]}
 
 
 def advise(

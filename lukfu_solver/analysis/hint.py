@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import format_cards
 from ..errors import NotationError
 from ..i18n import _, ngettext
 from ..players.ipimc import pool_player
@@ -107,6 +108,10 @@ class Hint:
     seconds: float
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""
+    view: SeatView | None = None
+    """The view the hint is for."""
+    limits: SolveLimits | None = None
+    """At the call, the per-solve limits of the advice."""
 
     def top(self, n: int = SHOWN) -> list[Any]:
         """The best ``n`` moves weighed, best first (each with its expected points, ± and the
@@ -130,6 +135,57 @@ class Hint:
                 ngettext("{m} not weighed: {why}", "{m} not weighed: {why}", m).format(m=m, why=self.left_out[0][1])
             )
         return _("Not shown: {parts}.").format(parts="; ".join(parts)) if parts else None
+
+    @property
+    def command(self) -> str | None:
+        """At the call, the ``lukfu advise`` line that gives the same answer (with advise's own
+        default budget, as the hint thinks); None in play."""
+        a = self.advice
+        return None if a is None else f"lukfu advise {format_cards(a.hand)} --seat {a.seat} --seed {a.seed}"
+
+    @property
+    def budget_seconds(self) -> float | None:
+        """At the call, the most seconds the advice thinks (advise's default budget for the seat)."""
+        if self.advice is None:
+            return None
+        _n, budget = advice_budget(None, None, self.advice.seat)
+        return budget.seconds if budget is not None else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The hint as JSON data (the browser table's): at the call ``kind`` ``call`` and the
+        answer of :attr:`command` as ``lukfu advise --json`` prints it
+        (:meth:`~lukfu_solver.analysis.advice.Advice.answer_json`), with the reasons said in the
+        reader's language (``said``), the :attr:`command` and its :attr:`budget_seconds`; in play
+        ``kind`` ``play``: the best few moves (:meth:`top`) with the seat's points, ± and the
+        chance the caller loses, the line on the rest (:meth:`untold`), the samples, the moves
+        weighed and whether the seat is the caller."""
+        if self.advice is not None:
+            adv = self.advice
+            extra = {"said": adv.said(), "command": self.command, "budget_seconds": self.budget_seconds}
+            return {"kind": "call", **adv.answer_json(self.limits), **extra}
+        a = self.decision
+        assert a is not None and self.view is not None
+        moves = [
+            {
+                "move": str(m.move),
+                "points": round(m.value, 3),
+                "stderr": round(m.stderr, 3),
+                "caller_loses": round(m.p_caller_loses, 3) if m.values else None,
+            }
+            for m in self.top()
+        ]
+        return {
+            "kind": "play",
+            "level": self.level,
+            "seed": self.seed,
+            "samples": a.samples,
+            "best": str(a.best),
+            "moves": moves,
+            "untold": self.untold(),
+            "weighed": len(a.moves),
+            "seconds": round(self.seconds, 2),
+            "you_are_caller": self.view.seat == self.view.caller,
+        }
 
     @property
     def best(self) -> object:
@@ -169,7 +225,7 @@ def hint(
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
         adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
-        return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
+        return Hint("call", level, seed, adv, None, time.perf_counter() - t0, view=view, limits=lim)
     player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
     own = player.candidates
 
@@ -182,4 +238,4 @@ def hint(
     decision = player.analyse(view)
     weighed = [e.move for e in decision.moves]
     left = _plain_left_out(view, weighed) if len(weighed) > 1 else []
-    return Hint("play", level, seed, None, decision, time.perf_counter() - t0, left)
+    return Hint("play", level, seed, None, decision, time.perf_counter() - t0, left, view=view)

@@ -99,6 +99,15 @@ class ModelAnswer:
         """``"play"`` when the model values calling above passing."""
         return "play" if self.play > self.pass_ else "pass"
 
+    def to_json(self) -> dict[str, Any]:
+        """The learned first answer and its measured error, as ``advise --json`` writes it."""
+        return {
+            "play": round(self.play, 4),
+            "pass": round(self.pass_, 4),
+            "recommendation": self.recommendation,
+            "error": {"play": self.play_error, "pass": self.pass_error, "gap": self.gap_error, "held_out_hands": self.hands},
+        }
+
 
 @cache
 def load_model() -> dict[str, Any] | None:

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..hidden.constraints import Deal
 from ..hidden.inference import Weights, resample, rule_model, weigh
@@ -90,6 +91,31 @@ class ViewAnalysis:
     def best(self) -> ChoiceEstimate | None:
         """The move with the highest expected points (None when the viewer is not to move)."""
         return self.moves[0] if self.moves else None
+
+    def to_json(self, requested: int, limits: SolveLimits) -> dict[str, Any]:
+        """The analysis as ``analyse --json`` writes it: every move best first with its mean,
+        error and per-sample values, how sampling went (``requested`` samples were asked for,
+        each solve within ``limits``)."""
+        best = self.best
+        return {
+            "moves": [
+                {"move": str(e.move), "mean": e.mean, "stderr": e.stderr, "incomplete": e.incomplete, "values": list(e.values)}
+                for e in self.moves
+            ],
+            "best": None if best is None else str(best.move),
+            "p_best": self.p_best,
+            "samples": self.samples,
+            "requested_samples": requested,
+            "stopped_early": self.stopped_early,
+            "timed_out": self.timed_out,
+            "cut": self.cut,
+            "solves": self.samples * len(self.moves),
+            "incomplete": self.incomplete,
+            "seed": self.seed,
+            "limits": limits.to_json(),
+            "sampler": self.sampler,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def analyse(

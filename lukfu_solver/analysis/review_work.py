@@ -32,7 +32,7 @@ from ..hidden.calls import Budget
 from ..hidden.pimc import SolveLimits, paired_difference
 from ..parallel import Workers, ordered_map
 from ..plays import CLAIM, DISCARD, Play
-from ..policy.calling import policy_calls
+from ..policy.calling import later_caller
 from ..position import Position
 from ..record import GameRecord
 from ..view import SeatView
@@ -101,11 +101,6 @@ class ReviewSettings:
             "infer": self.infer,
             "seats": list(self.seats),
         }
-
-
-def limits_data(limits: SolveLimits) -> dict[str, Any]:
-    """``{"max_nodes", "solve_time"}``, as ``analyse --json`` writes them."""
-    return {"max_nodes": limits.max_nodes, "solve_time": limits.time_limit}
 
 
 # ---------------------------------------------------------------- pass 1: exact values
@@ -249,7 +244,7 @@ def judge_play(task: PlayTask) -> tuple[Decision, float]:
         requested_samples=s.play_samples,
         incomplete=a.incomplete,
         seed=s.seed,
-        limits=limits_data(s.play_limits),
+        limits=s.play_limits.to_json(),
         budget=s.budget,
         inference=None if a.weights is None else a.weights.to_json(),
     )
@@ -328,7 +323,7 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
         requested_samples=count,
         incomplete=adv.incomplete,
         seed=s.seed,
-        limits=limits_data(s.call_limits),
+        limits=s.call_limits.to_json(),
         budget=s.budget,
         basis=adv.basis,
     )
@@ -343,13 +338,14 @@ def judge(task: PlayTask | CallTask) -> tuple[Decision, float]:
 # ---------------------------------------------------------------- the review
 
 
-def later_caller(record: GameRecord, seat: int) -> int | None:
+def caller_if_passed(record: GameRecord, seat: int) -> int | None:
     """Who calls if ``seat`` passes: the record's own later caller when its calls show one, else
-    the first later seat whose hand ``advise``'s calling policy calls (None: nobody, a redeal)."""
+    :func:`~lukfu_solver.policy.calling.later_caller` (``advise``'s calling policy; None: nobody,
+    a redeal)."""
     caller = record.caller
     if caller is not None and caller > seat:
         return caller
-    return next((t for t in range(seat + 1, 3) if policy_calls(record.hands[t])), None)
+    return later_caller(record.hands, seat)
 
 
 def review_record(
@@ -374,7 +370,7 @@ def review_record(
         if seat not in s.seats:
             continue
         starts[seat] = str(Position.start(record.hands, seat))
-        other = later_caller(record, seat) if seat < 2 else None
+        other = caller_if_passed(record, seat) if seat < 2 else None
         if other is not None:
             starts[other] = str(Position.start(record.hands, other))
     texts = sorted({str(p) for p in positions if p.outcome is None} | set(starts.values()))
@@ -475,7 +471,7 @@ def _call_tasks(
         if seat not in s.seats:
             continue
         play = exact[starts[seat]]
-        other = later_caller(record, seat) if seat < 2 else None
+        other = caller_if_passed(record, seat) if seat < 2 else None
         if other is None:
             pass_value, pass_line, pass_start = 0.0, (), ""
         else:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from ..cards import CardSet
 from ..parallel import ordered_map
+from ..policy.calling import later_caller
 from ..position import Position
 from ..search import ExactSolver
 from .pimc import (
@@ -297,10 +298,9 @@ def call_sample(task: CallTask) -> CallSample:
     hands = call_deal(hand, seat, sample_seed)
     p = prior if deadline is not None else None
     branches = [seat]
-    if seat != 2:
-        caller = next((s for s in range(seat + 1, 3) if policy(hands[s])), None)
-        if caller is not None:
-            branches.append(caller)
+    caller = later_caller(hands, seat, policy)
+    if caller is not None:
+        branches.append(caller)
     values: list[float] = []
     cheap_values: list[float] = []
     solves = incomplete = nodes = by_budget = cheap_nodes = cheap_stopped = 0

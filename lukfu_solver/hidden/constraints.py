@@ -300,24 +300,20 @@ def derive(view: SeatView) -> Problem:
     places: list[Place] = []
     constraints: list[Constraint] = []
     faceup = 0  # face-up cards of the tricks before t
-    for t, tr in enumerate(tricks):
-        best_i = 0
-        for i, p in enumerate(tr):
-            s = (leaders[t] + i) % 3
+    for t, walk in enumerate(view.history.tricks):
+        for i, p in enumerate(walk.plays):
+            s = walk.seat(i)
             if s != me:
                 if i == 0 and p.kind == SINGLE and s != view.caller:
                     constraints.append(Lead(s, t, 0, p, faceup, up_from[s][t]))
                 if p.kind == DISCARD:
                     places.append(Place(s, t, i, p.size))
-                    best = tr[best_i]
+                    best_i = walk.best_before(i)
+                    best = walk.plays[best_i]
                     if not (best_i == 0 and best.kind == SINGLE and best.cards & UNBEATABLE_LEAD):
                         constraints.append(Discard(s, t, i, p, best, best_i == 0, up_from[s][t]))
-            if i and p.kind != DISCARD:
-                best_i = i
-        if len(tr) == 3:
-            for p in tr:
-                if p.kind != DISCARD:
-                    faceup |= p.cards
+        if walk.complete:
+            faceup |= walk.faceup()
     places.extend(Place(s, HAND_TRICK, -1, sizes[s]) for s in others)
     places.sort(key=lambda p: (p.seat, p.trick))
     hidden = view.unseen

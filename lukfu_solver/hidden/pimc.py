@@ -30,7 +30,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..plays import Play
 from ..position import Position
@@ -206,6 +206,11 @@ class SolveLimits:
     max_nodes: int | None = None
     time_limit: float | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"max_nodes", "solve_time"}`` (null: no such limit), as every ``--json`` and the web
+        table write the limits of a request."""
+        return {"max_nodes": self.max_nodes, "solve_time": self.time_limit}
+
 
 class SampleValue(NamedTuple):
     """The caller's value of one choice on one sample, whether the solver settled it, its nodes,
@@ -369,6 +374,11 @@ class ChoiceEstimate:
     """The share of samples in which the caller's value is below 0 (the caller loses points)."""
     weights: tuple[float, ...] | None = None
     """The samples' importance weights (``hidden.inference``), None when every sample counts 1."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"mean", "stderr", "n"}``: an estimate of the advice (``advise --json``'s ``play``,
+        ``pass`` and ``evidence``)."""
+        return {"mean": self.mean, "stderr": self.stderr, "n": self.n}
 
     @property
     def ess(self) -> float:

@@ -70,13 +70,11 @@ class QuickSampler:
                     owner.append((view.leaders[t] + i) % 3)
                     where.append((t, i))
         barred = [0] * len(sizes)
-        for t, tr in enumerate(view.tricks):
-            best = tr[0]
-            for i, p in enumerate(tr):
-                if i and p.kind != DISCARD:
-                    best = p
-                elif i and p.hidden and discard_proves_none_higher(best, tr):
-                    s = (view.leaders[t] + i) % 3
+        for t, walk in enumerate(view.history.tricks):
+            for i, p in enumerate(walk.plays):
+                best = walk.plays[walk.best_before(i)]  # the best play a hidden discard faced
+                if p.hidden and discard_proves_none_higher(best, walk.plays):
+                    s = walk.seat(i)
                     above = higher_in_suit(ALL_CARDS, best.cards.bit_length() - 1)
                     for k in range(len(sizes)):  # not in s's holding then: its hand now, its later discards
                         w = where[k]

@@ -64,11 +64,11 @@ def make_player(spec: str, seed: int = 0) -> Player:
     """
     text = spec.strip().lower()
     text = STRENGTHS.get(text, text)  # a plain strength names its engine
-    kind, _, arg = text.partition(":")
-    if kind == "random" and not arg:
+    kind, colon, arg = text.partition(":")  # a colon must be followed by its argument: "pimc:" is no spec
+    if kind == "random" and not colon:
         return RandomPlayer(seed)
     if kind == "rule":
-        if not arg:
+        if not colon:
             return RulePlayer()
         try:
             t = float(arg)
@@ -80,12 +80,12 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise NotationError("player", i18n._("rule call threshold {t:g} outside 0-20").format(t=t))
         return RulePlayer(t)
     if kind == "pimc":
-        if not arg:
+        if not colon:
             return PimcPlayer(DEFAULT_LEVEL, seed)
-        level, _, cal = arg.partition(":")
+        level, colon, cal = arg.partition(":")
         if not _is_level(level):
             raise NotationError("player", i18n._("pimc:L needs a level 1-5, got {level}").format(level=repr(level)))
-        if not cal:
+        if not colon:
             return PimcPlayer(int(level), seed)
         try:
             c = float(cal)
@@ -97,12 +97,12 @@ def make_player(spec: str, seed: int = 0) -> Player:
             raise NotationError("player", i18n._("pimc call calibration {c:g} outside -10..10").format(c=c))
         return PimcPlayer(int(level), seed, calibration=c)
     if kind == "ipimc":
-        if not arg:
+        if not colon:
             return pool_player(DEFAULT_LEVEL, seed, name="ipimc")
-        level, _, pool = arg.partition(":")
+        level, colon, pool = arg.partition(":")
         if not _is_level(level):
             raise NotationError("player", i18n._("ipimc:L needs a level 1-5, got {level}").format(level=repr(level)))
-        if not pool:
+        if not colon:
             return pool_player(int(level), seed, name=f"ipimc:{level}")
         if pool.endswith("c"):
             size = pool[:-1]

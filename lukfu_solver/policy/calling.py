@@ -23,8 +23,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import ABOVE_IN_SUIT, ALL_CARDS, RANK_MASK, RUNS9, SUIT_MASK9, CardSet, format_cards, iter_cards, old_cards
 from ..rules import higher_in_suit
@@ -125,6 +126,16 @@ class HandFacts:
         """The later seats' policy's score: Old cards + sets + runs."""
         return self.old.bit_count() + len(self.sets) + len(self.runs)
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"old", "sets", "runs", "sure_fu", "call_score"}``, cards as NOTATION.md writes them."""
+        return {
+            "old": format_cards(self.old),
+            "sets": [format_cards(s) for s in self.sets],
+            "runs": [format_cards(r) for r in self.runs],
+            "sure_fu": self.sure_fu,
+            "call_score": self.call_score,
+        }
+
 
 def hand_facts(hand: CardSet) -> HandFacts:
     """Old cards (R11–R13, nothing face up yet), sets of three or four, maximal runs (R5)."""
@@ -144,6 +155,20 @@ def policy_calls(hand: CardSet) -> bool:
     evidence of earlier passes in ``advise``): call when Old cards + sets + runs reach
     :data:`CALL_SCORE`."""
     return hand_facts(hand).call_score >= CALL_SCORE
+
+
+def later_caller(
+    hands: Sequence[CardSet], seat: int, calls: Callable[[CardSet], bool] = policy_calls
+) -> int | None:
+    """Who calls if ``seat`` passes (R3): the first later seat whose hand ``calls`` calls (by
+    default :func:`policy_calls`, the later seats' policy in the call valuation), None when
+    none does (three passes: a redeal, nobody scores).
+
+    >>> from lukfu_solver.game import deal_from_seed
+    >>> [later_caller(deal_from_seed(9), s) for s in range(3)], later_caller(deal_from_seed(2), 0)
+    ([1, 2, None], None)
+    """
+    return next((s for s in range(seat + 1, 3) if calls(hands[s])), None)
 
 
 # ================================================================ the opponent model's call curve

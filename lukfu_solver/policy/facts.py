@@ -42,22 +42,20 @@ def facts_from_view(view: SeatView) -> SeatFacts:
     assert view.caller is not None
     unseen = view.unseen
     out = [0 if s == view.seat or view.hand_sizes[s] == 0 else unseen for s in range(3)]
-    for t, tr in enumerate(view.tricks):
-        leader = view.leaders[t]
-        best = tr[0]
-        for i, p in enumerate(tr):
-            s = (leader + i) % 3
-            if i and p.kind != DISCARD:
-                best = p
-            elif i and discard_proves_none_higher(best, tr) and s != view.seat:
-                top = best.cards.bit_length() - 1
-                suit_end = (top // 9 + 1) * 9
-                out[s] &= ~((1 << suit_end) - (1 << (top + 1)))
+    for tr in view.history.tricks:
+        for i, p in enumerate(tr.plays):
+            if not i or p.kind != DISCARD:
+                continue
+            s = (tr.leader + i) % 3
+            if s != view.seat:
+                best = tr.plays[tr.best_before(i)]
+                if discard_proves_none_higher(best, tr.plays):
+                    top = best.cards.bit_length() - 1
+                    suit_end = (top // 9 + 1) * 9
+                    out[s] &= ~((1 << suit_end) - (1 << (top + 1)))
     trick = view.trick
-    best_i = 0
-    for i, p in enumerate(trick):
-        if i and p.kind != DISCARD:
-            best_i = i
+    cur = view.history.current
+    best_i = 0 if cur is None else cur.best
     up = view.faceup
     seen = up
     for p in trick:

@@ -22,7 +22,8 @@ export function workElement(job, label, onCancel) {
   return box;
 }
 
-/** The advice at the call: play and pass with their ±, the recommendation, why, the chart. */
+/** The advice at the call (`lukfu advise --json`'s object, its reasons said in `a.said`): play
+ * and pass with their ±, the recommendation, why, the chart. */
 export function adviceElement(a) {
   const box = el("div", "advice");
   box.append(el("h3", "", _("Advice: play or pass?")));
@@ -37,14 +38,15 @@ export function adviceElement(a) {
   box.append(rows);
   const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
   box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
-  box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.reason })));
-  if (a.reasons.length) {
+  box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.said.reason })));
+  if (a.said.reasons.length) {
     box.append(el("h4", "", _("What decides the hand:")));
     const list = el("ul", "reasons");
-    for (const r of a.reasons) list.append(el("li", "", r));
+    for (const r of a.said.reasons) list.append(el("li", "", r));
     box.append(list);
   }
-  if (a.outcomes.length) box.append(outcomeChart(a));
+  const outcomes = Object.entries(a.outcomes).map(([points, n]) => [Number(points), n]).sort((x, y) => x[0] - y[0]);
+  if (outcomes.length) box.append(outcomeChart(a, outcomes));
   const facts = [
     fmt(ngettext("{n} sampled deal", "{n} sampled deals", a.samples), { n: a.samples }),
     fmt(_("seed {seed}"), { seed: a.seed }),
@@ -57,13 +59,14 @@ export function adviceElement(a) {
   return box;
 }
 
-/** How calling ends over the sampled deals: one bar a result, the caller's points. */
-function outcomeChart(a) {
+/** How calling ends over the sampled deals: one bar a result (`outcomes`: [points, deals],
+ * fewest points first), the caller's points. */
+function outcomeChart(a, outcomes) {
   const figure = el("figure", "chart outcomes");
   figure.append(el("figcaption", "", fmt(_("How calling ends over the sampled deals (the caller's points); it loses in {p}."), { p: percent(a.p_caller_loses) })));
-  const most = Math.max(...a.outcomes.map(([, n]) => n));
-  const total = a.outcomes.reduce((s, [, n]) => s + n, 0);
-  for (const [points, n] of a.outcomes) {
+  const most = Math.max(...outcomes.map(([, n]) => n));
+  const total = outcomes.reduce((s, [, n]) => s + n, 0);
+  for (const [points, n] of outcomes) {
     const bar = el("span", "chart-bar" + (points < 0 ? " minus" : points > 0 ? " plus" : ""));
     bar.style.width = `${Math.max(3, (100 * n) / most)}%`;
     figure.append(el("div", "chart-row", el("span", "label", signed(points)), el("span", "track", bar), el("span", "count", `${number(n)} (${percent(n / total)})`)));
