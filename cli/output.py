@@ -190,10 +190,11 @@ def emit_line(text: str) -> None:
 
 
 def stdout_console() -> Any:
-    """A Rich console on stdout (made when needed, so tests that swap ``sys.stdout`` see it)."""
-    from rich.console import Console
+    """A Rich console on stdout (made when needed, so tests that swap ``sys.stdout`` see it),
+    whose lines end without padding (:mod:`.console`)."""
+    from .console import text_console
 
-    return Console(highlight=False)
+    return text_console()
 
 
 def stderr_console() -> Any:
