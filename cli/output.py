@@ -150,9 +150,13 @@ def note(message: str) -> None:
 
 
 def menu_number(text: str) -> int | None:
-    """The number typed to choose from a numbered menu (ASCII digits, at most 6 of them), or None:
-    a number of any length typed there is a wrong choice, never an ``int()`` of 5,000 digits."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
+    """The number typed to choose from a numbered menu (at most 6 digits, as the keyboard types
+    them: ``3``, ``３``, ``३``), or None: a number of any length typed there is a wrong choice,
+    never an ``int()`` of 5,000 digits."""
+    from lukfu_solver.cards import typed_text
+
+    digits = typed_text(text)
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 6 else None
 
 
 def tolerant_stdin() -> Any:
@@ -186,10 +190,11 @@ def emit_line(text: str) -> None:
 
 
 def stdout_console() -> Any:
-    """A Rich console on stdout (made when needed, so tests that swap ``sys.stdout`` see it)."""
-    from rich.console import Console
+    """A Rich console on stdout (made when needed, so tests that swap ``sys.stdout`` see it),
+    whose lines end without padding (:mod:`.console`)."""
+    from .console import text_console
 
-    return Console(highlight=False)
+    return text_console()
 
 
 def stderr_console() -> Any:

@@ -523,7 +523,7 @@ def play(
     if seed is not None:
         check_seed(seed)
     seeds = deal_seeds(0 if seed is None else seed, deals)
-    for k in range(1, deals + 1):  # before the game (and before the seed note): a bad path fails at once
+    for k in range(1, deals + 1):  # before the game: a bad path fails at once
         target = record_path(path, k, deals)
         if target is not None and target.is_file() and not target.is_symlink() and not force:
             raise NotationError("record", _("{path} already exists; use --force to overwrite it").format(path=target))
@@ -531,8 +531,7 @@ def play(
             check_target(target, overwrite=force, field="record", hint=force_hint())
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        seeds = deal_seeds(seed, deals)
-        note(_("seed {seed}").format(seed=seed))
+        seeds = deal_seeds(seed, deals)  # shown in the banner, where the player reads it
     if path is None:
         check_target(_fresh_name(seed), field="record")
     console = stdout_console()

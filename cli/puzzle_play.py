@@ -108,13 +108,13 @@ class PlaySession:
     pipe), writes plain lines to ``out``; the engine plays the defence's best replies."""
 
     def __init__(self, stream: TextIO, out: TextIO, solver: str = "compiled") -> None:
-        from rich.console import Console
+        from .console import text_console
 
         self.stream = stream
         self.out = out
         self.solver = solver
         self.eof = False
-        self.console = Console(file=out, highlight=False)
+        self.console = text_console(out)
 
     def say(self, text: str = "", indent: int = 0) -> None:
         """Write a paragraph wrapped by words at the terminal's width (an indented one goes on two

@@ -21,7 +21,8 @@ from lukfu_solver.rules import Outcome
 
 OLD_STYLE = "bold yellow"
 OLD_MARK = "*"
-CARD_BACK = "▒▒"
+CARD_BACK = "▒"
+"""One face-down card (a discard seen from another seat): one mark a card, so two read as two."""
 LEGEND = Text.assemble(("9", OLD_STYLE), (OLD_MARK, OLD_STYLE), " an Old card: no card the others hold can beat it")
 
 
@@ -179,7 +180,7 @@ def suit_cell(hand: CardSet, old: CardSet, suit: int) -> Text:
 
 
 def hidden_cell(count: int, compact: bool = False) -> Text:
-    """``count`` card backs; ``compact``: at most two drawn, then their number (``▒▒ ×5``), so a
+    """``count`` card backs; ``compact``: at most two drawn, then their number (``▒ ×5``), so a
     narrow table's column never wraps."""
     if compact and count > 2:
         return Text(f"{CARD_BACK} ×{count}", style="dim")

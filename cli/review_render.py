@@ -23,15 +23,16 @@ from typing import TYPE_CHECKING
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.i18n import _, counted, ngettext, pgettext, term
+from lukfu_solver.i18n import _, counted, ngettext, number, pgettext, seconds, term
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome
 
-from .render import narrate_pv, points_text, result_line, signed
+from .render import Hanging, narrate_pv, player_name, points_text, result_line, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.review import ChartPoint, Decision, Review, SeatSummary
@@ -52,16 +53,23 @@ def luck_word(luck: str) -> str:
 
 
 def who(seat: int, review: Review, role: bool = True) -> str:
-    """``seat 1 (ann, caller)``: the seat, its player when the record names one, the Master, and
-    its role unless ``role`` is false."""
+    """``seat 1 (ann, caller)``: the seat, its player when the record names one (``you`` and an
+    engine's strength in the reader's language), the Master, and its role unless ``role`` is
+    false."""
     players = review.record.get("players")
-    parts = [players[seat]] if players else []
+    parts = [player_name(players[seat])] if players else []
     if seat == 0:
         parts.append(term("Master"))
     if role and review.caller is not None:
         parts.append(term("caller") if seat == review.caller else term("non-caller"))
     label = _("seat {seat}").format(seat=seat)
     return f"{label} ({', '.join(parts)})" if parts else label
+
+
+def move_text(d: Decision, move: str) -> str:
+    """A move as the review names it: a call (``play``, ``pass``) and the claim in the reader's
+    words, cards as the notation writes them."""
+    return term(move) if d.is_call or move == "claim" else move
 
 
 def play_phrase(d: Decision) -> str:
@@ -111,8 +119,19 @@ def cost_words(cost: float) -> str:
 
 
 def points(x: float) -> str:
-    """Points with two decimals and no sign (a loss, a cost)."""
-    return f"{x:.2f}"
+    """Points with two decimals and no sign (a loss, a cost), as the reader's language writes
+    them (``0.44``, ``0,44``)."""
+    return number(x, 2)
+
+
+def whole(x: float) -> str:
+    """A cost with all cards seen: whole points (a half shown when there is one)."""
+    return number(x, 0 if x == round(x) else 1)
+
+
+def loss_text(d: Decision) -> str:
+    """``4.69 ± 0.72`` (the loss from the seat's view and its error), ``0`` for the best move."""
+    return f"{points(d.loss)} ± {points(d.loss_stderr)}" if d.loss else "0"
 
 
 # ---------------------------------------------------------------- the summary
@@ -141,14 +160,14 @@ def basis_line(review: Review) -> Text:
     """How each decision was valued, in a player's words."""
     s = review.settings
     if s["budget"] is not None:
-        work = _("each decision within {seconds:g} s").format(seconds=s["budget"])
+        work = _("each decision within {seconds}").format(seconds=seconds(s["budget"]))
     else:
         work = ngettext("{n} sampled deal a decision", "{n} sampled deals a decision", s["samples"]).format(
-            n=s["samples"]
+            n=number(s["samples"])
         )
     nodes = s["max_nodes"]
     limit = (
-        _("each solve stops after {nodes:,} positions").format(nodes=nodes)
+        _("each solve stops after {nodes} positions").format(nodes=number(nodes))
         if nodes
         else _("every solve exact (no limit)")
     )
@@ -158,20 +177,29 @@ def basis_line(review: Review) -> Text:
     return Text(words, style="dim")
 
 
-def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
+INDENT = 2
+"""How far a summary's facts and a verdict's lines sit in; their wrapped lines sit two further."""
+
+
+def indented(words: str, indent: int = INDENT, hang: int = 2) -> Hanging:
+    """A line of the review under its title, wrapped by words at the terminal's width with its
+    wrapped lines kept in (never back at column 0, never a card cut)."""
+    return Hanging(words, indent, hang)
+
+
+def seat_lines(summary: SeatSummary, review: Review) -> list[RenderableType]:
     """One seat's summary: decisions, points lost, verdicts, luck."""
     n = summary.decisions
     title = who(summary.seat, review)
     if summary.points is not None:
         title = _("{who}: net points {points}").format(who=title, points=signed(summary.points))
-    lines = [Text(title, style="bold")]
+    lines: list[RenderableType] = [Hanging(Text(title, style="bold"), 0, 2)]
     if not n:
-        lines.append(Text("  " + _("no decision with more than one choice")))
+        lines.append(indented(_("no decision with more than one choice")))
         return lines
     lines.append(
-        Text(
-            "  "
-            + ngettext("{n} decision", "{n} decisions", n).format(n=n)
+        indented(
+            ngettext("{n} decision", "{n} decisions", n).format(n=n)
             + "; "
             + _("lost {loss} points a decision from its own view, {cost} with all cards seen").format(
                 loss=points(summary.loss_per_decision), cost=points(summary.cost_per_decision)
@@ -184,11 +212,10 @@ def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
         ngettext("{n} mistake", "{n} mistakes", v["mistake"]).format(n=v["mistake"]) + " ?",
         ngettext("{n} blunder", "{n} blunders", v["blunder"]).format(n=v["blunder"]) + " ??",
     ]
-    lines.append(Text("  " + ", ".join(counts)))
+    lines.append(indented(", ".join(counts)))
     lines.append(
-        Text(
-            "  "
-            + _("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}").format(
+        indented(
+            _("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}").format(
                 best=summary.best, n=n, lucky=summary.lucky, unlucky=summary.unlucky
             )
         )
@@ -196,20 +223,20 @@ def seat_lines(summary: SeatSummary, review: Review) -> list[Text]:
     return lines
 
 
-def turning_lines(review: Review) -> list[Text]:
+def turning_lines(review: Review) -> list[RenderableType]:
     """The turning points of the deal, the largest swing first."""
     if not review.turning_points:
         return [Text(_("Turning points: none; no decision changed the result with all cards seen."))]
-    lines = [Text(_("Turning points (the result with all cards seen moved most):"), style="bold")]
+    lines: list[RenderableType] = [Text(_("Turning points (the result with all cards seen moved most):"), style="bold")]
     for k, i in enumerate(review.turning_points, 1):
         d = review.decisions[i]
         words = f"{k}. {decision_title(d, review)}: {exact_words(d)}"
         if d.verdict is not None:
             words += f" ({verdict_word(d.verdict)} {MARKS[d.verdict]}"
-            words += _("; better {move}").format(move=term(d.best) if d.is_call else d.best) + ")"
+            words += _("; better {move}").format(move=move_text(d, d.best)) + ")"
         elif d.luck is not None:
             words += f" ({luck_word(d.luck)})"
-        lines.append(Text("  " + words))
+        lines.append(indented(words, hang=len(f"{k}. ")))
     return lines
 
 
@@ -279,95 +306,153 @@ def chart_lines(review: Review) -> list[RenderableType]:
 # ---------------------------------------------------------------- the decisions
 
 
-def decisions_table(review: Review) -> Table:
-    """Every decision in one row: trick, seat, the move played, the best from the seat's view,
-    the loss ± its error, the verdict, the result with all cards seen, the cost, the luck."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    headers = [
-        pgettext("column", "trick"),
-        pgettext("column", "seat"),
-        pgettext("column", "played"),
-        pgettext("column", "best"),
-        pgettext("column", "lost ±"),
-        pgettext("column", "all cards seen"),
-        pgettext("column", "cost"),
-        pgettext("column", "luck"),
-    ]
-    for k, header in enumerate(headers):
-        words = header.split()
-        table.add_column(
-            header,
-            justify="left" if k in (2, 3, 7) else "right",
-            min_width=cell_len(header) if len(words) == 1 else max(map(cell_len, words)),
-            no_wrap=k == 4,
-        )
-    for d in review.decisions:
-        trick = pgettext("column", "call") if d.is_call else str(d.trick)
-        played = term(d.played) if d.is_call else d.played
-        best = term(d.best) if d.is_call else d.best
-        lost = f"{d.loss:.2f} ± {d.loss_stderr:.2f}" if d.loss else "0"
-        mark = MARKS.get(d.verdict or "", "")
-        if d.is_call:
-            assert d.exact is not None
-            seen = f"{signed(d.exact['play'])}/{signed(d.exact['pass'])}"
-        else:
-            seen = f"{signed(d.exact_before or 0)}→{signed(d.exact_after or 0)}"
-        style = "bold red" if d.verdict == "blunder" else "red" if d.verdict == "mistake" else ""
-        table.add_row(
-            trick,
-            str(d.seat),
-            Text(played, style=style),
-            best,
-            Text(f"{lost} {mark:<2}", style=style),
-            seen,
-            f"{d.cost:g}" if d.cost else "0",
-            luck_word(d.luck) if d.luck else "",
-        )
-    return table
+def decision_cells(d: Decision) -> dict[str, Text]:
+    """One decision's cells by column: the trick (or the call), the seat, the move played, the best
+    from the seat's view, the loss ± its error with the verdict's mark, the result with all cards
+    seen (before → after; a call: play/pass), the cost, the luck. No cell wraps."""
+    style = "bold red" if d.verdict == "blunder" else "red" if d.verdict == "mistake" else ""
+    mark = MARKS.get(d.verdict or "", "")
+    if d.is_call:
+        assert d.exact is not None
+        seen = f"{signed(d.exact['play'])}/{signed(d.exact['pass'])}"
+    else:
+        seen = f"{signed(d.exact_before or 0)}→{signed(d.exact_after or 0)}"
+    cells = {
+        "trick": pgettext("column", "call") if d.is_call else str(d.trick),
+        "seat": str(d.seat),
+        "played": Text(move_text(d, d.played), style=style),
+        "best": move_text(d, d.best),
+        "lost": Text(f"{loss_text(d)} {mark}".rstrip(), style=style),
+        "seen": seen,
+        "cost": whole(d.cost) if d.cost else "0",
+        "luck": luck_word(d.luck) if d.luck else "",
+    }
+    return {k: v if isinstance(v, Text) else Text(v) for k, v in cells.items()}
 
 
-def detail_lines(d: Decision, review: Review) -> list[Text]:
+def column_headers() -> dict[str, str]:
+    """The decisions table's column headers in the reader's language."""
+    return {
+        "trick": pgettext("column", "trick"),
+        "seat": pgettext("column", "seat"),
+        "played": pgettext("column", "played"),
+        "best": pgettext("column", "best"),
+        "lost": pgettext("column", "lost ±"),
+        "seen": pgettext("column", "all cards seen"),
+        "cost": pgettext("column", "cost"),
+        "luck": pgettext("column", "luck"),
+    }
+
+
+WIDE = (("trick",), ("seat",), ("played",), ("best",), ("lost",), ("seen",), ("cost",), ("luck",))
+"""The decisions table one line a decision: a column each."""
+NARROW = (("trick",), ("seat",), ("played", "seen"), ("best", "cost"), ("lost", "luck"))
+"""Two lines a decision, for a narrow terminal: the move played over the result with all cards
+seen, the best move over the cost, the loss over the luck."""
+NARROWEST = (("trick", "seat"), ("played", "seen"), ("best", "cost"), ("lost", "luck"))
+"""Two lines a decision and the trick over the seat, for the narrowest terminals."""
+LAYOUTS = (WIDE, NARROW, NARROWEST)
+"""The decisions table's layouts, widest first."""
+RIGHT = {"lost", "seen", "cost"}
+"""The columns of numbers set to the right (the trick and seat too, alone in their column)."""
+
+
+def _lines_width(text: str) -> int:
+    return max((cell_len(line) for line in text.split("\n")), default=0)
+
+
+def _longest_word(text: str) -> int:
+    return max((cell_len(w) for w in text.split()), default=0)
+
+
+@dataclass
+class DecisionsTable:
+    """Every decision of the review in a table as wide as the terminal allows: one line a
+    decision when every cell fits whole (:data:`WIDE`), else two (:data:`NARROW`, then
+    :data:`NARROWEST`). A cell never wraps and is never cut (a card is read whole); only headers
+    wrap, by words."""
+
+    review: Review
+
+    def table(self, layout: tuple[tuple[str, ...], ...], widths: list[int] | None) -> Table:
+        """The table in ``layout``: a column a group of fields (the fields one over the other),
+        each ``widths`` wide (None: as wide as its widest cell and its header's longest word)."""
+        heads = column_headers()
+        rows = [decision_cells(d) for d in self.review.decisions]
+        columns = [[Text("\n").join(row[f] for f in group) for row in rows] for group in layout]
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        for k, group in enumerate(layout):
+            header = "\n".join(heads[f] for f in group)
+            cells = [_longest_word(header), *(_lines_width(c.plain) for c in columns[k])]
+            width = widths[k] if widths is not None else max(cells)
+            right = group[0] in RIGHT or group in (("trick",), ("seat",))
+            table.add_column(Text(header), justify="right" if right else "left", width=width)
+        for r in range(len(rows)):
+            table.add_row(*(column[r] for column in columns))
+        return table
+
+    def fitted(self, console: Console, options: ConsoleOptions) -> Table:
+        """The widest layout whose cells all fit ``options.max_width`` (the narrowest when none
+        does), its headers unwrapped as far as the room left allows."""
+        heads = column_headers()
+        for layout in LAYOUTS:
+            tight = self.table(layout, None)
+            widths = [int(c.width or 0) for c in tight.columns]
+            total = Measurement.get(console, options.update(max_width=10**6), tight).maximum
+            if total > options.max_width and layout is not LAYOUTS[-1]:
+                continue
+            spare = max(0, options.max_width - total)
+            full = [_lines_width("\n".join(heads[f] for f in group)) for group in layout]
+            for k in sorted(range(len(layout)), key=lambda k: full[k] - widths[k]):
+                grow = min(spare, max(0, full[k] - widths[k]))
+                widths[k] += grow
+                spare -= grow
+            return self.table(layout, widths)
+        raise AssertionError("unreachable: the narrow layout is always returned")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Table]:
+        yield self.fitted(console, options)
+
+
+def detail_lines(d: Decision, review: Review) -> list[RenderableType]:
     """A decision with a verdict or a luck mark told in full: the loss from the seat's view, the
     better move, and with all cards seen the cost and the line after the better move."""
     title = decision_title(d, review)
     marks = [f"{verdict_word(d.verdict)} {MARKS[d.verdict]}"] if d.verdict else []
     if d.luck:
         marks.append(luck_word(d.luck))
-    lines = [Text(f"{title} — {', '.join(marks)}", style="bold")]
+    lines: list[RenderableType] = [Hanging(Text(f"{title} — {', '.join(marks)}", style="bold"), 0, INDENT)]
     played = d.played_value
+    sampled = ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=number(d.samples))
     if d.loss:
         loss_words = _("From its own view: {loss} ± {se} points below {best} ({n}).").format(
-            loss=points(d.loss),
-            se=points(d.loss_stderr),
-            best=term(d.best) if d.is_call else d.best,
-            n=ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=d.samples),
+            loss=points(d.loss), se=points(d.loss_stderr), best=move_text(d, d.best), n=sampled
         )
     else:
         loss_words = _("From its own view: the best move, {mean} points expected ({n}).").format(
-            mean=signed(played.mean, 2),
-            n=ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=d.samples),
+            mean=signed(played.mean, 2), n=sampled
         )
-    lines.append(Text("  " + loss_words))
+    lines.append(indented(loss_words))
     cost = (
         _("With all cards seen it cost {cost} ({change}).").format(cost=cost_words(d.cost), change=change_words(d))
         if d.cost
         else _("With all cards seen it cost nothing ({change}).").format(change=change_words(d))
     )
-    lines.append(Text("  " + cost))
+    lines.append(indented(cost))
     if d.exact_best is not None and d.cost and not d.is_call:
-        lines.append(Text("  " + _("Best with all cards seen: {move}.").format(move=d.exact_best)))
+        lines.append(indented(_("Best with all cards seen: {move}.").format(move=move_text(d, d.exact_best))))
     b = d.better
     if b is not None:
         if d.is_call:
             after = _("After {move}, with all cards seen: {value} in its own points.")
-            lines.append(Text("  " + after.format(move=term(b.move), value=signed(b.exact_after or 0))))
+            lines.append(indented(after.format(move=move_text(d, b.move), value=signed(b.exact_after or 0))))
         else:
             after = _("After {move}, with all cards seen the caller's result is {value}:")
-            lines.append(Text("  " + after.format(move=b.move, value=signed(b.exact_after or 0))))
+            lines.append(indented(after.format(move=move_text(d, b.move), value=signed(b.exact_after or 0))))
         if b.line and b.start:
             first = 1 if d.is_call else d.trick or 1
             for line in narrate_pv(Position.parse(b.start), [Play.parse(m) for m in b.line], first):
-                lines.append(Text("    " + line))
+                lines.append(indented(line, 2 * INDENT))
     return lines
 
 
@@ -388,7 +473,7 @@ def review_renderables(review: Review) -> list[RenderableType]:
         out.append(
             Text(_("Every decision (points lost from the seat's own view ± error; ?! ? ?? marks):"), style="bold")
         )
-        out.append(decisions_table(review))
+        out.append(DecisionsTable(review))
     told = [d for d in review.decisions if d.verdict is not None or d.luck is not None]
     for d in told:
         out.append(Text(""))

@@ -11,6 +11,7 @@ is a 9-bit field of the mask and ``mask.bit_count()`` is a set's size.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
 from .errors import NotationError
@@ -101,6 +102,48 @@ def format_cards(mask: CardSet) -> str:
     return "".join(parts)
 
 
+LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic letters drawn as the notation's: typed on a Russian keyboard without switching it
+        "С": "C", "с": "C", "М": "M", "м": "M", "Т": "T", "т": "T", "Ѕ": "S", "ѕ": "S", "Х": "x", "х": "x",
+        # the Ç key of a Spanish keyboard, and the multiplication sign for the discard's x
+        "Ç": "C", "ç": "C", "×": "x",
+        # Devanagari digits, as a Hindi keyboard types them
+        **{chr(0x0966 + d): str(d) for d in range(10)},
+    }
+)
+"""The look-alike characters a person's keyboard types for the notation's letters and digits
+(beside full-width Latin letters and digits, which NFKC folds; other NFKC foldings, such as
+a superscript ² for 2, are no keyboard's and stay refused)."""
+
+
+def typed_char(ch: str) -> str:
+    """The notation's text for one character as a person types it: full-width Latin letters and
+    digits (NFKC), Cyrillic С М Т Ѕ Х, the Spanish Ç, × and Devanagari digits read as C M T S x C x and
+    0-9; anything else as it is.
+
+    >>> [typed_char(c) for c in "Сｍ७×q"]
+    ['C', 'm', '7', 'x', 'q']
+    """
+    if ch.isascii():
+        return ch
+    if "\uff01" <= ch <= "\uff5e":  # full-width ASCII (NFKC), not superscripts or circled digits
+        return unicodedata.normalize("NFKC", ch)
+    return ch.translate(LOOK_ALIKES)
+
+
+def typed_text(text: str) -> str:
+    """``text`` with every character read by :func:`typed_char` (``"М8"`` with a Cyrillic М is
+    ``"M8"``). Parsers read the result and quote the original in their messages.
+
+    >>> typed_text("хС２М४")
+    'xC2M4'
+    """
+    if text.isascii():
+        return text
+    return "".join(typed_char(ch) for ch in text)
+
+
 def parse_card(text: str, field: str = "card") -> Card:
     """Parse one card such as ``"S7"`` (case-insensitive)."""
     mask = parse_cards(text, field)
@@ -112,7 +155,8 @@ def parse_card(text: str, field: str = "card") -> Card:
 def parse_cards(text: str, field: str = "cards") -> CardSet:
     """Parse a card list (NOTATION.md): suit groups, any order, optional spaces or commas.
 
-    ``-`` is the empty list. A card given twice, a rank outside 1–9, any other character (a tab
+    Letters and digits are read as typed on the player's keyboard (:func:`typed_char`: a Cyrillic
+    М is M, ७ is 7); a fault quotes the text as typed. ``-`` is the empty list. A card given twice, a rank outside 1–9, any other character (a tab
     or line break included) or a text over :data:`~lukfu_solver.inputs.MAX_CARD_TEXT` characters
     raises :class:`NotationError` naming ``field``.
     """
@@ -125,7 +169,7 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
     mask = 0
     suit = -1
     pending = False  # a suit letter waiting for its first rank
-    for ch in s:  # the character as typed: a fault quotes it, never its capital
+    for typed, ch in ((t, c) for t in s for c in typed_char(t)):  # a fault quotes ``typed``, never its reading
         if ch in " ,":
             continue
         pos = SUITS.find(ch.upper()) if len(ch.upper()) == 1 else -1
@@ -137,7 +181,7 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
             suit, pending = pos, True
         elif ch in "123456789":
             if suit < 0:
-                raise NotationError(field, _("rank {rank} has no suit in {text}").format(rank=ch, text=excerpt(text)))
+                raise NotationError(field, _("rank {rank} has no suit in {text}").format(rank=typed, text=excerpt(text)))
             b = 1 << (suit * 9 + int(ch) - 1)
             if mask & b:
                 raise NotationError(
@@ -148,7 +192,7 @@ def parse_cards(text: str, field: str = "cards") -> CardSet:
         elif ch == "0":
             raise NotationError(field, _("bad rank 0 in {text} (ranks are 1-9)").format(text=excerpt(text)))
         else:
-            raise NotationError(field, _("bad character {char} in {text}").format(char=repr(ch), text=excerpt(text)))
+            raise NotationError(field, _("bad character {char} in {text}").format(char=repr(typed), text=excerpt(text)))
     if pending:
         raise NotationError(field, _("suit {suit} has no rank in {text}").format(suit=SUITS[suit], text=excerpt(text)))
     return mask

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD, CardSet, format_cards, parse_cards
+from .cards import RANK_MASK, RUNS9, SUIT_MASK9, UNBEATABLE_LEAD, CardSet, format_cards, parse_cards, typed_text
 from .errors import NotationError
 from .i18n import _
 from .inputs import MAX_CARD_TEXT, MAX_DIGITS, check_text, excerpt
@@ -74,19 +74,22 @@ class Play(NamedTuple):
 
         The text is checked like a card list (printable, at most
         :data:`~lukfu_solver.inputs.MAX_CARD_TEXT` characters); a discard count of any length
-        is refused cleanly when it is outside 1–12.
+        is refused cleanly when it is outside 1–12. Letters and digits are read as the player's
+        keyboard types them (:func:`~lukfu_solver.cards.typed_text`: ``хС2`` with Cyrillic letters
+        is ``xC2``); a fault quotes the text as typed.
         """
         check_text(text, field, MAX_CARD_TEXT)
         s = text.strip(" ")
-        low = s.lower()
+        low = typed_text(s).lower()
         if low == "claim":
             return CLAIM_PLAY
         if low.startswith("x"):
             rest = s[1:].strip(" ")
-            if rest.isascii() and rest.isdigit():
-                n = int(rest) if len(rest) <= MAX_DIGITS else None  # never int() of a huge digit string
+            digits = typed_text(rest)
+            if digits.isascii() and digits.isdigit():
+                n = int(digits) if len(digits) <= MAX_DIGITS else None  # never int() of a huge digit string
                 if n is None or not 1 <= n <= 12:
-                    shown = n if n is not None else f"of {len(rest):,} digits"
+                    shown = n if n is not None else f"of {len(digits):,} digits"
                     raise NotationError(
                         field, _("discard count {n} outside 1-12 in {text}").format(n=shown, text=excerpt(text))
                     )

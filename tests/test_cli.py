@@ -293,7 +293,7 @@ def test_show_view_hidden_discards(record: GameRecord) -> None:
     else:
         raise AssertionError("no hidden discard in the record")
     text = ok("show", "--view", str(view)).stdout
-    assert "▒▒" in text and "Legal moves" not in text
+    assert "▒" in text and "Legal moves" not in text
     data = json.loads(ok("show", "--json", "--view", str(view)).stdout)
     assert data["hidden_discards"] == list(view.hidden_discards) and data["legal"] == []
 

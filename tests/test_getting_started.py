@@ -9,6 +9,7 @@ After a deliberate change of output, rewrite the page's outputs with::
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -22,6 +23,28 @@ def test_the_page_has_the_walk() -> None:
     commands = " ".join(c for c, _ in blocks(PAGE))
     for step in ("lukfu deal", "lukfu advise", "lukfu analyse", "lukfu play", "lukfu puzzle"):
         assert step in commands, step
+
+
+def test_the_words_before_a_view_tell_its_trick() -> None:
+    """The sentence that introduces a seat view says what its trick in progress holds: who led
+    what, and who beat it with what (the view itself, not a guess)."""
+    from lukfu_solver.view import SeatView
+
+    text = PAGE.read_text(encoding="utf-8")
+    for command, _shown in blocks(PAGE):
+        found = re.search(r'lukfu analyse "([^"]+)"', command)
+        if not found:
+            continue
+        view = SeatView.parse(found[1])
+        before = " ".join(text[: text.index(command)].split("\n\n")[-2].split())  # the paragraph above the block
+        if not view.trick:
+            continue
+        leader, lead = view.trick_leader, view.trick[0]
+        who = "the Master" if leader == 0 else f"seat {leader}"
+        assert f"{who} has led {lead}" in before, before
+        if view.best_seat != leader:
+            beater = "the Master" if view.best_seat == 0 else f"seat {view.best_seat}"
+            assert f"{beater} has beaten it with {view.best}" in before, before
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """In Russian, Hindi and Spanish a player reads no English outside the card notation: the play
 table from the call to the end of a deal (help, the hints at the call and in play, tricks, moves,
-a discard, the claim, the summary of a session), a puzzle played, advise, analyse, deal, show and
-replay. Each screen is compared with the same screen in English: an English word of the English
+a discard, the claim, the summary of a session), a puzzle played, advise, analyse, deal, show,
+replay and the review of a deal played (its players' names, the claim and the calls in the
+table, its numbers). Each screen is compared with the same screen in English: an English word of the English
 screen that shows up on the translated one is a message left untranslated.
 
 Allowed: the card notation (C7, xC2M4), commands quoted to be typed (``lukfu replay FILE``,
@@ -41,6 +42,7 @@ NOT_WORDS = [
 ALLOWED = {"A", "B", "C", "S", "M", "T", "x", "Enter"}  # seat letters, suit letters, the key
 ALLOWED |= {"Luk", "Fu", "fu", "s"}  # the game's name, its unit of score (every glossary), seconds
 ALLOWED |= {"no", "total", "legal", "a", "error"}  # Spanish words spelled like English ones
+ALLOWED |= {"ann", "bob", "cy"}  # the players' names in examples/deal-175.json
 
 
 def screens(lang: str, tmp: Path) -> str:
@@ -65,6 +67,8 @@ def screens(lang: str, tmp: Path) -> str:
     run("deal", "--seed", "7", "--show")
     run("show", "--view", VIEW)
     run("replay", str(tmp / f"{lang}-a.json"))
+    run("review", str(tmp / f"{lang}-a.json"), "--samples", "4", "--max-nodes", "20000")
+    run("review", str(ROOT / "examples" / "deal-175.json"), "--samples", "4", "--max-nodes", "20000", "--seat", "1")
     return "\n".join(out)
 
 

@@ -56,7 +56,7 @@ def test_full_scripted_game_saves_a_replayable_record(tmp_path: Path) -> None:
     assert f"saved to {path} when the deal ends" in flat(out)  # announced up front
     assert f"Record saved to {path}" in flat(out)
     assert "trick 1 (+" in out and "Fu so far: you" in out  # a summary after each trick
-    assert "▒▒" in out  # the engines' discards are shown as card backs
+    assert "▒" in out  # the engines' discards are shown as card backs
     rec = GameRecord.load(path)
     rec.replay()
     assert rec.players is not None and rec.players[0] == "you" and rec.seed == 5 and rec.caller == 0

@@ -109,8 +109,8 @@ def test_at_60_columns_the_seats_table_keeps_each_row_on_one_line(tmp_path: Path
     assert max(cells(line) for line in lines) <= 60
     rows = [line for line in lines if re.match(r" [ ▶]   [012] ", line)]
     assert rows and all(len(line.split()) >= 4 for line in rows)  # seat, player, cards, fu, face down
-    assert not [line for line in lines if line.strip() and set(line.split()) <= {"▒▒", "×2", "×3", "×4", "×5"}]
-    assert hidden_cell(5, compact=True).plain == "▒▒ ×5"  # three or more backs are counted, not drawn
+    assert not [line for line in lines if line.strip() and set(line.split()) <= {"▒", "×2", "×3", "×4", "×5"}]
+    assert hidden_cell(5, compact=True).plain == "▒ ×5"  # three or more backs are counted, not drawn
     assert text.count("(R6)") == 1
 
 

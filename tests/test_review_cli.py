@@ -136,6 +136,9 @@ def test_the_review_in_each_language(lang: str) -> None:
         from lukfu_solver.i18n import _
 
         assert _("blunder") in text and _("Summary") in text
+    # numbers as the language writes them (as play writes them): 0,44 and 20 000 in Russian
+    english_numbers = {"ru": r"\d\.\d|\d,\d\d\d\b", "es": r"\d\.\d\d\b|\d,\d\d\d\b", "hi": r"\d,\d\d\d,\d\d\d"}
+    assert not re.findall(english_numbers[lang], text), re.findall(english_numbers[lang], text)
 
 
 def test_every_verdict_and_luck_mark_has_its_own_word_in_each_language() -> None:
