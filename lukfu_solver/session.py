@@ -53,6 +53,7 @@ from .players.pimc import DEFAULT_LEVEL, LEVELS
 from .plays import CLAIM, DISCARD, KIND_NAMES, Play
 from .position import Position
 from .record import MAX_PASSED_OUT, GameRecord, Hands
+from .rules import claim_total
 from .view import SeatView
 
 YOU = "you"
@@ -429,11 +430,11 @@ class GameSession:
             "own_discards": "",
             "tricks": [],
             "claim": None,
+            "claim_total": None,
             "outcome": None,
             "hands": None,
         }
         if self.pos is None:
-            data["dealt"] = format_cards(self.hands[seat])
             return data
         data["fu"] = list(view.fu)
         data["hand_sizes"] = list(view.hand_sizes)
@@ -442,24 +443,24 @@ class GameSession:
         over = self.pos.is_over
         tricks = []
         for t in self.record.tricks():
-            plays = []
-            for i, p in enumerate(t.plays):
-                s = (t.leader + i) % 3
-                hidden = p.kind == DISCARD and s != seat and not over
-                plays.append({"seat": s, "play": f"x{p.size}" if hidden else str(p), "kind": _kind(p)})
-            tricks.append({"leader": t.leader, "plays": plays, "winner": t.winner, "fu_won": t.fu_won})
+            shown = [
+                f"x{p.size}" if p.kind == DISCARD and (t.leader + i) % 3 != seat and not over else None
+                for i, p in enumerate(t.plays)
+            ]
+            best = self.pos.best_i if t.winner is None else (t.winner - t.leader) % 3
+            tricks.append(trick_json(t.leader, t.plays, best, t.winner, t.fu_won, shown))
         data["tricks"] = tricks
-        data["can_claim"] = "claim" in data["choices"]
         data["sensible"] = self.sensible_discards()
+        if "claim" in data["choices"]:
+            data["claim_total"] = claim_total(self.pos.fu[seat], self.pos.hands[seat], self.pos.faceup)
         if self.plays and self.plays[-1].kind == CLAIM:
             before = self.record.replay()[-2]
             s = before.to_move
-            shown = before.old_cards(s)
             data["claim"] = {
                 "seat": s,
                 "fu": before.fu[s],
-                "old": format_cards(shown),
-                "total": before.fu[s] + shown.bit_count(),
+                "old": format_cards(before.old_cards(s)),
+                "total": claim_total(before.fu[s], before.hands[s], before.faceup),
             }
         if over:
             o = self.pos.outcome
@@ -470,6 +471,33 @@ class GameSession:
         return data
 
 
-def _kind(p: Play) -> str:
-    """A play's kind as a word of the JSON state."""
-    return KIND_NAMES[p.kind]
+ROLES = ("lead", "beat", "discard", "claim")
+"""What a play does in its trick, as a word of the JSON state (its shape is ``KIND_NAMES``)."""
+
+
+def play_json(seat: int, play: Play, place: int, shown: str | None = None) -> dict[str, Any]:
+    """One play as JSON: ``seat``, ``play`` (its text, or ``shown`` in its place: a hidden
+    discard's ``x2``), ``shape`` (single, set, run, discard, claim) and ``role`` in its trick
+    (lead, beat, discard, claim; ``place`` its index in the trick)."""
+    role = "claim" if play.kind == CLAIM else "lead" if place == 0 else "discard" if play.kind == DISCARD else "beat"
+    return {"seat": seat, "play": shown or str(play), "shape": KIND_NAMES[play.kind], "role": role}
+
+
+def trick_json(
+    leader: int,
+    plays: Sequence[Play],
+    best: int,
+    winner: int | None,
+    fu_won: int,
+    shown: Sequence[str | None] = (),
+) -> dict[str, Any]:
+    """One trick as JSON: ``leader``, ``plays`` (leader first, :func:`play_json`), ``best`` (the
+    index in ``plays`` of the best face-up play so far), ``winner`` (None while the trick is
+    open) and ``fu_won``; ``shown`` replaces plays' texts (hidden discards)."""
+    return {
+        "leader": leader,
+        "plays": [play_json((leader + i) % 3, p, i, shown[i] if i < len(shown) else None) for i, p in enumerate(plays)],
+        "best": best,
+        "winner": winner,
+        "fu_won": fu_won,
+    }

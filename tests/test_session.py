@@ -10,6 +10,7 @@ import pytest
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import deal_hands, play_deal
 from lukfu_solver.players import make_player
+from lukfu_solver.plays import CLAIM, KIND_NAMES
 from lukfu_solver.record import GameRecord
 from lukfu_solver.session import YOU, GameSession, engine_answer, opponent_specs
 
@@ -179,13 +180,60 @@ def test_the_state_hides_other_seats_discards_until_the_end() -> None:
         s.apply_engine(task, engine_answer(task))
     st = s.state()
     shown = [p for t in st["tricks"] for p in t["plays"]]
-    hidden = [p for p in shown if p["kind"] == "discard" and p["seat"] != st["seat"]]
+    hidden = [p for p in shown if p["role"] == "discard" and p["seat"] != st["seat"]]
     assert hidden and all(p["play"].startswith("x") and p["play"][1:].isdigit() for p in hidden)
     assert st["hands"] is None
     _play_through(s, make_player("rule"))
     end = s.state()
     assert end["hands"] is not None and end["outcome"]["points"] == list(s.record.outcome.points)
     assert not any(p["play"][0] == "x" and p["play"][1:].isdigit() for t in end["tricks"] for p in t["plays"])
+
+
+def test_the_state_carries_each_trick_s_best_play_winner_and_the_claim_total() -> None:
+    """The page reads the rules' facts from the state and works none out: each trick's ``best``
+    play (R8: the last face-up play), its ``winner`` (R10, null while open) and ``fu_won``, each
+    play's ``shape`` and ``role``, and ``claim_total`` (R14, R16: fu won + Old cards) when the
+    person may claim, as the record and the position have them."""
+    seen_open = seen_claim = False
+    for seed in range(2, 12):
+        s = GameSession.new(seed, 0, ("easy", "easy"), level=1)
+        while s.phase != "over":
+            if s.waiting_for_engine:
+                task = s.engine_task()
+                s.apply_engine(task, engine_answer(task))
+                continue
+            st = s.state()
+            if st["phase"] == "call":
+                s.apply("play" if seed % 2 else "pass")
+                continue
+            record_tricks = s.record.tricks()
+            assert len(st["tricks"]) == len(record_tricks)
+            for t, r in zip(st["tricks"], record_tricks, strict=True):
+                assert (t["leader"], t["winner"], t["fu_won"]) == (r.leader, r.winner, r.fu_won)
+                assert [p["shape"] for p in t["plays"]] == [KIND_NAMES[p.kind] for p in r.plays]
+                assert [p["role"] for p in t["plays"]][0] == "lead"
+                assert all(p["role"] == ("discard" if p["shape"] == "discard" else "beat") for p in t["plays"][1:])
+                face_up = [i for i, p in enumerate(t["plays"]) if p["role"] != "discard"]
+                assert t["best"] == face_up[-1]  # R8: each beat is the new best
+                if r.winner is not None:
+                    assert t["winner"] == t["plays"][t["best"]]["seat"]
+                else:
+                    seen_open = True
+                    assert s.pos is not None and t["best"] == s.pos.best_i
+            if "claim" in st["choices"]:
+                seen_claim = True
+                pos = s.pos
+                assert pos is not None
+                me = st["seat"]
+                assert st["claim_total"] == pos.fu[me] + pos.old_cards(me).bit_count() >= 6
+            else:
+                assert st["claim_total"] is None
+            s.apply("claim" if "claim" in st["choices"] else st["choices"][0])
+        if s.plays[-1].kind == CLAIM:
+            claim = s.state()["claim"]
+            assert claim["total"] == s.record.outcome.total and claim["seat"] == s.record.outcome.winner
+    assert seen_open and seen_claim
+    assert "can_claim" not in s.state() and "dealt" not in GameSession.new(2, 0).state()
 
 
 def test_bad_opponents_and_levels_name_their_field() -> None:

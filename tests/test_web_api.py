@@ -261,6 +261,16 @@ def test_replay_lays_a_record_out_and_names_its_fault(api: TestClient) -> None:
     data = api.post("/api/replay", json={"record": json.loads(text)}, headers=AUTH).json()
     rec = GameRecord.loads(text)
     assert len(data["steps"]) == len(rec.plays) + 1 and data["steps"][-1]["outcome"]["points"] == list(rec.outcome.points)
+    # each step's trick as the game state has it: the record's leader, best play and winner
+    for i, t in enumerate(rec.tricks()):
+        done = data["steps"][3 * i + 3]
+        assert done["trick"]["winner"] == t.winner and done["trick"]["fu_won"] == t.fu_won
+        assert done["trick"]["plays"][done["trick"]["best"]]["seat"] == t.winner
+        assert [p["play"] for p in done["trick"]["plays"]] == [str(p) for p in t.plays]
+        assert data["steps"][3 * i + 1]["trick"]["winner"] is None and data["steps"][3 * i + 1]["move"]["role"] == "lead"
+    last = data["steps"][-1]["move"]
+    if last["shape"] == "claim":
+        assert last["total"] == rec.outcome.total and last["role"] == "claim"
     bad = json.loads(text)
     bad["plays"][1] = "T1"
     one_line_error(api.post("/api/replay", json={"record": bad}, headers=AUTH), 400, "plays")

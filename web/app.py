@@ -174,7 +174,6 @@ async def info(request: Request, table: Table, lang: str) -> Response:
             "default_level": DEFAULT_LEVEL,
             "opponents": [*STRENGTHS, *OPPONENT_KINDS],
             "strengths": list(STRENGTHS),
-            "review": True,
         }
     )
 

@@ -1,13 +1,19 @@
 """A record laid out step by step for the replay slider: after each play, every hand, the Old
-cards, the fu, the trick on the table and what the play did (the rules' facts; the page words them)."""
+cards, the fu, the trick on the table and what the play did (the rules' facts; the page words them).
+
+The trick and its plays have the game state's shapes (:func:`lukfu_solver.session.trick_json`):
+``leader``, ``plays`` (``seat``, ``play``, ``shape``, ``role``), ``best``, ``winner`` (set once
+the trick is complete), ``fu_won``; a claim's move carries its ``fu``, ``old`` and ``total``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from lukfu_solver.cards import format_cards, old_cards
-from lukfu_solver.plays import CLAIM, DISCARD, KIND_NAMES
+from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
+from lukfu_solver.rules import claim_total
+from lukfu_solver.session import play_json, trick_json
 
 
 def replay_steps(rec: GameRecord) -> list[dict[str, Any]]:
@@ -15,33 +21,27 @@ def replay_steps(rec: GameRecord) -> list[dict[str, Any]]:
     against the rules first (:meth:`GameRecord.replay`: the first illegal play is named)."""
     positions = rec.replay()
     if not positions:  # still at the call: the dealt hands only
-        return [_step(rec.hands, [0, 0, 0], 0, None, [], None, None)]
-    steps = []
-    for i, pos in enumerate(positions):
-        last = rec.plays[i - 1] if i else None
-        before = positions[i - 1] if i else None
-        trick = []
-        if pos.trick:
-            trick = [{"seat": (pos.leader + k) % 3, "play": str(p), "kind": _kind(p, k)} for k, p in enumerate(pos.trick)]
-        done = None
-        if before is not None and last is not None and last.kind != CLAIM and not pos.trick:
-            lead = before.leader
-            plays = list(before.trick) + [last]
-            winner = _winner(lead, plays)
-            done = {
-                "plays": [{"seat": (lead + k) % 3, "play": str(p), "kind": _kind(p, k)} for k, p in enumerate(plays)],
-                "winner": winner,
-                "fu_won": pos.fu[winner] - before.fu[winner],
-            }
-        move = None
-        if last is not None and before is not None:
-            k = len(before.trick)
-            move = {"seat": before.to_move, "play": str(last), "kind": "claim" if last.kind == CLAIM else _kind(last, k)}
-            if last.kind == CLAIM:
-                shown = before.old_cards(before.to_move)
-                move["old"] = format_cards(shown)
-                move["total"] = before.fu[before.to_move] + shown.bit_count()
-        steps.append(_step(pos.hands, list(pos.fu), pos.faceup, None if pos.is_over else pos.to_move, trick, done, move))
+        return [_step(rec.hands, [0, 0, 0], 0, None, None, None)]
+    tricks = rec.tricks()
+    first = positions[0]
+    steps = [_step(first.hands, list(first.fu), first.faceup, first.to_move, None, None)]
+    for i in range(1, len(positions)):
+        pos, before, last = positions[i], positions[i - 1], rec.plays[i - 1]
+        if last.kind == CLAIM:
+            s = before.to_move
+            move = play_json(s, last, 0)
+            total = claim_total(before.fu[s], before.hands[s], before.faceup)
+            move.update(fu=before.fu[s], old=format_cards(before.old_cards(s)), total=total)
+            trick = None
+        else:
+            t = tricks[(i - 1) // 3]
+            k = (i - 1) % 3
+            plays = t.plays[: k + 1]
+            done = k == 2
+            best = (t.winner - t.leader) % 3 if done and t.winner is not None else pos.best_i
+            trick = trick_json(t.leader, plays, best, t.winner if done else None, t.fu_won if done else 0)
+            move = trick["plays"][k]
+        steps.append(_step(pos.hands, list(pos.fu), pos.faceup, None if pos.is_over else pos.to_move, trick, move))
     final = positions[-1]
     if final.outcome is not None:
         o = final.outcome
@@ -49,31 +49,12 @@ def replay_steps(rec: GameRecord) -> list[dict[str, Any]]:
     return steps
 
 
-def _kind(play: Any, place: int) -> str:
-    """``lead`` for the first play of a trick, else the play's kind (``discard`` or a beat)."""
-    if place == 0:
-        return "lead"
-    return "discard" if play.kind == DISCARD else "beat" if play.kind != CLAIM else KIND_NAMES[CLAIM]
-
-
-def _winner(leader: int, plays: list[Any]) -> int:
-    """The seat whose face-up play is last in a complete trick (R8–R10: each beat is the best)."""
-    best = 0
-    for k, p in enumerate(plays):
-        if p.kind != DISCARD:
-            best = k
-    return (leader + best) % 3
-
-
-def _step(
-    hands: Any, fu: list[int], faceup: int, to_move: int | None, trick: list[Any], done: Any, move: Any
-) -> dict[str, Any]:
+def _step(hands: Any, fu: list[int], faceup: int, to_move: int | None, trick: Any, move: Any) -> dict[str, Any]:
     return {
         "hands": [format_cards(h) for h in hands],
         "old": [format_cards(old_cards(h, faceup)) for h in hands],
         "fu": fu,
         "to_move": to_move,
         "trick": trick,
-        "trick_done": done,
         "move": move,
     }
