@@ -3,10 +3,13 @@
 
 import { call, cancel, download, follow, recordFile } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { adviceElement, hintElement, historyElement, workElement } from "./panels.js";
+import { button, el, workElement } from "./dom.js";
+import { adviceElement, hintElement, historyElement } from "./panels.js";
 import { reviewElement, reviewMarks } from "./review.js";
 import { madeMove, moveTable, playable, toggle } from "./select.js";
-import { button, el, renderTable, strengthWord } from "./table.js";
+import { setGame, tableState, trickJustWon } from "./state.js";
+import { renderTable } from "./table.js";
+import { strengthWord } from "./words.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -21,10 +24,13 @@ export class GameView {
     this.tableRoot = tableRoot;
     this.sideRoot = sideRoot;
     this.app = app;
-    this.game = null;
-    this.ui = { chosen: new Set(), engineWork: null, hint: null, review: null, tab: "tricks", fresh: false, stopped: false };
-    this.ui.workElement = (job, label) => workElement(job, label, () => this.stopEngine());
+    this.state = tableState();
     this.loopFor = null; // the game whose engines' turns are being run now
+  }
+
+  /** The server's game as it last answered (null before one is open). */
+  get game() {
+    return this.state.game;
   }
 
   get id() {
@@ -56,25 +62,13 @@ export class GameView {
   }
 
   set(game) {
-    const moved = !this.game || game.answers !== this.game.answers || game.id !== this.game.id;
-    if (this.game && game.id !== this.game.id) {
-      this.dropHint();
-      if (this.ui.review && this.ui.review.job && !this.ui.review.result) cancel(this.ui.review.job);
-      this.ui.review = null;
-      if (this.ui.tab === "review") this.ui.tab = "tricks";
-    }
-    this.game = game;
-    if (game.phase === "over" && this.ui.tab === "hint") this.ui.tab = "tricks"; // no hint after the end
-    if (moved) {
-      this.ui.chosen = new Set();
-      if (this.ui.hint && this.ui.hint.answers !== game.answers) this.dropHint();
-    }
+    for (const job of setGame(this.state, game)) cancel(job);
     this.render();
   }
 
   handlers() {
     return {
-      onCard: (c) => this.choose(toggle(moveTable(this.game.choices), this.ui.chosen, c)),
+      onCard: (c) => this.choose(toggle(moveTable(this.game.choices), this.state.chosen, c)),
       onQuick: (c) => {
         const made = madeMove(moveTable(this.game.choices), new Set([c]));
         if (made) this.move(made);
@@ -85,19 +79,20 @@ export class GameView {
       onHint: () => this.hint(),
       onReview: () => this.review(),
       onNew: () => this.app.newGame(),
+      onStopEngine: () => this.stopEngine(),
     };
   }
 
   choose(chosen) {
-    this.ui.chosen = chosen;
-    this.ui.fresh = false;
+    this.state.chosen = chosen;
+    this.state.fresh = false;
     this.render();
   }
 
   render() {
     if (!this.game) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
-    renderTable(this.tableRoot, this.game, this.ui, this.handlers());
+    renderTable(this.tableRoot, this.state, this.handlers());
     if (focused) {
       const again = this.tableRoot.querySelector(`.hand button[data-card="${focused}"]`);
       if (again) again.focus();
@@ -123,11 +118,11 @@ export class GameView {
     if (g.phase === "over") names.push(["review", _("Review")]);
     for (const [key, label] of names) {
       const t = button(label, () => {
-        this.ui.tab = key;
+        this.state.tab = key;
         this.renderSide();
-      }, { cls: "tab" + (this.ui.tab === key ? " on" : "") });
+      }, { cls: "tab" + (this.state.tab === key ? " on" : "") });
       t.setAttribute("role", "tab");
-      t.setAttribute("aria-selected", this.ui.tab === key ? "true" : "false");
+      t.setAttribute("aria-selected", this.state.tab === key ? "true" : "false");
       tabs.append(t);
     }
     side.append(tabs);
@@ -140,29 +135,29 @@ export class GameView {
 
   panel() {
     const g = this.game;
-    const tab = this.ui.tab;
+    const tab = this.state.tab;
     if (tab === "hint") {
-      const h = this.ui.hint;
+      const h = this.state.hint;
       if (!h) return el("p", "small", g.your_turn ? _("Ask for a hint (H): the engine's expected points for each of your moves; at the call, the advice.") : _("A hint is for your own turn."));
-      if (!h.result) return workElement(h.job, g.phase === "call" ? _("weighing play and pass…") : _("weighing your moves…"), () => this.dropHint(true));
+      if (!h.result) return workElement(h.job, g.phase === "call" ? _("weighing play and pass…") : _("weighing your moves…"), _("Stop"), () => this.dropHint(true));
       if (h.result.kind === "call") return adviceElement(h.result);
       return hintElement(g, h.result, (move) => this.pick(move));
     }
     if (tab === "review") {
-      const r = this.ui.review;
+      const r = this.state.review;
       if (!r) return el("p", "small", _("Ask for the review (R): every decision of yours, costed in points."));
       if (r.error) return el("p", "error", r.error);
-      if (!r.result) return workElement(r.job, _("reviewing the deal…"), () => this.dropReview());
+      if (!r.result) return workElement(r.job, _("reviewing the deal…"), _("Stop"), () => this.dropReview());
       return reviewElement(g, r.result);
     }
-    return historyElement(g, reviewMarks(this.ui.review && this.ui.review.result));
+    return historyElement(g, reviewMarks(this.state.review && this.state.review.result));
   }
 
   /** Choose the cards of `move` (from the hint's list); a second click plays it. */
   pick(move) {
     const cards = moveTable([move])[0];
     if (!cards || !cards.cards.size) return this.move(move);
-    if (madeMove(moveTable(this.game.choices), this.ui.chosen) === move) return this.move(move);
+    if (madeMove(moveTable(this.game.choices), this.state.chosen) === move) return this.move(move);
     this.choose(new Set(cards.cards));
   }
 
@@ -171,7 +166,7 @@ export class GameView {
   async move(text) {
     if (!this.game.your_turn) return;
     try {
-      this.ui.fresh = true;
+      this.state.fresh = true;
       this.set(await call(`/api/games/${this.id}/move`, { method: "POST", body: { move: text } }));
       this.runEngines();
     } catch (err) {
@@ -185,24 +180,27 @@ export class GameView {
     this.loopFor = id;
     try {
       while (this.game && this.id === id && this.game.waiting_for_engine) {
-        const last = this.game.tricks[this.game.tricks.length - 1];
-        const trickEnded = last && last.winner !== null && this.game.phase === "play";
-        await sleep(trickEnded ? pauses().trick : pauses().move);
+        await sleep(trickJustWon(this.game) ? pauses().trick : pauses().move);
         if (this.id !== id) return;
         const seat = this.game.to_move;
         let job = await call(`/api/games/${id}/engine?wait=2`, { method: "POST" });
-        this.ui.engineWork = { seat, job };
-        const shown = setTimeout(() => this.id === id && this.render(), 600);
+        const work = { seat, job };
+        this.state.engine = work;
+        // a quick move is never drawn as work; a slow one shows in its seat, with its progress
+        let visible = false;
+        const shown = setTimeout(() => {
+          visible = true;
+          if (this.state.engine === work) this.render();
+        }, 600);
         job = await follow(job, (j) => {
-          if (this.ui.engineWork) this.ui.engineWork.job = j;
-          const work = this.tableRoot.querySelector(`.seat[data-seat="${seat}"] progress`);
-          if (work && j.progress) Object.assign(work, { max: j.progress.total, value: j.progress.done });
+          work.job = j;
+          if (visible && this.state.engine === work) this.render();
         });
         clearTimeout(shown);
-        this.ui.engineWork = null;
+        this.state.engine = null;
         if (this.id !== id) return;
         if (job.state === "done") {
-          this.ui.fresh = true;
+          this.state.fresh = true;
           this.set(job.state_of_game);
         } else {
           if (job.state === "failed") this.app.toast(job.error, true);
@@ -215,33 +213,33 @@ export class GameView {
     } finally {
       if (this.loopFor === id) this.loopFor = null;
       if (this.id === id) {
-        this.ui.engineWork = null;
+        this.state.engine = null;
         this.render();
       }
     }
   }
 
   async stopEngine() {
-    const work = this.ui.engineWork;
+    const work = this.state.engine;
     if (work) await cancel(work.job);
   }
 
   async hint() {
     if (!this.game.your_turn) return;
-    this.ui.tab = "hint";
+    this.state.tab = "hint";
     try {
       let job = await call(`/api/games/${this.id}/hint`, { method: "POST" });
       const h = { job, result: null, answers: job.answers };
-      this.ui.hint = h;
+      this.state.hint = h;
       this.renderSide();
       job = await follow(job, (j) => {
         h.job = j;
-        if (this.ui.hint === h && this.ui.tab === "hint") this.renderSide();
+        if (this.state.hint === h && this.state.tab === "hint") this.renderSide();
       });
-      if (this.ui.hint !== h) return;
+      if (this.state.hint !== h) return;
       if (job.state === "done") h.result = job.result;
       else {
-        this.ui.hint = null;
+        this.state.hint = null;
         if (job.state === "failed") this.app.toast(job.error, true);
       }
       this.renderSide();
@@ -251,8 +249,8 @@ export class GameView {
   }
 
   dropHint(render = false) {
-    const h = this.ui.hint;
-    this.ui.hint = null;
+    const h = this.state.hint;
+    this.state.hint = null;
     if (h && !h.result) cancel(h.job);
     if (render) this.renderSide();
   }
@@ -269,25 +267,25 @@ export class GameView {
   }
 
   async review() {
-    this.ui.tab = "review";
-    if (this.ui.review && (this.ui.review.result || (this.ui.review.job && !this.ui.review.error))) return this.renderSide();
+    this.state.tab = "review";
+    if (this.state.review && (this.state.review.result || (this.state.review.job && !this.state.review.error))) return this.renderSide();
     try {
       // lukfu review's options (samples, max_nodes, time) may be set for this browser: a quick review
       const options = JSON.parse(localStorage.getItem("lukfu.review") || "{}");
       let job = await call(`/api/games/${this.id}/review`, { method: "POST", body: options });
       const r = { job, result: null };
-      this.ui.review = r;
+      this.state.review = r;
       this.renderSide();
       this.showSide();
       job = await follow(job, (j) => {
         r.job = j;
-        if (this.ui.review === r && this.ui.tab === "review") this.renderSide();
+        if (this.state.review === r && this.state.tab === "review") this.renderSide();
       });
       if (job.state === "done") r.result = job.result;
       else r.error = job.error || _("The review was stopped.");
       this.renderSide();
     } catch (err) {
-      this.ui.review = { error: err.message };
+      this.state.review = { error: err.message };
       this.renderSide();
     }
   }
@@ -299,8 +297,8 @@ export class GameView {
   }
 
   dropReview() {
-    const r = this.ui.review;
-    this.ui.review = null;
+    const r = this.state.review;
+    this.state.review = null;
     if (r && r.job && !r.result) cancel(r.job);
     this.renderSide();
   }
@@ -325,11 +323,11 @@ export class GameView {
     if (k === "d" || k === "D") return this.download(), true;
     if ((k === "r" || k === "R") && g.phase === "over") return this.review(), true;
     if ((k === "c" || k === "C") && g.choices.includes("claim")) return this.move("claim"), true;
-    if (k === "Escape" && this.ui.chosen.size) return this.choose(new Set()), true;
+    if (k === "Escape" && this.state.chosen.size) return this.choose(new Set()), true;
     const onCard = event.target.closest && event.target.closest(".hand button.card");
     if (k === "Enter" && g.phase === "play" && g.your_turn && (onCard || !(event.target instanceof HTMLButtonElement))) {
       // on a card too: Enter plays the cards chosen (Space chooses the card in focus)
-      const made = madeMove(moveTable(g.choices), this.ui.chosen);
+      const made = madeMove(moveTable(g.choices), this.state.chosen);
       if (made) this.move(made);
       return true;
     }
@@ -343,7 +341,7 @@ export class GameView {
     if (g.phase === "play" && g.your_turn && /^[1-9]$/.test(k)) {
       // digits pick the first legal card of that rank (a quick path from the keyboard)
       const can = [...playable(moveTable(g.choices))].filter((c) => c[1] === k);
-      if (can.length) this.choose(toggle(moveTable(g.choices), this.ui.chosen, can[0]));
+      if (can.length) this.choose(toggle(moveTable(g.choices), this.state.chosen, can[0]));
       return true;
     }
     return false;

@@ -3,15 +3,16 @@
 
 import { call, fetchJson } from "./api.js";
 import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
+import { button, el } from "./dom.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
-import { button, el, strengthWord } from "./table.js";
+import { strengthWord } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 class App {
   constructor() {
-    this.info = { levels: [1, 2, 3, 4, 5], default_level: 3, opponents: ["easy"], strengths: ["easy", "medium", "strong"], languages: [] };
+    this.info = null; // what the server offers (GET /api/info): languages, levels, opponents
     this.game = new GameView($("#table"), $("#side"), this);
     this.replay = new ReplayView($("#replay"), this);
     this.mode = "game";
@@ -40,15 +41,20 @@ class App {
       if (id) {
         if (id !== this.game.id) await this.game.open(id);
       } else {
-        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+        await this.game.create(this.defaults());
       }
     } catch (err) {
       this.toast(err.message, true);
       if (id) {
         history.replaceState(null, "", location.pathname);
-        await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+        await this.game.create(this.defaults());
       }
     }
+  }
+
+  /** A new game as the server offers it first: its first strength, its default level. */
+  defaults() {
+    return { opponents: [this.info.strengths[0]], level: this.info.default_level };
   }
 
   remember(id) {
@@ -79,7 +85,6 @@ class App {
       lang,
       button("?", () => this.help(), { id: "btn-help", cls: "small" }),
     );
-    $("#btn-help-label") && $("#btn-help-label").remove();
     bar.append(nav);
     document.title = `Luk Fu — ${_("you against two engine players")}`;
   }
@@ -117,7 +122,7 @@ class App {
     seat.append(new Option(_("as the seed deals"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
     const opp = document.createElement("select");
     opp.id = "new-opponents";
-    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === "easy"));
+    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === this.info.strengths[0]));
     const engines = document.createElement("optgroup");
     engines.label = _("or an engine");
     for (const k of this.info.opponents.filter((o) => !this.info.strengths.includes(o))) engines.append(new Option(k, k));

@@ -4,8 +4,8 @@
 // with every card seen, and for a verdict the better move and the line after it.
 
 import { playElement } from "./cards.js";
+import { el, svg } from "./dom.js";
 import { _, fmt, ngettext, number, pgettext, signed, term } from "./i18n.js";
-import { el } from "./table.js";
 
 /** The verdicts' marks, as chess annotates moves (lukfu review's), and the luck words (no mark:
  * luck is no fault). */
@@ -136,20 +136,14 @@ export function reviewGraph(points, decisions = []) {
   const top = Math.max(2, Math.ceil(Math.max(...ys.map(Math.abs))));
   const x = (i) => left + (i * (w - left - 10)) / Math.max(1, points.length - 1);
   const y = (v) => h / 2 - (v / top) * (h / 2 - 12);
-  const ns = "http://www.w3.org/2000/svg";
-  const node = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const svg = node("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "img", "aria-label": _("The caller's result after each trick:") });
+  const node = svg;
+  const chart = node("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "img", "aria-label": _("The caller's result after each trick:") });
   for (const v of [top, 0, -top]) {
-    svg.append(node("line", { x1: left, x2: w - 10, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "grid" }));
-    svg.append(node("text", { x: left - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, signed(v)));
+    chart.append(node("line", { x1: left, x2: w - 10, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "grid" }));
+    chart.append(node("text", { x: left - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, signed(v)));
   }
   points.forEach((p, i) => {
-    if (points.length <= 13 || i % 2 === 0) svg.append(node("text", { x: x(i), y: h - 1, class: "tick", "text-anchor": "middle" }, String(p.trick)));
+    if (points.length <= 13 || i % 2 === 0) chart.append(node("text", { x: x(i), y: h - 1, class: "tick", "text-anchor": "middle" }, String(p.trick)));
   });
   for (const key of ["view", "exact"]) {
     let d = "";
@@ -162,9 +156,9 @@ export function reviewGraph(points, decisions = []) {
       d += `${gap ? "M" : "L"}${x(i).toFixed(1)},${y(p[key]).toFixed(1)} `;
       gap = false;
     });
-    if (d) svg.append(node("path", { d: d.trim(), class: key }));
+    if (d) chart.append(node("path", { d: d.trim(), class: key }));
     points.forEach((p, i) => {
-      if (p[key] !== null && p[key] !== undefined) svg.append(node("circle", { cx: x(i), cy: y(p[key]), r: 2.2, class: key }));
+      if (p[key] !== null && p[key] !== undefined) chart.append(node("circle", { cx: x(i), cy: y(p[key]), r: 2.2, class: key }));
     });
   }
   for (const d of decisions) {
@@ -172,10 +166,10 @@ export function reviewGraph(points, decisions = []) {
     const at = points.findIndex((p) => p.trick === d.trick && p.label !== "start");
     if (!k || d.call || at < 0) continue;
     const v = points[at].exact ?? points[at].view ?? 0;
-    svg.append(node("circle", { cx: x(at), cy: y(v), r: 4.5, class: `flag verdict-${k}` }));
+    chart.append(node("circle", { cx: x(at), cy: y(v), r: 4.5, class: `flag verdict-${k}` }));
   }
   const figure = el("figure", "chart");
   figure.append(el("figcaption", "", _("The caller's result after each trick:")));
-  figure.append(svg, el("p", "legend small", el("span", "key view", _("from your view")), " ", el("span", "key exact", _("every card seen"))));
+  figure.append(chart, el("p", "legend small", el("span", "key view", _("from your view")), " ", el("span", "key exact", _("every card seen"))));
   return figure;
 }
