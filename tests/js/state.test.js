@@ -39,3 +39,14 @@ test("the trick on the table, and whether it was just won", () => {
   assert.equal(trickJustWon(game({ tricks: [won] })), true);
   assert.equal(trickJustWon(game({ tricks: [won], phase: "over" })), false);
 });
+
+test("a pace says how long an engine's play and a won trick stay; wait keeps the trick for you", async () => {
+  const { PACES, pauses } = await import("../../web/static/js/state.js");
+  assert.equal(pauses("wait").trick, null);
+  assert.equal(pauses("nonsense").trick, null);
+  for (const name of ["fast", "normal", "slow"]) assert.ok(pauses(name).trick > pauses(name).move);
+  assert.ok(PACES.fast.move < PACES.normal.move && PACES.normal.move < PACES.slow.move);
+  assert.ok(PACES.wait.move >= 800); // an engine's play is shown long enough to read
+  assert.deepEqual(pauses("fast", 100), { move: 100, trick: 200 });
+  assert.deepEqual(pauses("wait", 100), { move: 100, trick: null });
+});

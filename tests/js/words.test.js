@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { formatCards, parseCards, playCards } from "../../web/static/js/cards.js";
-import { callsText, claimText, counted, outcomeText, roleWord, seatNames, shownName, trickWinText, who, worthText } from "../../web/static/js/words.js";
+import { callsText, claimText, counted, moveWord, moveWords, outcomeText, roleWord, seatNames, shownName, trickWinText, who, worthText } from "../../web/static/js/words.js";
 
 test("cards parse from and format to the notation, in suit and rank order", () => {
   assert.deepEqual(parseCards("C135S79"), ["C1", "C3", "C5", "S7", "S9"]);
@@ -41,9 +41,17 @@ test("a trick's winner and its fu are read from the trick, never worked out", ()
   assert.deepEqual(["lead", "beat", "discard", "claim"].map(roleWord), ["lead", "beats", "discard", "claim"]);
 });
 
-test("the calls and the end of a deal in words", () => {
-  assert.equal(callsText(["pass", "play"]), "seat 0 pass, seat 1 play");
-  assert.equal(callsText([]), "");
-  assert.equal(outcomeText({ winner: null }), "void: the hands ran out and nobody won six fu, so nobody scores");
-  assert.equal(outcomeText({ winner: 1, how: "claim", total: 7 }), "seat 1 wins by claim with a total of 7");
+test("the calls, the steps of a replay and the end of a deal, by the seats' names", () => {
+  const names = ["you", "easy A", "easy B"];
+  assert.equal(callsText(["pass", "play"], names), "you: pass, easy A: play");
+  assert.equal(callsText([], names), "");
+  assert.equal(outcomeText({ winner: null }, names, 0), "void: the hands ran out and nobody won six fu, so nobody scores");
+  assert.equal(outcomeText({ winner: 1, how: "claim", total: 7 }, names, 0), "seat 1 (easy A) wins by claim with a total of 7");
+  assert.equal(outcomeText({ winner: 0, how: "fu", total: 6 }, names, 0), "you win with 6 fu when the hands ran out");
+  const lead = { seat: 2, play: "S7", shape: "single", role: "lead" };
+  assert.equal(moveWords(lead, names), "seat 2 (easy B) leads S7");
+  assert.equal(moveWords({ ...lead, play: "xC2M4", shape: "discard", role: "discard" }, names), "seat 2 (easy B) discards C2M4 face down");
+  assert.equal(moveWords({ ...lead, role: "beat" }, names), "seat 2 (easy B) beats with S7");
+  assert.equal(moveWords(null, names), "The deal as dealt, before the first lead.");
+  assert.deepEqual(["claim", "pass", "S345"].map(moveWord), ["claim", "pass", "S345"]);
 });

@@ -13,7 +13,10 @@ const $ = (sel) => document.querySelector(sel);
 class App {
   constructor() {
     this.info = null; // what the server offers (GET /api/info): languages, levels, opponents
-    this.game = new GameView($("#table"), $("#side"), this);
+    const reviewPage = el("section", "review-page");
+    reviewPage.id = "review-page";
+    $("#main").append(reviewPage);
+    this.game = new GameView($("#table"), $("#side"), reviewPage, this);
     this.replay = new ReplayView($("#replay"), this);
     this.mode = "game";
   }
@@ -97,6 +100,12 @@ class App {
     else this.game.render();
   }
 
+  /** Which page shows: the table ("game"), a game's review ("review") or a replay ("replay"). */
+  showPage(page) {
+    document.body.classList.toggle("reviewing", page === "review");
+    document.body.classList.toggle("replaying", page === "replay");
+  }
+
   /** A one-line message at the bottom (an error in red). */
   toast(message, isError = false) {
     const t = $("#toast");
@@ -119,7 +128,7 @@ class App {
     const field = (label, input) => el("label", "", el("span", "", label), input);
     const seat = document.createElement("select");
     seat.id = "new-seat";
-    seat.append(new Option(_("as the seed deals"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
+    seat.append(new Option(_("as the deal number gives it"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
     const opp = document.createElement("select");
     opp.id = "new-opponents";
     for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === this.info.strengths[0]));
@@ -136,7 +145,7 @@ class App {
       field(_("Your seat"), seat),
       field(_("Opponents"), opp),
       field(_("Level (engines and hints)"), level),
-      field(_("Deal number (seed)"), seed),
+      field(_("Deal number"), seed),
     );
     const start = button(_("Deal"), async () => {
       const options = { opponents: [opp.value], level: Number(level.value) };
@@ -176,8 +185,9 @@ class App {
     if (!f) return;
     try {
       await this.replay.load(await f.text());
+      this.game.closeReview(false);
       this.mode = "replay";
-      document.body.classList.add("replaying");
+      this.showPage("replay");
     } catch (err) {
       this.toast(err.message, true);
     }
@@ -185,7 +195,7 @@ class App {
 
   closeReplay(render = true) {
     this.mode = "game";
-    document.body.classList.remove("replaying");
+    this.showPage("game");
     if (render) this.game.render();
   }
 
@@ -196,6 +206,7 @@ class App {
       [_("Space"), _("choose or drop the card in focus")],
       ["1–9", _("choose a card of that rank")],
       ["Enter", _("play the chosen cards")],
+      [`Enter / ${_("Space")}`, _("go on after a won trick (at the pace that waits for you)")],
       ["C", term("claim")],
       ["H", _("hint (at the call: the advice)")],
       ["U", _("undo")],

@@ -4,12 +4,14 @@
 import { playElement } from "./cards.js";
 import { button, el } from "./dom.js";
 import { _, fmt, ngettext, number, percent, pgettext, seconds, signed, term } from "./i18n.js";
-import { callsText, seatNames, trickWinText } from "./words.js";
+import { callsText, moveWord, seatNames, trickWinText } from "./words.js";
 
 /** The advice at the call: play and pass with their ±, the recommendation, why, the chart. */
 export function adviceElement(a) {
   const box = el("div", "advice");
   box.append(el("h3", "", _("Advice: play or pass?")));
+  const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
+  box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
   const rows = el("table", "numbers");
   const passWords = a.seat === 2 ? _("a redeal: nobody scores") : _("a defender's share when a later seat calls, 0 on a redeal");
   const body = el("tbody");
@@ -19,8 +21,6 @@ export function adviceElement(a) {
   );
   rows.append(body);
   box.append(rows);
-  const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
-  box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
   box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.reason })));
   if (a.reasons.length) {
     box.append(el("h4", "", _("What decides the hand:")));
@@ -86,18 +86,13 @@ export function hintElement(game, h, onPick) {
   return box;
 }
 
-/** A move as the page names it: a claim in the reader's word, any other move in the notation. */
-function moveWord(move) {
-  return move === "claim" ? term("claim") : move;
-}
-
 /** The calls and every trick so far: leader, each seat's play, the winner and the fu it won;
  * after a review, your decisions' marks on their cards. */
 export function historyElement(game, marks = new Map()) {
   const box = el("div", "history");
   box.append(el("h3", "", _("Tricks")));
-  const calls = callsText(game.calls);
   const names = seatNames(game.players, game.seat);
+  const calls = callsText(game.calls, names);
   if (calls) box.append(el("p", "small", fmt(_("Calls: {calls}"), { calls })));
   if (!game.tricks.length) {
     box.append(el("p", "small", _("No trick played yet.")));

@@ -5,17 +5,7 @@ import { call } from "./api.js";
 import { cardElement, legend, parseCards, playElement, suitGroups, suitName } from "./cards.js";
 import { button, el } from "./dom.js";
 import { _, fmt, pgettext, signed, term } from "./i18n.js";
-import { callsText, claimText, outcomeText, seatNames, trickWinText } from "./words.js";
-
-/** The words for one step: who did what (by its role in the trick). */
-function moveWords(move) {
-  if (!move) return _("The deal as dealt, before the first lead.");
-  const fields = { seat: move.seat, play: move.play, cards: move.play.slice(1) };
-  if (move.role === "lead") return fmt(_("seat {seat} leads {play}"), fields);
-  if (move.role === "discard") return fmt(_("seat {seat} discards {cards} face down"), fields);
-  if (move.role === "claim") return fmt(_("seat {seat} claims"), fields);
-  return fmt(_("seat {seat} beats with {play}"), fields);
-}
+import { callsText, claimText, moveWords, outcomeText, seatNames, trickWinText, who } from "./words.js";
 
 export class ReplayView {
   constructor(root, app) {
@@ -58,7 +48,7 @@ export class ReplayView {
     const facts = [];
     if (record.seed !== null) facts.push(fmt(_("seed {seed}"), { seed: record.seed }));
     if (players) facts.push(fmt(_("players by seat: {players}"), { players }));
-    facts.push(fmt(_("Calls: {calls}"), { calls: callsText(record.calls) }));
+    facts.push(fmt(_("Calls: {calls}"), { calls: callsText(record.calls, names) }));
     head.append(el("p", "small", facts.join(" · ")));
     root.append(head);
 
@@ -73,10 +63,10 @@ export class ReplayView {
       slider,
       button("▶", () => this.go(this.step + 1), { cls: "small", id: "replay-next" }),
       button("»", () => this.go(steps.length - 1), { cls: "small", id: "replay-last" }),
-      el("span", "count", fmt(_("play {n} of {count}"), { n: this.step, count: steps.length - 1 })),
+      el("span", "count", step.trick_number ? fmt(_("trick {n} of {count}"), { n: step.trick_number, count: this.data.tricks }) : _("before the first lead")),
     );
     root.append(nav);
-    root.append(el("p", "move-words", moveWords(step.move)));
+    root.append(el("p", "move-words", moveWords(step.move, names)));
 
     const hands = el("div", "replay-hands");
     for (const s of [0, 1, 2]) {
@@ -117,8 +107,8 @@ export class ReplayView {
       table.append(el("p", "claim-line", claimText(claim, parseCards(claim.old).length, names, record.caller)));
     }
     if (step.outcome) {
-      table.append(el("p", "outcome", outcomeText(step.outcome)));
-      table.append(el("p", "", fmt(_("Net points: {points}"), { points: step.outcome.points.map((p, s) => fmt(_("seat {seat} {points}"), { seat: s, points: signed(p) })).join(", ") })));
+      table.append(el("p", "outcome", outcomeText(step.outcome, names)));
+      table.append(el("p", "", fmt(_("Net points: {points}"), { points: step.outcome.points.map((p, s) => fmt(_("{player}: {points}"), { player: who(names, s), points: signed(p) })).join(", ") })));
     }
     root.append(table);
     root.append(button(_("Close the replay"), () => this.app.closeReplay(), { id: "replay-close" }));

@@ -13,7 +13,26 @@ export function tableState() {
     review: null, // {job, result, error}: the review of the finished deal
     tab: "tricks", // the side panel's tab
     fresh: false, // the last play just arrived (drawn with a short animation)
+    waiting: false, // a won trick stays on the table until you go on (the pace "wait")
+    reviewing: false, // the review's page is open instead of the table
   };
+}
+
+/** The paces a table can keep: how long each engine play stays before the next (ms), and how long
+ * a won trick stays (null: until you go on). */
+export const PACES = {
+  wait: { move: 900, trick: null },
+  slow: { move: 1600, trick: 5000 },
+  normal: { move: 900, trick: 2500 },
+  fast: { move: 400, trick: 1200 },
+};
+
+/** The pauses of `pace` (a name of PACES, "wait" when unknown); `base` (ms, a test's quick
+ * table) replaces the move's pause, a trick's then stays twice as long. */
+export function pauses(pace, base = null) {
+  const p = PACES[pace] || PACES.wait;
+  if (base === null || !Number.isFinite(base)) return p;
+  return { move: base, trick: p.trick === null ? null : 2 * base };
 }
 
 /** Take the server's `game` into `state`; a new game drops the hint, the review and the tab on

@@ -48,9 +48,9 @@ function seatBox(state, names, seat, handlers) {
 }
 
 /** The call: the calls so far, your choices and the advice on request. */
-function callArea(game, handlers) {
+function callArea(game, names, handlers) {
   const area = el("div", "call-area");
-  area.append(el("p", "", fmt(_("Calls so far: {calls}."), { calls: callsText(game.calls) || _("none yet") })));
+  area.append(el("p", "", fmt(_("Calls so far: {calls}."), { calls: callsText(game.calls, names) || _("none yet") })));
   if (game.deal > 1) area.append(el("p", "note", _("All three passed: the cards are dealt again and a new Master is drawn.")));
   if (game.your_turn) {
     area.append(el("p", "prompt", _("Do you play (you become the caller, against the other two) or pass?")));
@@ -62,7 +62,7 @@ function callArea(game, handlers) {
     );
     area.append(row);
   } else {
-    area.append(el("p", "prompt", fmt(_("Seat {seat} is to call."), { seat: game.to_move })));
+    area.append(el("p", "prompt", fmt(_("{player} is to call."), { player: who(names, game.to_move, game.seat) })));
   }
   return area;
 }
@@ -73,7 +73,7 @@ export function position(game, seat) {
 }
 
 /** The trick on the table (the last one, with its winner when complete), placed by seat. */
-function trickArea(state, names) {
+function trickArea(state, names, handlers) {
   const game = state.game;
   const area = el("div", "trick-area");
   const last = lastTrick(game);
@@ -82,7 +82,8 @@ function trickArea(state, names) {
     return area;
   }
   const n = game.tricks.length;
-  area.append(el("p", "trick-title", fmt(_("Trick {n}, led by seat {seat}:"), { n, seat: last.leader })));
+  const leader = last.leader === game.seat ? _("Trick {n}, your lead:") : fmt(_("Trick {n}, led by {player}:"), { n, player: names[last.leader] });
+  area.append(el("p", "trick-title", fmt(leader, { n })));
   const grid = el("div", "trick-grid");
   const olds = game.hands ? game.old_dealt.join("") : game.old;
   last.plays.forEach((p, i) => {
@@ -94,7 +95,12 @@ function trickArea(state, names) {
     grid.append(slot);
   });
   area.append(grid);
-  if (last.winner !== null) area.append(el("p", "summary", trickWinText(n, last, names, game.seat)));
+  if (last.winner !== null) {
+    area.append(el("p", "summary", trickWinText(n, last, names, game.seat)));
+    if (state.waiting) area.append(el("div", "actions", button(_("Next trick"), handlers.onGoOn, { cls: "primary", key: "Enter", id: "btn-next-trick" })));
+  } else if (n > 1) {
+    area.append(el("p", "summary previous", trickWinText(n - 1, game.tricks[n - 2], names, game.seat)));
+  }
   const fu = [0, 1, 2].map((s) => `${names[s]} ${game.fu[s]}`).join(" · ");
   area.append(el("p", "fu-line", fmt(_("Fu so far: {fu}"), { fu })));
   return area;
@@ -108,7 +114,7 @@ function resultArea(game, names, handlers) {
     area.append(el("p", "claim-line", claimText(game.claim, parseCards(game.claim.old).length, names, game.caller, game.seat)));
     if (game.claim.old) area.append(el("p", "caption", _("The Old cards shown")), playElement(game.claim.old, { olds: game.claim.old, small: false }));
   }
-  area.append(el("p", "outcome", outcomeText(game.outcome)));
+  area.append(el("p", "outcome", outcomeText(game.outcome, names, game.seat)));
   const table = el("table", "points");
   const body = el("tbody");
   for (const s of [0, 1, 2]) {
@@ -119,7 +125,7 @@ function resultArea(game, names, handlers) {
   area.append(table);
   const mine = game.outcome.points[game.seat];
   const words = ngettext("You (seat {seat}): {points} point — {outcome}.", "You (seat {seat}): {points} points — {outcome}.", Math.abs(mine));
-  area.append(el("p", "mine", fmt(words, { seat: game.seat, points: signed(mine), outcome: outcomeText(game.outcome) })));
+  area.append(el("p", "mine", fmt(words, { seat: game.seat, points: signed(mine), outcome: outcomeText(game.outcome, names, game.seat) })));
   const row = el("div", "actions");
   row.append(
     button(_("Review the deal"), handlers.onReview, { cls: "primary", key: "R", id: "btn-review" }),
@@ -244,8 +250,8 @@ export function renderTable(root, state, handlers) {
   for (const s of [(game.seat + 1) % 3, (game.seat + 2) % 3]) top.append(seatBox(state, names, s, handlers));
   root.append(top);
   const centre = el("div", "centre");
-  if (game.phase === "call") centre.append(callArea(game, handlers));
-  else centre.append(trickArea(state, names));
+  if (game.phase === "call") centre.append(callArea(game, names, handlers));
+  else centre.append(trickArea(state, names, handlers));
   if (game.phase === "over") centre.append(resultArea(game, names, handlers));
   root.append(centre);
   if (game.caller !== null) root.append(el("p", "caller-line", fmt(_("Caller: {caller}"), { caller: who(names, game.caller, game.seat) })));

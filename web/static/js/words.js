@@ -50,11 +50,16 @@ export function worthText(total, winner, caller) {
   return fmt(words, { n });
 }
 
-/** How the deal ended, in words (R14–R16). */
-export function outcomeText(o) {
+/** How the deal ended, in words (R14–R16), the winner by name ("seat 2 (easy B)"). */
+export function outcomeText(o, names, you = null) {
   if (o.winner === null) return _("void: the hands ran out and nobody won six fu, so nobody scores");
-  if (o.how === "claim") return fmt(_("seat {seat} wins by claim with a total of {total}"), { seat: o.winner, total: o.total });
-  return fmt(_("seat {seat} wins with {total} fu when the hands ran out"), { seat: o.winner, total: o.total });
+  if (o.winner === you) {
+    if (o.how === "claim") return fmt(_("you win by claim with a total of {total}"), { total: o.total });
+    return fmt(_("you win with {total} fu when the hands ran out"), { total: o.total });
+  }
+  const fields = { player: who(names, o.winner), total: o.total };
+  if (o.how === "claim") return fmt(_("{player} wins by claim with a total of {total}"), fields);
+  return fmt(_("{player} wins with {total} fu when the hands ran out"), fields);
 }
 
 /** A claim as it happened ({seat, fu, old, total}): who, fu won + Old cards shown = total, what
@@ -93,7 +98,22 @@ export function roleWord(role) {
   return pgettext("trick", "beats");
 }
 
-/** The calls so far: "seat 0 pass, seat 1 play" (empty before the first). */
-export function callsText(calls) {
-  return calls.map((c, i) => fmt(_("seat {seat} {call}"), { seat: i, call: term(c) })).join(", ");
+/** The calls so far by name: "you: pass, easy A: play" (empty before the first). */
+export function callsText(calls, names) {
+  return calls.map((c, i) => fmt(_("{player}: {call}"), { player: names[i], call: term(c) })).join(", ");
+}
+
+/** What a step of a replay did, by seat and name: "seat 1 (easy A) leads S7" (its role). */
+export function moveWords(move, names) {
+  if (!move) return _("The deal as dealt, before the first lead.");
+  const fields = { player: who(names, move.seat), play: move.play, cards: move.play.slice(1) };
+  if (move.role === "lead") return fmt(_("{player} leads {play}"), fields);
+  if (move.role === "discard") return fmt(_("{player} discards {cards} face down"), fields);
+  if (move.role === "claim") return fmt(_("{player} claims"), fields);
+  return fmt(_("{player} beats with {play}"), fields);
+}
+
+/** A move as the page names it: a claim (or a call) in the reader's word, a play in the notation. */
+export function moveWord(move) {
+  return ["claim", "play", "pass"].includes(move) ? term(move) : move;
 }
