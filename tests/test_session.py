@@ -4,6 +4,8 @@ answers, undo, resume from a record, stale engine answers refused, the person's 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -26,6 +28,17 @@ def _play_through(session: GameSession, person: object) -> GameRecord:
             answer = person(session.view())  # type: ignore[operator]
             session.apply(answer if isinstance(answer, str) else str(answer))
     return session.record
+
+
+def _person_turns(session: GameSession) -> Iterator[dict[str, Any]]:
+    """The state at each of the person's turns to the end of the deal, the engines answering in
+    between as a server would; the caller answers each turn before asking for the next."""
+    while session.phase != "over":
+        if session.waiting_for_engine:
+            task = session.engine_task()
+            session.apply_engine(task, engine_answer(task))
+        else:
+            yield session.state()
 
 
 def _same_as_play_deal(seed: int, seat: int | None, kinds: tuple[str, str]) -> tuple[GameRecord, GameRecord]:
@@ -197,12 +210,7 @@ def test_the_state_carries_each_trick_s_best_play_winner_and_the_claim_total() -
     seen_open = seen_claim = False
     for seed in range(2, 12):
         s = GameSession.new(seed, 0, ("easy", "easy"), level=1)
-        while s.phase != "over":
-            if s.waiting_for_engine:
-                task = s.engine_task()
-                s.apply_engine(task, engine_answer(task))
-                continue
-            st = s.state()
+        for st in _person_turns(s):
             if st["phase"] == "call":
                 s.apply("play" if seed % 2 else "pass")
                 continue
@@ -264,12 +272,7 @@ def test_the_state_offers_the_sensible_discards_first() -> None:
     seen = 0
     for seed in range(12):
         s = GameSession.new(seed, 0, ("rule",), level=3)
-        while s.phase != "over":
-            if s.waiting_for_engine:
-                task = s.engine_task()
-                s.apply_engine(task, engine_answer(task))
-                continue
-            state = s.state()
+        for state in _person_turns(s):
             choices = state["choices"]
             if s.phase == "play" and choices[0].startswith("x"):
                 seen += 1

@@ -307,6 +307,9 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
         assert lines[0].find_elements(By.CSS_SELECTOR, "td.winner")
     assert not english_left(d), english_left(d)
     shoot(d, "review-1280x800")
+    if lines:
+        d.execute_script("document.querySelector('.review table.line').closest('li').scrollIntoView()")
+        shoot(d, "review-line-1280x800")
     viewport(d, 390, 844)
     d.execute_script("window.scrollTo(0, 0)")
     shoot(d, "review-390x844")
@@ -369,8 +372,13 @@ def test_russian_screens_and_a_trick_that_waits_for_you(server: str, browser: An
     d.find_element(By.ID, "new-deal").click()
     wait(d, lambda d: state(d).get("seed") == 3 and state(d).get("your_turn"))
     assert not english_left(d), english_left(d)  # the call
+    viewport(d, 390, 844)  # on a phone the advice comes into view with the hand and the call's buttons
     d.find_element(By.ID, "btn-advice").click()
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".advice .chart-row"), 90)
+    time.sleep(0.4)
+    in_view(d, ".hand-area .hand", "#btn-call-play", "#btn-advice", ".advice .recommendation")
+    shoot(d, "advice-390x844")
+    viewport(d, 1280, 800)
     assert not english_left(d), english_left(d)  # the advice
     for opener in ("btn-help", "btn-games"):
         d.find_element(By.ID, opener).click()

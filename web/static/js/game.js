@@ -165,14 +165,15 @@ export class GameView {
     return historyElement(g, reviewMarks(this.state.review && this.state.review.result));
   }
 
-  /** Bring the side panel's answer into view with your hand above it (a phone shows them on one
-   * screen: the hand first, the answer's end as far as the screen reaches). */
+  /** Bring the side panel's answer into view with your hand and its buttons above it (a phone
+   * shows them on one screen: from the call's buttons or your hand down to as much of the answer
+   * as the screen holds). */
   showAnswer() {
     const panel = this.sideRoot.querySelector("#panel");
-    const hand = this.tableRoot.querySelector(".hand-area");
-    if (!panel || !hand) return;
+    const first = this.tableRoot.querySelector(".call-area") || this.tableRoot.querySelector(".hand-area");
+    if (!panel || !first) return;
     const end = panel.getBoundingClientRect().bottom + window.scrollY;
-    const handTop = hand.getBoundingClientRect().top + window.scrollY;
+    const handTop = first.getBoundingClientRect().top + window.scrollY;
     const target = Math.min(handTop - 4, end - window.innerHeight + 8);
     if (target > window.scrollY || panel.getBoundingClientRect().top > window.innerHeight) window.scrollTo({ top: Math.max(0, target) });
     else reveal(panel);

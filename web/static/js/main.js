@@ -33,6 +33,7 @@ class App {
     this.header();
     document.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("hashchange", () => this.route());
+    window.addEventListener("resize", () => this.mode === "game" && this.game.state.reviewing && this.game.renderReview()); // the graph's scale follows the width
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && this.mode === "game" && this.game.refresh());
     await this.route();
   }

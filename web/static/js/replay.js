@@ -46,7 +46,7 @@ export class ReplayView {
     const players = record.players ? names.map((n, s) => `${s} ${n}`).join(", ") : "";
     head.append(el("h2", "", _("Replay of a record")));
     const facts = [];
-    if (record.seed !== null) facts.push(fmt(_("seed {seed}"), { seed: record.seed }));
+    if (record.seed !== null) facts.push(fmt(_("Deal {seed}"), { seed: record.seed }));
     if (players) facts.push(fmt(_("players by seat: {players}"), { players }));
     facts.push(fmt(_("Calls: {calls}"), { calls: callsText(record.calls, names) }));
     head.append(el("p", "small", facts.join(" · ")));
