@@ -38,6 +38,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_page_s_javascript_passes_the_linter() -> None:
     need(NODE, "node (20 or later)")
     eslint = need(ESLINT, "eslint: npm ci")

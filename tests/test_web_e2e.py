@@ -353,6 +353,7 @@ def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
     assert state(d)["id"] == first
 
 
+@pytest.mark.slow
 def test_russian_screens_and_a_trick_that_waits_for_you(server: str, browser: Any) -> None:
     """In Russian, the call, the advice and every dialog show no English word; at the pace that
     waits (the default), a won trick stays on the table, its winner said, until you go on."""
