@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .cards import CardSet, format_cards, old_cards
-from .plays import CLAIM, DISCARD, Play
+from .plays import CLAIM, DISCARD, KIND_NAMES, Play
 
 Hands = tuple[CardSet, CardSet, CardSet]
 
@@ -52,6 +52,13 @@ def play_role(place: int, play: Play) -> str:
     if place == 0:
         return "lead"
     return "discard" if play.kind == DISCARD else "beat"
+
+
+def play_json(seat: int, play: Play, place: int, shown: str | None = None) -> dict[str, Any]:
+    """One play as a table's page reads it: ``seat``, ``play`` (its text, or ``shown`` in its
+    place), ``shape`` (single, set, run, discard, claim: :data:`~lukfu_solver.plays.KIND_NAMES`)
+    and ``role`` in its trick (:func:`play_role`; ``place`` its index in the trick)."""
+    return {"seat": seat, "play": shown or str(play), "shape": KIND_NAMES[play.kind], "role": play_role(place, play)}
 
 
 class Trick(NamedTuple):
@@ -99,6 +106,21 @@ class Trick(NamedTuple):
     def role(self, place: int) -> str:
         """What the ``place``-th play does: ``lead``, ``beat`` or ``discard`` (:func:`play_role`)."""
         return play_role(place, self.plays[place])
+
+    def table_json(self, shown: Sequence[str | None] = ()) -> dict[str, Any]:
+        """The trick as a table's page reads it: ``leader``, ``plays`` (leader first, each
+        :func:`play_json`), ``best`` (the index of the best play so far), ``winner`` (None while
+        the trick is open) and ``fu_won``; ``shown`` replaces plays' texts (a hidden discard's
+        ``x2``)."""
+        return {
+            "leader": self.leader,
+            "plays": [
+                play_json(self.seat(i), p, i, shown[i] if i < len(shown) else None) for i, p in enumerate(self.plays)
+            ],
+            "best": self.best,
+            "winner": self.winner,
+            "fu_won": self.fu_won,
+        }
 
     def faceup(self) -> CardSet:
         """The cards played face up in this trick."""

@@ -51,7 +51,7 @@ from .i18n import _
 from .inputs import check_seed
 from .players import STRENGTHS, Player, make_player
 from .players.pimc import DEFAULT_LEVEL, LEVELS
-from .plays import DISCARD, KIND_NAMES, Play
+from .plays import DISCARD, Play
 from .position import Position
 from .record import GameRecord, Hands
 from .view import SeatView
@@ -457,11 +457,11 @@ class GameSession:
             "own_discards": "",
             "tricks": [],
             "claim": None,
+            "claim_total": None,
             "outcome": None,
             "hands": None,
         }
         if self.pos is None:
-            data["dealt"] = format_cards(self.hands[seat])
             return data
         data["fu"] = list(view.fu)
         data["hand_sizes"] = list(view.hand_sizes)
@@ -471,15 +471,15 @@ class GameSession:
         history = self.record.history
         tricks = []
         for t in history.tricks:
-            plays = []
-            for i, p in enumerate(t.plays):
-                s = t.seat(i)
-                hidden = p.kind == DISCARD and s != seat and not over
-                plays.append({"seat": s, "play": f"x{p.size}" if hidden else str(p), "kind": KIND_NAMES[p.kind]})
-            tricks.append({"leader": t.leader, "plays": plays, "winner": t.winner, "fu_won": t.fu_won})
+            shown = [
+                f"x{p.size}" if p.kind == DISCARD and t.seat(i) != seat and not over else None
+                for i, p in enumerate(t.plays)
+            ]
+            tricks.append(t.table_json(shown))
         data["tricks"] = tricks
-        data["can_claim"] = "claim" in data["choices"]
         data["sensible"] = self.sensible_discards()
+        if "claim" in data["choices"]:
+            data["claim_total"] = view.claim_total()
         if history.claim is not None:
             data["claim"] = history.claim.to_json()
         if over:

@@ -4,12 +4,15 @@ answers, undo, resume from a record, stale engine answers refused, the person's 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import deal_hands, play_deal
 from lukfu_solver.players import make_player
+from lukfu_solver.plays import CLAIM, KIND_NAMES
 from lukfu_solver.record import GameRecord
 from lukfu_solver.session import YOU, GameSession, engine_answer, engine_seed, parse_opponents
 
@@ -25,6 +28,17 @@ def _play_through(session: GameSession, person: object) -> GameRecord:
             answer = person(session.view())  # type: ignore[operator]
             session.apply(answer if isinstance(answer, str) else str(answer))
     return session.record
+
+
+def _person_turns(session: GameSession) -> Iterator[dict[str, Any]]:
+    """The state at each of the person's turns to the end of the deal, the engines answering in
+    between as a server would; the caller answers each turn before asking for the next."""
+    while session.phase != "over":
+        if session.waiting_for_engine:
+            task = session.engine_task()
+            session.apply_engine(task, engine_answer(task))
+        else:
+            yield session.state()
 
 
 def _same_as_play_deal(seed: int, seat: int | None, kinds: tuple[str, str]) -> tuple[GameRecord, GameRecord]:
@@ -179,13 +193,55 @@ def test_the_state_hides_other_seats_discards_until_the_end() -> None:
         s.apply_engine(task, engine_answer(task))
     st = s.state()
     shown = [p for t in st["tricks"] for p in t["plays"]]
-    hidden = [p for p in shown if p["kind"] == "discard" and p["seat"] != st["seat"]]
+    hidden = [p for p in shown if p["role"] == "discard" and p["seat"] != st["seat"]]
     assert hidden and all(p["play"].startswith("x") and p["play"][1:].isdigit() for p in hidden)
     assert st["hands"] is None
     _play_through(s, make_player("rule"))
     end = s.state()
     assert end["hands"] is not None and end["outcome"]["points"] == list(s.record.outcome.points)
     assert not any(p["play"][0] == "x" and p["play"][1:].isdigit() for t in end["tricks"] for p in t["plays"])
+
+
+def test_the_state_carries_each_trick_s_best_play_winner_and_the_claim_total() -> None:
+    """The page reads the rules' facts from the state and works none out: each trick's ``best``
+    play (R8: the last face-up play), its ``winner`` (R10, null while open) and ``fu_won``, each
+    play's ``shape`` and ``role``, and ``claim_total`` (R14, R16: fu won + Old cards) when the
+    person may claim, as the record and the position have them."""
+    seen_open = seen_claim = False
+    for seed in range(2, 12):
+        s = GameSession.new(seed, 0, ("easy", "easy"), level=1)
+        for st in _person_turns(s):
+            if st["phase"] == "call":
+                s.apply("play" if seed % 2 else "pass")
+                continue
+            record_tricks = s.record.tricks()
+            assert len(st["tricks"]) == len(record_tricks)
+            for t, r in zip(st["tricks"], record_tricks, strict=True):
+                assert (t["leader"], t["winner"], t["fu_won"]) == (r.leader, r.winner, r.fu_won)
+                assert [p["shape"] for p in t["plays"]] == [KIND_NAMES[p.kind] for p in r.plays]
+                assert [p["role"] for p in t["plays"]][0] == "lead"
+                assert all(p["role"] == ("discard" if p["shape"] == "discard" else "beat") for p in t["plays"][1:])
+                face_up = [i for i, p in enumerate(t["plays"]) if p["role"] != "discard"]
+                assert t["best"] == face_up[-1]  # R8: each beat is the new best
+                if r.winner is not None:
+                    assert t["winner"] == t["plays"][t["best"]]["seat"]
+                else:
+                    seen_open = True
+                    assert s.pos is not None and t["best"] == s.pos.best_i
+            if "claim" in st["choices"]:
+                seen_claim = True
+                pos = s.pos
+                assert pos is not None
+                me = st["seat"]
+                assert st["claim_total"] == pos.fu[me] + pos.old_cards(me).bit_count() >= 6
+            else:
+                assert st["claim_total"] is None
+            s.apply("claim" if "claim" in st["choices"] else st["choices"][0])
+        if s.record.plays[-1].kind == CLAIM:
+            claim = s.state()["claim"]
+            assert claim["total"] == s.record.outcome.total and claim["seat"] == s.record.outcome.winner
+    assert seen_open and seen_claim
+    assert "can_claim" not in s.state() and "dealt" not in GameSession.new(2, 0).state()
 
 
 def test_bad_opponents_and_levels_name_their_field() -> None:
@@ -216,12 +272,7 @@ def test_the_state_offers_the_sensible_discards_first() -> None:
     seen = 0
     for seed in range(12):
         s = GameSession.new(seed, 0, ("rule",), level=3)
-        while s.phase != "over":
-            if s.waiting_for_engine:
-                task = s.engine_task()
-                s.apply_engine(task, engine_answer(task))
-                continue
-            state = s.state()
+        for state in _person_turns(s):
             choices = state["choices"]
             if s.phase == "play" and choices[0].startswith("x"):
                 seen += 1

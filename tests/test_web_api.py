@@ -269,6 +269,16 @@ def test_replay_lays_a_record_out_and_names_its_fault(api: TestClient) -> None:
     data = api.post("/api/replay", json={"record": json.loads(text)}, headers=AUTH).json()
     rec = GameRecord.loads(text)
     assert len(data["steps"]) == len(rec.plays) + 1 and data["steps"][-1]["outcome"]["points"] == list(rec.outcome.points)
+    # each step's trick as the game state has it: the record's leader, best play and winner
+    for i, t in enumerate(rec.tricks()):
+        done = data["steps"][3 * i + 3]
+        assert done["trick"]["winner"] == t.winner and done["trick"]["fu_won"] == t.fu_won
+        assert done["trick"]["plays"][done["trick"]["best"]]["seat"] == t.winner
+        assert [p["play"] for p in done["trick"]["plays"]] == [str(p) for p in t.plays]
+        assert data["steps"][3 * i + 1]["trick"]["winner"] is None and data["steps"][3 * i + 1]["move"]["role"] == "lead"
+    last = data["steps"][-1]["move"]
+    if last["shape"] == "claim":
+        assert last["total"] == rec.outcome.total and last["role"] == "claim"
     bad = json.loads(text)
     bad["plays"][1] = "T1"
     one_line_error(api.post("/api/replay", json={"record": bad}, headers=AUTH), 400, "plays")
@@ -379,15 +389,40 @@ def test_the_review_s_json_becomes_the_screen_s() -> None:
         "summary": {"seats": [{"seat": 1}], "chart": {"seat": 1, "points": [
             {"label": "start", "trick": 0, "exact": 2.0, "seat_view": None},
             {"label": "trick", "trick": 1, "exact": -2.0, "seat_view": -1.25}]}},
+        "record": {"caller": 0},
     }
     screen = table_review(review, 1)
     assert [d["index"] for d in screen["decisions"]] == [None, 4]
     assert screen["decisions"][1]["verdict"] == "blunder" and screen["decisions"][1]["error"] == 0.5
     assert screen["decisions"][0]["call"] and screen["decisions"][1]["better"]["move"] == "S9"
+    # the graph in the reviewed seat's own points: a non-caller's share is minus half the caller's
     assert screen["graph"] == [
-        {"label": "start", "trick": 0, "view": None, "exact": 2.0},
-        {"label": "trick", "trick": 1, "view": -1.25, "exact": -2.0},
+        {"label": "start", "trick": 0, "view": None, "exact": -1.0},
+        {"label": "trick", "trick": 1, "view": 0.625, "exact": 1.0},
     ]
+    review["record"]["caller"] = 1  # the caller's own points are the caller's result
+    assert [p["exact"] for p in table_review(review, 1)["graph"]] == [2.0, -2.0]
+
+
+def test_a_better_line_is_laid_out_trick_by_trick_as_the_rules_play_it() -> None:
+    """From any position of a record, the rest of its plays laid out by trick give the record's
+    own tricks (leader, plays, best, winner, fu won, R8-R10) and its claim's total (R16)."""
+    from lukfu_web.review import line_tricks
+
+    rec = GameRecord.loads((Path(__file__).resolve().parent.parent / "examples" / "match-deal.json").read_text())
+    positions, tricks = rec.replay(), rec.tricks()
+    assert rec.plays[-1].kind == 4  # the deal ends in a claim
+    for start in (3, 4, 5):  # at a lead, after it, after two plays
+        laid = line_tricks(str(positions[start]), [str(p) for p in rec.plays[start:]], start // 3 + 1)
+        assert laid["before"] == start % 3
+        for t, r in zip(laid["tricks"], tricks[start // 3 :], strict=True):
+            assert (t["leader"], t["winner"], t["fu_won"]) == (r.leader, r.winner, r.fu_won)
+            assert [p["play"] for p in t["plays"]] == [str(p) for p in r.plays]
+            assert t["plays"][t["best"]]["seat"] == r.winner
+        assert [t["number"] for t in laid["tricks"]] == list(range(start // 3 + 1, len(tricks) + 1))
+        assert laid["claim"]["total"] == rec.outcome.total and laid["claim"]["seat"] == rec.outcome.winner
+    open_line = line_tricks(str(positions[3]), [str(p) for p in rec.plays[3:5]], 2)
+    assert open_line["tricks"][-1]["winner"] is None and open_line["claim"] is None
 
 
 def test_serve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:

@@ -166,12 +166,52 @@ def keyboard_move(driver: Any, move: str) -> None:
     driver.switch_to.active_element.send_keys(Keys.ENTER)
 
 
+def box(driver: Any, css: str) -> tuple[float, float, float] | None:
+    """The first element matching ``css`` on screen: (top, bottom, the screen's height), or None."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); if (!e) return null;"
+        "const r = e.getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];",
+        css,
+    )
+
+
+def in_view(driver: Any, *selectors: str) -> None:
+    """Every element named is wholly on screen, without scrolling."""
+    for css in selectors:
+        found = box(driver, css)
+        assert found is not None, css
+        top, bottom, height = found
+        assert 0 <= top and bottom <= height, f"{css} at {top:.0f}-{bottom:.0f} on a screen {height:.0f} high"
+
+
+NOT_WORDS = (
+    r"lukfu\s+[a-z]+(?:\s+[A-Za-z0-9./:_,-]+)*",  # a command to type (the review's, the advice's)
+    r"--[a-z-]+(?:\s+[A-Z0-9]+\b)?",  # an option and its value
+    r"\bx?(?:[CSMT][1-9]+\*?)+\b",  # the card notation (an Old card marked 9*)
+    r"[\w./-]+\.json",  # file names
+)
+ALLOWED = {"A", "B", "C", "S", "M", "T", "x", "Luk", "Fu", "English"}  # seat and suit letters, the game, the language's own name
+ALLOWED |= {"H", "U", "D", "R", "N", "G", "O", "Enter", "Esc", "Space"}  # the keys shown beside buttons
+ALLOWED |= {"rule", "pimc", "ipimc", "random"}  # the engines, named as --opponents takes them
+
+
+def english_left(driver: Any) -> set[str]:
+    """The ASCII words on the page's screen (and its open dialog) outside card notation, commands
+    and key names: none may be left on a Russian page."""
+    import re
+
+    text = driver.execute_script("return document.body.innerText")
+    for pattern in NOT_WORDS:
+        text = re.sub(pattern, " ", text)
+    return {w for w in re.findall(r"[^\W\d_]+", text) if w.isascii()} - ALLOWED
+
+
 @pytest.mark.slow
 def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d = browser
     viewport(d, 1280, 800)
     d.get(server)
-    d.execute_script("localStorage.setItem('lukfu.pause', '120')")
+    d.execute_script("localStorage.setItem('lukfu.pause', '120'); localStorage.setItem('lukfu.pace', 'fast')")
     # a quick review (lukfu review's --samples 2 --max-nodes 2000); LUKFU_REVIEW='{}' for the defaults
     d.execute_script("localStorage.setItem('lukfu.review', arguments[0])", os.environ.get("LUKFU_REVIEW", REVIEW))
     wait(d, lambda d: state(d).get("id"))
@@ -214,7 +254,14 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
         if plays == 2:
             shoot(d, "table-1280x800")
             viewport(d, 390, 844)
+            d.execute_script("window.scrollTo(0, 0)")
             shoot(d, "table-390x844")
+            # on a phone the hint's answer comes into view with the hand, its highlight and the buttons
+            d.find_element(By.TAG_NAME, "body").send_keys("h")
+            wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".hint table.moves tbody tr"), 90)
+            time.sleep(0.4)
+            in_view(d, ".hand-area .hand", ".hand .card.playable", "#btn-play", "#btn-hint", ".hint table.moves")
+            shoot(d, "hint-390x844")
             viewport(d, 1280, 800)
         if plays == 3 and not russian:
             Select(d.find_element(By.ID, "lang")).select_by_value("ru")
@@ -230,6 +277,9 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
             with using_language("ru"):
                 assert shown == [number(20000), number(-1.375, 2), number(0.5, 2, sign=True), "0", number(1234567)]
             russian = True
+            assert not english_left(d), english_left(d)
+            d.find_element(By.CSS_SELECTOR, ".tabs button.tab:nth-child(2)").click()  # the tricks so far
+            assert not english_left(d), english_left(d)
         sensible = d.find_elements(By.CSS_SELECTOR, ".combos.sensible button.chip")
         if sensible and not discarded:  # a sensible discard is one click, a second plays it
             assert g["choices"][0].startswith("x") and [b.get_attribute("data-move") for b in sensible] == g["sensible"]
@@ -247,17 +297,34 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     assert russian and discarded and keyed and plays >= 3
     result = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".result-area"))
     assert "Чистые очки" in result[0].text or "очк" in result[0].text
+    assert not english_left(d), english_left(d)
     shoot(d, "result-1280x800")
-    # the review: lukfu review's numbers for your seat, drawn on the cards, with the graph
+    # the review, a page of its own: its progress at the top, in view; then lukfu review's numbers
+    # for your seat, drawn on the cards, with the graph of your points and each better line by trick
+    d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
     d.find_element(By.ID, "btn-review").click()
+    in_view(d, ".review-page-head", "#btn-review-close")
+    if d.find_elements(By.CSS_SELECTOR, ".review-page .work"):
+        in_view(d, ".review-page .work")
     decisions = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".review ol.decisions li"), 300)
     assert len(decisions) >= 2 and d.find_elements(By.CSS_SELECTOR, ".review svg.graph path.exact")
+    assert len(d.find_elements(By.CSS_SELECTOR, ".review svg.graph path")) == 2  # each line unbroken
+    assert d.find_elements(By.CSS_SELECTOR, ".review svg.graph .axis-label")
     assert "lukfu review RECORD.json --seat" in d.find_element(By.CSS_SELECTOR, ".review").text
+    lines = d.find_elements(By.CSS_SELECTOR, ".review table.line tr")
+    if lines:  # a better line is told trick by trick, with each trick's winner
+        assert lines[0].find_elements(By.CSS_SELECTOR, "td.winner")
+    assert not english_left(d), english_left(d)
     shoot(d, "review-1280x800")
+    if lines:
+        d.execute_script("document.querySelector('.review table.line').closest('li').scrollIntoView()")
+        shoot(d, "review-line-1280x800")
     viewport(d, 390, 844)
-    d.execute_script("document.querySelector('.review').scrollIntoView()")
+    d.execute_script("window.scrollTo(0, 0)")
     shoot(d, "review-390x844")
     viewport(d, 1280, 800)
+    d.find_element(By.ID, "btn-review-close").click()
+    wait(d, lambda d: d.find_element(By.CSS_SELECTOR, ".result-area").is_displayed())
     d.find_element(By.ID, "btn-download").click()
     folder = Path(d.downloads)
     files = wait(d, lambda d: [p for p in folder.glob("*.json")], 30)
@@ -272,6 +339,8 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     for key in "\ue011" + "\ue014" * 13:  # Home, then 13 steps on: the middle of the deal, hands shown
         d.switch_to.active_element.send_keys(key)
     wait(d, lambda d: d.find_element(By.ID, "replay-slider").get_attribute("value") == "13")
+    assert "5" in d.find_element(By.CSS_SELECTOR, ".replay-nav .count").text  # play 13 is in trick 5
+    assert not english_left(d), english_left(d)
     shoot(d, "replay-1280x800")
 
 
@@ -298,3 +367,59 @@ def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
         d.close()
         d.switch_to.window(d.window_handles[0])
     assert state(d)["id"] == first
+
+
+@pytest.mark.slow
+def test_russian_screens_and_a_trick_that_waits_for_you(server: str, browser: Any) -> None:
+    """In Russian, the call, the advice and every dialog show no English word; at the pace that
+    waits (the default), a won trick stays on the table, its winner said, until you go on."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    viewport(d, 1280, 800)
+    d.get(server)
+    d.execute_script("localStorage.setItem('lukfu.pause', '120'); localStorage.removeItem('lukfu.pace'); localStorage.setItem('lukfu.lang', 'ru')")
+    d.get(server.split("?")[0])
+    wait(d, lambda d: state(d).get("id") and "Подсказка" in d.find_element(By.ID, "btn-hint").text)
+    d.find_element(By.ID, "btn-new").click()
+    assert not english_left(d), english_left(d)  # the new game's dialog
+    Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
+    Select(d.find_element(By.ID, "new-level")).select_by_value("1")
+    d.find_element(By.ID, "new-seed").send_keys("3")
+    d.find_element(By.ID, "new-deal").click()
+    wait(d, lambda d: state(d).get("seed") == 3 and state(d).get("your_turn"))
+    assert not english_left(d), english_left(d)  # the call
+    viewport(d, 390, 844)  # on a phone the advice comes into view with the hand and the call's buttons
+    d.find_element(By.ID, "btn-advice").click()
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".advice .chart-row"), 90)
+    time.sleep(0.4)
+    in_view(d, ".hand-area .hand", "#btn-call-play", "#btn-advice", ".advice .recommendation")
+    shoot(d, "advice-390x844")
+    viewport(d, 1280, 800)
+    assert not english_left(d), english_left(d)  # the advice
+    for opener in ("btn-help", "btn-games"):
+        d.find_element(By.ID, opener).click()
+        wait(d, lambda d: d.find_element(By.ID, "dialog").is_displayed())
+        assert not english_left(d), (opener, english_left(d))
+        d.find_element(By.ID, "dialog-close").click()
+    d.find_element(By.ID, "btn-call-play").click()
+    wait(d, lambda d: state(d).get("phase") == "play")
+    assert Select(d.find_element(By.ID, "pace")).first_selected_option.get_attribute("value") == "wait"
+    while True:
+        g = wait(d, lambda d: (s := state(d)) and (s["phase"] == "over" or (s["your_turn"] and not s["waiting_for_engine"]) or d.find_elements(By.ID, "btn-next-trick")) and s, 120)
+        assert g["phase"] != "over", "no trick waited for the person in the whole deal"
+        if d.find_elements(By.ID, "btn-next-trick"):
+            break
+        move = next((m for m in g["choices"] if m != "claim"), g["choices"][0])
+        click_move(d, move)
+        wait(d, lambda d, n=g["answers"]: state(d).get("answers", 0) > n)
+    held = state(d)
+    assert held["tricks"][-1]["winner"] is not None and held["waiting_for_engine"]
+    summary = d.find_element(By.CSS_SELECTOR, ".trick-area .summary").text
+    assert "взятку" in summary and not english_left(d), english_left(d)
+    time.sleep(2.5)  # longer than any timed pace holds a trick: it is still there
+    assert state(d)["answers"] == held["answers"] and d.find_elements(By.ID, "btn-next-trick")
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ENTER)  # go on
+    wait(d, lambda d: state(d).get("answers", 0) > held["answers"])
+    Select(d.find_element(By.ID, "pace")).select_by_value("fast")  # remembered by this browser
+    assert d.execute_script("return localStorage.getItem('lukfu.pace')") == "fast"

@@ -216,7 +216,6 @@ async def info(request: Request, table: Table, lang: str) -> Response:
             "default_level": DEFAULT_LEVEL,
             "opponents": [*STRENGTHS, *OPPONENT_KINDS],
             "strengths": list(STRENGTHS),
-            "review": True,
         }
     )
 
@@ -425,7 +424,7 @@ async def replay(request: Request, table: Table, lang: str) -> Response:
             raise NotationError("record", _("missing"))
         rec = GameRecord.from_json(data["record"])
         steps = replay_steps(rec)
-    return JSONResponse({"record": rec.to_json(), "steps": steps})
+    return JSONResponse({"record": rec.to_json(), "steps": steps, "tricks": len(rec.tricks())})
 
 
 async def not_found(request: Request, exc: Exception) -> Response:

@@ -1,13 +1,19 @@
 """A record laid out step by step for the replay slider: after each play, every hand, the Old
 cards, the fu, the trick on the table and what the play did (the rules' facts, from the record's
-:class:`~lukfu_solver.history.DealHistory`; the page words them)."""
+:class:`~lukfu_solver.history.DealHistory`; the page words them).
+
+The trick and its plays have the game state's shapes (:meth:`lukfu_solver.history.Trick.table_json`):
+``leader``, ``plays`` (``seat``, ``play``, ``shape``, ``role``), ``best``, ``winner`` (set once
+the trick is complete), ``fu_won``; a claim's move carries its ``fu``, ``old`` and ``total``;
+``trick_number`` counts tricks from 1 (0 before the first lead), ``tricks`` in the answer is
+how many the deal had."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from lukfu_solver.cards import format_cards, old_cards
-from lukfu_solver.history import Trick, play_role
+from lukfu_solver.history import Trick, play_json
 from lukfu_solver.record import GameRecord
 
 
@@ -16,47 +22,41 @@ def replay_steps(rec: GameRecord) -> list[dict[str, Any]]:
     against the rules first (:meth:`GameRecord.replay`: the first illegal play is named)."""
     positions = rec.replay()
     if not positions:  # still at the call: the dealt hands only
-        return [_step(rec.hands, [0, 0, 0], 0, None, [], None, None)]
+        return [_step(rec.hands, [0, 0, 0], 0, None, None, None, 0)]
     history = rec.history
-    where = [(t, i) for t in history.tricks for i in range(len(t.plays))]  # each play's trick and place
-    steps = []
-    for n, pos in enumerate(positions):
-        trick = [{"seat": (pos.leader + k) % 3, "play": str(p), "kind": play_role(k, p)} for k, p in enumerate(pos.trick)]
-        done = move = None
-        if n:
-            last = rec.plays[n - 1]
-            if n - 1 < len(where):
-                t, place = where[n - 1]
-                move = {"seat": t.seat(place), "play": str(last), "kind": t.role(place)}
-                if t.complete and place == 2:
-                    done = {"plays": _plays(t), "winner": t.winner, "fu_won": t.fu_won}
-            else:  # the claim that ended the deal
-                claim = history.claim
-                assert claim is not None
-                move = {"seat": claim.seat, "play": str(last), "kind": "claim"}
-                move["old"] = format_cards(claim.old)
-                move["total"] = claim.total
-        steps.append(_step(pos.hands, list(pos.fu), pos.faceup, None if pos.is_over else pos.to_move, trick, done, move))
+    first = positions[0]
+    steps = [_step(first.hands, list(first.fu), first.faceup, first.to_move, None, None, 0)]
+    for i in range(1, len(positions)):
+        pos = positions[i]
+        number = (i - 1) // 3 + 1  # the trick this play is part of (a claim: the trick it would lead)
+        if number > len(history.tricks) or (i - 1) % 3 >= len(history.tricks[number - 1].plays):
+            claim = history.claim  # the claim that ended the deal
+            assert claim is not None
+            move = play_json(claim.seat, rec.plays[i - 1], 0)
+            move.update(fu=claim.fu, old=format_cards(claim.old), total=claim.total)
+            trick = None
+        else:
+            t = history.tricks[number - 1]
+            k = (i - 1) % 3
+            trick = Trick.of(t.leader, t.plays[: k + 1]).table_json()
+            move = trick["plays"][k]
+        to_move = None if pos.is_over else pos.to_move
+        steps.append(_step(pos.hands, list(pos.fu), pos.faceup, to_move, trick, move, number))
     final = positions[-1]
     if final.outcome is not None:
         steps[-1]["outcome"] = final.outcome.to_json()
     return steps
 
 
-def _plays(trick: Trick) -> list[dict[str, Any]]:
-    """A trick's plays, each with its seat and what it did (``lead``, ``beat``, ``discard``)."""
-    return [{"seat": trick.seat(k), "play": str(p), "kind": trick.role(k)} for k, p in enumerate(trick.plays)]
-
-
 def _step(
-    hands: Any, fu: list[int], faceup: int, to_move: int | None, trick: list[Any], done: Any, move: Any
+    hands: Any, fu: list[int], faceup: int, to_move: int | None, trick: Any, move: Any, number: int
 ) -> dict[str, Any]:
     return {
+        "trick_number": number,
         "hands": [format_cards(h) for h in hands],
         "old": [format_cards(old_cards(h, faceup)) for h in hands],
         "fu": fu,
         "to_move": to_move,
         "trick": trick,
-        "trick_done": done,
         "move": move,
     }

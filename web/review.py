@@ -8,15 +8,19 @@ S`` with the same options) and hands the screen :func:`table_review` of the revi
 
 ``{"seat": S, "caller", "decisions": [{"index", "call", "seat", "kind", "played", "best", "loss",
 "error", "verdict", "luck", "trick", "samples", "mean", "exact_before", "exact_after", "exact",
-"exact_best", "cost", "better"}], "graph": [{"label", "trick", "view", "exact"}], "summary":
+"exact_best", "cost", "better"}], "graph": [{"label", "trick", "view", "exact"}], "caller", "summary":
 {"seats", "turning_points"}, "command", "seconds"}``
 
 ``index`` is the play's place in the record's ``plays`` (None for the call), ``loss`` the points
 the move lost against the best from the seat's view (``error`` its standard error; ``mean`` the
 played move's expected points over ``samples`` sampled deals), ``verdict``
 ``inaccuracy``, ``mistake``, ``blunder`` or null, ``luck`` ``lucky``/``unlucky`` or null;
-``graph`` the caller's expected result through the deal from the seat's view and with every card
-seen; ``turning_points`` index into ``decisions``.
+``graph`` the seat's own expected points through the deal (the caller's result for the caller, a
+defender's share, minus half of it, for a defender: the library's convention for a defender's
+points), from the seat's view and with every card seen; ``turning_points`` index into
+``decisions``. A ``better`` line is also laid out by trick (:func:`line_tricks`), as the terminal
+tells it: ``better["tricks"]`` in the game state's trick shape, each with its ``number``, the
+``claim`` that ends it if any, and ``before``, the plays of its first trick made before the move.
 """
 
 from __future__ import annotations
@@ -111,17 +115,68 @@ def table_review(data: dict[str, Any], seat: int) -> dict[str, Any]:
                 "exact": d.get("exact"),
                 "exact_best": d.get("exact_best"),
                 "cost": d.get("cost"),
-                "better": d.get("better"),
+                "better": _better(d.get("better"), 1 if d.get("call") else d.get("trick") or 1),
             }
         )
     summary = data.get("summary", {})
     points = summary.get("chart", {}).get("points", [])
-    graph = [{"label": p.get("label"), "trick": p.get("trick"), "view": p.get("seat_view"), "exact": p.get("exact")} for p in points]
+    caller = data.get("record", {}).get("caller")
+    own = (lambda v: v) if caller == seat else (lambda v: -v / 2)  # a defender's share of the caller's result
+    graph = [
+        {
+            "label": p.get("label"),
+            "trick": p.get("trick"),
+            "view": None if p.get("seat_view") is None else own(p["seat_view"]),
+            "exact": None if p.get("exact") is None else own(p["exact"]),
+        }
+        for p in points
+    ]
     turning = [kept[i] for i in summary.get("turning_points", []) if i in kept]
     return {
         "seat": seat,
-        "caller": data.get("record", {}).get("caller"),
+        "caller": caller,
         "decisions": decisions,
         "graph": graph,
         "summary": {"seats": summary.get("seats", []), "turning_points": turning},
     }
+
+
+def _better(better: dict[str, Any] | None, first: int) -> dict[str, Any] | None:
+    """The review's better move and line, with the line laid out by trick (:func:`line_tricks`)."""
+    if not better:
+        return better
+    out = dict(better)
+    if better.get("start") and better.get("line"):
+        out.update(line_tricks(better["start"], better["line"], first))
+    return out
+
+
+def line_tricks(start: str, line: list[str], first: int) -> dict[str, Any]:
+    """A line of play from the position ``start``, trick by trick as the rules play it out:
+    ``tricks`` (the game state's trick shape, :meth:`~lukfu_solver.history.Trick.table_json`, with
+    its ``number`` counted from ``first``), the ``claim`` that ends it (``seat``, ``fu``, ``old``,
+    ``total``) or None, and ``before``: how many plays of the first trick came before the line."""
+    from lukfu_solver.history import Claim, Trick
+    from lukfu_solver.plays import CLAIM, Play
+    from lukfu_solver.position import Position
+
+    pos = Position.parse(start)
+    before = len(pos.trick)
+    leader, plays = pos.leader, list(pos.trick)
+    tricks: list[dict[str, Any]] = []
+    claim = None
+    for text in line:
+        move = Play.parse(text)
+        if move.kind == CLAIM:
+            s = pos.to_move
+            claim = Claim(s, pos.fu[s], pos.old_cards(s), pos.claim_total()).to_json()
+            break
+        pos.push(move)
+        plays.append(move)
+        if not pos.trick:  # complete (R10): the winner leads next
+            trick = Trick.of(leader, plays)
+            tricks.append({"number": first + len(tricks), **trick.table_json()})
+            leader, plays = pos.leader, []
+    if plays:
+        tricks.append({"number": first + len(tricks), **Trick.of(leader, plays).table_json()})
+    return {"tricks": tricks, "claim": claim, "before": before}

@@ -1,30 +1,43 @@
-// One game at the table: its state from the server, your clicks, the engines' turns (with a
-// pause so you can follow), the hint, undo, the review and the record.
+// One game at the table: its state from the server, your clicks, the engines' turns at the pace
+// you chose (a won trick stays until you go on, unless you chose a timed pace), the hint, undo,
+// the review (a page of its own) and the record.
 
 import { call, cancel, download, follow, recordFile } from "./api.js";
+import { button, el, reveal, select, workElement } from "./dom.js";
 import { _, fmt } from "./i18n.js";
-import { adviceElement, hintElement, historyElement, workElement } from "./panels.js";
-import { reviewElement, reviewMarks } from "./review.js";
+import { adviceElement, hintElement, historyElement } from "./panels.js";
+import { reviewElement, reviewHead, reviewMarks } from "./review.js";
 import { madeMove, moveTable, playable, toggle } from "./select.js";
-import { button, el, renderTable, strengthWord } from "./table.js";
+import { pauses, setGame, tableState, trickJustWon } from "./state.js";
+import { renderTable } from "./table.js";
+import { seatNames, strengthWord } from "./words.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The pause before an engine's move, and after a trick ends (milliseconds; a test may shorten it). */
-function pauses() {
-  const base = Number(localStorage.getItem("lukfu.pause") || 700);
-  return { move: base, trick: base * 2 };
+/** The pace this browser keeps (remembered), and a test's quicker pauses (lukfu.pause, ms). */
+function pace() {
+  return localStorage.getItem("lukfu.pace") || "wait";
+}
+
+function paceNow() {
+  const base = localStorage.getItem("lukfu.pause");
+  return pauses(pace(), base === null ? null : Number(base));
 }
 
 export class GameView {
-  constructor(tableRoot, sideRoot, app) {
+  constructor(tableRoot, sideRoot, reviewRoot, app) {
     this.tableRoot = tableRoot;
     this.sideRoot = sideRoot;
+    this.reviewRoot = reviewRoot;
     this.app = app;
-    this.game = null;
-    this.ui = { chosen: new Set(), engineWork: null, hint: null, review: null, tab: "tricks", fresh: false, stopped: false };
-    this.ui.workElement = (job, label) => workElement(job, label, () => this.stopEngine());
+    this.state = tableState();
     this.loopFor = null; // the game whose engines' turns are being run now
+    this.goOn = null; // resolves the wait on a won trick
+  }
+
+  /** The server's game as it last answered (null before one is open). */
+  get game() {
+    return this.state.game;
   }
 
   get id() {
@@ -56,25 +69,16 @@ export class GameView {
   }
 
   set(game) {
-    const moved = !this.game || game.answers !== this.game.answers || game.id !== this.game.id;
-    if (this.game && game.id !== this.game.id) {
-      this.dropHint();
-      if (this.ui.review && this.ui.review.job && !this.ui.review.result) cancel(this.ui.review.job);
-      this.ui.review = null;
-      if (this.ui.tab === "review") this.ui.tab = "tricks";
-    }
-    this.game = game;
-    if (game.phase === "over" && this.ui.tab === "hint") this.ui.tab = "tricks"; // no hint after the end
-    if (moved) {
-      this.ui.chosen = new Set();
-      if (this.ui.hint && this.ui.hint.answers !== game.answers) this.dropHint();
-    }
+    const before = this.game;
+    for (const job of setGame(this.state, game)) cancel(job);
+    if (before && game.id !== before.id) this.closeReview(false);
+    if (this.goOn && (!before || game.answers !== before.answers || game.id !== before.id)) this.goOnNow(); // moved: no trick to wait on
     this.render();
   }
 
   handlers() {
     return {
-      onCard: (c) => this.choose(toggle(moveTable(this.game.choices), this.ui.chosen, c)),
+      onCard: (c) => this.choose(toggle(moveTable(this.game.choices), this.state.chosen, c)),
       onQuick: (c) => {
         const made = madeMove(moveTable(this.game.choices), new Set([c]));
         if (made) this.move(made);
@@ -85,24 +89,27 @@ export class GameView {
       onHint: () => this.hint(),
       onReview: () => this.review(),
       onNew: () => this.app.newGame(),
+      onStopEngine: () => this.stopEngine(),
+      onGoOn: () => this.goOnNow(),
     };
   }
 
   choose(chosen) {
-    this.ui.chosen = chosen;
-    this.ui.fresh = false;
+    this.state.chosen = chosen;
+    this.state.fresh = false;
     this.render();
   }
 
   render() {
     if (!this.game) return;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
-    renderTable(this.tableRoot, this.game, this.ui, this.handlers());
+    renderTable(this.tableRoot, this.state, this.handlers());
     if (focused) {
       const again = this.tableRoot.querySelector(`.hand button[data-card="${focused}"]`);
       if (again) again.focus();
     }
     this.renderSide();
+    if (this.state.reviewing) this.renderReview();
   }
 
   renderSide() {
@@ -115,54 +122,68 @@ export class GameView {
       button(_("Undo"), () => this.undo(), { key: "U", disabled: !g.can_undo, id: "btn-undo" }),
       button(_("Download record"), () => this.download(), { key: "D", id: "btn-download" }),
     );
+    if (g.phase === "over") tools.append(button(_("Review the deal"), () => this.review(), { key: "R", id: "btn-review-side" }));
     if (g.waiting_for_engine && this.loopFor !== g.id) tools.append(button(_("Continue"), () => this.runEngines(), { cls: "primary", id: "btn-continue" }));
     side.append(tools);
     const tabs = el("div", "tabs");
     tabs.setAttribute("role", "tablist");
-    const names = [["hint", _("Hint")], ["tricks", _("Tricks")]];
-    if (g.phase === "over") names.push(["review", _("Review")]);
-    for (const [key, label] of names) {
+    for (const [key, label] of [["hint", _("Hint")], ["tricks", _("Tricks")]]) {
       const t = button(label, () => {
-        this.ui.tab = key;
+        this.state.tab = key;
         this.renderSide();
-      }, { cls: "tab" + (this.ui.tab === key ? " on" : "") });
+      }, { cls: "tab" + (this.state.tab === key ? " on" : "") });
       t.setAttribute("role", "tab");
-      t.setAttribute("aria-selected", this.ui.tab === key ? "true" : "false");
+      t.setAttribute("aria-selected", this.state.tab === key ? "true" : "false");
       tabs.append(t);
     }
     side.append(tabs);
     const panel = el("div", "panel");
+    panel.id = "panel";
     panel.setAttribute("role", "tabpanel");
     panel.append(this.panel());
     side.append(panel);
-    side.append(el("p", "small game-facts", fmt(_("Deal {seed} · level {level} · against {a} and {b}"), { seed: g.seed, level: g.level, a: strengthWord(g.opponents[0]), b: strengthWord(g.opponents[1]) })));
+    const paces = [["wait", _("a won trick stays until you go on")], ["slow", _("slow")], ["normal", _("normal")], ["fast", _("fast")]];
+    const chooser = select("pace", _("Pace"), paces, pace());
+    chooser.addEventListener("change", () => {
+      localStorage.setItem("lukfu.pace", chooser.value);
+      if (chooser.value !== "wait") this.goOnNow();
+    });
+    side.append(el("label", "small pace", el("span", "", _("Pace:")), chooser));
+    const facts = { seed: g.seed, level: g.level, a: strengthWord(g.opponents[0]), b: strengthWord(g.opponents[1]) };
+    side.append(el("p", "small game-facts", fmt(_("Deal {seed} · level {level} · opponents: {a}, {b}"), facts)));
   }
 
   panel() {
     const g = this.game;
-    const tab = this.ui.tab;
-    if (tab === "hint") {
-      const h = this.ui.hint;
+    if (this.state.tab === "hint") {
+      const h = this.state.hint;
       if (!h) return el("p", "small", g.your_turn ? _("Ask for a hint (H): the engine's expected points for each of your moves; at the call, the advice.") : _("A hint is for your own turn."));
-      if (!h.result) return workElement(h.job, g.phase === "call" ? _("weighing play and pass…") : _("weighing your moves…"), () => this.dropHint(true));
+      if (!h.result) return workElement(h.job, g.phase === "call" ? _("weighing play and pass…") : _("weighing your moves…"), _("Stop"), () => this.dropHint(true));
       if (h.result.kind === "call") return adviceElement(h.result);
       return hintElement(g, h.result, (move) => this.pick(move));
     }
-    if (tab === "review") {
-      const r = this.ui.review;
-      if (!r) return el("p", "small", _("Ask for the review (R): every decision of yours, costed in points."));
-      if (r.error) return el("p", "error", r.error);
-      if (!r.result) return workElement(r.job, _("reviewing the deal…"), () => this.dropReview());
-      return reviewElement(g, r.result);
-    }
-    return historyElement(g, reviewMarks(this.ui.review && this.ui.review.result));
+    return historyElement(g, reviewMarks(this.state.review && this.state.review.result));
+  }
+
+  /** Bring the side panel's answer into view with your hand and its buttons above it (a phone
+   * shows them on one screen: from the call's buttons or your hand down to as much of the answer
+   * as the screen holds). */
+  showAnswer() {
+    const panel = this.sideRoot.querySelector("#panel");
+    const first = this.tableRoot.querySelector(".call-area") || this.tableRoot.querySelector(".hand-area");
+    if (!panel || !first) return;
+    const end = panel.getBoundingClientRect().bottom + window.scrollY;
+    const handTop = first.getBoundingClientRect().top + window.scrollY;
+    const target = Math.min(handTop - 4, end - window.innerHeight + 8);
+    if (target > window.scrollY || panel.getBoundingClientRect().top > window.innerHeight) window.scrollTo({ top: Math.max(0, target) });
+    else reveal(panel);
   }
 
   /** Choose the cards of `move` (from the hint's list); a second click plays it. */
   pick(move) {
     const cards = moveTable([move])[0];
     if (!cards || !cards.cards.size) return this.move(move);
-    if (madeMove(moveTable(this.game.choices), this.ui.chosen) === move) return this.move(move);
+    if (madeMove(moveTable(this.game.choices), this.state.chosen) === move) return this.move(move);
     this.choose(new Set(cards.cards));
   }
 
@@ -171,12 +192,28 @@ export class GameView {
   async move(text) {
     if (!this.game.your_turn) return;
     try {
-      this.ui.fresh = true;
+      this.state.fresh = true;
       this.set(await call(`/api/games/${this.id}/move`, { method: "POST", body: { move: text } }));
       this.runEngines();
     } catch (err) {
       this.app.toast(err.message, true);
     }
+  }
+
+  /** Until you go on (the button under a won trick, Enter or Space), or the pace changes. */
+  waitForYou() {
+    this.state.waiting = true;
+    this.render();
+    return new Promise((resolve) => {
+      this.goOn = resolve;
+    });
+  }
+
+  goOnNow() {
+    const go = this.goOn;
+    this.goOn = null;
+    this.state.waiting = false;
+    if (go) go();
   }
 
   async runEngines() {
@@ -185,24 +222,32 @@ export class GameView {
     this.loopFor = id;
     try {
       while (this.game && this.id === id && this.game.waiting_for_engine) {
-        const last = this.game.tricks[this.game.tricks.length - 1];
-        const trickEnded = last && last.winner !== null && this.game.phase === "play";
-        await sleep(trickEnded ? pauses().trick : pauses().move);
+        const answers = this.game.answers;
+        const pause = paceNow();
+        if (!trickJustWon(this.game)) await sleep(pause.move);
+        else if (pause.trick === null) await this.waitForYou();
+        else await sleep(pause.trick);
         if (this.id !== id) return;
+        if (this.game.answers !== answers) continue; // taken back (or moved in another tab) meanwhile
         const seat = this.game.to_move;
         let job = await call(`/api/games/${id}/engine?wait=2`, { method: "POST" });
-        this.ui.engineWork = { seat, job };
-        const shown = setTimeout(() => this.id === id && this.render(), 600);
+        const work = { seat, job };
+        this.state.engine = work;
+        // a quick move is never drawn as work; a slow one shows in its seat, with its progress
+        let visible = false;
+        const shown = setTimeout(() => {
+          visible = true;
+          if (this.state.engine === work) this.render();
+        }, 600);
         job = await follow(job, (j) => {
-          if (this.ui.engineWork) this.ui.engineWork.job = j;
-          const work = this.tableRoot.querySelector(`.seat[data-seat="${seat}"] progress`);
-          if (work && j.progress) Object.assign(work, { max: j.progress.total, value: j.progress.done });
+          work.job = j;
+          if (visible && this.state.engine === work) this.render();
         });
         clearTimeout(shown);
-        this.ui.engineWork = null;
+        this.state.engine = null;
         if (this.id !== id) return;
         if (job.state === "done") {
-          this.ui.fresh = true;
+          this.state.fresh = true;
           this.set(job.state_of_game);
         } else {
           if (job.state === "failed") this.app.toast(job.error, true);
@@ -215,44 +260,47 @@ export class GameView {
     } finally {
       if (this.loopFor === id) this.loopFor = null;
       if (this.id === id) {
-        this.ui.engineWork = null;
+        this.state.engine = null;
+        this.state.waiting = false;
         this.render();
       }
     }
   }
 
   async stopEngine() {
-    const work = this.ui.engineWork;
+    const work = this.state.engine;
     if (work) await cancel(work.job);
   }
 
   async hint() {
     if (!this.game.your_turn) return;
-    this.ui.tab = "hint";
+    this.state.tab = "hint";
     try {
       let job = await call(`/api/games/${this.id}/hint`, { method: "POST" });
       const h = { job, result: null, answers: job.answers };
-      this.ui.hint = h;
+      this.state.hint = h;
       this.renderSide();
+      this.showAnswer();
       job = await follow(job, (j) => {
         h.job = j;
-        if (this.ui.hint === h && this.ui.tab === "hint") this.renderSide();
+        if (this.state.hint === h && this.state.tab === "hint") this.renderSide();
       });
-      if (this.ui.hint !== h) return;
+      if (this.state.hint !== h) return;
       if (job.state === "done") h.result = job.result;
       else {
-        this.ui.hint = null;
+        this.state.hint = null;
         if (job.state === "failed") this.app.toast(job.error, true);
       }
       this.renderSide();
+      this.showAnswer();
     } catch (err) {
       this.app.toast(err.message, true);
     }
   }
 
   dropHint(render = false) {
-    const h = this.ui.hint;
-    this.ui.hint = null;
+    const h = this.state.hint;
+    this.state.hint = null;
     if (h && !h.result) cancel(h.job);
     if (render) this.renderSide();
   }
@@ -268,41 +316,65 @@ export class GameView {
     }
   }
 
+  // ------------------------------------------------------------ the review, a page of its own
+
+  /** Open the review's page (its progress at the top, in view), asking for it the first time. */
   async review() {
-    this.ui.tab = "review";
-    if (this.ui.review && (this.ui.review.result || (this.ui.review.job && !this.ui.review.error))) return this.renderSide();
+    if (this.game.phase !== "over") return;
+    this.state.reviewing = true;
+    this.app.showPage("review");
+    this.renderReview();
+    window.scrollTo({ top: 0 });
+    const r = this.state.review;
+    if (r && (r.result || (r.job && !r.error))) return;
     try {
       // lukfu review's options (samples, max_nodes, time) may be set for this browser: a quick review
       const options = JSON.parse(localStorage.getItem("lukfu.review") || "{}");
       let job = await call(`/api/games/${this.id}/review`, { method: "POST", body: options });
-      const r = { job, result: null };
-      this.ui.review = r;
-      this.renderSide();
-      this.showSide();
+      const mine = { job, result: null };
+      this.state.review = mine;
+      this.renderReview();
       job = await follow(job, (j) => {
-        r.job = j;
-        if (this.ui.review === r && this.ui.tab === "review") this.renderSide();
+        mine.job = j;
+        if (this.state.review === mine) this.renderReview();
       });
-      if (job.state === "done") r.result = job.result;
-      else r.error = job.error || _("The review was stopped.");
-      this.renderSide();
+      if (this.state.review !== mine) return;
+      if (job.state === "done") mine.result = job.result;
+      else mine.error = job.error || _("The review was stopped.");
+      this.render();
     } catch (err) {
-      this.ui.review = { error: err.message };
-      this.renderSide();
+      this.state.review = { error: err.message };
+      this.renderReview();
     }
   }
 
-  /** On a narrow screen the panel sits below the table: bring it into view. */
-  showSide() {
-    const top = this.sideRoot.getBoundingClientRect().top;
-    if (top > window.innerHeight * 0.6) this.sideRoot.scrollIntoView({ block: "start" });
+  renderReview() {
+    const g = this.game;
+    const root = this.reviewRoot;
+    if (!g || !this.state.reviewing) return;
+    const names = seatNames(g.players, g.seat);
+    root.replaceChildren();
+    const head = el("div", "review-page-head", el("h2", "", _("Review of the deal")));
+    head.append(button(_("Back to the table"), () => this.closeReview(), { key: "Esc", id: "btn-review-close" }));
+    root.append(head, reviewHead(g, names));
+    const r = this.state.review;
+    if (!r || (!r.result && !r.error)) root.append(workElement(r && r.job, _("reviewing the deal…"), _("Stop"), () => this.dropReview()));
+    else if (r.error) root.append(el("p", "error", r.error));
+    else root.append(reviewElement(g, r.result, names));
+  }
+
+  closeReview(render = true) {
+    if (!this.state.reviewing) return;
+    this.state.reviewing = false;
+    this.app.showPage("game");
+    if (render) this.render();
   }
 
   dropReview() {
-    const r = this.ui.review;
-    this.ui.review = null;
+    const r = this.state.review;
+    this.state.review = null;
     if (r && r.job && !r.result) cancel(r.job);
-    this.renderSide();
+    this.closeReview();
   }
 
   async download() {
@@ -319,17 +391,22 @@ export class GameView {
     const g = this.game;
     if (!g) return false;
     const k = event.key;
+    if (this.state.reviewing) {
+      if (k === "Escape" || k === "r" || k === "R") return this.closeReview(), true;
+      return false;
+    }
+    if (this.state.waiting && (k === "Enter" || k === " ")) return this.goOnNow(), true;
     if (g.phase === "call" && g.your_turn && (k === "1" || k === "2")) return this.move(k === "1" ? "play" : "pass"), true;
     if (k === "h" || k === "H") return this.hint(), true;
     if (k === "u" || k === "U") return this.undo(), true;
     if (k === "d" || k === "D") return this.download(), true;
     if ((k === "r" || k === "R") && g.phase === "over") return this.review(), true;
-    if ((k === "c" || k === "C") && g.choices.includes("claim")) return this.move("claim"), true;
-    if (k === "Escape" && this.ui.chosen.size) return this.choose(new Set()), true;
+    if ((k === "c" || k === "C") && g.claim_total !== null) return this.move("claim"), true;
+    if (k === "Escape" && this.state.chosen.size) return this.choose(new Set()), true;
     const onCard = event.target.closest && event.target.closest(".hand button.card");
     if (k === "Enter" && g.phase === "play" && g.your_turn && (onCard || !(event.target instanceof HTMLButtonElement))) {
       // on a card too: Enter plays the cards chosen (Space chooses the card in focus)
-      const made = madeMove(moveTable(g.choices), this.ui.chosen);
+      const made = madeMove(moveTable(g.choices), this.state.chosen);
       if (made) this.move(made);
       return true;
     }
@@ -343,7 +420,7 @@ export class GameView {
     if (g.phase === "play" && g.your_turn && /^[1-9]$/.test(k)) {
       // digits pick the first legal card of that rank (a quick path from the keyboard)
       const can = [...playable(moveTable(g.choices))].filter((c) => c[1] === k);
-      if (can.length) this.choose(toggle(moveTable(g.choices), this.ui.chosen, can[0]));
+      if (can.length) this.choose(toggle(moveTable(g.choices), this.state.chosen, can[0]));
       return true;
     }
     return false;

@@ -7,11 +7,16 @@ const state = { lang: "en", plural: null, messages: {}, number: { group: ",", po
 /** Load the catalogue of `code` (the messages the page uses and the plural rule as a table). */
 export async function loadLanguage(code, fetchJson) {
   const data = await fetchJson(`/api/i18n/${encodeURIComponent(code)}`);
+  useCatalogue(data);
+  document.documentElement.lang = data.lang;
+}
+
+/** Speak the language of a catalogue as /api/i18n/LANG serves it ({lang, plural, number, messages}). */
+export function useCatalogue(data) {
   state.lang = data.lang;
   state.plural = data.plural;
   state.messages = data.messages || {};
   if (data.number) state.number = data.number;
-  document.documentElement.lang = data.lang;
 }
 
 /** The language in use. */
@@ -66,7 +71,8 @@ export function term(word) {
 export function number(x, decimals = 0, sign = false) {
   const { group, point, fewest, indian } = state.number;
   const text = Math.abs(x).toFixed(decimals);
-  let [whole, part] = text.split(".");
+  const [digits, part] = text.split(".");
+  let whole = digits;
   if (whole.length >= fewest) {
     if (indian) {
       const head = whole.slice(0, -3);

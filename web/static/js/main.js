@@ -3,16 +3,20 @@
 
 import { call, fetchJson, hasToken, refusalMessage } from "./api.js";
 import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
+import { button, el } from "./dom.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
-import { button, el, strengthWord } from "./table.js";
+import { strengthWord } from "./words.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 class App {
   constructor() {
-    this.info = { levels: [1, 2, 3, 4, 5], default_level: 3, opponents: ["easy"], strengths: ["easy", "medium", "strong"], languages: [] };
-    this.game = new GameView($("#table"), $("#side"), this);
+    this.info = null; // what the server offers (GET /api/info): languages, levels, opponents
+    const reviewPage = el("section", "review-page");
+    reviewPage.id = "review-page";
+    $("#main").append(reviewPage);
+    this.game = new GameView($("#table"), $("#side"), reviewPage, this);
     this.replay = new ReplayView($("#replay"), this);
     this.mode = "game";
   }
@@ -30,6 +34,7 @@ class App {
     this.header();
     document.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("hashchange", () => this.route());
+    window.addEventListener("resize", () => this.mode === "game" && this.game.state.reviewing && this.game.renderReview()); // the graph's scale follows the width
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && this.mode === "game" && this.game.refresh());
     await this.route();
   }
@@ -60,7 +65,7 @@ class App {
       this.remember(games[0].id);
       await this.game.open(games[0].id);
     } else {
-      await this.game.create({ opponents: ["easy"], level: this.info.default_level });
+      await this.game.create(this.defaults());
     }
   }
 
@@ -75,6 +80,11 @@ class App {
     text.textContent = message;
     box.append(title, text);
     $("#main").replaceChildren(box);
+  }
+
+  /** A new game as the server offers it first: its first strength, its default level. */
+  defaults() {
+    return { opponents: [this.info.strengths[0]], level: this.info.default_level };
   }
 
   remember(id) {
@@ -105,7 +115,6 @@ class App {
       lang,
       button("?", () => this.help(), { id: "btn-help", cls: "small" }),
     );
-    $("#btn-help-label") && $("#btn-help-label").remove();
     bar.append(nav);
     document.title = `Luk Fu — ${_("you against two engine players")}`;
   }
@@ -116,6 +125,12 @@ class App {
     this.header();
     if (this.mode === "replay") this.replay.render();
     else this.game.render();
+  }
+
+  /** Which page shows: the table ("game"), a game's review ("review") or a replay ("replay"). */
+  showPage(page) {
+    document.body.classList.toggle("reviewing", page === "review");
+    document.body.classList.toggle("replaying", page === "replay");
   }
 
   /** A one-line message at the bottom (an error in red). */
@@ -140,10 +155,10 @@ class App {
     const field = (label, input) => el("label", "", el("span", "", label), input);
     const seat = document.createElement("select");
     seat.id = "new-seat";
-    seat.append(new Option(_("as the seed deals"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
+    seat.append(new Option(_("as the deal number gives it"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
     const opp = document.createElement("select");
     opp.id = "new-opponents";
-    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === "easy"));
+    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === this.info.strengths[0]));
     const engines = document.createElement("optgroup");
     engines.label = _("or an engine");
     for (const k of this.info.opponents.filter((o) => !this.info.strengths.includes(o))) engines.append(new Option(k, k));
@@ -157,7 +172,7 @@ class App {
       field(_("Your seat"), seat),
       field(_("Opponents"), opp),
       field(_("Level (engines and hints)"), level),
-      field(_("Deal number (seed)"), seed),
+      field(_("Deal number"), seed),
     );
     const start = button(_("Deal"), async () => {
       const options = { opponents: [opp.value], level: Number(level.value) };
@@ -197,8 +212,9 @@ class App {
     if (!f) return;
     try {
       await this.replay.load(await f.text());
+      this.game.closeReview(false);
       this.mode = "replay";
-      document.body.classList.add("replaying");
+      this.showPage("replay");
     } catch (err) {
       this.toast(err.message, true);
     }
@@ -206,7 +222,7 @@ class App {
 
   closeReplay(render = true) {
     this.mode = "game";
-    document.body.classList.remove("replaying");
+    this.showPage("game");
     if (render) this.game.render();
   }
 
@@ -217,6 +233,7 @@ class App {
       [_("Space"), _("choose or drop the card in focus")],
       ["1–9", _("choose a card of that rank")],
       ["Enter", _("play the chosen cards")],
+      [`Enter / ${_("Space")}`, _("go on after a won trick (at the pace that waits for you)")],
       ["C", term("claim")],
       ["H", _("hint (at the call: the advice)")],
       ["U", _("undo")],

@@ -1,32 +1,18 @@
-// The side panels: the hint (at the call: the advice with its chart of outcomes), the tricks so
-// far with the review's marks, and the progress of slow work (the review itself: review.js).
+// The side panels: the hint (at the call: the advice with its chart of outcomes) and the tricks
+// so far with the review's marks (the review itself: review.js).
 
 import { playElement } from "./cards.js";
+import { button, el } from "./dom.js";
 import { _, fmt, ngettext, number, percent, pgettext, seconds, signed, term } from "./i18n.js";
-import { button, el, playerName, trickWinText } from "./table.js";
-
-/** Slow work in progress: what, how far (a bar when the total is known) and a Stop button. */
-export function workElement(job, label, onCancel) {
-  const box = el("div", "work");
-  box.setAttribute("role", "status");
-  box.append(el("span", "spinner", ""), el("span", "work-label", label));
-  const bar = document.createElement("progress");
-  if (job && job.progress && job.progress.total) {
-    bar.max = job.progress.total;
-    bar.value = job.progress.done;
-    box.append(bar, el("span", "count", `${job.progress.done}/${job.progress.total}`));
-  } else {
-    box.append(bar);
-  }
-  if (onCancel) box.append(button(_("Stop"), onCancel, { cls: "small", id: "btn-stop" }));
-  return box;
-}
+import { callsText, moveWord, seatNames, trickWinText } from "./words.js";
 
 /** The advice at the call (`lukfu advise --json`'s object, its reasons said in `a.said`): play
  * and pass with their ±, the recommendation, why, the chart. */
 export function adviceElement(a) {
   const box = el("div", "advice");
   box.append(el("h3", "", _("Advice: play or pass?")));
+  const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
+  box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
   const rows = el("table", "numbers");
   const passWords = a.seat === 2 ? _("a redeal: nobody scores") : _("a defender's share when a later seat calls, 0 on a redeal");
   const body = el("tbody");
@@ -36,8 +22,6 @@ export function adviceElement(a) {
   );
   rows.append(body);
   box.append(rows);
-  const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
-  box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
   box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.said.reason })));
   if (a.said.reasons.length) {
     box.append(el("h4", "", _("What decides the hand:")));
@@ -105,17 +89,13 @@ export function hintElement(game, h, onPick) {
   return box;
 }
 
-/** A move as the page names it: a claim in the reader's word, any other move in the notation. */
-function moveWord(move) {
-  return move === "claim" ? term("claim") : move;
-}
-
 /** The calls and every trick so far: leader, each seat's play, the winner and the fu it won;
  * after a review, your decisions' marks on their cards. */
 export function historyElement(game, marks = new Map()) {
   const box = el("div", "history");
   box.append(el("h3", "", _("Tricks")));
-  const calls = game.calls.map((c, i) => fmt(_("seat {seat} {call}"), { seat: i, call: term(c) })).join(", ");
+  const names = seatNames(game.players, game.seat);
+  const calls = callsText(game.calls, names);
   if (calls) box.append(el("p", "small", fmt(_("Calls: {calls}"), { calls })));
   if (!game.tricks.length) {
     box.append(el("p", "small", _("No trick played yet.")));
@@ -123,7 +103,7 @@ export function historyElement(game, marks = new Map()) {
   }
   const table = el("table", "tricks");
   const head = el("tr", "", el("th", "num", pgettext("column", "trick")));
-  for (const s of [0, 1, 2]) head.append(el("th", s === game.seat ? "you" : "", playerName(game, s)));
+  for (const s of [0, 1, 2]) head.append(el("th", s === game.seat ? "you" : "", names[s]));
   head.append(el("th", "num", pgettext("column", "fu")));
   table.append(el("thead", "", head));
   const body = el("tbody");
@@ -147,6 +127,6 @@ export function historyElement(game, marks = new Map()) {
   table.append(body);
   box.append(table);
   const last = game.tricks[game.tricks.length - 1];
-  if (last.winner !== null) box.append(el("p", "small", trickWinText(game, game.tricks.length, last)));
+  if (last.winner !== null) box.append(el("p", "small", trickWinText(game.tricks.length, last, names, game.seat)));
   return box;
 }

@@ -3,18 +3,9 @@
 
 import { call } from "./api.js";
 import { cardElement, legend, parseCards, playElement, suitGroups, suitName } from "./cards.js";
+import { button, el } from "./dom.js";
 import { _, fmt, pgettext, signed, term } from "./i18n.js";
-import { button, claimText, el, outcomeText, shownName } from "./table.js";
-
-/** The words for one step: who did what. */
-function moveWords(move) {
-  if (!move) return _("The deal as dealt, before the first lead.");
-  const fields = { seat: move.seat, play: move.play, cards: move.play.slice(1) };
-  if (move.kind === "lead") return fmt(_("seat {seat} leads {play}"), fields);
-  if (move.kind === "discard") return fmt(_("seat {seat} discards {cards} face down"), fields);
-  if (move.kind === "claim") return fmt(_("seat {seat} claims"), fields);
-  return fmt(_("seat {seat} beats with {play}"), fields);
-}
+import { callsText, claimText, moveWords, outcomeText, seatNames, trickWinText, who } from "./words.js";
 
 export class ReplayView {
   constructor(root, app) {
@@ -51,13 +42,13 @@ export class ReplayView {
     const root = this.root;
     root.replaceChildren();
     const head = el("div", "replay-head");
-    const name = shownName;
-    const players = record.players ? record.players.map((p, s) => `${s} ${name(p)}`).join(", ") : "";
+    const names = seatNames(record.players);
+    const players = record.players ? names.map((n, s) => `${s} ${n}`).join(", ") : "";
     head.append(el("h2", "", _("Replay of a record")));
     const facts = [];
-    if (record.seed !== null) facts.push(fmt(_("seed {seed}"), { seed: record.seed }));
+    if (record.seed !== null) facts.push(fmt(_("Deal {seed}"), { seed: record.seed }));
     if (players) facts.push(fmt(_("players by seat: {players}"), { players }));
-    facts.push(fmt(_("Calls: {calls}"), { calls: record.calls.map((c, i) => fmt(_("seat {seat} {call}"), { seat: i, call: term(c) })).join(", ") }));
+    facts.push(fmt(_("Calls: {calls}"), { calls: callsText(record.calls, names) }));
     head.append(el("p", "small", facts.join(" · ")));
     root.append(head);
 
@@ -72,10 +63,10 @@ export class ReplayView {
       slider,
       button("▶", () => this.go(this.step + 1), { cls: "small", id: "replay-next" }),
       button("»", () => this.go(steps.length - 1), { cls: "small", id: "replay-last" }),
-      el("span", "count", fmt(_("play {n} of {count}"), { n: this.step, count: steps.length - 1 })),
+      el("span", "count", step.trick_number ? fmt(_("trick {n} of {count}"), { n: step.trick_number, count: this.data.tricks }) : _("before the first lead")),
     );
     root.append(nav);
-    root.append(el("p", "move-words", moveWords(step.move)));
+    root.append(el("p", "move-words", moveWords(step.move, names)));
 
     const hands = el("div", "replay-hands");
     for (const s of [0, 1, 2]) {
@@ -84,7 +75,7 @@ export class ReplayView {
       const roles = [];
       if (s === 0) roles.push(el("span", "badge master", term("Master")));
       if (record.caller === s) roles.push(el("span", "badge caller", term("caller")));
-      box.append(el("h3", "", el("span", "name", record.players ? name(record.players[s]) : fmt(_("seat {seat}"), { seat: s })), el("span", "seatno", fmt(_("seat {seat}"), { seat: s })), ...roles, el("span", "fact", `${step.fu[s]} ${pgettext("column", "fu")}`)));
+      box.append(el("h3", "", el("span", "name", names[s]), el("span", "seatno", fmt(_("seat {seat}"), { seat: s })), ...roles, el("span", "fact", `${step.fu[s]} ${pgettext("column", "fu")}`)));
       const row = el("div", "hand small-hand");
       suitGroups(parseCards(step.hands[s])).forEach((cards, k) => {
         if (!cards.length) return;
@@ -100,27 +91,24 @@ export class ReplayView {
     if (step.old.some((o) => o)) root.append(legend());
 
     const table = el("div", "trick-area");
-    const trick = step.trick_done ? step.trick_done.plays : step.trick;
-    if (trick.length) {
+    const trick = step.trick;
+    if (trick) {
       const grid = el("div", "trick-grid replay-trick");
-      for (const p of trick) {
-        const slot = el("div", "slot");
-        slot.append(el("span", "slot-label", fmt(_("seat {seat}"), { seat: p.seat })), playElement(p.play, { olds: step.old.join(""), small: false }));
+      trick.plays.forEach((p, i) => {
+        const slot = el("div", "slot" + (i === trick.best ? " best" : ""));
+        slot.append(el("span", "slot-label", names[p.seat]), playElement(p.play, { olds: step.old.join(""), small: false }));
         grid.append(slot);
-      }
+      });
       table.append(grid);
+      if (trick.winner !== null) table.append(el("p", "summary", trickWinText(step.trick_number, trick, names)));
     }
-    if (step.trick_done) {
-      const d = step.trick_done;
-      table.append(el("p", "summary", fmt(_("seat {seat} wins the trick (+{won} fu)"), { seat: d.winner, won: d.fu_won })));
-    }
-    if (step.move && step.move.kind === "claim") {
-      const game = { seat: -1, players: record.players || ["0", "1", "2"] };
-      table.append(el("p", "claim-line", claimText(game, { seat: step.move.seat, fu: step.fu[step.move.seat], old: step.move.old, total: step.move.total })));
+    if (step.move && step.move.role === "claim") {
+      const claim = step.move;
+      table.append(el("p", "claim-line", claimText(claim, parseCards(claim.old).length, names, record.caller)));
     }
     if (step.outcome) {
-      table.append(el("p", "outcome", outcomeText(step.outcome)));
-      table.append(el("p", "", fmt(_("Net points: {points}"), { points: step.outcome.points.map((p, s) => fmt(_("seat {seat} {points}"), { seat: s, points: signed(p) })).join(", ") })));
+      table.append(el("p", "outcome", outcomeText(step.outcome, names)));
+      table.append(el("p", "", fmt(_("Net points: {points}"), { points: step.outcome.points.map((p, s) => fmt(_("{player}: {points}"), { player: who(names, s), points: signed(p) })).join(", ") })));
     }
     root.append(table);
     root.append(button(_("Close the replay"), () => this.app.closeReplay(), { id: "replay-close" }));

@@ -1,11 +1,13 @@
-// The review of a finished deal (lukfu review's numbers for your seat): the summary first, the
-// graph of the caller's expected result through the deal (from your view and with every card
-// seen), then each of your decisions on its cards with its mark, its loss ± error, what it cost
-// with every card seen, and for a verdict the better move and the line after it.
+// The review of a finished deal as a page of its own (lukfu review's numbers for your seat): the
+// summary beside the graph of your expected points through the deal (from your view and with
+// every card seen), then each of your decisions on its cards with its mark, what it lost from your
+// view ± error, what it cost with every card seen, and for a verdict the better move and the line
+// after it, trick by trick with the seats' names and each trick's winner.
 
-import { playElement } from "./cards.js";
+import { parseCards, playElement } from "./cards.js";
+import { el, svg } from "./dom.js";
 import { _, fmt, ngettext, number, pgettext, signed, term } from "./i18n.js";
-import { el } from "./table.js";
+import { claimText, moveWord, roleWord } from "./words.js";
 
 /** The verdicts' marks, as chess annotates moves (lukfu review's), and the luck words (no mark:
  * luck is no fault). */
@@ -30,30 +32,30 @@ export function reviewMarks(review) {
 const points = (x) => number(x, 2);
 const samplesText = (n) => fmt(ngettext("{n} sampled deal", "{n} sampled deals", n), { n });
 
-/** What the seat did, beside its cards: "lead", "beats", "discard", a claim; a call in words. */
+/** What you did, beside your cards: "lead", "beats", "discard", a claim; a call in words. */
 function playPhrase(d) {
-  if (d.call) return fmt(_("says {call}"), { call: term(d.played) });
+  if (d.call) return fmt(_("you say {call}"), { call: term(d.played) });
   const words = { lead: pgettext("trick", "lead"), follow: pgettext("trick", "beats"), discard: pgettext("trick", "discard"), claim: term("claim") };
   return words[d.kind] || "";
 }
 
-/** The caller's result with every card seen before → after (a call: each choice in its own points). */
+/** The caller's result with every card seen before → after (a call: each choice in your points). */
 function changeWords(d) {
   if (d.call && d.exact) {
-    return fmt(_("{play}: {vplay}, {pass_}: {vpass}, in its own points"), { play: term("play"), vplay: signed(d.exact.play), pass_: term("pass"), vpass: signed(d.exact.pass) });
+    return fmt(_("{play}: {vplay}, {pass_}: {vpass}, in your points"), { play: term("play"), vplay: signed(d.exact.play), pass_: term("pass"), vpass: signed(d.exact.pass) });
   }
   return fmt(_("the caller's result {before} → {after}"), { before: signed(d.exact_before || 0), after: signed(d.exact_after || 0) });
 }
 
-/** One seat's summary: decisions, points lost a decision, verdicts, luck. */
+/** Your summary: decisions, points lost a decision, verdicts, luck. */
 function summaryElement(s) {
   const box = el("div", "review-summary");
   if (!s.decisions) {
-    box.append(el("p", "", _("no decision with more than one choice")));
+    box.append(el("p", "", _("You had no decision with more than one choice.")));
     return box;
   }
-  const lost = fmt(_("lost {loss} points a decision from its own view, {cost} with all cards seen"), { loss: points(s.loss_per_decision), cost: points(s.cost_per_decision) });
-  box.append(el("p", "", `${fmt(ngettext("{n} decision", "{n} decisions", s.decisions), { n: s.decisions })}; ${lost}`));
+  box.append(el("p", "big", fmt(ngettext("{n} decision of yours", "{n} decisions of yours", s.decisions), { n: s.decisions })));
+  box.append(el("p", "", fmt(_("You lost {loss} points a decision from your view, {cost} with all cards seen."), { loss: points(s.loss_per_decision), cost: points(s.cost_per_decision) })));
   const v = s.verdicts;
   const counts = el("p", "verdict-counts");
   const words = {
@@ -65,17 +67,43 @@ function summaryElement(s) {
     counts.append(el("span", `count verdict-${key}`, fmt(words[key], { n: v[key] }), " ", el("b", "mark", VERDICTS[key][0])));
   }
   box.append(counts);
-  box.append(el("p", "small", fmt(_("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}"), { best: s.best, n: s.decisions, lucky: s.lucky, unlucky: s.unlucky })));
+  box.append(el("p", "", fmt(_("Your best move from your view: {best} of {n}; lucky {lucky}, unlucky {unlucky}."), { best: s.best, n: s.decisions, lucky: s.lucky, unlucky: s.unlucky })));
   return box;
 }
 
-/** One decision: where, its cards and mark, the loss from your view, the cost with every card seen, the better line. */
-function decisionElement(d, olds, turning) {
+/** The better line, trick by trick as the terminal tells it: who led, beat and discarded (the
+ * better move marked), who won the trick and its fu; a claim that ends it. */
+function lineElement(better, names, you, caller, olds) {
+  const table = el("table", "line");
+  const body = el("tbody");
+  better.tricks.forEach((t, k) => {
+    const row = el("tr", "", el("th", "", fmt(_("Trick {trick}"), { trick: t.number })));
+    t.plays.forEach((p, i) => {
+      const cell = el("td", i === t.best && t.winner !== null ? "won" : "");
+      if (k === 0 && i === better.before) cell.classList.add("better-move");
+      if (k === 0 && i < better.before) cell.classList.add("before");
+      cell.append(el("span", "who", `${names[p.seat]} · ${roleWord(p.role)}`), playElement(p.play, { olds, small: true }));
+      row.append(cell);
+    });
+    for (let i = t.plays.length; i < 3; i++) row.append(el("td"));
+    const won = t.winner === null ? "" : fmt(_("→ {player} (+{won} fu)"), { player: names[t.winner], won: t.fu_won });
+    row.append(el("td", "winner", won));
+    body.append(row);
+  });
+  table.append(body);
+  const box = el("div", "line-box", table);
+  if (better.claim) box.append(el("p", "small", claimText(better.claim, parseCards(better.claim.old).length, names, caller, you)));
+  return box;
+}
+
+/** One decision: where, its cards and mark, the loss from your view, the cost with every card
+ * seen, the better move and the line after it. */
+function decisionElement(d, ctx, turning) {
   const key = d.verdict || d.luck;
   const item = el("li", "decision" + (key ? ` verdict-${key}` : "") + (turning ? " turning" : ""));
   const where = d.call ? _("The call") : fmt(_("Trick {trick}"), { trick: d.trick });
   const head = el("p", "decision-head", el("span", "where", where), " ");
-  if (!d.call && d.played !== "claim") head.append(playElement(d.played, { olds }));
+  if (!d.call && d.played !== "claim") head.append(playElement(d.played, { olds: ctx.olds }));
   head.append(" ", el("span", "phrase", playPhrase(d)));
   for (const k of [d.verdict, d.luck]) {
     if (!k) continue;
@@ -84,98 +112,99 @@ function decisionElement(d, olds, turning) {
   }
   if (turning) head.append(" ", el("span", "turning-badge", _("turning point")));
   item.append(head);
-  const best = d.call ? term(d.best) : d.best;
   const view = d.loss > 0.005
-    ? fmt(_("From its own view: {loss} ± {se} points below {best} ({n})."), { loss: points(d.loss), se: points(d.error || 0), best, n: samplesText(d.samples) })
-    : fmt(_("From its own view: the best move, {mean} points expected ({n})."), { mean: signed(d.mean || 0, 2), n: samplesText(d.samples) });
-  item.append(el("p", "small", view));
+    ? fmt(_("From your view: {loss} ± {se} points below {best} ({n})."), { loss: points(d.loss), se: points(d.error || 0), best: moveWord(d.best), n: samplesText(d.samples) })
+    : fmt(_("From your view: the best move, {mean} points expected ({n})."), { mean: signed(d.mean || 0, 2), n: samplesText(d.samples) });
+  item.append(el("p", "", view));
   const cost = d.cost
-    ? fmt(_("With all cards seen it cost {cost} ({change})."), { cost: fmt(ngettext("{n} point", "{n} points", Math.round(d.cost)), { n: Math.round(d.cost) }), change: changeWords(d) })
-    : fmt(_("With all cards seen it cost nothing ({change})."), { change: changeWords(d) });
-  item.append(el("p", "small", cost));
-  if (d.exact_best && d.cost && !d.call) item.append(el("p", "small", fmt(_("Best with all cards seen: {move}."), { move: d.exact_best })));
+    ? fmt(_("With all cards seen it cost you {cost} ({change})."), { cost: fmt(ngettext("{n} point", "{n} points", Math.round(d.cost)), { n: Math.round(d.cost) }), change: changeWords(d) })
+    : fmt(_("With all cards seen it cost you nothing ({change})."), { change: changeWords(d) });
+  item.append(el("p", "", cost));
+  if (d.exact_best && d.cost && !d.call) item.append(el("p", "", fmt(_("Best with all cards seen: {move}."), { move: moveWord(d.exact_best) })));
   const b = d.better;
   if (b) {
     const after = d.call
-      ? fmt(_("After {move}, with all cards seen: {value} in its own points."), { move: term(b.move), value: signed(b.exact_after || 0) })
-      : fmt(_("After {move}, with all cards seen the caller's result is {value}:"), { move: b.move, value: signed(b.exact_after || 0) });
-    item.append(el("p", "small better", after));
-    if (b.line && b.line.length && !d.call) {
-      const line = el("p", "line");
-      b.line.forEach((m, i) => line.append(playElement(m, { olds, small: true }), i < b.line.length - 1 ? " " : ""));
-      item.append(line);
-    }
+      ? fmt(_("After {move}, with all cards seen: {value} in your points."), { move: term(b.move), value: signed(b.exact_after || 0) })
+      : fmt(_("After {move}, with all cards seen the caller's result is {value}:"), { move: moveWord(b.move), value: signed(b.exact_after || 0) });
+    item.append(el("p", "better", after));
+    if (b.tricks && b.tricks.length) item.append(lineElement(b, ctx.names, ctx.you, ctx.caller, ctx.olds));
   }
   return item;
 }
 
-/** The review: summary, graph, and each of your decisions on its cards. */
-export function reviewElement(game, review) {
+/** The review: your summary beside the graph, then each of your decisions on its cards. */
+export function reviewElement(game, review, names) {
   const box = el("div", "review");
-  box.append(el("h3", "", _("Review of the deal")));
   const mine = (review.summary.seats || []).find((s) => s.seat === review.seat);
-  if (mine) box.append(summaryElement(mine));
-  if (review.graph && review.graph.length) box.append(reviewGraph(review.graph, review.decisions));
-  const olds = game.old_dealt ? game.old_dealt.join("") : "";
+  const top = el("div", "review-top");
+  if (mine) top.append(summaryElement(mine));
+  const you = review.seat;
+  if (review.graph && review.graph.length) top.append(reviewGraph(review.graph, review.decisions, you === review.caller));
+  box.append(top);
+  const ctx = { names, you, caller: review.caller, olds: game.old_dealt ? game.old_dealt.join("") : "" };
   const turning = new Set(review.summary.turning_points || []);
+  box.append(el("h3", "", _("Your decisions")));
   const list = el("ol", "decisions");
-  review.decisions.forEach((d, i) => list.append(decisionElement(d, olds, turning.has(i))));
+  review.decisions.forEach((d, i) => list.append(decisionElement(d, ctx, turning.has(i))));
   box.append(list);
-  const facts = [review.seconds !== undefined ? fmt(_("{seconds} s"), { seconds: number(review.seconds, 1) }) : ""].filter(Boolean);
-  box.append(el("p", "small", fmt(_("The same review in a terminal: {command}"), { command: "" }), el("code", "", review.command || ""), facts.length ? ` · ${facts.join(" · ")}` : ""));
+  const facts = review.seconds !== undefined ? ` · ${fmt(_("{seconds} s"), { seconds: number(review.seconds, 1) })}` : "";
+  box.append(el("p", "small", fmt(_("The same review in a terminal: {command}"), { command: "" }), el("code", "", review.command || ""), facts));
   return box;
 }
 
-/** The caller's expected result after each trick: from your view and with every card seen, the
- * tricks of your marked decisions dotted in their colour. */
-export function reviewGraph(points, decisions = []) {
-  const w = 340;
-  const h = 150;
-  const left = 34;
-  const ys = points.flatMap((p) => [p.view, p.exact]).filter((v) => v !== null && v !== undefined);
-  const top = Math.max(2, Math.ceil(Math.max(...ys.map(Math.abs))));
-  const x = (i) => left + (i * (w - left - 10)) / Math.max(1, points.length - 1);
-  const y = (v) => h / 2 - (v / top) * (h / 2 - 12);
-  const ns = "http://www.w3.org/2000/svg";
-  const node = (tag, attrs, text) => {
-    const e = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const svg = node("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "img", "aria-label": _("The caller's result after each trick:") });
-  for (const v of [top, 0, -top]) {
-    svg.append(node("line", { x1: left, x2: w - 10, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "grid" }));
-    svg.append(node("text", { x: left - 4, y: y(v) + 4, class: "tick", "text-anchor": "end" }, signed(v)));
+/** The points to draw of a line: those with a value (a point without one is stepped over, so
+ * the line runs on unbroken). */
+export function drawnPoints(graph, key) {
+  return graph.map((p, i) => [i, p[key]]).filter(([, v]) => v !== null && v !== undefined);
+}
+
+/** Your expected points after each trick, from your view and with every card seen, the tricks of
+ * your marked decisions circled; the axes labelled (tricks; your points). */
+export function reviewGraph(graph, decisions, asCaller) {
+  const narrow = window.innerWidth < 600; // a phone: fewer units across, so the words stay readable
+  const w = narrow ? 360 : 560;
+  const h = narrow ? 210 : 230;
+  const left = 48;
+  const right = 12;
+  const top = 12;
+  const bottom = 40;
+  const ys = graph.flatMap((p) => [p.view, p.exact]).filter((v) => v !== null && v !== undefined);
+  const most = Math.max(2, Math.ceil(Math.max(...ys.map(Math.abs))));
+  const x = (i) => left + (i * (w - left - right)) / Math.max(1, graph.length - 1);
+  const y = (v) => top + ((most - v) / (2 * most)) * (h - top - bottom);
+  const label = asCaller ? _("Your expected points after each trick (you are the caller):") : _("Your expected points after each trick (as a non-caller: minus half the caller's result):");
+  const chart = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "graph", role: "img", "aria-label": label });
+  for (const v of [most, most / 2, 0, -most / 2, -most]) {
+    chart.append(svg("line", { x1: left, x2: w - right, y1: y(v), y2: y(v), class: v === 0 ? "axis" : "grid" }));
+    chart.append(svg("text", { x: left - 5, y: y(v) + 4, class: "tick", "text-anchor": "end" }, signed(v, Number.isInteger(v) ? 0 : 1)));
   }
-  points.forEach((p, i) => {
-    if (points.length <= 13 || i % 2 === 0) svg.append(node("text", { x: x(i), y: h - 1, class: "tick", "text-anchor": "middle" }, String(p.trick)));
+  graph.forEach((p, i) => {
+    const text = p.label === "start" ? "0" : String(p.trick);
+    if (graph.length <= 14 || i % 2 === 0) chart.append(svg("text", { x: x(i), y: h - bottom + 16, class: "tick", "text-anchor": "middle" }, text));
   });
-  for (const key of ["view", "exact"]) {
-    let d = "";
-    let gap = true; // a point without a value breaks the line
-    points.forEach((p, i) => {
-      if (p[key] === null || p[key] === undefined) {
-        gap = true;
-        return;
-      }
-      d += `${gap ? "M" : "L"}${x(i).toFixed(1)},${y(p[key]).toFixed(1)} `;
-      gap = false;
-    });
-    if (d) svg.append(node("path", { d: d.trim(), class: key }));
-    points.forEach((p, i) => {
-      if (p[key] !== null && p[key] !== undefined) svg.append(node("circle", { cx: x(i), cy: y(p[key]), r: 2.2, class: key }));
-    });
+  chart.append(svg("text", { x: (left + w - right) / 2, y: h - 4, class: "axis-label", "text-anchor": "middle" }, _("after trick")));
+  chart.append(svg("text", { x: 12, y: (top + h - bottom) / 2, class: "axis-label", "text-anchor": "middle", transform: `rotate(-90 12 ${(top + h - bottom) / 2})` }, _("your points")));
+  for (const key of ["exact", "view"]) {
+    const drawn = drawnPoints(graph, key);
+    if (drawn.length > 1) chart.append(svg("path", { d: drawn.map(([i, v], k) => `${k ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: key }));
+    for (const [i, v] of drawn) chart.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: key }));
   }
   for (const d of decisions) {
     const k = d.verdict || d.luck;
-    const at = points.findIndex((p) => p.trick === d.trick && p.label !== "start");
+    const at = graph.findIndex((p) => p.trick === d.trick && p.label !== "start");
     if (!k || d.call || at < 0) continue;
-    const v = points[at].exact ?? points[at].view ?? 0;
-    svg.append(node("circle", { cx: x(at), cy: y(v), r: 4.5, class: `flag verdict-${k}` }));
+    const v = graph[at].exact ?? graph[at].view ?? 0;
+    chart.append(svg("circle", { cx: x(at), cy: y(v), r: 6, class: `flag verdict-${k}` }));
   }
-  const figure = el("figure", "chart");
-  figure.append(el("figcaption", "", _("The caller's result after each trick:")));
-  figure.append(svg, el("p", "legend small", el("span", "key view", _("from your view")), " ", el("span", "key exact", _("every card seen"))));
+  const figure = el("figure", "chart review-graph");
+  figure.append(el("figcaption", "", label));
+  figure.append(chart, el("p", "legend small", el("span", "key view", _("from your view")), " ", el("span", "key exact", _("every card seen"))));
   return figure;
+}
+
+/** A review's page head: whose decisions, and in what role. */
+export function reviewHead(game, names) {
+  const role = game.caller === game.seat ? term("caller") : term("non-caller");
+  const fields = { seed: game.seed, seat: game.seat, role, a: names[(game.seat + 1) % 3], b: names[(game.seat + 2) % 3] };
+  return el("p", "small", fmt(_("Deal {seed}: you in seat {seat} ({role}); opponents: {a}, {b}."), fields));
 }
