@@ -14,6 +14,7 @@ from rich.text import Text
 
 from lukfu_solver.cards import format_cards
 from lukfu_solver.i18n import N_, _, counted, ngettext, number, pgettext, seconds
+from lukfu_solver.i18n import percent as share
 from lukfu_solver.view import SeatView
 
 from .render import Hanging, signed
@@ -25,13 +26,14 @@ if TYPE_CHECKING:
 
 
 def percent(p: float) -> str:
-    """A probability estimated from samples as a player reads it: ``87%``, never a certainty the
-    samples cannot prove (``>99%``, ``<1%`` instead of 100% and 0%)."""
+    """A probability estimated from samples as a player reads it: ``87%`` (``87 %`` in Russian
+    and Spanish, :func:`lukfu_solver.i18n.percent`), never a certainty the samples cannot prove
+    (``>99%``, ``<1%`` instead of 100% and 0%)."""
     if p <= 0.005:
-        return "<1%"
+        return "<" + share(0.01)
     if p >= 0.995:
-        return ">99%"
-    return f"{p:.0%}"
+        return ">" + share(0.99)
+    return share(p)
 
 
 def short(x: float) -> str:
@@ -344,8 +346,8 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool
         lines.append(Text(_("What decides the hand:"), style="bold"))
         lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)
     if adv.outcomes:
-        title = _("How calling ends over the sampled deals (the caller's points; it loses in {p:.0%}):")
-        lines.append(Text(title.format(p=adv.p_caller_loses), style="bold"))
+        title = _("How calling ends over the sampled deals (the caller's points; it loses in {p}):")
+        lines.append(Text(title.format(p=share(adv.p_caller_loses)), style="bold"))
         lines.append(OutcomeChart(adv.outcomes))
         note = chart_note(adv)
         if note is not None:

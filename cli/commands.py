@@ -1,15 +1,18 @@
 """The words a player types at an interactive table (``play``, ``puzzle play``): each command in
 English and in the language in use (``hint`` and ``подсказка`` both ask for a hint), a yes or a no,
 and the command meant when a word is mistyped (``hlep`` → ``help``), as ``lukfu advice`` suggests
-``advise``. The card notation stays as NOTATION.md writes it in every language, but the one word
-of the notation, ``claim``, may be typed in the language's own word too."""
+``advise``: only a command that does something at that moment (``clear`` is not answered
+``claim`` when no claim is possible). The card notation stays as NOTATION.md writes it in every
+language, but the one word of the notation, ``claim``, may be typed in the language's own word too."""
 
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 
-from lukfu_solver.i18n import NP_, language, pgettext
+from lukfu_solver.cards import typed_text
+from lukfu_solver.i18n import NP_, _, language, pgettext
 
 COMMAND_WORDS: dict[str, str] = {
     "hint": NP_("command", "hint"),
@@ -18,6 +21,7 @@ COMMAND_WORDS: dict[str, str] = {
     "moves": NP_("command", "moves"),
     "help": NP_("command", "help"),
     "quit": NP_("command", "quit"),
+    "hand": NP_("command", "hand"),
     "show": NP_("command", "show"),
     "skip": NP_("command", "skip"),
     "claim": NP_("command", "claim"),
@@ -69,6 +73,28 @@ def words(names: Iterable[str]) -> dict[str, str]:
 def command_of(text: str, names: Iterable[str]) -> str | None:
     """The English name of the command ``text`` types (any case, either language), or None."""
     return words(names).get(text.strip().lower())
+
+
+def is_word(text: str) -> bool:
+    """Whether ``text`` is a word (``show``, ``рука``, ``हाथ``): letters only, in any script, and
+    not only the notation's letters (``CS`` or ``x`` is a move begun, answered as one). A word is
+    never a move, since every card has a digit, so it is answered as a word, not as a card with
+    a bad character.
+
+    >>> [is_word(w) for w in ("show", "हाथ", "C", "хС", "C7")]
+    [True, True, False, False, False]
+    """
+    letters = text.replace(" ", "")
+    if not letters or not all(unicodedata.category(ch)[0] in "LM" for ch in letters):  # a vowel sign is a mark
+        return False
+    return not set(typed_text(letters).upper()) <= set("CSMTX")
+
+
+def meant(text: str, names: Iterable[str]) -> str:
+    """`` Did you mean 'help'?`` when ``text`` looks like a mistyped one of ``names`` (the
+    commands that do something now), else nothing."""
+    word = suggestion(text, names)
+    return " " + _("Did you mean '{word}'?").format(word=word) if word else ""
 
 
 def suggestion(text: str, names: Iterable[str]) -> str | None:

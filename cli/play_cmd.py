@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -31,7 +31,7 @@ from lukfu_solver.record import GameRecord
 from lukfu_solver.safe_write import check_target
 from lukfu_solver.view import InvalidMoveError, SeatView
 
-from .commands import command_of, suggestion
+from .commands import command_of, is_word, meant
 from .options import check_seat
 from .output import bad_usage, fresh_name, menu_number, note, stdout_console, tolerant_stdin
 from .play_screen import claim_announcement, help_renderable, hint_renderable, menu, trick_summary
@@ -55,8 +55,10 @@ from .render import (
 if TYPE_CHECKING:
     from lukfu_solver.session import Opponent
 
-TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "help", "quit")
+TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "hand", "show", "help", "quit")
 """The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
+REPLIES = ("play", "pass", "claim")
+"""The words that answer: the calls (R3) and the claim (R14)."""
 MAX_NUMBERED = 30
 """At most this many legal moves are listed with numbers (discards can be hundreds)."""
 
@@ -146,18 +148,36 @@ class Terminal:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
 
+    def valid_now(self, view: SeatView) -> list[str]:
+        """The table words that do something at ``view`` (the only ones a typo is taken for):
+        the calls at the call, a claim only when one may be made (R14), undo only when there is
+        an answer to take back, tricks only once a trick has been played."""
+        names = ["hint", "moves", "hand", "show", "help", "quit"]
+        if view.tricks:
+            names.append("tricks")
+        if self.can_undo:
+            names.append("undo")
+        if view.caller is None:
+            names += ["play", "pass"]
+        elif view.claim_total() is not None:
+            names.append("claim")
+        return names
+
     def handle(self, view: SeatView, line: str) -> Play | str | None:
         """The answer typed, or None after a command or a mistake (explained)."""
         out = self.console.print
         if not line:
             return None
-        replies = ("play", "pass") if view.caller is None else ("claim",)  # words that answer, in this phase
-        cmd = command_of(line, (*TABLE_COMMANDS, *replies))
+        cmd = command_of(line, (*TABLE_COMMANDS, *REPLIES, "yes", "no", "skip"))  # every word of a table
         if cmd == "quit":
             self.confirm_quit()
             return None
         if cmd == "help":
             out(help_renderable())
+            return None
+        if cmd in ("hand", "show"):
+            self.hand_shown = None  # the whole table again, the hand with it
+            self.show(view)
             return None
         if cmd == "undo":
             if not self.can_undo:
@@ -183,25 +203,29 @@ class Terminal:
             typed_n = n if n is not None else excerpt(line, 12)
             out(Text(_("There is no move {n}: choose 1-{count}, or type the move.").format(n=typed_n, count=len(choices))))
             return None
+        valid = self.valid_now(view)
         if view.caller is None:
             if cmd in ("play", "pass"):
                 return cmd
-            out(Text(_("At the call the answer is play or pass (1 or 2).") + self.meant(line, replies)))
+            out(Text(_("At the call the answer is play or pass (1 or 2).") + meant(line, valid)))
+            return None
+        if cmd in ("play", "pass"):
+            out(Text(_("The call is over: type a move or its number.")))
+            return None
+        if cmd is not None and cmd != "claim":  # yes, no, skip: a word of another question
+            out(Text(_("'{word}' answers nothing here: type a move, its number or help.").format(word=line)))
             return None
         try:
             return view.parse_move("claim" if cmd == "claim" else line)
         except InvalidMoveError as err:  # no move at all: a mistyped command?
-            out(Text(_("{why} (type help)").format(why=err.message) + self.meant(line, replies)))
+            if is_word(line):
+                why = _("'{word}' is neither a move nor a command (type help).").format(word=line)
+            else:
+                why = _("{why} (type help)").format(why=err.message)
+            out(Text(why + meant(line, valid)))
         except NotationError as err:
             out(_("[red]Not legal:[/red] {why}").format(why=err.message), highlight=False)
         return None
-
-    @staticmethod
-    def meant(line: str, moves: tuple[str, ...]) -> str:
-        """`` Did you mean 'help'?`` when ``line`` looks like a mistyped command (or one of the
-        ``moves`` words), else nothing."""
-        word = suggestion(line, (*TABLE_COMMANDS, *moves))
-        return " " + _("Did you mean '{word}'?").format(word=word) if word else ""
 
     def confirm_quit(self) -> None:
         """Ask before dropping the deal in progress; a yes (or the end of input) quits."""
@@ -360,14 +384,8 @@ class Terminal:
                 return
             self.announced.add(len(rec.passed_out))
             if rec.passed_out:
-                out(_("All three passed: the cards are dealt again and a new Master is drawn."))
-            if me == 0:
-                who = _("the Master, you call first")
-            else:
-                who = _("seat 0 (the Master) is {player}").format(player=player_name(rec.players[0]))
-            out(Text("\n" + _("New deal: you are seat {seat}; {who}.").format(seat=me, who=who), style="bold"))
-            order = ", ".join(_("seat {seat} {player}").format(seat=s, player=player_name(rec.players[s])) for s in range(3))
-            out(_("Seats in playing order: {order}.").format(order=order))
+                out(Text(_("All three passed: the cards are dealt again and a new Master is drawn at random (R3).")))
+            out(deal_announcement(rec, me))
             if me != 0:
                 hand = rec.hands[me]
                 old = old_cards(hand, 0)
@@ -403,6 +421,28 @@ class Terminal:
         out(line)
         if trick.complete:
             out(trick_summary(view, rec.players, me))
+
+
+def deal_announcement(rec: GameRecord, me: int) -> RenderableType:
+    """Before a deal's calls: its seed, your seat, who the Master is and why (R2: drawn at random
+    for every deal), and the table in playing order from you, so each opponent is seen keeping
+    its place (the first always plays after you) while the seat numbers turn with the Master."""
+    assert rec.players is not None
+    head = Text("\n" + _("New deal, seed {seed}: you are seat {seat}.").format(seed=rec.seed, seat=me), style="bold")
+    if me == 0:
+        master = _("You are the Master, drawn at random for this deal (R2): seat 0, you call first and lead the first trick.")
+    else:
+        master = _(
+            "{player} is the Master, drawn at random for this deal (R2): seat 0, who calls first and leads the first trick."
+        ).format(player=player_name(rec.players[0]))
+    order = [(me + k) % 3 for k in range(3)]
+    table = " → ".join(
+        (_("you (seat {seat})") if s == me else _("{player} (seat {seat})")).format(
+            seat=s, player=player_name(rec.players[s])
+        )
+        for s in order
+    )
+    return Group(head, Text(master), Text(_("In playing order from you: {order}.").format(order=table)))
 
 
 def _call_line(seat: int, player: str, call: str, mine: bool) -> str:
@@ -503,13 +543,15 @@ def play(
     is played; other seats' face-down discards show as card backs. Type moves as NOTATION.md
     writes them (S7, C5S5M5, S345, claim), a discard as the cards you give up (C2 M4 T1), or a
     number; illegal input is explained and asked again. Commands: hint, undo, tricks, moves,
-    help, quit (in your language too). At the end of a deal every hand is revealed, the net
-    points shown and the deal saved as a record for `lukfu replay` (never overwriting a file
-    unless --force). Each deal's Master is drawn at random (R2; after three passes the cards are
-    dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
+    hand (the table again), help, quit (in your language too). At the end of a deal every hand
+    is revealed, the net points shown and the deal saved as a record for `lukfu replay` (never
+    overwriting a file unless --force). Each deal's Master is drawn at random (R2; after three
+    passes the cards are dealt again from the next seed, R3), so your seat number may change;
+    the order round the table stays: the first opponent (A) plays right after you, the second
+    (B) right before. Reads answers from a pipe too; end of input quits.
     """
     from lukfu_solver.game import first_master
-    from lukfu_solver.session import YOU, parse_opponents
+    from lukfu_solver.session import parse_opponents, person_names
 
     from .play_session import Session, deal_seeds, record_path
 
@@ -540,8 +582,7 @@ def play(
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
     human = 0 if seat is None else (first_master(seed) + seat) % 3
-    names = [o.name for o in engines]
-    names.insert(human, YOU)
+    names = person_names(human, engines)  # the same people, in the same order round the table, every deal
     a, b = (player_name(o.name) for o in engines)
     if deals == 1:
         head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
@@ -560,11 +601,11 @@ def play(
     term = Terminal(console, level, seed, infer)
     for k, deal_seed in enumerate(seeds, 1):
         if deals > 1:
-            console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))
+            console.print(Text("\n" + session.deal_head(k), style="bold"))
         rec = play_one(console, term, engines, human, level, deal_seed)
         if rec is None:
             break
-        session.add(rec, finish(console, rec, record_path(path, k, deals), force))
+        session.add(rec, finish(console, rec, record_path(path, k, deals), force, deal_seed))
         if deals > 1:
             console.print(session.score_line())
             if k < deals and not term.go_on():
@@ -613,20 +654,22 @@ def force_hint() -> str:
     return _("use --force to overwrite it")
 
 
-def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
-    """Save the record to ``path`` (default: a fresh ``lukfu-<seed>.json``) and return where.
+def save_record(rec: GameRecord, path: Path | None, force: bool, seed: int) -> Path:
+    """Save the record to ``path`` (default: a fresh ``lukfu-<seed>.json``, ``seed`` the one the
+    deal was started with, as the banner said, even when a redeal's record keeps another) and
+    return where.
 
     A record is never lost and never saved elsewhere in silence: when ``path`` fails (a file or
     link appeared during the game, the disk is full) it is saved to a fresh name and, failing
     that too, printed on stdout; either way a NotationError then says what happened (exit 2).
     """
-    target = path if path is not None else _fresh_name(rec.seed or 0)
+    target = path if path is not None else _fresh_name(seed)
     try:
         rec.save(target, overwrite=force, field="record", hint=force_hint())
         return target
     except NotationError as err:
         fault = err.message
-    fallback = _fresh_name(rec.seed or 0)
+    fallback = _fresh_name(seed)
     try:
         if fallback == target:
             raise NotationError("record", fault)
@@ -642,8 +685,9 @@ def save_record(rec: GameRecord, path: Path | None, force: bool) -> Path:
     )
 
 
-def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Path:
-    """Reveal every hand and the tricks, show the result and save the record (where: returned)."""
+def finish(console: Any, rec: GameRecord, path: Path | None, force: bool, seed: int) -> Path:
+    """Reveal every hand and the tricks, show the result and save the record (where: returned;
+    by default a file named for ``seed``, the seed the deal was started with)."""
     from lukfu_solver.session import YOU
 
     assert rec.players is not None and rec.outcome is not None
@@ -661,7 +705,7 @@ def finish(console: Any, rec: GameRecord, path: Path | None, force: bool) -> Pat
             style="bold",
         )
     )
-    target = save_record(rec, path, force)
+    target = save_record(rec, path, force, seed)
     console.print(
         _("Record saved to {path} (see it again with: lukfu replay {path})").format(path=target), highlight=False
     )

@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.i18n import N_, _, number, pgettext
+from lukfu_solver.i18n import N_, _, number, percent, pgettext
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
 
@@ -22,12 +22,13 @@ from .commands import shown, typed
 from .render import hand_table, player_name, plural, signed, worth_text
 
 COMMANDS = (
-    ("hint", N_("the engine's estimate of every legal move (at the call: play or pass)")),
-    ("undo", N_("take back your last answer")),
-    ("tricks", N_("every trick so far")),
-    ("moves", N_("all your legal moves")),
-    ("help", N_("this help")),
-    ("quit", N_("stop without saving")),
+    (("hint",), N_("the engine's estimate of every legal move (at the call: play or pass)")),
+    (("undo",), N_("take back your last answer")),
+    (("tricks",), N_("every trick so far")),
+    (("moves",), N_("all your legal moves")),
+    (("hand", "show"), N_("the table again: your hand, the trick, everyone's fu and cards, your choices")),
+    (("help",), N_("this help")),
+    (("quit",), N_("stop without saving")),
 )
 
 
@@ -43,8 +44,8 @@ def help_renderable() -> RenderableType:
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
-    for word, what in COMMANDS:
-        table.add_row(shown(word), _(what))
+    for names, what in COMMANDS:
+        table.add_row(", ".join(shown(name) for name in names), _(what))
     return Group(how, Text(_("Commands:")), table)
 
 
@@ -111,7 +112,7 @@ def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
             Text(choice_word(m.move), style=style),
             Text(signed(m.value, 2), style=style),
             number(m.stderr, 2),
-            "-" if p is None else f"{p:.0%}",
+            "-" if p is None else percent(p),
         )
     parts: list[RenderableType] = [head, table]
     untold = h.untold()

@@ -2,11 +2,13 @@
 
 The same three people sit at the table for the whole session: you and two engine players, each
 named by a plain strength (``easy``, ``medium``, ``strong``) or by the engine spec typed
-(:func:`lukfu_solver.session.parse_opponents`, the one grammar of the opponents). Deal k
-(from 1) has the seed ``SEED + k - 1``, so any deal can be played again alone; its Master is drawn
-at random, as RULES.md has it for every deal (R2, and R3 after three passes), so your seat changes
-from deal to deal. Every deal is saved as its own record when it ends; after each deal the score
-so far is shown, and at the end (or when you stop) a summary of every deal and the totals.
+(:func:`lukfu_solver.session.parse_opponents`, the one grammar of the opponents), the first
+(``A``) always playing right after you and the second (``B``) right before
+(:func:`lukfu_solver.session.seated_after`). Deal k (from 1) has the seed ``SEED + k - 1``, so
+any deal can be played again alone; its Master is drawn at random, as RULES.md has it for every
+deal (R2, and R3 after three passes), so your seat number changes from deal to deal while the
+order round the table stays. Every deal is saved as its own record when it ends; before each deal
+the score so far is shown, and at the end (or when you stop) a summary of every deal and the totals.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ class Session:
 
     @property
     def order(self) -> list[int]:
-        """The people as the score lists them: you first, then the engines as seated."""
+        """The people as the score lists them: you first, then the engines in playing order from
+        you (the one after you, then the one before: ``A`` then ``B``), as every deal seats them."""
         you = self.names.index("you")
-        return [you] + [p for p in range(3) if p != you]
+        return [you, (you + 1) % 3, (you + 2) % 3]
 
     def add(self, rec: GameRecord, path: Path) -> None:
         """A deal finished and saved."""
@@ -82,14 +85,23 @@ class Session:
                 sums[p] += v
         return sums
 
+    def score(self) -> str:
+        """``you +3 · medium A -1 · medium B -2``: each person's points so far."""
+        totals = self.totals()
+        return " · ".join(f"{player_name(self.names[p])} {signed(totals[p])}" for p in self.order)
+
     def score_line(self) -> Text:
         """``Score after deal 2 of 5: you +3 · medium A -1 · medium B -2``."""
-        totals = self.totals()
-        score = " · ".join(f"{player_name(self.names[p])} {signed(totals[p])}" for p in self.order)
         return Text(
-            _("Score after deal {k} of {n}: {score}").format(k=len(self.records), n=self.deals, score=score),
+            _("Score after deal {k} of {n}: {score}").format(k=len(self.records), n=self.deals, score=self.score()),
             style="bold",
         )
+
+    def deal_head(self, k: int) -> str:
+        """The line before deal ``k`` (from 1): ``Deal 2 of 5 — score so far: you +3 · …``."""
+        if k == 1:
+            return _("Deal {k} of {n}").format(k=k, n=self.deals)
+        return _("Deal {k} of {n} — score so far: {score}").format(k=k, n=self.deals, score=self.score())
 
     def summary(self) -> RenderableType:
         """Every deal played: your seat (marked when you called), who won and everyone's points,

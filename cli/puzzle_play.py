@@ -12,12 +12,12 @@ from lukfu_solver.cards import format_cards, iter_cards, suit_bits
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, suit_name
 from lukfu_solver.inputs import excerpt
-from lukfu_solver.plays import CLAIM, DISCARD, SET, SINGLE, Play
+from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, SET, SINGLE, Play
 from lukfu_solver.position import Position
 
-from .commands import command_of, suggestion, typed
+from .commands import command_of, is_word, meant, typed
 from .output import menu_number
-from .render import Hanging, move_words, narrate_pv, position_renderable, result_line
+from .render import Hanging, fu_list, move_words, narrate_pv, position_renderable, result_line
 
 if TYPE_CHECKING:
     from lukfu_solver.puzzles import Puzzle
@@ -90,16 +90,23 @@ def puzzle_head(puzzle: Puzzle) -> str:
     return head + (f": {title_text(puzzle.title)}" if puzzle.title else "")
 
 
-PUZZLE_COMMANDS = ("hint", "show", "skip", "help", "quit", "claim")
+PUZZLE_COMMANDS = ("hint", "hand", "show", "skip", "help", "quit", "claim")
 """The words ``puzzle play`` understands besides moves (:mod:`.commands`: English and the language in use)."""
+
+
+def valid_now(pos: Position) -> list[str]:
+    """The words that do something at ``pos`` (the only ones a typo is taken for): a claim only
+    when the seat to move may claim (R14)."""
+    names = [n for n in PUZZLE_COMMANDS if n != "claim"]
+    return names + ["claim"] if pos.is_legal(CLAIM_PLAY) else names
 
 
 def play_help() -> str:
     """How to answer in ``puzzle play``, with the command words of the language in use."""
     return _(
         "Enter a move as written in NOTATION.md (S7, C5S5M5, xC2M4, {claim}) or its number in the menu; "
-        "'{hint}' for a hint (twice: the move), '{show}' for the table, '{skip}' for the next puzzle, "
-        "'{quit}' to stop."
+        "'{hint}' for a hint (twice: the move), '{show}' or '{hand}' for the table, '{skip}' for the next "
+        "puzzle, '{quit}' to stop."
     ).format(**{name: typed(name) for name in PUZZLE_COMMANDS})
 
 
@@ -123,7 +130,8 @@ class PlaySession:
         self.out.flush()
 
     def ask(self) -> str | None:
-        """The next command, or None at the end of input."""
+        """The next command, or None at the end of input; echoed after the prompt when read from
+        a pipe, as ``lukfu play`` does, so the screen reads as if typed."""
         self.out.write("> ")
         self.out.flush()
         line = self.stream.readline()
@@ -131,6 +139,8 @@ class PlaySession:
             self.out.write("\n")
             self.eof = True
             return None
+        if not self.stream.isatty():
+            self.out.write(line.strip() + "\n")
         return line.strip()
 
     def board(self, pos: Position) -> None:
@@ -148,7 +158,7 @@ class PlaySession:
     def state(self, pos: Position) -> str:
         """One line: hands, fu and the trick so far."""
         hands = " · ".join(_("seat {seat} {cards}").format(seat=s, cards=format_cards(pos.hands[s])) for s in range(3))
-        fu = ",".join(str(f) for f in pos.fu)
+        fu = fu_list(pos.fu)
         trick = ", ".join(
             _("seat {seat} {cards}").format(seat=(pos.leader + i) % 3, cards=p) for i, p in enumerate(pos.trick)
         ) or _("none")
@@ -197,7 +207,7 @@ class PlaySession:
                 if word == "help":
                     self.say(play_help())
                     continue
-                if word == "show":
+                if word in ("show", "hand"):
                     self.board(p)
                     self.menu(menu)
                     continue
@@ -247,9 +257,11 @@ class PlaySession:
         try:
             move = Play.parse(cmd)
         except NotationError as err:
-            word = suggestion(cmd, PUZZLE_COMMANDS)
-            meant = " " + _("Did you mean '{word}'?").format(word=word) if word else ""
-            self.say(_("Not a move: {why}. Type 'help' for help.").format(why=err) + meant)
+            if is_word(cmd):
+                why = _("'{word}' is neither a move nor a command (type help).").format(word=cmd)
+            else:
+                why = _("Not a move: {why}. Type 'help' for help.").format(why=err)
+            self.say(why + meant(cmd, valid_now(pos)))
             return None
         if not pos.is_legal(move):
             self.say(_("{move} is not legal here: {why}.").format(move=move, why=pos.why_illegal(move)))
@@ -280,7 +292,7 @@ class PlaySession:
         elif in_trick and not pos.trick:
             w = pos.to_move
             won = _("seat {seat} wins the trick: {n} fu (fu {fu})").format(
-                seat=w, n=pos.fu[w] - before[w], fu=",".join(map(str, pos.fu))
+                seat=w, n=pos.fu[w] - before[w], fu=fu_list(pos.fu)
             )
             self.say(won, indent=2)
             if pos.outcome is not None:

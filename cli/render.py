@@ -137,6 +137,16 @@ def worth_text(total: int, winner: int, caller: int) -> str:
     return words.format(n=n)
 
 
+def fu_list(fu: Sequence[int]) -> str:
+    """Each seat's fu, seat 0 first, joined by dashes as a score is written (``4–1–0``): never by
+    commas, which read as a decimal mark in Russian and Spanish (``2,1`` is two and a tenth).
+
+    >>> fu_list((4, 1, 0))
+    '4–1–0'
+    """
+    return "–".join(str(f) for f in fu)
+
+
 def points_text(points: Sequence[int]) -> str:
     """``seat 0 -2, seat 1 +4, seat 2 -2``."""
     return ", ".join(_("seat {seat} {points}").format(seat=s, points=signed(p)) for s, p in enumerate(points))
@@ -531,8 +541,7 @@ def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
         if not p.trick:  # the trick is complete (R10)
             winner = p.to_move
             won = p.fu[winner] - before[winner]
-            fu = ",".join(str(f) for f in p.fu)
-            wins = _("; seat {seat} wins {won} fu (fu {fu})").format(seat=winner, won=won, fu=fu)
+            wins = _("; seat {seat} wins {won} fu (fu {fu})").format(seat=winner, won=won, fu=fu_list(p.fu))
             lines.append(_("trick {n}: ").format(n=n) + "; ".join(words) + wins)
             words = []
             n += 1

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lukfu_solver.i18n import N_, _, ngettext
+from lukfu_solver.i18n import N_, _, ngettext, number, percent
 
 from .output import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
@@ -27,16 +27,16 @@ def sample_note(count: int, stats: dict[str, Any], per_second: float | None) -> 
     """The note after the deals: how many, the sampling method, the consistent deals and the speed."""
     method = {"exact": _("exact"), "rejection": _("rejection"), "enumeration": _("enumeration"), "quick": _("quick")}
     known = (
-        ngettext("{n:,} consistent deal", "{n:,} consistent deals", stats["count"]).format(n=stats["count"])
+        ngettext("{n} consistent deal", "{n} consistent deals", stats["count"]).format(n=number(stats["count"]))
         if stats["count"] is not None
         else _("count unknown")
     )
     if stats["acceptance"] is not None:
-        known += _(", acceptance {rate:.1%}").format(rate=stats["acceptance"])
+        known += _(", acceptance {rate}").format(rate=percent(stats["acceptance"], 1))
     text = ngettext(
         "{n} deal drawn by {method} sampling ({known})", "{n} deals drawn by {method} sampling ({known})", count
     ).format(n=count, method=method.get(stats["method"], stats["method"]), known=known)
-    return text + (_(", {speed:,.0f} deals/s").format(speed=per_second) if per_second else "")
+    return text + (_(", {speed} deals/s").format(speed=number(per_second)) if per_second else "")
 
 
 def sample(

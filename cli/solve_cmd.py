@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _
+from lukfu_solver.i18n import _, number, percent, pgettext
 from lukfu_solver.inputs import MAX_JOBS, MAX_NODES, check_int
 from lukfu_solver.parallel import ordered_map
 from lukfu_solver.plays import Play
@@ -217,16 +217,16 @@ def moves_table(pos: Position, res: SolveResult) -> Table:
     """Every root move with its value, best first for the side to move, the best marked."""
     maximizing = pos.to_move == pos.caller
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("move")
-    table.add_column("value", justify="right")
+    table.add_column(pgettext("column", "move"))
+    table.add_column(pgettext("column", "value"), justify="right")
     table.add_column("")
     order = sorted(res.moves, key=lambda m: ((-1 if maximizing else 1) * res.moves[m], m.sort_key()))
     for m in order:
         v = res.moves[m]
         if m == res.best:
-            mark = Text("◀ best", style="bold green")
+            mark = Text(_("◀ best"), style="bold green")
         elif res.value is not None and v == res.value:
-            mark = Text("also best", style="green")
+            mark = Text(_("also best"), style="green")
         else:
             mark = Text("")
         style = "bold" if m == res.best else ""
@@ -235,9 +235,10 @@ def moves_table(pos: Position, res: SolveResult) -> Table:
 
 
 def stats_line(res: SolveResult) -> str:
-    """Nodes, table hit rate and time."""
-    return _("nodes {nodes:,} · table hit rate {rate:.1%} · time {ms:,.0f} ms").format(
-        nodes=res.nodes, rate=res.hit_rate, ms=res.ms
+    """The work done, in the glossary's words and the language's numbers: the positions searched
+    (``nodes`` in --json), the share the table of positions already knew, the time."""
+    return _("positions searched: {nodes} · table hit rate: {rate} · time: {ms} ms").format(
+        nodes=number(res.nodes), rate=percent(res.hit_rate, 1), ms=number(res.ms)
     )
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from .cards import NUM_CARDS
 from .errors import NotationError
 from .i18n import _
-from .inputs import check_seed
+from .inputs import MAX_SEED, check_seed
 from .plays import CLAIM, CLAIM_PLAY, DISCARD, Play, classify
 from .position import Position
 from .record import MAX_PASSED_OUT, GameRecord, Hands
@@ -49,6 +49,36 @@ def deal_from_seed(seed: int) -> Hands:
     """The deal of ``seed`` (0 ≤ seed < 2**63, checked): ``deal_hands(random.Random(seed))``, the
     same in every process."""
     return deal_hands(random.Random(check_seed(seed)))
+
+
+REDEAL_STEP = 1_000_000_007
+"""How far apart the seeds of a game's deals are: after ``k`` deals passed out (R3) the cards are
+dealt by the seed ``seed + k × REDEAL_STEP`` (:func:`deal_seed`). A large step, so the redeals of
+a session's seeds (``SEED``, ``SEED + 1`` …) are not that session's next deals; a plain number,
+so a player can work a redeal's seed out."""
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed that deals deal ``deal`` (0: the first) of a game of ``seed``: ``deal`` deals after
+    it were passed out (R3), the cards are :func:`deal_from_seed` of it and its Master is
+    :func:`first_master` of it. So ``lukfu deal --seed`` and ``lukfu play --seed`` of a redeal's
+    seed show and play the hand played, and a record of it keeps that seed (``lukfu-record/3``).
+
+    >>> deal_seed(7, 0), deal_seed(7, 2)
+    (7, 2000000021)
+    >>> deal_seed(MAX_SEED, 1) == REDEAL_STEP - 1  # the seeds wrap round, and stay seeds
+    True
+    """
+    return (check_seed(seed) + deal * REDEAL_STEP) % (MAX_SEED + 1)
+
+
+def game_seed(seed: int, deal: int) -> int:
+    """The seed of the game whose deal ``deal`` is dealt by ``seed``: :func:`deal_seed` undone.
+
+    >>> game_seed(deal_seed(7, 2), 2)
+    7
+    """
+    return (check_seed(seed) - deal * REDEAL_STEP) % (MAX_SEED + 1)
 
 
 def start_position(seed: int, caller: int = 0) -> Position:
@@ -87,7 +117,8 @@ def _name(player: Player) -> str:
 
 def first_master(seed: int) -> int:
     """The person (index into ``players``) that :func:`play_deal` makes Master of the first deal
-    of ``seed``, drawn after that deal's cards (a later deal, after three passes, draws again).
+    of ``seed``, drawn after that deal's cards (a later deal, after three passes, is dealt by its
+    own seed, :func:`deal_seed`, and draws its Master after its cards the same way).
 
     >>> from lukfu_solver.players.random import RandomPlayer
     >>> rec = play_deal([RandomPlayer(1), RandomPlayer(2), RandomPlayer(3)], seed=7, names="abc")
@@ -107,8 +138,11 @@ class Game:
 
     The three persons (0, 1, 2) sit at the table for the whole game, ``names[person]`` naming
     them in the record; each deal draws its Master among them, and seat ``s`` of a deal is person
-    ``(master + s) % 3``. The state is the seed and the answers given (the calls and plays of
-    every deal, in order): everything else is derived from them.
+    ``(master + s) % 3``. Deal ``k`` (0 the first) is dealt by :func:`deal_seed` ``(seed, k)``:
+    the record of a deal keeps that seed. ``chained`` is the older rule of ``lukfu-record/2``
+    games, kept to resume them: a redeal went on drawing from the first deal's generator, so
+    no seed dealt it. The state is the seed and the answers given (the calls and plays of every
+    deal, in order): everything else is derived from them.
 
     >>> g = Game(7, ("ann", "bob", "cy"))
     >>> g.phase, g.to_move, g.legal_answers()
@@ -119,11 +153,12 @@ class Game:
     ('call', [])
     """
 
-    def __init__(self, seed: int, names: Sequence[str] = ("", "", "")) -> None:
+    def __init__(self, seed: int, names: Sequence[str] = ("", "", ""), chained: bool = False) -> None:
         check_seed(seed)
         if len(names) != 3:
             raise NotationError("names", _("three names, got {count}").format(count=len(names)))
         self.seed = seed
+        self.chained = chained
         self.names = [str(n) for n in names]
         self._answers: list[str | Play] = []
         self.persons: list[int] = []
@@ -132,7 +167,6 @@ class Game:
 
     def _restart(self) -> None:
         """The state before any answer: the first deal of the seed."""
-        self._rng = random.Random(self.seed)
         self.passed_out: list[Hands] = []
         self.masters: list[int] = []
         """The Master of each deal dealt so far (the current one last)."""
@@ -141,8 +175,11 @@ class Game:
         self._deal()
 
     def _deal(self) -> None:
-        """Deal the next deal from the seed's generator and draw its Master."""
-        self.hands: Hands = deal_hands(self._rng)  # the first deal is deal_from_seed(seed)
+        """Deal the next deal from its seed (:func:`deal_seed`) and draw its Master after its cards."""
+        k = len(self.passed_out)
+        if k == 0 or not self.chained:
+            self._rng = random.Random(deal_seed(self.seed, k))
+        self.hands: Hands = deal_hands(self._rng)  # deal k is deal_from_seed(deal_seed(seed, k))
         self.master = self._rng.randrange(3)
         self.masters.append(self.master)
         self.calls: list[str] = []
@@ -153,10 +190,16 @@ class Game:
     def from_record(cls, record: GameRecord) -> Game:
         """The game ``record`` holds, resumed (finished or not): its seed deals each deal again,
         checked against the record's hands, and its answers are pushed again; the persons are
-        named as the record names the seats of its last deal."""
+        named as the record names the seats of its last deal. A ``lukfu-record/3`` record keeps
+        the seed of its own deal (the game's is :func:`game_seed` of it); an older one the seed
+        of the game's first deal, its redeals chained."""
         if record.seed is None:
             raise NotationError("record", _("only a game with its seed can be resumed"))
-        game = cls(record.seed)
+        k = len(record.passed_out)
+        if record.version >= 3:
+            game = cls(game_seed(record.seed, k))
+        else:
+            game = cls(record.seed, chained=k > 0)
         deals = [*record.passed_out, record.hands]
         for k, hands in enumerate(deals):
             if game.hands != hands:
@@ -213,21 +256,49 @@ class Game:
             return len(self.calls)
         return None if self.pos.is_over else self.pos.to_move
 
+    def seed_of(self, deal: int) -> int:
+        """The seed a record of deal ``deal`` (0 the first) keeps: the one that deals it
+        (:func:`deal_seed`), or the game's own for a chained game (``lukfu-record/2``)."""
+        return self.seed if self.chained else deal_seed(self.seed, deal)
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed of the current deal (:meth:`seed_of`): ``lukfu deal --seed`` of it shows its
+        hands, ``lukfu play --seed`` of it plays it."""
+        return self.seed_of(len(self.passed_out))
+
     @property
     def record(self) -> GameRecord:
-        """The game so far as a record (``outcome`` None until the end)."""
+        """The game so far as a record (``outcome`` None until the end), keeping the seed of the
+        current deal (:attr:`deal_seed`)."""
         outcome = None if self.pos is None else self.pos.outcome
         return GameRecord(
-            self.hands, tuple(self.calls), tuple(self.plays), outcome, self.seat_names, self.seed, tuple(self.passed_out)
+            self.hands,
+            tuple(self.calls),
+            tuple(self.plays),
+            outcome,
+            self.seat_names,
+            self.deal_seed,
+            tuple(self.passed_out),
+            version=2 if self.chained else 3,
         )
 
     def passed_out_record(self, deal: int) -> GameRecord:
         """The record of passed-out deal ``deal`` (0 the first, -1 the last): its hands, the three
-        passes and its seats' names (R3)."""
+        passes, its seats' names and its seed (R3)."""
         k = range(len(self.passed_out))[deal]
         names = [self.names[(self.masters[k] + s) % 3] for s in range(3)]
         seat_names = (names[0], names[1], names[2])
-        return GameRecord(self.passed_out[k], ("pass",) * 3, (), None, seat_names, self.seed, tuple(self.passed_out[:k]))
+        return GameRecord(
+            self.passed_out[k],
+            ("pass",) * 3,
+            (),
+            None,
+            seat_names,
+            self.seed_of(k),
+            tuple(self.passed_out[:k]),
+            version=2 if self.chained else 3,
+        )
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` knows now: the calling-phase view during the call (a final claim is not shown)."""
@@ -312,8 +383,9 @@ def play_deal(
     :func:`deal_from_seed`'s: ``lukfu deal --seed SEED --seat S`` shows the hand seat S gets),
     then the Master is drawn among the persons (R2) and seats are numbered from the Master (seat
     s is person (master + s) % 3); the calls go from seat 0 (R3); if all pass, the hands go to
-    ``passed_out``, the cards are dealt again and a new Master is drawn (at most
-    :data:`~lukfu_solver.record.MAX_PASSED_OUT` times). ``seed`` is 0 ≤ seed < 2**63 (checked).
+    ``passed_out`` and the next deal is dealt, and its Master drawn, the same way from its own
+    seed, :func:`deal_seed` (at most :data:`~lukfu_solver.record.MAX_PASSED_OUT` times). The
+    record keeps the seed of the deal played. ``seed`` is 0 ≤ seed < 2**63 (checked).
     Every answer is checked: an illegal one raises :class:`IllegalMove`. ``names`` (default: each
     player's ``name`` or function name) label the record's players by seat.
 

@@ -275,6 +275,25 @@ def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = N
     return ("-" if x < 0 else "+" if sign else "") + out
 
 
+PERCENT_SPACE: dict[str, str] = {"ru": "\u00a0", "es": "\u00a0"}
+"""What stands between a number and its ``%`` (CLDR): nothing in English and Hindi, a no-break
+space in Russian and Spanish (``34,9 %``), so the sign never wraps away from its number."""
+
+
+def percent(share: float, decimals: int = 0, code: str | None = None) -> str:
+    """The fraction ``share`` (0.349) as a percentage the language in use (or ``code``) writes:
+    its decimal mark and the space its ``%`` takes.
+
+    >>> percent(0.349, 1), percent(1)
+    ('34.9%', '100%')
+    >>> with using_language("ru"):
+    ...     percent(0.349, 1)
+    '34,9\xa0%'
+    """
+    code = language() if code is None else code
+    return number(share * 100, decimals, code=code) + PERCENT_SPACE.get(code, "") + "%"
+
+
 def seconds(x: float) -> str:
     """A duration in seconds with one decimal, in the language's words (``0.4 s``, ``0,4 с``)."""
     return _("{seconds} s").format(seconds=number(x, 1))

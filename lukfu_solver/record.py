@@ -48,13 +48,16 @@ from .rules import Outcome
 from .safe_write import write_atomic
 from .view import HAND_SIZE, SeatView
 
-FORMAT = "lukfu-record/2"
+FORMAT = "lukfu-record/3"
 """The value of the ``format`` key of every record this module writes."""
-FORMATS: dict[str, int] = {"lukfu-record/1": 1, FORMAT: 2}
-"""The formats read, and their version. They differ only in what ``seed`` means: in version 2
-the seed's first deal is ``game.deal_from_seed(seed)`` (the hands ``lukfu deal --seed`` shows)
-and the Master is drawn after it; version 1 drew the Master first. The hands are always the
-record's own, so both replay the same."""
+FORMATS: dict[str, int] = {"lukfu-record/1": 1, "lukfu-record/2": 2, FORMAT: 3}
+"""The formats read, and their version. They differ only in what ``seed`` means. In version 3 the
+seed deals the record's own hands (``game.deal_from_seed(seed)``, the hands ``lukfu deal --seed``
+shows), and its Master is drawn after them, even after deals passed out (each deal of a game has
+its seed, ``game.deal_seed``). Version 2 kept the seed of the game's first deal, whose generator
+dealt the redeals too, so after a deal passed out no seed dealt the hand played; without a deal
+passed out, 2 and 3 mean the same. Version 1 drew the Master first. The hands are always the
+record's own, so all three replay the same."""
 
 Hands = tuple[CardSet, CardSet, CardSet]
 _KEYS = ("format", "seed", "players", "passed_out", "hands", "calls", "caller", "plays", "result")
@@ -73,7 +76,8 @@ class GameRecord:
     """One whole deal: dealt ``hands`` (seat 0 = Master), ``calls``, ``plays`` and ``outcome``.
 
     ``outcome`` is None only for an unfinished record. ``players`` names the players by seat,
-    ``seed`` is the seed that dealt the deal, ``passed_out`` the deals passed out before it (R3).
+    ``seed`` is the seed that dealt the deal (version 3: these very hands, whatever was passed
+    out before), ``passed_out`` the deals passed out before it (R3).
     """
 
     hands: Hands
@@ -83,8 +87,9 @@ class GameRecord:
     players: tuple[str, str, str] | None = None
     seed: int | None = None
     passed_out: tuple[Hands, ...] = ()
-    version: int = 2
-    """The format version (:data:`FORMATS`): 2 for every record written now, 1 read from an older file."""
+    version: int = 3
+    """The format version (:data:`FORMATS`): 3 for every record written now, 1 or 2 read from an
+    older file (and written back as it was)."""
 
     @property
     def caller(self) -> int | None:
@@ -129,7 +134,7 @@ class GameRecord:
         if version is None:
             raise NotationError(
                 "record: format",
-                _("expected {expected!r} (or the older 'lukfu-record/1'), got {format}").format(
+                _("expected {expected!r} (or an older 'lukfu-record/1' or 'lukfu-record/2'), got {format}").format(
                     expected=FORMAT, format=excerpt(data["format"])
                 ),
             )

@@ -128,6 +128,32 @@ def parse_opponents(given: str | Sequence[str], level: int) -> tuple[Opponent, O
     return (Opponent(labels[0], labels[0], engines[0]), Opponent(labels[1], labels[1], engines[1]))
 
 
+def seated_after(person: int) -> tuple[int, int]:
+    """The persons who play right after ``person`` and right before it, in every deal: seats
+    are numbered in playing order from each deal's Master (R2), so the order round the table
+    never changes, only where seat 0 is. The opponents are seated this way (the first after
+    the person), so ``A`` always plays after you and ``B`` before you, at the terminal and in
+    the browser alike, whatever seat you take.
+
+    >>> seated_after(0), seated_after(1), seated_after(2)
+    ((1, 2), (2, 0), (0, 1))
+    """
+    return ((person + 1) % 3, (person + 2) % 3)
+
+
+def person_names(human: int, opponents: tuple[Opponent, Opponent]) -> list[str]:
+    """The names of the persons 0, 1, 2 at a table where ``human`` (named ``you``) plays
+    ``opponents`` seated as :func:`seated_after` seats them.
+
+    >>> person_names(1, parse_opponents("easy", 3))
+    ['easy B', 'you', 'easy A']
+    """
+    after, before = seated_after(human)
+    names = [YOU, YOU, YOU]
+    names[after], names[before] = opponents[0].name, opponents[1].name
+    return names
+
+
 def engine_seed(seed: int, index: int) -> int:
     """The seed of engine ``index`` (0 or 1, in the order of the persons at the table) in the
     game of ``seed``: the same at the terminal and in the browser."""
@@ -168,7 +194,9 @@ class GameSession:
 
     ``human`` is the person's index at the :class:`~lukfu_solver.game.Game` (persons 0, 1, 2,
     fixed for the game); every deal draws its Master, so the person's seat can change after
-    three passes (R3). ``opponents`` are the two engines, seated in the order of the persons.
+    three passes (R3). ``opponents`` are the two engines as the person sees them: the first
+    (``A`` when both are alike) plays right after the person, the second right before, in every
+    deal (:func:`seated_after`), whichever person the person is.
     """
 
     def __init__(
@@ -187,12 +215,12 @@ class GameSession:
         self.human = human
         self.opponents = opponents
         self.level = level
-        others = [p for p in range(3) if p != human]
+        others = seated_after(human)
         self.engines = {p: o.engine for p, o in zip(others, opponents, strict=True)}
         """Each engine person's spec."""
-        self.engine_seeds = {p: engine_seed(seed, i) for i, p in enumerate(others)}
-        """Each engine person's seed (:func:`engine_seed`)."""
-        names = [YOU if p == human else opponents[others.index(p)].name for p in range(3)]
+        self.engine_seeds = {p: engine_seed(seed, i) for i, p in enumerate(sorted(others))}
+        """Each engine person's seed (:func:`engine_seed`, in the order of the persons)."""
+        names = person_names(human, opponents)
         self.game = game if game is not None else Game(seed, names)
         self._forget()
 
@@ -227,14 +255,13 @@ class GameSession:
         game = Game.from_record(record)
         human = game.names.index(YOU)
         found = []
-        for p in range(3):
-            if p != human:
-                label = game.names[p].split(" ")[0]  # ``rule A`` plays ``rule``
-                found.append(Opponent(label, game.names[p], opponent_engine(label, "record: players")))
+        for p in seated_after(human):  # each engine stays at its person, under the record's name
+            label = game.names[p].split(" ")[0]  # ``rule A`` plays ``rule``
+            found.append(Opponent(label, game.names[p], opponent_engine(label, "record: players")))
         if level is None:
             levels = [lv for o in found if (lv := engine_level(o.engine)) is not None]
             level = levels[0] if levels else DEFAULT_LEVEL
-        return cls(record.seed, human, (found[0], found[1]), level, game)
+        return cls(game.seed, human, (found[0], found[1]), level, game)
 
     # ------------------------------------------------------------ facts
 
@@ -435,6 +462,7 @@ class GameSession:
         view = self.view()
         data: dict[str, Any] = {
             "seed": self.seed,
+            "deal_seed": self.game.deal_seed,
             "level": self.level,
             "opponents": list(self.specs),
             "players": list(self.seat_names),

@@ -99,7 +99,7 @@ def test_solve_plain(solved) -> None:
     assert f"Value: {signed(solved.value)}" in text
     assert f"Best move: {solved.best}" in text
     assert "Best line" in text and "trick 1" in text and "result:" in text
-    assert "nodes" in text and "hit rate" in text and " ms" in text
+    assert "positions searched: " in text and "hit rate" in text and " ms" in text
     assert "stopped" not in text
 
 

@@ -297,7 +297,7 @@ def test_sample_note_in_each_language() -> None:
     with using_language("ru"):
         assert (
             sample_note(2, stats, None)
-            == "2 раздачи вытянуты отбраковочной выборкой (22 подходящие раздачи, принято 50.0%)"
+            == "2 раздачи вытянуты отбраковочной выборкой (22 подходящие раздачи, принято 50,0\u00a0%)"
         )
     for lang in ("hi", "es"):
         with using_language(lang):

@@ -50,7 +50,7 @@ def test_full_scripted_game_saves_a_replayable_record(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     res = ok("--seed", "5", "--seat", "0", "--opponents", "rule", "--record", str(path))
     out = res.stdout
-    assert "New deal: you are seat 0" in out and "You call play: you are the caller." in out
+    assert "New deal, seed 5: you are seat 0." in out and "You call play: you are the caller." in out
     assert "an Old card: no card the others hold can beat it" in out and "Choices:\n1) " in out
     assert "The deal is over. Every card revealed:" in out and "You (seat 0):" in out
     assert f"saved to {path} when the deal ends" in flat(out)  # announced up front
@@ -77,7 +77,7 @@ def test_seat_option_places_you(tmp_path: Path) -> None:
         assert rec.players is not None
         if not rec.passed_out:
             assert rec.players[seat] == "you"
-        assert f"New deal: you are seat {seat}" in res.stdout
+        assert f"New deal, seed 11: you are seat {seat}." in res.stdout
     assert first_master(11) in (0, 1, 2)
 
 
@@ -91,7 +91,7 @@ def test_illegal_input_is_explained_and_asked_again(tmp_path: Path) -> None:
     assert "Not legal: you are leading" in out  # xS1
     assert "Not legal: you do not hold S9" in out
     assert "fewer than 6 together (R14)" in out  # claim
-    assert "'bogus' is not a move" in out and "There is no move 99" in out
+    assert "'bogus' is neither a move nor a command" in out and "There is no move 99" in out
     assert "The deal is over" in out
 
 

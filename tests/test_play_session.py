@@ -1,8 +1,9 @@
 """``lukfu play --deals N``: deal after deal against the same two engine players, a running score
-after each deal, one record per deal (each replays), the Master drawn afresh for every deal as
-RULES.md has it (R2), a summary whose totals are the records' points; opponents by plain
-strength (easy, medium, strong) with engine specs still accepted; stopping midway keeps the deals
-played and says so."""
+after each deal and before the next, one record per deal (each replays), the Master drawn afresh
+for every deal as RULES.md has it (R2) and said so before the deal, each opponent keeping its
+letter and its place round the table (A right after you, B right before) while the seat numbers
+turn, a summary whose totals are the records' points; opponents by plain strength (easy, medium,
+strong) with engine specs still accepted; stopping midway keeps the deals played and says so."""
 
 from __future__ import annotations
 
@@ -55,7 +56,31 @@ def test_three_deals_one_record_each_a_running_score_and_a_summary(tmp_path: Pat
         seat = rec.players.index("you")
         assert row[1] == (f"{seat}*" if seat == rec.caller else str(seat))
     assert f"Records: {tmp_path / 'g-1.json'} … {tmp_path / 'g-3.json'}" in flat(out)
-    assert out.count("Deal 2 of 3, seed 75") == 1
+    assert out.count("New deal, seed 75:") == 1
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_each_opponent_keeps_its_letter_and_place_and_each_deal_says_its_master(tmp_path: Path, seat: int) -> None:
+    out = session(tmp_path, "--seed", "216307930", "--seat", str(seat), "--deals", "3")
+    records = [GameRecord.load(tmp_path / f"g-{k}.json") for k in (1, 2, 3)]
+    screens = re.split(r"\n(?=Deal \d of 3)", out)[1:]
+    points = [0, 0, 0]  # you, easy A, easy B
+    for k, (rec, screen) in enumerate(zip(records, screens, strict=True), 1):
+        assert rec.players is not None and rec.outcome is not None
+        you = rec.players.index("you")
+        assert rec.players[(you + 1) % 3] == "easy A" and rec.players[(you + 2) % 3] == "easy B"
+        head = flat(screen.split("your hand")[0])
+        score = f"you {_signed(points[0])} · easy A {_signed(points[1])} · easy B {_signed(points[2])}"
+        assert head.startswith(f"Deal {k} of 3" if k == 1 else f"Deal {k} of 3 — score so far: {score}"), head
+        if you == 0:
+            assert "You are the Master, drawn at random for this deal (R2)" in head
+        else:
+            assert f"{rec.players[0]} is the Master, drawn at random for this deal (R2)" in head
+        a, b = (you + 1) % 3, (you + 2) % 3
+        assert f"In playing order from you: you (seat {you}) → easy A (seat {a}) → easy B (seat {b})." in head
+        for i, p in enumerate((you, a, b)):
+            points[i] += rec.outcome.points[p]
+    assert len({r.players.index("you") for r in records if r.players}) > 1  # the seats turned
 
 
 def _signed(n: int) -> str:

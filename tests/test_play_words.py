@@ -31,13 +31,14 @@ def play(tmp_path: Path, *args: str, input: str) -> str:
 
 
 def test_a_mistyped_command_gets_the_command_meant(tmp_path: Path) -> None:
-    out = flat(play(tmp_path, "--seed", "74", "--seat", "0", input="hlep\n1\nhlep\ncliam\nHlep\nquit\nyes\n"))
-    assert "Did you mean 'help'?" in out
-    # in the play phase: no echo of a capital the player did not type
-    assert "'H' in 'hlep'" not in out and "'L'" not in out
-    assert "bad character 'h' in 'hlep'" in out and "bad character 'l' in 'cliam'" in out
-    assert "Did you mean 'claim'?" in out
-    assert "bad character 'H' in 'Hlep'" in out  # typed capital: quoted as typed
+    script = "hlep\n1\nhlep\ncliam\nHlep\nQ7\nquit\nyes\n"
+    out = flat(play(tmp_path, "--seed", "11", "--seat", "0", "--opponents", "rule", input=script))
+    assert "At the call the answer is play or pass (1 or 2). Did you mean 'help'?" in out
+    # in the play phase a word is answered as a word, quoted as typed, never as a card
+    assert "'hlep' is neither a move nor a command (type help). Did you mean 'help'?" in out
+    assert "'cliam' is neither a move nor a command (type help). Did you mean 'claim'?" in out  # R14: a claim is possible
+    assert "'Hlep' is neither a move nor a command" in out and "bad character" not in out.split("Q7")[0]
+    assert "bad character 'Q' in 'Q7'" in out  # not a word: a card with a bad character
 
 
 @pytest.mark.slow
@@ -76,7 +77,7 @@ def test_the_hand_is_shown_once_before_a_decision(tmp_path: Path) -> None:
 
 def test_undo_to_the_start_does_not_announce_the_deal_again(tmp_path: Path) -> None:
     out = play(tmp_path, "--seed", "74", "--seat", "0", input="1\nundo\nquit\nyes\n")
-    assert out.count("New deal:") == 1
+    assert out.count("New deal,") == 1
     assert "Taking back your answer play." in out
     assert "your hand (seat 0)" in out.split("Taking back")[1]  # the table is shown afresh
 

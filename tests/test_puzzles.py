@@ -351,7 +351,7 @@ def test_cli_play_scripted(tmp_path: Path) -> None:
     assert "S9 is not legal here" in out and "No move 7" in out
     assert "Hint: play M1." in out  # the second hint names the move
     assert "Correct: seat 1 leads M1." in out
-    assert "seat 1 wins the trick: 1 fu (fu 0,6,4)" in out
+    assert "seat 1 wins the trick: 1 fu (fu 0–6–4)" in out
     assert "1) claim   2) C7   3) T3" in out and "T3 fails" in out
     assert "Correct: seat 1 claims" in out and "Solved after 2 wrong tries!" in out
     assert "Solved 1 of 1 puzzle." in out

@@ -81,7 +81,7 @@ def test_discards_are_written_with_their_cards() -> None:
         ([1, 2], "record", "expected a JSON object, got list"),
         (_example(colour="red"), "record", "unknown key 'colour'"),
         ({k: v for k, v in _example().items() if k != "plays"}, "record: plays", "missing"),
-        (_example(format="lukfu-record/3"), "record: format", "expected 'lukfu-record/2'"),
+        (_example(format="lukfu-record/4"), "record: format", "expected 'lukfu-record/3'"),
         (_example(hands=["C1", "C2"]), "record: hands", "expected three card lists"),
         (_example(hands=["C69S246M567T123Z", *EXAMPLE_HANDS[1:]]), "record: hands", "seat 0: bad character 'Z'"),
         (_example(calls=["pass", "maybe"]), "record: calls", "call 2 is 'maybe'"),
@@ -348,14 +348,16 @@ def test_a_version_1_record_reads_replays_and_writes_back_unchanged() -> None:
     assert rec.replay()[-1].outcome == rec.outcome
 
 
-def test_new_records_are_version_2_and_the_seed_deals_their_hands() -> None:
-    from lukfu_solver.game import deal_from_seed
+def test_new_records_are_version_3_and_the_seed_deals_their_hands() -> None:
+    from lukfu_solver.game import deal_from_seed, deal_seed
 
     for i in range(5):
         rec = _deal(i)
-        assert rec.version == 2 and rec.to_json()["format"] == FORMAT == "lukfu-record/2"
+        assert rec.version == 3 and rec.to_json()["format"] == FORMAT == "lukfu-record/3"
+        assert rec.seed == deal_seed(i, len(rec.passed_out)) and deal_from_seed(rec.seed) == rec.hands
         first = rec.passed_out[0] if rec.passed_out else rec.hands
         assert first == deal_from_seed(i)
-    old = GameRecord.from_json(_example(format="lukfu-record/1"))
-    assert old.version == 1 and old.to_json()["format"] == "lukfu-record/1"
-    assert old != GameRecord.from_json(_example())
+    for old_format, version in (("lukfu-record/1", 1), ("lukfu-record/2", 2)):
+        old = GameRecord.from_json(_example(format=old_format))
+        assert old.version == version and old.to_json()["format"] == old_format
+        assert old != GameRecord.from_json(_example())

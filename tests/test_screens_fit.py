@@ -26,6 +26,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "show": ("show", POSITION),
     "show --view": ("show", "--view", VIEW),
     "solve": ("solve", POSITION),
+    "solve --all-moves": ("solve", POSITION, "--all-moves"),
     "replay": ("replay", str(ROOT / "examples" / "match-deal.json")),
     "review": ("review", str(ROOT / "examples" / "deal-175.json"), *QUICK),
     "advise": ("advise", "--deal", "7", "--seat", "1", *QUICK),
@@ -33,18 +34,27 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "analyse --deal": ("analyse", "--deal", "7", "--seat", "0", *QUICK, "--lead-samples", "2"),
     "match": ("match", "--players", "random,rule,rule", "--deals", "3", "--seed", "5"),
     "puzzle show": ("puzzle", "show", str(ROOT / "puzzles" / "stop.json")),
+    "puzzle play": ("puzzle", "play", str(ROOT / "puzzles" / "stop.json")),
     "play": ("play", "--seed", "5", "--seat", "2", "--level", "1", "--force", "--record"),
+    "play --deals": ("play", "--seed", "5", "--seat", "0", "--level", "1", "--deals", "2", "--force", "--record"),
 }
-PLAY_INPUT = "1\nhint\n" + "1\n" * 60
-"""At the table from a pipe: call play, ask a hint, then the first choice to the end."""
+INPUTS = {
+    "play": "1\nhint\n1\nhand\n" + "1\n" * 60,
+    "play --deals": "2\n" + "1\n" * 120,
+    "puzzle play": "hand\nhint\n1\nquit\n",
+}
+"""At the table from a pipe: call play, ask a hint, play, see the table again (hand), then the
+first choice to the end; a session whose first deal is passed out (all three pass, a redeal)
+and the next deal, each announced; a puzzle's table shown again."""
 CARD = re.compile(r"(?<![A-Za-z])x?(?:[CSMT][1-9]+)+(?![A-Za-z0-9])")
 CUT = re.compile(r"x?[CSMT][1-9]*…")
 
 
 def screen(name: str, lang: str, width: int, tmp: Path) -> str:
     """What ``name`` prints in ``lang`` on a terminal ``width`` columns wide."""
-    args = [*SCREENS[name], *([str(tmp / "game.json")] if name == "play" else []), "--lang", lang]
-    res = runner.invoke(app, args, input=PLAY_INPUT if name == "play" else None, env={"COLUMNS": str(width)})
+    record = [str(tmp / "game.json")] if SCREENS[name][-1] == "--record" else []
+    args = [*SCREENS[name], *record, "--lang", lang]
+    res = runner.invoke(app, args, input=INPUTS.get(name), env={"COLUMNS": str(width)})
     assert res.exit_code == 0, (name, lang, res.stdout[-2000:], res.stderr[-2000:])
     return res.stdout
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.game import deal_hands, play_deal
+from lukfu_solver.game import REDEAL_STEP, deal_from_seed, deal_hands, play_deal
 from lukfu_solver.players import make_player
 from lukfu_solver.plays import CLAIM, KIND_NAMES
 from lukfu_solver.record import GameRecord
@@ -77,18 +77,46 @@ def _pass_until_redealt(seed: int) -> GameSession:
     return session
 
 
-def test_a_redeal_after_three_passes_is_the_seed_s_next_deal() -> None:
+def test_a_redeal_after_three_passes_is_dealt_by_its_own_seed() -> None:
+    """R3: all three passed, the cards are dealt again and a new Master drawn, from the redeal's
+    seed (the seed plus one step), which the record keeps."""
     session = next(s for s in map(_pass_until_redealt, range(100)) if s.passed_out)
     seed = session.seed
     assert session.phase == "call" and len(session.record.passed_out) == 1
     assert session.record.calls == () and session.answers == ["pass"] * 3
-    rng = random.Random(seed)  # play_deal's generator: the second deal and its Master
-    deal_hands(rng), rng.randrange(3)
+    rng = random.Random(seed + REDEAL_STEP)  # the second deal and its Master, as play_deal deals them
     assert session.hands == deal_hands(rng) and session.master == rng.randrange(3)
+    assert session.record.seed == seed + REDEAL_STEP and session.record.passed_out[0] == deal_from_seed(seed)
     resumed = GameSession.from_record(GameRecord.loads(session.record.dumps()), level=1)
+    assert resumed.seed == seed and resumed.engine_seeds == session.engine_seeds
     assert resumed.state() == session.state()
     session.undo()  # the person's pass at seat 0 of the first deal: back before the redeal
     assert session.passed_out == [] and session.answers == [] and session.human_seat == 0
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_the_first_opponent_plays_right_after_the_person_in_every_deal(seat: int) -> None:
+    """R2 numbers the seats from each deal's Master; the order round the table stays, so the
+    first opponent (A) is always the one after the person, the second (B) the one before, for
+    whichever person the person is, in the browser as at the terminal (R3: after a redeal too)."""
+    redeals = 0
+    for seed in range(12):
+        s = GameSession.new(seed, seat, ("easy",))
+        while True:
+            me = s.human_seat
+            assert (s.seat_names[(me + 1) % 3], s.seat_names[(me + 2) % 3]) == ("easy A", "easy B")
+            assert s.state()["players"][(me + 1) % 3] == "easy A"
+            deals = len(s.passed_out)
+            while s.phase == "call" and len(s.passed_out) == deals:  # everyone passes, if the engines do
+                if s.waiting_for_engine:
+                    task = s.engine_task()
+                    s.apply_engine(task, engine_answer(task))
+                else:
+                    s.apply("pass")
+            if len(s.passed_out) == deals:
+                break
+            redeals += 1
+    assert redeals  # a redeal was seen, and each opponent kept its place through it
 
 
 def test_random_opponents_are_reproducible() -> None:

@@ -1,6 +1,6 @@
 """The games of the table: live sessions in memory, every one kept as a record in the data directory.
 
-Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/2`` written after every
+Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/3`` written after every
 answer (``result`` null while the deal goes on; ``lukfu replay`` reads it as it is), and
 ``games/<id>.settings.json``, written once, with what the record does not say (the hints'
 level), and once the deal is reviewed ``games/<id>.reviews.json`` (a finished deal's review is

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from ..cards import CardSet
 from ..errors import NotationError
-from ..game import deal_hands
+from ..game import deal_hands, deal_seed
 from ..i18n import _
 from ..inputs import check_seed
 from ..plays import CLAIM_PLAY, DISCARD, Play
@@ -54,16 +54,19 @@ AGENTS = ("seat_0", "seat_1", "seat_2")
 
 
 class SeededDealer:
-    """The deals of ``game.play_deal(players, seed)``: the hands from ``random.Random(seed)``
-    (the first deal is ``lukfu deal --seed SEED``'s), then the Master drawn from the same
-    stream, and so on after each passed-out deal."""
+    """The deals of ``game.play_deal(players, seed)``: deal ``k`` (0 the first, ``lukfu deal
+    --seed SEED``'s) from ``random.Random(game.deal_seed(seed, k))``, its Master drawn from the
+    same stream after the cards."""
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(check_seed(seed))
+        self.seed = check_seed(seed)
+        self.dealt = 0
 
     def __call__(self) -> tuple[Hands, int]:
-        hands = deal_hands(self.rng)
-        return hands, self.rng.randrange(3)
+        rng = random.Random(deal_seed(self.seed, self.dealt))
+        self.dealt += 1
+        hands = deal_hands(rng)
+        return hands, rng.randrange(3)
 
 
 class IllegalAction(NotationError):
@@ -75,7 +78,8 @@ class Episode:
     calls, the plays and the cards chosen so far of the play being made.
 
     ``dealer`` gives each deal (None: the caller deals with :meth:`deal`, as OpenSpiel's chance
-    nodes do). ``seed`` is the seed a record names, ``names`` the persons' names.
+    nodes do). ``seed`` is the game's seed (:meth:`from_seed`; a record names the seed of its own
+deal, ``game.deal_seed``), ``names`` the persons' names.
     """
 
     def __init__(
@@ -313,7 +317,7 @@ class Episode:
             tuple(self.plays),
             self.outcome,
             players,
-            self.seed,
+            None if self.seed is None else deal_seed(self.seed, len(self.passed_out)),
             tuple(self.passed_out),
         )
 
