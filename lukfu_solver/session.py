@@ -54,6 +54,7 @@ from .players.pimc import DEFAULT_LEVEL, LEVELS
 from .plays import DISCARD, Play
 from .position import Position
 from .record import GameRecord, Hands
+from .rules import worth
 from .view import SeatView
 
 YOU = "you"
@@ -126,6 +127,21 @@ def parse_opponents(given: str | Sequence[str], level: int) -> tuple[Opponent, O
     if labels[0] == labels[1]:  # the same twice: told apart as A and B
         return (Opponent(labels[0], f"{labels[0]} A", engines[0]), Opponent(labels[1], f"{labels[1]} B", engines[1]))
     return (Opponent(labels[0], labels[0], engines[0]), Opponent(labels[1], labels[1], engines[1]))
+
+
+def named_opponents(names: Sequence[str], field: str = "names") -> tuple[Opponent, Opponent]:
+    """The two engines of a table whose persons are ``names`` (``you`` among them), in the order
+    of the persons: each name is the opponent's label, with ``A``/``B`` after it when both have
+    the same (``rule A`` plays ``rule``). A name no engine answers to is a NotationError naming
+    ``field``.
+
+    >>> [o.engine for o in named_opponents(["medium A", "you", "medium B"])]
+    ['pimc:3', 'pimc:3']
+    """
+    found = [Opponent(n.split(" ")[0], n, opponent_engine(n.split(" ")[0], field)) for n in names if n != YOU]
+    if len(found) != 2:
+        raise NotationError(field, _("three players, one of them 'you', got {names}").format(names=", ".join(names)[:80]))
+    return (found[0], found[1])
 
 
 def engine_seed(seed: int, index: int) -> int:
@@ -226,15 +242,11 @@ class GameSession:
             )
         game = Game.from_record(record)
         human = game.names.index(YOU)
-        found = []
-        for p in range(3):
-            if p != human:
-                label = game.names[p].split(" ")[0]  # ``rule A`` plays ``rule``
-                found.append(Opponent(label, game.names[p], opponent_engine(label, "record: players")))
+        found = named_opponents(game.names, "record: players")
         if level is None:
             levels = [lv for o in found if (lv := engine_level(o.engine)) is not None]
             level = levels[0] if levels else DEFAULT_LEVEL
-        return cls(record.seed, human, (found[0], found[1]), level, game)
+        return cls(record.seed, human, found, level, game)
 
     # ------------------------------------------------------------ facts
 
@@ -439,6 +451,7 @@ class GameSession:
             "opponents": list(self.specs),
             "players": list(self.seat_names),
             "seat": seat,
+            "master": self.game.seat_of(self.master),
             "deal": len(self.passed_out) + 1,
             "phase": self.phase,
             "calls": list(self.game.calls),
@@ -458,6 +471,7 @@ class GameSession:
             "tricks": [],
             "claim": None,
             "claim_total": None,
+            "claim_worth": None,
             "outcome": None,
             "hands": None,
         }
@@ -470,18 +484,21 @@ class GameSession:
         over = self.pos.is_over
         history = self.record.history
         tricks = []
-        for t in history.tricks:
+        for k, t in enumerate(history.tricks):
             shown = [
                 f"x{p.size}" if p.kind == DISCARD and t.seat(i) != seat and not over else None
                 for i, p in enumerate(t.plays)
             ]
-            tricks.append(t.table_json(shown))
+            tricks.append(t.table_json(shown, 3 * k))  # three plays a trick: its lead is play 3k
         data["tricks"] = tricks
         data["sensible"] = self.sensible_discards()
         if "claim" in data["choices"]:
-            data["claim_total"] = view.claim_total()
+            total = view.claim_total()
+            assert total is not None
+            data["claim_total"] = total
+            data["claim_worth"] = worth(seat, total, self.pos.caller).to_json()
         if history.claim is not None:
-            data["claim"] = history.claim.to_json()
+            data["claim"] = history.claim.to_json(self.pos.caller)
         if over:
             o = self.pos.outcome
             assert o is not None
