@@ -19,15 +19,16 @@ import asyncio
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import Any
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, using_language
 from lukfu_solver.inputs import MAX_PAGE, excerpt, file_kind
-from lukfu_solver.record import MAX_RECORD_BYTES
+from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
+from lukfu_solver.series import DealResult
 
 from .folder import Unreadable, damaged_once, identity, read_file
+from .index import Entry, Index
 from .store import GAME_ID, GameStore, resumed
 
 CURSOR = re.compile(r"([0-9]{1,20})-([0-9a-f]{16})")
@@ -36,21 +37,14 @@ BATCH = 16
 """Records read and checked in one step (the event loop serves other requests between steps)."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """What a record file holds for the list: its summary, or why it is damaged."""
-
-    state: tuple[int, int, int]
-    summary: dict[str, Any] | None
-    damaged: str | None
-
-
 class Listing:
     """The saved games of a store, a page at a time (see the module notes)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.entries: dict[str, Entry] = {}
+        self.index = Index(store)
+        self._refresh = asyncio.Lock()
 
     async def page(self, lang: str, limit: int = MAX_PAGE, before: str | None = None, finished: bool | None = None) -> dict[str, Any]:
         """``{"games": [...], "damaged": [{"id", "reason", "updated"}], "next": cursor or None}``."""
@@ -93,6 +87,42 @@ class Listing:
         cursor = f"{last[0]}-{last[1]}" if more and last is not None else None
         return {"games": games, "damaged": damaged, "next": cursor}
 
+    async def known(self, ids: list[str], lang: str) -> dict[str, Entry]:
+        """The entries of the games ``ids`` as their files stand now (a game without a record
+        left out): what a session of deals reads its deals' results from."""
+        found = await asyncio.to_thread(self._stat, ids)
+        for i in range(0, len(found), BATCH):
+            await self._read(found[i : i + BATCH], lang)
+        return {gid: e for _t, gid, st in found if (e := self.entries.get(gid)) is not None and e.state == identity(st)}
+
+    def _stat(self, ids: list[str]) -> list[tuple[int, str, os.stat_result]]:
+        """The state of each game's record file (run in a thread; a missing one left out)."""
+        found = []
+        for gid in ids:
+            try:
+                st = os.lstat(self.store.path(gid))
+            except OSError:
+                continue
+            found.append((st.st_mtime_ns, gid, st))
+        return found
+
+    async def results(self, lang: str) -> tuple[list[DealResult], int]:
+        """Every finished deal's result in the folder, oldest first, and how many records are
+        damaged: the whole folder read, each record once for each state of its file (the
+        results kept in the folder's index, so a restarted server reads only what changed)."""
+        async with self._refresh:
+            await self.index.load()
+            files = await asyncio.to_thread(self._scan)
+            present = {f[1] for f in files}
+            self.entries = {gid: e for gid, e in self.entries.items() if gid in present}
+            for i in range(0, len(files), BATCH):
+                await self._read(files[i : i + BATCH], lang)
+            ready = [(t, gid, e) for t, gid, st in files if (e := self.entries.get(gid)) is not None and e.state == identity(st)]
+            await self.index.save({gid: e for _t, gid, e in ready})
+        ready.sort(key=lambda f: (f[0], f[1]))
+        damaged = sum(1 for _t, _g, e in ready if e.damaged is not None)
+        return [e.result for _t, _g, e in ready if e.result is not None], damaged
+
     def _scan(self) -> list[tuple[int, str, os.stat_result]]:
         """The folder's record files (by name), most recent first (run in a thread)."""
         found = []
@@ -110,8 +140,18 @@ class Listing:
         return found
 
     async def _read(self, batch: list[tuple[int, str, os.stat_result]], lang: str) -> None:
-        """Read the records of ``batch`` not yet known in their present state."""
-        wanted = [(gid, st) for _t, gid, st in batch if gid not in self.entries or self.entries[gid].state != identity(st)]
+        """Read the records of ``batch`` not yet known in their present state (those the index
+        kept are taken from it)."""
+        wanted = []
+        for _t, gid, st in batch:
+            entry = self.entries.get(gid)
+            if entry is not None and entry.state == identity(st):
+                continue
+            kept = self.index.entry(gid, identity(st))
+            if kept is not None:
+                self.entries[gid] = kept
+            else:
+                wanted.append((gid, st))
         if not wanted:
             return
         raw = await asyncio.to_thread(self._files, wanted)
@@ -148,10 +188,7 @@ class Listing:
         except Unreadable as err:
             damaged_once(path, str(err), identity(st))
             return Entry(identity(st), None, str(err))
-        me = rec.players.index("you") if rec.players and "you" in rec.players else None
-        points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
-        summary = {"seed": rec.seed, "finished": rec.outcome is not None, "points": points, "plays": len(rec.plays)}
-        return Entry(identity(st), summary, None)
+        return Entry(identity(st), *summary_of(rec))
 
 
 def parse_cursor(text: str | None) -> tuple[int, str] | None:
@@ -162,3 +199,14 @@ def parse_cursor(text: str | None) -> tuple[int, str] | None:
     if m is None:
         raise NotationError("before", _("expected the next cursor of a page of games, got {text}").format(text=excerpt(text)))
     return int(m.group(1)), m.group(2)
+
+
+def summary_of(rec: GameRecord) -> tuple[dict[str, Any], None, DealResult | None]:
+    """A record's line in the list (its seed, whether it is finished, your points, its plays and
+    whom you played) and its result once finished."""
+    result = DealResult.of(rec)
+    me = rec.players.index("you") if rec.players and "you" in rec.players else None
+    points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
+    against = list(DealResult(rec.seed, rec.players, None, None, (0, 0, 0)).against) if rec.players else []
+    summary = {"seed": rec.seed, "finished": rec.outcome is not None, "points": points, "plays": len(rec.plays), "against": against}
+    return summary, None, result
