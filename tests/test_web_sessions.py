@@ -94,7 +94,7 @@ def test_a_session_of_two_deals_as_the_terminal_deals_them_and_a_restart_in_the_
 
 def test_a_new_session_s_bad_input_is_one_line(tmp_path: Path) -> None:
     with TestClient(app_on(tmp_path), base_url=BASE) as api:
-        for body, field in (({}, "deals"), ({"deals": 0}, "deals"), ({"deals": 101}, "deals"), ({"deals": "3"}, "deals"),
+        for body, field in (({}, "deals"), ({"deals": 1}, "deals"), ({"deals": 101}, "deals"), ({"deals": "3"}, "deals"),
                             ({"deals": 2, "seed": 2**63 - 1}, "seed"), ({"deals": 2, "colour": 1}, "body"),
                             ({"deals": 2, "opponents": ["hard"]}, "opponents"), ({"deals": 2, "seat": 3}, "seat")):
             refusal(api.post("/api/sessions", json=body, headers=DOOR), 400, field)

@@ -427,7 +427,7 @@ async def new_session(request: Request, table: Table, lang: str) -> Response:
     data = await body_of(request, lang)
     with using_language(lang):
         options = game_options(data, ("deals",))
-        deals = check_int(data.get("deals"), "deals", 1, MAX_SESSION)
+        deals = check_int(data.get("deals"), "deals", 2, MAX_SESSION)  # one deal is a game: POST /api/games
         series = DealSeries.new(deals=deals, **options)
     kept, game = await table.sessions.create(series)
     summary = await table.sessions.summary(kept, lang)
