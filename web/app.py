@@ -116,6 +116,8 @@ class Table:
         self.store = GameStore(config.data, config.max_live, config.max_disk)
         self.listing = Listing(self.store)
         self.sessions = Sessions(self.store, self.listing)
+        self.standing: tuple[int, dict[str, Any]] | None = None
+        """Your record of play as last summed, with the version of the list's entries it was summed from."""
         self.pool: TaskPool | None = None
         self.jobs = Jobs(None, self.store, config.caps)
 
@@ -464,17 +466,18 @@ async def get_standing(request: Request, table: Table, lang: str) -> Response:
     """Your record of play: the deals played and the points a deal against each strength, with a
     95% interval from :data:`~lukfu_solver.standing.MIN_DEALS` deals on (every finished record
     of the folder counts, read once for each state of its file)."""
-    results, damaged = await table.listing.results(lang)
-    rows = standing(results)
-    return JSONResponse(
-        {
+    results, damaged, version = await table.listing.results(lang)
+    if table.standing is None or table.standing[0] != version:  # the same records, the same record of play
+        rows = standing(results)
+        data = {
             "against": [a.to_json() for a in rows],
             "deals": sum(a.deals for a in rows),
             "points": sum(a.points for a in rows),
             "damaged": damaged,
             "min_deals": MIN_DEALS,
         }
-    )
+        table.standing = (version, data)
+    return JSONResponse(table.standing[1])
 
 
 # ---------------------------------------------------------------- jobs and replays

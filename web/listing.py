@@ -8,7 +8,10 @@ file, too large, not JSON, not a record, not a game that replays) is listed unde
 with its reason, logged once, and kept as it is: what the list shows, the table opens. A file that goes away while the list is read is left out.
 
 Each record is read once for each state of its file (time, size, inode): the list remembers
-what it found, so a list asked for again reads only what changed. The folder is scanned and the
+what it found, so a list asked for again reads only what changed; the folder's index
+(:mod:`.index`) keeps it across restarts. The same entries give a session its deals' results
+(:meth:`Listing.known`) and your record every finished deal's (:meth:`Listing.results`: the
+files' states looked at in a thread, only what changed read on the event loop). The folder is scanned and the
 files read in a thread; the records are checked on the event loop, a few at a time between
 other requests, in the reader's language.
 """
@@ -45,6 +48,9 @@ class Listing:
         self.entries: dict[str, Entry] = {}
         self.index = Index(store)
         self._refresh = asyncio.Lock()
+        self.version = 0
+        """Counts the changes of :attr:`entries` (an entry read, taken from the index or dropped)."""
+        self._summed: tuple[int, list[DealResult], int] | None = None
 
     async def page(self, lang: str, limit: int = MAX_PAGE, before: str | None = None, finished: bool | None = None) -> dict[str, Any]:
         """``{"games": [...], "damaged": [{"id", "reason", "updated"}], "next": cursor or None}``."""
@@ -52,7 +58,10 @@ class Listing:
             after = parse_cursor(before)
         files = await asyncio.to_thread(self._scan)
         present = {f[1] for f in files}
-        self.entries = {gid: e for gid, e in self.entries.items() if gid in present}
+        kept = {gid: e for gid, e in self.entries.items() if gid in present}
+        if len(kept) != len(self.entries):
+            self.version += 1
+        self.entries = kept
         games: list[dict[str, Any]] = []
         damaged: list[dict[str, Any]] = []
         last: tuple[int, str] | None = None
@@ -106,24 +115,43 @@ class Listing:
             found.append((st.st_mtime_ns, gid, st))
         return found
 
-    async def results(self, lang: str) -> tuple[list[DealResult], int]:
-        """Every finished deal's result in the folder, oldest first, and how many records are
-        damaged: the whole folder read, each record once for each state of its file (the
-        results kept in the folder's index, so a restarted server reads only what changed)."""
+    async def results(self, lang: str) -> tuple[list[DealResult], int, int]:
+        """Every finished deal's result in the folder (in no order), how many records are
+        damaged, and :attr:`version` (what the two were made from: the same version, the same
+        answer). The whole folder is looked at, and each record read once for each state of its
+        file (the results kept in the folder's index, so a restarted server reads only what
+        changed); the states are taken in a thread, and only the records that changed are
+        compared and read on the event loop."""
         async with self._refresh:
             await self.index.load()
-            files = await asyncio.to_thread(self._scan)
-            present = {f[1] for f in files}
-            self.entries = {gid: e for gid, e in self.entries.items() if gid in present}
-            for i in range(0, len(files), BATCH):
-                await self._read(files[i : i + BATCH], lang)
-            ready = [(t, gid, e) for t, gid, st in files if (e := self.entries.get(gid)) is not None and e.state == identity(st)]
-            await self.index.save({gid: e for _t, gid, e in ready})
-        ready.sort(key=lambda f: (f[0], f[1]))
-        damaged = sum(1 for _t, _g, e in ready if e.damaged is not None)
-        return [e.result for _t, _g, e in ready if e.result is not None], damaged
+            states, gone, stale = await asyncio.to_thread(self._changes, list(self.entries.items()))
+            for gid in gone:
+                if self.entries.pop(gid, None) is not None:
+                    self.version += 1
+            for i in range(0, len(stale), BATCH):
+                await self._read(stale[i : i + BATCH], lang)
+            if self._summed is None or self._summed[0] != self.version:
+                ready = [e for gid, e in self.entries.items() if gid in states and e.state == states[gid][0]]
+                results = [e.result for e in ready if e.result is not None]
+                damaged = sum(1 for e in ready if e.damaged is not None)
+                self._summed = (self.version, results, damaged)
+                await self.index.save({gid: e for gid, e in self.entries.items() if gid in states})
+            _v, results, damaged = self._summed
+            return results, damaged, self.version
 
-    def _scan(self) -> list[tuple[int, str, os.stat_result]]:
+    def _changes(
+        self, entries: list[tuple[str, Entry]]
+    ) -> tuple[dict[str, tuple[tuple[int, int, int], os.stat_result]], list[str], list[tuple[int, str, os.stat_result]]]:
+        """The state of every record file of the folder by id, the ids of ``entries`` whose file
+        is gone, and the files that ``entries`` do not hold in their present state (run in a
+        thread: the event loop only reads what changed)."""
+        states = {gid: (identity(st), st) for _t, gid, st in self._scan(sort=False)}
+        known = dict(entries)
+        gone = [gid for gid in known if gid not in states]
+        stale = [(0, gid, st) for gid, (state, st) in states.items() if (e := known.get(gid)) is None or e.state != state]
+        return states, gone, stale
+
+    def _scan(self, sort: bool = True) -> list[tuple[int, str, os.stat_result]]:
         """The folder's record files (by name), most recent first (run in a thread)."""
         found = []
         with os.scandir(self.store.folder) as entries:
@@ -136,7 +164,8 @@ class Listing:
                 except OSError:
                     continue  # deleted meanwhile
                 found.append((st.st_mtime_ns, name[:-5], st))
-        found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+        if sort:
+            found.sort(key=lambda f: (f[0], f[1]), reverse=True)
         return found
 
     async def _read(self, batch: list[tuple[int, str, os.stat_result]], lang: str) -> None:
@@ -150,10 +179,12 @@ class Listing:
             kept = self.index.entry(gid, identity(st))
             if kept is not None:
                 self.entries[gid] = kept
+                self.version += 1
             else:
                 wanted.append((gid, st))
         if not wanted:
             return
+        self.version += 1
         raw = await asyncio.to_thread(self._files, wanted)
         with using_language(lang):
             for (gid, st), data in zip(wanted, raw, strict=True):
