@@ -222,13 +222,18 @@ class Listing:
         return Entry(identity(st), *summary_of(rec))
 
 
-def parse_cursor(text: str | None) -> tuple[int, str] | None:
-    """The (time, id) a ``before`` cursor names (None for none); a NotationError naming ``before``."""
+def parse_cursor(text: str | None, of: str = "games") -> tuple[int, str] | None:
+    """The (time, id) a ``before`` cursor of a page ``of`` games or sessions names (None for
+    none); a NotationError naming ``before``."""
     if text is None:
         return None
     m = CURSOR.fullmatch(text)
     if m is None:
-        raise NotationError("before", _("expected the next cursor of a page of games, got {text}").format(text=excerpt(text)))
+        words = {
+            "games": _("expected the next cursor of a page of games, got {text}"),
+            "sessions": _("expected the next cursor of a page of sessions, got {text}"),
+        }
+        raise NotationError("before", words[of].format(text=excerpt(text)))
     return int(m.group(1)), m.group(2)
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import secrets
 import stat
 import time
@@ -39,15 +38,13 @@ from lukfu_solver.session import YOU, named_opponents
 
 from .errors import DamagedSession, DealGoesOn, UnknownSession
 from .folder import Unreadable, damaged_once, identity, read_file
-from .listing import Listing
+from .listing import Listing, parse_cursor
 from .store import GAME_ID, GameStore, LiveGame
 
 SUFFIX = ".session.json"
 FORMAT = "lukfu-session/1"
 MAX_SESSION_BYTES = 16 << 10
 """Largest session file read (one of 100 deals is under 3 kB)."""
-CURSOR = re.compile(r"([0-9]{1,20})-([0-9a-f]{16})")
-"""A page's ``next``: the time (ns) and id of the last session it listed."""
 
 
 @dataclass
@@ -254,7 +251,7 @@ class Sessions:
         ``limit`` a page from the ``before`` cursor; ``finished`` keeps only those over (true) or
         going on (false)."""
         with using_language(lang):
-            after = _cursor(before)
+            after = parse_cursor(before, "sessions")
         found = await asyncio.to_thread(self._scan)
         read: list[tuple[str, os.stat_result, Kept | tuple[tuple[int, int, int], str]]] = []
         for sid, st in found:
@@ -315,13 +312,3 @@ def _mtime(path: Path) -> int:
         return os.lstat(path).st_mtime_ns
     except OSError:
         return 0
-
-
-def _cursor(text: str | None) -> tuple[int, str] | None:
-    """The (time, id) a ``before`` cursor names (None for none); a NotationError naming ``before``."""
-    if text is None:
-        return None
-    m = CURSOR.fullmatch(text)
-    if m is None:
-        raise NotationError("before", _("expected the next cursor of a page of sessions, got {text}").format(text=excerpt(text)))
-    return int(m.group(1)), m.group(2)
