@@ -53,7 +53,7 @@ from .render import (
 )
 
 if TYPE_CHECKING:
-    from lukfu_solver.session import Opponent
+    from lukfu_solver.session import GameSession
 
 TABLE_COMMANDS = ("hint", "undo", "tricks", "moves", "hand", "show", "help", "quit")
 """The words the table understands besides moves (:mod:`.commands`: English and the language in use)."""
@@ -550,8 +550,8 @@ def play(
     the order round the table stays: the first opponent (A) plays right after you, the second
     (B) right before. Reads answers from a pipe too; end of input quits.
     """
-    from lukfu_solver.game import first_master
-    from lukfu_solver.session import parse_opponents, person_names
+    from lukfu_solver.series import DealSeries
+    from lukfu_solver.session import parse_opponents
 
     from .play_session import Session, deal_seeds, record_path
 
@@ -581,9 +581,10 @@ def play(
         from .progress import prepare_solver
 
         prepare_solver()  # before the deal: the engines' first move never waits for a compilation
-    human = 0 if seat is None else (first_master(seed) + seat) % 3
-    names = person_names(human, engines)  # the same people, in the same order round the table, every deal
-    a, b = (player_name(o.name) for o in engines)
+    # the library's session, the browser's evening's too: its seeds, the same people in the same
+    # order round the table every deal (A right after you, B right before), each deal's game
+    series = DealSeries.new(seed, deals, seat, opponents, level)
+    a, b = (player_name(o.name) for o in series.opponents)
     if deals == 1:
         head = _("Luk Fu — you against {a} and {b}, seed {seed}. Type 'help' for help.")
         where = _("The game will be saved to {path} when the deal ends (--record FILE to choose).")
@@ -597,12 +598,12 @@ def play(
     first = record_path(path, 1, deals) or _fresh_name(seed)
     console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
     console.print(Text(where.format(path=first)))
-    session = Session(names, deals)
+    session = Session(series)
     term = Terminal(console, level, seed, infer)
-    for k, deal_seed in enumerate(seeds, 1):
+    for k, deal_seed in enumerate(series.seeds, 1):
         if deals > 1:
             console.print(Text("\n" + session.deal_head(k), style="bold"))
-        rec = play_one(console, term, engines, human, level, deal_seed)
+        rec = play_one(console, term, series.game(k))
         if rec is None:
             break
         session.add(rec, finish(console, rec, record_path(path, k, deals), force, deal_seed))
@@ -614,17 +615,12 @@ def play(
         console.print(session.summary())
 
 
-def play_one(
-    console: Any, term: Terminal, engines: tuple[Opponent, Opponent], human: int, level: int, seed: int
-) -> GameRecord | None:
-    """One deal at the table (the person ``human`` against ``engines``, made afresh for its seed):
-    you and the engines answer in turn, every answer told as it happens, ``undo`` the game's own;
-    its record, or None when you stop."""
-    from lukfu_solver.session import GameSession
-
-    session = GameSession(seed, human, engines, level)
+def play_one(console: Any, term: Terminal, session: GameSession) -> GameRecord | None:
+    """One deal at the table (``session``, a new game: a deal of the session's
+    :meth:`~lukfu_solver.series.DealSeries.game`): you and the engines answer in turn, every
+    answer told as it happens, ``undo`` the game's own; its record, or None when you stop."""
     bots = {p: Remembering(session.engine_player(p)) for p in session.engines}
-    term.new_deal(seed)
+    term.new_deal(session.seed)
     term.observe(session.record)
     while session.phase != "over":
         seat = session.to_move

@@ -1,8 +1,10 @@
 """``lukfu play --deals N``: deal after deal at one table, with a running score.
 
-The same three people sit at the table for the whole session: you and two engine players, each
-named by a plain strength (``easy``, ``medium``, ``strong``) or by the engine spec typed
-(:func:`lukfu_solver.session.parse_opponents`, the one grammar of the opponents), the first
+The session itself (its seeds, its people, each deal's game, the points) is the library's
+:class:`~lukfu_solver.series.DealSeries`, the one the browser's evening keeps too; this module
+draws it. The same three people sit at the table for the whole session: you and two engine
+players, each named by a plain strength (``easy``, ``medium``, ``strong``) or by the engine spec
+typed (:func:`lukfu_solver.session.parse_opponents`, the one grammar of the opponents), the first
 (``A``) always playing right after you and the second (``B``) right before
 (:func:`lukfu_solver.session.seated_after`). Deal k (from 1) has the seed ``SEED + k - 1``, so
 any deal can be played again alone; its Master is drawn at random, as RULES.md has it for every
@@ -13,7 +15,6 @@ the score so far is shown, and at the end (or when you stop) a summary of every 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich import box
@@ -21,25 +22,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, ngettext, pgettext
-from lukfu_solver.inputs import MAX_SEED
 from lukfu_solver.players import STRENGTHS
 from lukfu_solver.record import GameRecord
+from lukfu_solver.series import MAX_SESSION, DealResult, DealSeries, deal_seeds
 
 from .render import STRENGTH_WORDS, player_name, signed
-
-MAX_SESSION = 100
-"""The most deals of one session."""
-
-
-def deal_seeds(seed: int, deals: int) -> list[int]:
-    """The seeds of a session's deals: ``seed``, ``seed + 1`` … (checked to stay seeds)."""
-    if not 1 <= deals <= MAX_SESSION:
-        raise NotationError("deals", _("a session has 1-{most} deals, got {n}").format(most=MAX_SESSION, n=deals))
-    if seed + deals - 1 > MAX_SEED:
-        raise NotationError("seed", _("seed {seed} leaves no room for {n} deals").format(seed=seed, n=deals))
-    return [seed + k for k in range(deals)]
 
 
 def record_path(record: Path | None, k: int, deals: int) -> Path | None:
@@ -50,50 +38,44 @@ def record_path(record: Path | None, k: int, deals: int) -> Path | None:
     return record.with_name(f"{record.stem}-{k}{record.suffix}")
 
 
-@dataclass
 class Session:
-    """The deals played so far: the people at the table (``names[person]``, you among them as
-    ``you``), each deal's record and where it was saved."""
+    """The deals played so far at the terminal: the library's session of deals
+    (:class:`~lukfu_solver.series.DealSeries`: the people at the table, ``names[person]``, you
+    among them as ``you``, each deal's game and result), each deal's record and where it was saved."""
 
-    names: list[str]
-    deals: int
-    records: list[GameRecord] = field(default_factory=list)
-    paths: list[Path] = field(default_factory=list)
+    def __init__(self, series: DealSeries) -> None:
+        self.series = series
+        self.records: list[GameRecord] = []
+        self.paths: list[Path] = []
 
     @property
-    def order(self) -> list[int]:
-        """The people as the score lists them: you first, then the engines in playing order from
-        you (the one after you, then the one before: ``A`` then ``B``), as every deal seats them."""
-        you = self.names.index("you")
-        return [you, (you + 1) % 3, (you + 2) % 3]
+    def names(self) -> list[str]:
+        """The people at the table."""
+        return self.series.names
+
+    @property
+    def deals(self) -> int:
+        """The deals the session was to have."""
+        return self.series.deals
 
     def add(self, rec: GameRecord, path: Path) -> None:
         """A deal finished and saved."""
+        result = DealResult.of(rec)
+        assert result is not None
+        self.series.add(result)
         self.records.append(rec)
         self.paths.append(path)
 
-    def points(self, rec: GameRecord) -> list[int]:
-        """Each person's net points in one deal (the record has them by seat)."""
-        assert rec.players is not None and rec.outcome is not None
-        return [rec.outcome.points[rec.players.index(name)] for name in self.names]
-
-    def totals(self) -> list[int]:
-        """Each person's net points over the deals played."""
-        sums = [0, 0, 0]
-        for rec in self.records:
-            for p, v in enumerate(self.points(rec)):
-                sums[p] += v
-        return sums
-
     def score(self) -> str:
-        """``you +3 · medium A -1 · medium B -2``: each person's points so far."""
-        totals = self.totals()
-        return " · ".join(f"{player_name(self.names[p])} {signed(totals[p])}" for p in self.order)
+        """``you +3 · medium A -1 · medium B -2``: each person's points so far, you first, then
+        the engines in playing order from you (:attr:`DealSeries.order`)."""
+        totals = self.series.totals()
+        return " · ".join(f"{player_name(self.names[p])} {signed(totals[p])}" for p in self.series.order)
 
     def score_line(self) -> Text:
         """``Score after deal 2 of 5: you +3 · medium A -1 · medium B -2``."""
         return Text(
-            _("Score after deal {k} of {n}: {score}").format(k=len(self.records), n=self.deals, score=self.score()),
+            _("Score after deal {k} of {n}: {score}").format(k=self.series.played, n=self.deals, score=self.score()),
             style="bold",
         )
 
@@ -107,26 +89,25 @@ class Session:
         """Every deal played: your seat (marked when you called), who won and everyone's points,
         then the totals and where each record is (each deal's seed is in its record and in the
         line that opened it)."""
+        order = self.series.order
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=_("The session"), title_justify="left")
         table.add_column(pgettext("column", "deal"), justify="right")
         table.add_column(pgettext("column", "your seat"), justify="right")
         table.add_column(pgettext("column", "winner"))
-        for p in self.order:
+        for p in order:
             table.add_column(player_name(self.names[p]), justify="right")
-        for k, rec in enumerate(self.records, 1):
-            assert rec.players is not None and rec.outcome is not None
-            winner = rec.outcome.winner
-            mine = rec.players.index("you")
+        for row in self.series.rows():
+            mine, winner = row["seat"], row["winner_name"]
             table.add_row(
-                str(k),
-                f"{mine}*" if mine == rec.caller else str(mine),
-                "-" if winner is None else player_name(rec.players[winner]),
-                *(signed(self.points(rec)[p]) for p in self.order),
+                str(row["deal"]),
+                f"{mine}*" if mine == row["caller"] else str(mine),
+                "-" if winner is None else player_name(winner),
+                *(signed(v) for v in row["points"]),
             )
         table.add_section()
-        totals = self.totals()
-        table.add_row(_("total"), "", "", *(signed(totals[p]) for p in self.order))
-        played = len(self.records)
+        totals = self.series.totals()
+        table.add_row(_("total"), "", "", *(signed(totals[p]) for p in order))
+        played = self.series.played
         lines: list[RenderableType] = [table, Text(_("* you were the caller"), style="dim")]
         if played < self.deals:
             lines.append(
@@ -143,4 +124,4 @@ class Session:
         return Group(*lines)
 
 
-__all__ = ["STRENGTHS", "STRENGTH_WORDS", "Session", "deal_seeds", "record_path"]
+__all__ = ["MAX_SESSION", "STRENGTHS", "STRENGTH_WORDS", "Session", "deal_seeds", "record_path"]

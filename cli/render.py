@@ -17,7 +17,7 @@ from lukfu_solver.history import Trick
 from lukfu_solver.i18n import COUNTED, NP_, _, counted, ngettext, number, pgettext, suit_name, term
 from lukfu_solver.plays import CLAIM, DISCARD, Play
 from lukfu_solver.position import Position
-from lukfu_solver.rules import Outcome
+from lukfu_solver.rules import Outcome, worth
 
 OLD_STYLE = "bold yellow"
 OLD_MARK = "*"
@@ -129,8 +129,8 @@ def worth_text(total: int, winner: int, caller: int) -> str:
     """What a win with ``total`` is worth and who pays it (R16–R17), so the net points that follow
     add up: ``worth 1 point from each of the other two`` (the caller wins) or ``worth 1 point,
     paid twice by the caller`` (a non-caller wins)."""
-    n = total - 5
-    if winner == caller:
+    n, paid_by, _net = worth(winner, total, caller)
+    if paid_by == "others":
         words = ngettext("worth {n} point from each of the other two", "worth {n} points from each of the other two", n)
     else:
         words = ngettext("worth {n} point, paid twice by the caller", "worth {n} points, paid twice by the caller", n)

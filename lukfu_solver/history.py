@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from .cards import CardSet, format_cards, old_cards
 from .plays import CLAIM, DISCARD, KIND_NAMES, Play
+from .rules import worth
 
 Hands = tuple[CardSet, CardSet, CardSet]
 
@@ -54,11 +55,15 @@ def play_role(place: int, play: Play) -> str:
     return "discard" if play.kind == DISCARD else "beat"
 
 
-def play_json(seat: int, play: Play, place: int, shown: str | None = None) -> dict[str, Any]:
+def play_json(seat: int, play: Play, place: int, shown: str | None = None, index: int | None = None) -> dict[str, Any]:
     """One play as a table's page reads it: ``seat``, ``play`` (its text, or ``shown`` in its
     place), ``shape`` (single, set, run, discard, claim: :data:`~lukfu_solver.plays.KIND_NAMES`)
-    and ``role`` in its trick (:func:`play_role`; ``place`` its index in the trick)."""
-    return {"seat": seat, "play": shown or str(play), "shape": KIND_NAMES[play.kind], "role": play_role(place, play)}
+    and ``role`` in its trick (:func:`play_role`; ``place`` its index in the trick); with
+    ``index``, the play's place in the deal's plays (what a review's decision names it by)."""
+    data = {"seat": seat, "play": shown or str(play), "shape": KIND_NAMES[play.kind], "role": play_role(place, play)}
+    if index is not None:
+        data["index"] = index
+    return data
 
 
 class Trick(NamedTuple):
@@ -107,15 +112,17 @@ class Trick(NamedTuple):
         """What the ``place``-th play does: ``lead``, ``beat`` or ``discard`` (:func:`play_role`)."""
         return play_role(place, self.plays[place])
 
-    def table_json(self, shown: Sequence[str | None] = ()) -> dict[str, Any]:
+    def table_json(self, shown: Sequence[str | None] = (), first: int | None = None) -> dict[str, Any]:
         """The trick as a table's page reads it: ``leader``, ``plays`` (leader first, each
         :func:`play_json`), ``best`` (the index of the best play so far), ``winner`` (None while
         the trick is open) and ``fu_won``; ``shown`` replaces plays' texts (a hidden discard's
-        ``x2``)."""
+        ``x2``); with ``first``, the place of its lead in the deal's plays, each play carries its
+        own ``index`` there."""
         return {
             "leader": self.leader,
             "plays": [
-                play_json(self.seat(i), p, i, shown[i] if i < len(shown) else None) for i, p in enumerate(self.plays)
+                play_json(self.seat(i), p, i, shown[i] if i < len(shown) else None, None if first is None else first + i)
+                for i, p in enumerate(self.plays)
             ],
             "best": self.best,
             "winner": self.winner,
@@ -156,9 +163,13 @@ class Claim(NamedTuple):
     old: CardSet
     total: int
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"seat", "fu", "old", "total"}``, the Old cards as NOTATION.md writes them."""
-        return {"seat": self.seat, "fu": self.fu, "old": format_cards(self.old), "total": self.total}
+    def to_json(self, caller: int | None = None) -> dict[str, Any]:
+        """``{"seat", "fu", "old", "total"}``, the Old cards as NOTATION.md writes them; given the
+        ``caller``, its ``worth`` too (what it is worth and who pays: :func:`~lukfu_solver.rules.worth`)."""
+        data: dict[str, Any] = {"seat": self.seat, "fu": self.fu, "old": format_cards(self.old), "total": self.total}
+        if caller is not None:
+            data["worth"] = worth(self.seat, self.total, caller).to_json()
+        return data
 
 
 class DealHistory(NamedTuple):

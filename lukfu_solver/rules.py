@@ -201,6 +201,30 @@ class Outcome(NamedTuple):
         return data
 
 
+class Worth(NamedTuple):
+    """R16–R17: what a win with total T is worth and who pays it: ``points``, T − 5, is one share;
+    ``paid_by`` is ``others`` when the caller wins (each of the other two pays it a share) or
+    ``caller`` when a non-caller wins (the caller alone pays it two shares); ``net`` the net points
+    by seat that follow (:func:`payments`)."""
+
+    points: int
+    paid_by: str
+    net: tuple[int, int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"points", "paid_by", "net"}``: the web table says a claim's worth from it."""
+        return {"points": self.points, "paid_by": self.paid_by, "net": list(self.net)}
+
+
+def worth(winner: int, total: int, caller: int) -> Worth:
+    """What ``winner``'s win with total ``total`` is worth against ``caller`` (R16–R17).
+
+    >>> worth(1, 7, 1), worth(2, 6, 0).paid_by
+    (Worth(points=2, paid_by='others', net=(-2, 4, -2)), 'caller')
+    """
+    return Worth(total - 5, "others" if winner == caller else "caller", payments(winner, total, caller))
+
+
 def payments(winner: int, total: int, caller: int) -> tuple[int, int, int]:
     """R16–R17: net points of seats 0, 1, 2 when ``winner`` wins with total ``total``.
 

@@ -54,6 +54,7 @@ from .players.pimc import DEFAULT_LEVEL, LEVELS
 from .plays import DISCARD, Play
 from .position import Position
 from .record import GameRecord, Hands
+from .rules import worth
 from .view import SeatView
 
 YOU = "you"
@@ -152,6 +153,25 @@ def person_names(human: int, opponents: tuple[Opponent, Opponent]) -> list[str]:
     names = [YOU, YOU, YOU]
     names[after], names[before] = opponents[0].name, opponents[1].name
     return names
+
+
+def named_opponents(names: Sequence[str], field: str = "names") -> tuple[Opponent, Opponent]:
+    """The two engines of a table whose persons are ``names`` (``you`` among them), as
+    :func:`person_names` seats them (its inverse): the one right after ``you`` first, the one
+    right before second (:func:`seated_after`). Each name is the opponent's label, with
+    ``A``/``B`` after it when both have the same (``rule A`` plays ``rule``). A name no engine
+    answers to is a NotationError naming ``field``.
+
+    >>> [o.name for o in named_opponents(["medium B", "you", "medium A"])]
+    ['medium A', 'medium B']
+    >>> named_opponents(person_names(2, parse_opponents("easy,strong", 3))) == parse_opponents("easy,strong", 3)
+    True
+    """
+    if len(names) != 3 or list(names).count(YOU) != 1:
+        raise NotationError(field, _("three players, one of them 'you', got {names}").format(names=", ".join(names)[:80]))
+    after, before = seated_after(list(names).index(YOU))
+    found = [Opponent(names[p].split(" ")[0], names[p], opponent_engine(names[p].split(" ")[0], field)) for p in (after, before)]
+    return (found[0], found[1])
 
 
 def engine_seed(seed: int, index: int) -> int:
@@ -254,14 +274,11 @@ class GameSession:
             )
         game = Game.from_record(record)
         human = game.names.index(YOU)
-        found = []
-        for p in seated_after(human):  # each engine stays at its person, under the record's name
-            label = game.names[p].split(" ")[0]  # ``rule A`` plays ``rule``
-            found.append(Opponent(label, game.names[p], opponent_engine(label, "record: players")))
+        found = named_opponents(game.names, "record: players")  # each engine stays at its person, under the record's name
         if level is None:
             levels = [lv for o in found if (lv := engine_level(o.engine)) is not None]
             level = levels[0] if levels else DEFAULT_LEVEL
-        return cls(game.seed, human, (found[0], found[1]), level, game)
+        return cls(game.seed, human, found, level, game)
 
     # ------------------------------------------------------------ facts
 
@@ -272,7 +289,8 @@ class GameSession:
 
     @property
     def specs(self) -> tuple[str, str]:
-        """The opponents' labels (a strength or an engine spec), in the order of the persons."""
+        """The opponents' labels (a strength or an engine spec), as given: the one right after the
+        person first, the one right before second (:func:`seated_after`)."""
         return (self.opponents[0].label, self.opponents[1].label)
 
     @property
@@ -467,6 +485,7 @@ class GameSession:
             "opponents": list(self.specs),
             "players": list(self.seat_names),
             "seat": seat,
+            "master": self.game.seat_of(self.master),
             "deal": len(self.passed_out) + 1,
             "phase": self.phase,
             "calls": list(self.game.calls),
@@ -486,6 +505,7 @@ class GameSession:
             "tricks": [],
             "claim": None,
             "claim_total": None,
+            "claim_worth": None,
             "outcome": None,
             "hands": None,
         }
@@ -498,18 +518,21 @@ class GameSession:
         over = self.pos.is_over
         history = self.record.history
         tricks = []
-        for t in history.tricks:
+        for k, t in enumerate(history.tricks):
             shown = [
                 f"x{p.size}" if p.kind == DISCARD and t.seat(i) != seat and not over else None
                 for i, p in enumerate(t.plays)
             ]
-            tricks.append(t.table_json(shown))
+            tricks.append(t.table_json(shown, 3 * k))  # three plays a trick: its lead is play 3k
         data["tricks"] = tricks
         data["sensible"] = self.sensible_discards()
         if "claim" in data["choices"]:
-            data["claim_total"] = view.claim_total()
+            total = view.claim_total()
+            assert total is not None
+            data["claim_total"] = total
+            data["claim_worth"] = worth(seat, total, self.pos.caller).to_json()
         if history.claim is not None:
-            data["claim"] = history.claim.to_json()
+            data["claim"] = history.claim.to_json(self.pos.caller)
         if over:
             o = self.pos.outcome
             assert o is not None

@@ -49,6 +49,8 @@ LAYERS: dict[str, int] = {
     "puzzles": 7,
     "match": 8,
     "session": 8,
+    "series": 8,
+    "standing": 8,
     "env": 9,
 }
 """The library's layers: a module may import its own layer and the layers below, never above."""

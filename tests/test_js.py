@@ -75,7 +75,7 @@ FLOORS = (
     ("dom.js", "i18n.js"),
     ("cards.js", "api.js"),
     ("words.js", "select.js", "state.js"),
-    ("table.js", "panels.js", "review.js", "replay.js"),
+    ("table.js", "panels.js", "review.js", "replay.js", "start.js", "evening.js", "standing.js"),
     ("game.js",),
     ("main.js",),
 )

@@ -67,7 +67,12 @@ def test_a_session_plays_the_deal_play_deal_plays(seed: int) -> None:
 
 def _pass_until_redealt(seed: int) -> GameSession:
     """The session of ``seed`` with the person passing at every call, up to the first redeal (or play)."""
-    session = GameSession.new(seed, 0, ("rule",), level=1)
+    return pass_until_redealt(GameSession.new(seed, 0, ("rule",), level=1))
+
+
+def pass_until_redealt(session: GameSession) -> GameSession:
+    """``session`` with the person passing at every call (the engines answer), up to the first
+    redeal (R3) or someone's call."""
     while session.phase == "call" and not session.passed_out:
         if session.waiting_for_engine:
             task = session.engine_task()

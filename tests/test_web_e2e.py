@@ -130,6 +130,38 @@ def wait(driver: Any, check: Any, seconds: float = 60) -> Any:
     return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=quiet).until(lambda d: check(d))
 
 
+def start_game(driver: Any, seat: int | None = None, level: int | None = None, seed: int | None = None,
+               deals: int = 1, strength: str = "easy") -> dict[str, Any]:
+    """A game (or the first deal of a session of ``deals``) from the start screen, as a person
+    starts one: the strength, the seat, one deal or an evening, the finer settings unfolded when
+    asked for; the new game's state."""
+    d = driver
+    if not d.find_elements(By.ID, "new-deal") or not d.find_element(By.ID, "new-deal").is_displayed():
+        d.find_element(By.ID, "btn-new").click()
+    wait(d, lambda d: d.find_element(By.ID, "new-deal").is_displayed())
+    before = state(d).get("id")
+    d.find_element(By.ID, f"start-{strength}").click()
+    if seat is not None:
+        Select(d.find_element(By.ID, "new-seat")).select_by_value(str(seat))
+    if deals > 1:
+        d.find_element(By.ID, "start-evening").click()
+        count = d.find_element(By.ID, "new-deals")
+        count.clear()
+        count.send_keys(str(deals))
+    else:
+        d.find_element(By.ID, "start-one").click()
+    if level is not None or seed is not None:
+        more = d.find_element(By.ID, "start-more")
+        if not more.get_attribute("open"):
+            more.find_element(By.TAG_NAME, "summary").click()
+        if level is not None:
+            Select(d.find_element(By.ID, "new-level")).select_by_value(str(level))
+        if seed is not None:
+            d.find_element(By.ID, "new-seed").send_keys(str(seed))
+    d.find_element(By.ID, "new-deal").click()
+    return wait(d, lambda d: (s := state(d)).get("id") and s["id"] != before and s)
+
+
 def cards_of(move: str) -> list[str]:
     """C2M45 -> C2 M4 M5 (a discard's x dropped)."""
     out, suit = [], ""
@@ -191,7 +223,7 @@ NOT_WORDS = (
     r"[\w./-]+\.json",  # file names
 )
 ALLOWED = {"A", "B", "C", "S", "M", "T", "x", "Luk", "Fu", "English"}  # seat and suit letters, the game, the language's own name
-ALLOWED |= {"H", "U", "D", "R", "N", "G", "O", "Enter", "Esc", "Space"}  # the keys shown beside buttons
+ALLOWED |= {"H", "U", "D", "R", "N", "G", "O", "Y", "Enter", "Esc", "Space"}  # the keys shown beside buttons
 ALLOWED |= {"rule", "pimc", "ipimc", "random"}  # the engines, named as --opponents takes them
 
 
@@ -214,12 +246,8 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     d.execute_script("localStorage.setItem('lukfu.pause', '120'); localStorage.setItem('lukfu.pace', 'fast')")
     # a quick review (lukfu review's --samples 2 --max-nodes 2000); LUKFU_REVIEW='{}' for the defaults
     d.execute_script("localStorage.setItem('lukfu.review', arguments[0])", os.environ.get("LUKFU_REVIEW", REVIEW))
-    wait(d, lambda d: state(d).get("id"))
-    d.find_element(By.ID, "btn-new").click()
-    Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
-    Select(d.find_element(By.ID, "new-level")).select_by_value("1")
-    d.find_element(By.ID, "new-seed").send_keys("2")
-    d.find_element(By.ID, "new-deal").click()
+    wait(d, lambda d: d.find_elements(By.ID, "new-deal") or state(d).get("id"))  # the start screen on a first visit
+    start_game(d, seat=0, level=1, seed=2)
     wait(d, lambda d: state(d).get("seed") == 2 and state(d).get("phase") == "call")
     assert "seat 0" in d.find_element(By.CSS_SELECTOR, ".hand-area h2").text
     assert d.find_elements(By.CSS_SELECTOR, ".hand .card.old")  # Old cards marked
@@ -350,14 +378,13 @@ def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
     address names it), and a tab opened on another's game shows it as it stands."""
     d = browser
     d.get(server)
-    first = wait(d, lambda d: state(d).get("id"))
+    wait(d, lambda d: d.find_elements(By.ID, "new-deal") or state(d).get("id"))
+    first = state(d).get("id") if state(d).get("phase") not in (None, "over") else start_game(d)["id"]
     d.switch_to.new_window("tab")
     try:
         d.get(server)
         assert wait(d, lambda d: state(d).get("id")) == first  # the game in progress
-        d.find_element(By.ID, "btn-new").click()
-        wait(d, lambda d: d.find_element(By.ID, "new-deal")).click()
-        second = wait(d, lambda d: state(d).get("id") if state(d).get("id") != first else None)
+        second = start_game(d)["id"]
         assert d.current_url.endswith(f"#game={second}")
         d.refresh()  # the tab keeps its token (sessionStorage) and its game (the address)
         assert wait(d, lambda d: state(d).get("id")) == second
@@ -380,13 +407,12 @@ def test_russian_screens_and_a_trick_that_waits_for_you(server: str, browser: An
     d.get(server)
     d.execute_script("localStorage.setItem('lukfu.pause', '120'); localStorage.removeItem('lukfu.pace'); localStorage.setItem('lukfu.lang', 'ru')")
     d.get(server.split("?")[0])
-    wait(d, lambda d: state(d).get("id") and "Подсказка" in d.find_element(By.ID, "btn-hint").text)
+    wait(d, lambda d: "Новая игра" in d.find_element(By.ID, "btn-new").text)  # the game in progress, or the start screen
     d.find_element(By.ID, "btn-new").click()
-    assert not english_left(d), english_left(d)  # the new game's dialog
-    Select(d.find_element(By.ID, "new-seat")).select_by_value("0")
-    Select(d.find_element(By.ID, "new-level")).select_by_value("1")
-    d.find_element(By.ID, "new-seed").send_keys("3")
-    d.find_element(By.ID, "new-deal").click()
+    wait(d, lambda d: d.find_element(By.ID, "new-deal").is_displayed())
+    d.find_element(By.CSS_SELECTOR, "#start-more summary").click()
+    assert not english_left(d), english_left(d)  # the start screen, its finer settings unfolded
+    start_game(d, seat=0, level=1, seed=3)
     wait(d, lambda d: state(d).get("seed") == 3 and state(d).get("your_turn"))
     assert not english_left(d), english_left(d)  # the call
     viewport(d, 390, 844)  # on a phone the advice comes into view with the hand and the call's buttons

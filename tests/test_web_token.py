@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_e2e import chromium, state, wait
+from test_web_e2e import chromium, start_game, state, wait
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,7 +96,7 @@ def test_a_page_on_another_port_receives_nothing_that_opens_the_table(tmp_path: 
     d = browser
     try:
         d.get(url)
-        game = wait(d, lambda d: state(d).get("id"))
+        game = start_game(d)["id"]  # a fresh folder: the start screen first
         assert token not in d.current_url and d.get_cookies() == []
         assert d.execute_script("return document.cookie") == ""
         assert d.execute_script("return sessionStorage.getItem('lukfu.token')") == token
@@ -122,7 +122,7 @@ def test_a_restart_keeps_the_address_the_tab_and_the_game_in_progress(tmp_path: 
     d = browser
     try:
         d.get(url)
-        game = wait(d, lambda d: state(d).get("id"))
+        game = start_game(d)["id"]
         wait(d, lambda d: state(d).get("choices"))
         answers = state(d)["answers"]
         assert serve.stop() is not None

@@ -24,6 +24,11 @@ The API (all JSON; ``GAME`` a game's id, ``JOB`` a job's):
 | ``POST /api/games/GAME/hint`` | the hint for the decision in front of the person (at the call: the advice): a job |
 | ``POST /api/games/GAME/review`` | the review of the finished deal ``{samples?, max_nodes?, time?}``: a job |
 | ``GET /api/games/GAME/record`` | the record, as a file to download |
+| ``POST /api/sessions`` | a session of ``{deals}`` deals (and a new game's options), with its first deal |
+| ``GET /api/sessions?limit=N&before=C&finished=B`` | the sessions, the one played last first, a page at a time |
+| ``GET /api/sessions/SESSION`` | a session: its people, a row a deal played, the totals, the current deal |
+| ``POST /api/sessions/SESSION/deal`` | deal ``{deal: k}`` of a session, made once deal k - 1 is over |
+| ``GET /api/standing`` | your record of play: deals and points a deal against each strength |
 | ``GET /api/jobs/JOB?wait=S`` | a job's state, progress and result, waiting up to S seconds for its end |
 | ``DELETE /api/jobs/JOB`` | cancel a job |
 | ``POST /api/replay`` | a record checked and laid out step by step for the replay slider |
@@ -65,7 +70,9 @@ from lukfu_solver.parallel.tasks import TaskPool
 from lukfu_solver.players import STRENGTHS
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
 from lukfu_solver.record import GameRecord
+from lukfu_solver.series import MAX_SESSION, DealSeries
 from lukfu_solver.session import OPPONENT_KINDS, GameSession
+from lukfu_solver.standing import MIN_DEALS, standing
 
 from . import review, work
 from .catalogue import catalogue
@@ -75,6 +82,7 @@ from .jobs import BACKGROUND_NICE, URGENT, Caps, Jobs
 from .listing import Listing
 from .pages import HTML_TYPE, html_body, json_body, page_language, wants_html
 from .replay import replay_steps
+from .sessions import Sessions
 from .store import GameStore, LiveGame
 
 STATIC = files("lukfu_web") / "static"
@@ -107,6 +115,9 @@ class Table:
         self.config = config
         self.store = GameStore(config.data, config.max_live, config.max_disk)
         self.listing = Listing(self.store)
+        self.sessions = Sessions(self.store, self.listing)
+        self.standing: tuple[int, dict[str, Any]] | None = None
+        """Your record of play as last summed, with the version of the list's entries it was summed from."""
         self.pool: TaskPool | None = None
         self.jobs = Jobs(None, self.store, config.caps)
 
@@ -189,6 +200,7 @@ def game_data(game: LiveGame, lang: str) -> dict[str, Any]:
     with using_language(lang):
         data = game.session.state()
     data["id"] = game.id
+    data["series"] = None if game.series is None else {"id": game.series[0], "deal": game.series[1]}
     data["waiting_for_engine"] = game.session.waiting_for_engine
     data["jobs"] = {kind: job.data() for kind, job in game.jobs.items() if not job.finished}
     return data
@@ -237,16 +249,43 @@ async def messages(request: Request, table: Table, lang: str) -> Response:
 # ---------------------------------------------------------------- games
 
 
-async def list_games(request: Request, table: Table, lang: str) -> Response:
-    """The saved games, a page at a time (``?limit=``, ``?before=``, ``?finished=``)."""
+def page_options(request: Request, lang: str) -> tuple[int, bool | None]:
+    """A list's ``?limit=`` (1 to :data:`~lukfu_solver.inputs.MAX_PAGE`) and ``?finished=`` (None: all)."""
     q = request.query_params
     with using_language(lang):
         limit = parse_int(q.get("limit", str(MAX_PAGE)), "limit", 1, MAX_PAGE)
         finished = {None: None, "true": True, "1": True, "false": False, "0": False}.get(q.get("finished"), "bad")
         if finished == "bad":
             raise NotationError("finished", _("expected true or false"))
-    page_of = await table.listing.page(lang, limit, q.get("before"), finished)  # type: ignore[arg-type]
+    return limit, finished  # type: ignore[return-value]
+
+
+async def list_games(request: Request, table: Table, lang: str) -> Response:
+    """The saved games, a page at a time (``?limit=``, ``?before=``, ``?finished=``)."""
+    limit, finished = page_options(request, lang)
+    page_of = await table.listing.page(lang, limit, request.query_params.get("before"), finished)
     return JSONResponse(page_of)
+
+
+def game_options(data: dict[str, Any], more: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A new game's options from a request's body: ``seed`` (random when not given), ``seat``
+    (None: as the seed deals it), ``opponents`` (a list, or one as text), ``level``; the keys
+    ``more`` are allowed too (checked by the caller). Any other key is bad input."""
+    unknown = sorted(set(data) - {"seed", "seat", "opponents", "level", *more})
+    if unknown:
+        raise NotationError("body", _("unknown key {key}").format(key=repr(unknown[0])[:40]))
+    seed = data.get("seed")
+    seed = random.SystemRandom().randrange(2**32) if seed is None else check_seed(seed)
+    seat = data.get("seat")
+    if seat is not None:
+        seat = check_int(seat, "seat", 0, 2)
+    level = check_int(data.get("level", DEFAULT_LEVEL), "level", min(LEVELS), max(LEVELS))
+    opponents = data.get("opponents", ["easy"])
+    if isinstance(opponents, str):
+        opponents = [opponents]
+    if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
+        raise NotationError("opponents", _("expected a list of players"))
+    return {"seed": seed, "seat": seat, "opponents": opponents, "level": level}
 
 
 async def new_game(request: Request, table: Table, lang: str) -> Response:
@@ -258,21 +297,7 @@ async def new_game(request: Request, table: Table, lang: str) -> Response:
             record.replay()
             session = GameSession.from_record(record)
         else:
-            unknown = sorted(set(data) - {"seed", "seat", "opponents", "level"})
-            if unknown:
-                raise NotationError("body", _("unknown key {key}").format(key=repr(unknown[0])[:40]))
-            seed = data.get("seed")
-            seed = random.SystemRandom().randrange(2**32) if seed is None else check_seed(seed)
-            seat = data.get("seat")
-            if seat is not None:
-                seat = check_int(seat, "seat", 0, 2)
-            level = check_int(data.get("level", DEFAULT_LEVEL), "level", min(LEVELS), max(LEVELS))
-            opponents = data.get("opponents", ["easy"])
-            if isinstance(opponents, str):
-                opponents = [opponents]
-            if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
-                raise NotationError("opponents", _("expected a list of players"))
-            session = GameSession.new(seed, seat, opponents, level)
+            session = GameSession.new(**game_options(data))
     game = await table.store.create(session)
     return JSONResponse(game_data(game, lang), status_code=201)
 
@@ -396,6 +421,65 @@ async def _save(table: Table, game: LiveGame) -> None:
     await table.store.save(game)
 
 
+# ---------------------------------------------------------------- sessions of deals and the record of play
+
+
+async def new_session(request: Request, table: Table, lang: str) -> Response:
+    """A new session of ``deals`` deals (``lukfu play --deals N``) and its first deal."""
+    data = await body_of(request, lang)
+    with using_language(lang):
+        options = game_options(data, ("deals",))
+        deals = check_int(data.get("deals"), "deals", 2, MAX_SESSION)  # one deal is a game: POST /api/games
+        series = DealSeries.new(deals=deals, **options)
+    kept, game = await table.sessions.create(series)
+    summary = await table.sessions.summary(kept, lang)
+    return JSONResponse({"session": summary, "game": game_data(game, lang)}, status_code=201)
+
+
+async def list_sessions(request: Request, table: Table, lang: str) -> Response:
+    """The sessions, the one played last first, a page at a time (``?limit=``, ``?before=``, ``?finished=``)."""
+    limit, finished = page_options(request, lang)
+    page_of = await table.sessions.page(lang, limit, request.query_params.get("before"), finished)
+    return JSONResponse(page_of)
+
+
+async def get_session(request: Request, table: Table, lang: str) -> Response:
+    """A session: its people, its deals' rows, the running totals, the current deal."""
+    kept = await table.sessions.get(request.path_params["session"], lang)
+    return JSONResponse(await table.sessions.summary(kept, lang))
+
+
+async def session_deal(request: Request, table: Table, lang: str) -> Response:
+    """Deal ``{deal: k}`` of a session: made when the deal before it is over (201), or the one
+    made already (200)."""
+    data = await body_of(request, lang)
+    with using_language(lang):
+        unknown = sorted(set(data) - {"deal"})
+        if unknown:
+            raise NotationError("body", _("unknown key {key}").format(key=repr(unknown[0])[:40]))
+        k = check_int(data.get("deal"), "deal", 1, MAX_SESSION)
+    game, made = await table.sessions.deal(request.path_params["session"], k, lang)
+    return JSONResponse(game_data(game, lang), status_code=201 if made else 200)
+
+
+async def get_standing(request: Request, table: Table, lang: str) -> Response:
+    """Your record of play: the deals played and the points a deal against each strength, with a
+    95% interval from :data:`~lukfu_solver.standing.MIN_DEALS` deals on (every finished record
+    of the folder counts, read once for each state of its file)."""
+    results, damaged, version = await table.listing.results(lang)
+    if table.standing is None or table.standing[0] != version:  # the same records, the same record of play
+        rows = standing(results)
+        data = {
+            "against": [a.to_json() for a in rows],
+            "deals": sum(a.deals for a in rows),
+            "points": sum(a.points for a in rows),
+            "damaged": damaged,
+            "min_deals": MIN_DEALS,
+        }
+        table.standing = (version, data)
+    return JSONResponse(table.standing[1])
+
+
 # ---------------------------------------------------------------- jobs and replays
 
 
@@ -475,6 +559,11 @@ def create_app(config: Config, start_pool: bool = True) -> Guard:
         Route("/api/games/{game}/hint", endpoint(hint), methods=["POST"]),
         Route("/api/games/{game}/review", endpoint(review_game), methods=["POST"]),
         Route("/api/games/{game}/record", endpoint(record)),
+        Route("/api/sessions", endpoint(list_sessions), methods=["GET"]),
+        Route("/api/sessions", endpoint(new_session), methods=["POST"]),
+        Route("/api/sessions/{session}", endpoint(get_session), methods=["GET"]),
+        Route("/api/sessions/{session}/deal", endpoint(session_deal), methods=["POST"]),
+        Route("/api/standing", endpoint(get_standing), methods=["GET"]),
         Route("/api/jobs/{job}", endpoint(get_job), methods=["GET"]),
         Route("/api/jobs/{job}", endpoint(cancel_job), methods=["DELETE"]),
         Route("/api/replay", endpoint(replay), methods=["POST"]),

@@ -63,6 +63,26 @@ class DealNotOver(NotationError):
         super().__init__("review", _("the review comes when the deal is over"))
 
 
+class UnknownSession(NotationError):
+    """No session of deals has this id: 404."""
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__("session", _("no session {id}").format(id=session_id[:32]))
+
+
+class DamagedSession(NotationError):
+    """The session's file is in the folder but cannot be read (it is kept as it is): 422."""
+
+    def __init__(self, session_id: str, reason: str) -> None:
+        super().__init__(
+            "session", _("the file of session {id} is damaged ({reason}); it is kept as it is").format(id=session_id, reason=reason)
+        )
+
+
+class DealGoesOn(NotationError):
+    """The next deal of a session asked for before the last one ended, or past its last deal: 409."""
+
+
 class Busy(NotationError):
     """Too much work waits already, the client's or everyone's: nothing is queued (429)."""
 
@@ -80,6 +100,9 @@ STATUS: dict[type[NotationError], int] = {
     NotYourTurn: 409,
     NothingToUndo: 409,
     DealNotOver: 409,
+    UnknownSession: 404,
+    DamagedSession: 422,
+    DealGoesOn: 409,
     Busy: 429,
     DiskFull: 507,
 }

@@ -8,7 +8,10 @@ file, too large, not JSON, not a record, not a game that replays) is listed unde
 with its reason, logged once, and kept as it is: what the list shows, the table opens. A file that goes away while the list is read is left out.
 
 Each record is read once for each state of its file (time, size, inode): the list remembers
-what it found, so a list asked for again reads only what changed. The folder is scanned and the
+what it found, so a list asked for again reads only what changed; the folder's index
+(:mod:`.index`) keeps it across restarts. The same entries give a session its deals' results
+(:meth:`Listing.known`) and your record every finished deal's (:meth:`Listing.results`: the
+files' states looked at in a thread, only what changed read on the event loop). The folder is scanned and the
 files read in a thread; the records are checked on the event loop, a few at a time between
 other requests, in the reader's language.
 """
@@ -19,15 +22,16 @@ import asyncio
 import os
 import re
 import stat
-from dataclasses import dataclass
 from typing import Any
 
 from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import _, using_language
 from lukfu_solver.inputs import MAX_PAGE, excerpt, file_kind
-from lukfu_solver.record import MAX_RECORD_BYTES
+from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
+from lukfu_solver.series import DealResult
 
 from .folder import Unreadable, damaged_once, identity, read_file
+from .index import Entry, Index
 from .store import GAME_ID, GameStore, resumed
 
 CURSOR = re.compile(r"([0-9]{1,20})-([0-9a-f]{16})")
@@ -36,21 +40,17 @@ BATCH = 16
 """Records read and checked in one step (the event loop serves other requests between steps)."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """What a record file holds for the list: its summary, or why it is damaged."""
-
-    state: tuple[int, int, int]
-    summary: dict[str, Any] | None
-    damaged: str | None
-
-
 class Listing:
     """The saved games of a store, a page at a time (see the module notes)."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self.entries: dict[str, Entry] = {}
+        self.index = Index(store)
+        self._refresh = asyncio.Lock()
+        self.version = 0
+        """Counts the changes of :attr:`entries` (an entry read, taken from the index or dropped)."""
+        self._summed: tuple[int, list[DealResult], int] | None = None
 
     async def page(self, lang: str, limit: int = MAX_PAGE, before: str | None = None, finished: bool | None = None) -> dict[str, Any]:
         """``{"games": [...], "damaged": [{"id", "reason", "updated"}], "next": cursor or None}``."""
@@ -58,7 +58,10 @@ class Listing:
             after = parse_cursor(before)
         files = await asyncio.to_thread(self._scan)
         present = {f[1] for f in files}
-        self.entries = {gid: e for gid, e in self.entries.items() if gid in present}
+        kept = {gid: e for gid, e in self.entries.items() if gid in present}
+        if len(kept) != len(self.entries):
+            self.version += 1
+        self.entries = kept
         games: list[dict[str, Any]] = []
         damaged: list[dict[str, Any]] = []
         last: tuple[int, str] | None = None
@@ -93,7 +96,62 @@ class Listing:
         cursor = f"{last[0]}-{last[1]}" if more and last is not None else None
         return {"games": games, "damaged": damaged, "next": cursor}
 
-    def _scan(self) -> list[tuple[int, str, os.stat_result]]:
+    async def known(self, ids: list[str], lang: str) -> dict[str, Entry]:
+        """The entries of the games ``ids`` as their files stand now (a game without a record
+        left out): what a session of deals reads its deals' results from."""
+        found = await asyncio.to_thread(self._stat, ids)
+        for i in range(0, len(found), BATCH):
+            await self._read(found[i : i + BATCH], lang)
+        return {gid: e for _t, gid, st in found if (e := self.entries.get(gid)) is not None and e.state == identity(st)}
+
+    def _stat(self, ids: list[str]) -> list[tuple[int, str, os.stat_result]]:
+        """The state of each game's record file (run in a thread; a missing one left out)."""
+        found = []
+        for gid in ids:
+            try:
+                st = os.lstat(self.store.path(gid))
+            except OSError:
+                continue
+            found.append((st.st_mtime_ns, gid, st))
+        return found
+
+    async def results(self, lang: str) -> tuple[list[DealResult], int, int]:
+        """Every finished deal's result in the folder (in no order), how many records are
+        damaged, and :attr:`version` (what the two were made from: the same version, the same
+        answer). The whole folder is looked at, and each record read once for each state of its
+        file (the results kept in the folder's index, so a restarted server reads only what
+        changed); the states are taken in a thread, and only the records that changed are
+        compared and read on the event loop."""
+        async with self._refresh:
+            await self.index.load()
+            states, gone, stale = await asyncio.to_thread(self._changes, list(self.entries.items()))
+            for gid in gone:
+                if self.entries.pop(gid, None) is not None:
+                    self.version += 1
+            for i in range(0, len(stale), BATCH):
+                await self._read(stale[i : i + BATCH], lang)
+            if self._summed is None or self._summed[0] != self.version:
+                ready = [e for gid, e in self.entries.items() if gid in states and e.state == states[gid][0]]
+                results = [e.result for e in ready if e.result is not None]
+                damaged = sum(1 for e in ready if e.damaged is not None)
+                self._summed = (self.version, results, damaged)
+                await self.index.save({gid: e for gid, e in self.entries.items() if gid in states})
+            _v, results, damaged = self._summed
+            return results, damaged, self.version
+
+    def _changes(
+        self, entries: list[tuple[str, Entry]]
+    ) -> tuple[dict[str, tuple[tuple[int, int, int], os.stat_result]], list[str], list[tuple[int, str, os.stat_result]]]:
+        """The state of every record file of the folder by id, the ids of ``entries`` whose file
+        is gone, and the files that ``entries`` do not hold in their present state (run in a
+        thread: the event loop only reads what changed)."""
+        states = {gid: (identity(st), st) for _t, gid, st in self._scan(sort=False)}
+        known = dict(entries)
+        gone = [gid for gid in known if gid not in states]
+        stale = [(0, gid, st) for gid, (state, st) in states.items() if (e := known.get(gid)) is None or e.state != state]
+        return states, gone, stale
+
+    def _scan(self, sort: bool = True) -> list[tuple[int, str, os.stat_result]]:
         """The folder's record files (by name), most recent first (run in a thread)."""
         found = []
         with os.scandir(self.store.folder) as entries:
@@ -106,14 +164,27 @@ class Listing:
                 except OSError:
                     continue  # deleted meanwhile
                 found.append((st.st_mtime_ns, name[:-5], st))
-        found.sort(key=lambda f: (f[0], f[1]), reverse=True)
+        if sort:
+            found.sort(key=lambda f: (f[0], f[1]), reverse=True)
         return found
 
     async def _read(self, batch: list[tuple[int, str, os.stat_result]], lang: str) -> None:
-        """Read the records of ``batch`` not yet known in their present state."""
-        wanted = [(gid, st) for _t, gid, st in batch if gid not in self.entries or self.entries[gid].state != identity(st)]
+        """Read the records of ``batch`` not yet known in their present state (those the index
+        kept are taken from it)."""
+        wanted = []
+        for _t, gid, st in batch:
+            entry = self.entries.get(gid)
+            if entry is not None and entry.state == identity(st):
+                continue
+            kept = self.index.entry(gid, identity(st))
+            if kept is not None:
+                self.entries[gid] = kept
+                self.version += 1
+            else:
+                wanted.append((gid, st))
         if not wanted:
             return
+        self.version += 1
         raw = await asyncio.to_thread(self._files, wanted)
         with using_language(lang):
             for (gid, st), data in zip(wanted, raw, strict=True):
@@ -148,17 +219,30 @@ class Listing:
         except Unreadable as err:
             damaged_once(path, str(err), identity(st))
             return Entry(identity(st), None, str(err))
-        me = rec.players.index("you") if rec.players and "you" in rec.players else None
-        points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
-        summary = {"seed": rec.seed, "finished": rec.outcome is not None, "points": points, "plays": len(rec.plays)}
-        return Entry(identity(st), summary, None)
+        return Entry(identity(st), *summary_of(rec))
 
 
-def parse_cursor(text: str | None) -> tuple[int, str] | None:
-    """The (time, id) a ``before`` cursor names (None for none); a NotationError naming ``before``."""
+def parse_cursor(text: str | None, of: str = "games") -> tuple[int, str] | None:
+    """The (time, id) a ``before`` cursor of a page ``of`` games or sessions names (None for
+    none); a NotationError naming ``before``."""
     if text is None:
         return None
     m = CURSOR.fullmatch(text)
     if m is None:
-        raise NotationError("before", _("expected the next cursor of a page of games, got {text}").format(text=excerpt(text)))
+        words = {
+            "games": _("expected the next cursor of a page of games, got {text}"),
+            "sessions": _("expected the next cursor of a page of sessions, got {text}"),
+        }
+        raise NotationError("before", words[of].format(text=excerpt(text)))
     return int(m.group(1)), m.group(2)
+
+
+def summary_of(rec: GameRecord) -> tuple[dict[str, Any], None, DealResult | None]:
+    """A record's line in the list (its seed, whether it is finished, your points, its plays and
+    whom you played) and its result once finished."""
+    result = DealResult.of(rec)
+    me = rec.players.index("you") if rec.players and "you" in rec.players else None
+    points = rec.outcome.points[me] if rec.outcome is not None and me is not None else None
+    against = list(DealResult(rec.seed, rec.players, None, None, (0, 0, 0)).against) if rec.players else []
+    summary = {"seed": rec.seed, "finished": rec.outcome is not None, "points": points, "plays": len(rec.plays), "against": against}
+    return summary, None, result

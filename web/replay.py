@@ -4,7 +4,7 @@ cards, the fu, the trick on the table and what the play did (the rules' facts, f
 
 The trick and its plays have the game state's shapes (:meth:`lukfu_solver.history.Trick.table_json`):
 ``leader``, ``plays`` (``seat``, ``play``, ``shape``, ``role``), ``best``, ``winner`` (set once
-the trick is complete), ``fu_won``; a claim's move carries its ``fu``, ``old`` and ``total``;
+the trick is complete), ``fu_won``; a claim's move carries its ``fu``, ``old``, ``total`` and ``worth``;
 ``trick_number`` counts tricks from 1 (0 before the first lead), ``tricks`` in the answer is
 how many the deal had."""
 
@@ -33,7 +33,7 @@ def replay_steps(rec: GameRecord) -> list[dict[str, Any]]:
             claim = history.claim  # the claim that ended the deal
             assert claim is not None
             move = play_json(claim.seat, rec.plays[i - 1], 0)
-            move.update(fu=claim.fu, old=format_cards(claim.old), total=claim.total)
+            move.update(claim.to_json(rec.caller))  # fu, old, total and its worth
             trick = None
         else:
             t = history.tricks[number - 1]

@@ -169,7 +169,7 @@ def line_tricks(start: str, line: list[str], first: int) -> dict[str, Any]:
         move = Play.parse(text)
         if move.kind == CLAIM:
             s = pos.to_move
-            claim = Claim(s, pos.fu[s], pos.old_cards(s), pos.claim_total()).to_json()
+            claim = Claim(s, pos.fu[s], pos.old_cards(s), pos.claim_total()).to_json(pos.caller)
             break
         pos.push(move)
         plays.append(move)

@@ -3,7 +3,7 @@
 Each game is ``games/<id>.json`` in the data directory, a ``lukfu-record/3`` written after every
 answer (``result`` null while the deal goes on; ``lukfu replay`` reads it as it is), and
 ``games/<id>.settings.json``, written once, with what the record does not say (the hints'
-level), and once the deal is reviewed ``games/<id>.reviews.json`` (a finished deal's review is
+level; for a deal of a session of deals, the session's id and the deal's number), and once the deal is reviewed ``games/<id>.reviews.json`` (a finished deal's review is
 made once). Writes are atomic (:func:`~.folder.write_private`: a crash leaves the previous record
 whole) and readable by their owner alone, in a folder only the owner may enter; reads take
 regular files only, without blocking (:mod:`.folder`). At most ``max_live`` games are held in
@@ -34,6 +34,7 @@ from lukfu_solver.i18n import using_language
 from lukfu_solver.inputs import load_json
 from lukfu_solver.players.pimc import LEVELS
 from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
+from lukfu_solver.series import MAX_SESSION
 from lukfu_solver.session import GameSession
 
 from .errors import DamagedGame, UnknownGame
@@ -75,6 +76,8 @@ class LiveGame:
     reviews: dict[str, Any] = field(default_factory=dict)
     """The reviews of the finished deal made so far, by their options."""
     touched: float = field(default_factory=time.monotonic)
+    series: tuple[str, int] | None = None
+    """The session of deals this game is a deal of: its id and the deal's number (None: a game alone)."""
 
     @property
     def busy(self) -> bool:
@@ -142,12 +145,15 @@ class GameStore:
 
     # ------------------------------------------------------------ writing
 
-    async def create(self, session: GameSession) -> LiveGame:
-        """A new game: its id, its settings and its first record written (in a thread: a file
-        write is never done on the event loop); refused past ``--max-disk``."""
+    async def create(self, session: GameSession, series: tuple[str, int] | None = None) -> LiveGame:
+        """A new game (deal k of the session of deals ``series``, (id, k), when given): its id,
+        its settings and its first record written (in a thread: a file write is never done on
+        the event loop); refused past ``--max-disk``."""
         self.disk.check_room()
-        game = LiveGame("", session, time.time())
-        settings = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
+        game = LiveGame("", session, time.time(), series=series)
+        settings: dict[str, Any] = {"level": session.level, "created": round(game.created, 3), "opponents": list(session.specs)}
+        if series is not None:
+            settings.update(session=series[0], deal=series[1])
         record = session.record.dumps() + "\n"
         game.id = await asyncio.to_thread(self._write_new, json.dumps(settings) + "\n", record)
         self._hold(game)
@@ -236,13 +242,13 @@ class GameStore:
         """The live game of a record (checked against the rules) and its settings; DamagedGame
         (logged once) when the record does not load or replay. A record on disk is untrusted:
         whatever it makes the library raise is said as its damage, never a 500."""
-        level, created = settings_of(settings_bytes, created)
+        level, created, series = settings_of(settings_bytes, created)
         try:
             session = resumed(record_bytes, level)
         except Unreadable as err:
             damaged_once(self.path(game_id), str(err), state)
             raise DamagedGame(game_id, str(err)) from None
-        return LiveGame(game_id, session, created)
+        return LiveGame(game_id, session, created, series=series)
 
     def _hold(self, game: LiveGame) -> None:
         """Keep ``game`` live, unloading idle games past ``max_live``: finished ones first (nobody
@@ -268,19 +274,24 @@ def resumed(record_bytes: bytes, level: int | None = None) -> GameSession:
         raise Unreadable(str(err) if isinstance(err, NotationError) else f"{type(err).__name__}: {err}") from None
 
 
-def settings_of(raw: bytes | None, created: float) -> tuple[int | None, float]:
-    """The hints' level and the creation time a settings file holds (None and ``created`` for
-    what it does not hold well: the record alone then decides the level)."""
+def settings_of(raw: bytes | None, created: float) -> tuple[int | None, float, tuple[str, int] | None]:
+    """The hints' level, the creation time and the session of deals (its id and the deal's
+    number) a settings file holds (None, ``created`` and None for what it does not hold well:
+    the record alone then decides the level, and the game stands alone)."""
     level = None
     try:
         settings = load_json(raw or b"", "settings", MAX_SETTINGS_BYTES)
     except NotationError:
-        return level, created
+        return level, created, None
     if not isinstance(settings, dict):
-        return level, created
+        return level, created, None
     if type(settings.get("level")) is int and settings["level"] in LEVELS:
         level = settings["level"]
     given = settings.get("created")
     if isinstance(given, (int, float)) and not isinstance(given, bool) and math.isfinite(given):
         created = float(given)
-    return level, created
+    sid, deal = settings.get("session"), settings.get("deal")
+    series = None
+    if isinstance(sid, str) and GAME_ID.fullmatch(sid) and type(deal) is int and 1 <= deal <= MAX_SESSION:
+        series = (sid, deal)
+    return level, created, series

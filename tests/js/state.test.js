@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { lastTrick, setGame, tableState, trickJustWon } from "../../web/static/js/state.js";
+import { lastTrick, nextDeal, seriesStale, setGame, tableState, trickJustWon } from "../../web/static/js/state.js";
 
 const game = (over = {}) => ({ id: "g1", answers: 3, phase: "play", tricks: [], ...over });
 
@@ -49,4 +49,25 @@ test("a pace says how long an engine's play and a won trick stay; wait keeps the
   assert.ok(PACES.wait.move >= 800); // an engine's play is shown long enough to read
   assert.deepEqual(pauses("fast", 100), { move: 100, trick: 200 });
   assert.deepEqual(pauses("wait", 100), { move: 100, trick: null });
+});
+
+test("a deal of a session: its summary asked for when missing, another's, or when the deal ends", () => {
+  const state = tableState();
+  const deal = (over = {}) => game({ series: { id: "s1", deal: 1 }, ...over });
+  setGame(state, deal());
+  assert.equal(seriesStale(state, null, deal()), true); // none held yet
+  state.series = { id: "s1", deals: 2, dealt: 1, played: 0 };
+  assert.equal(seriesStale(state, deal(), deal({ answers: 4 })), false); // a move: the score stands
+  assert.equal(seriesStale(state, deal(), deal({ phase: "over" })), true); // the deal ended
+  assert.equal(seriesStale(state, deal({ phase: "over" }), deal({ phase: "over" })), false);
+  assert.equal(seriesStale(state, deal(), deal({ series: { id: "s1", deal: 2 } })), true); // a deal it has not counted
+  assert.equal(seriesStale(state, null, game()), false); // a game alone
+  setGame(state, deal({ phase: "over" }));
+  assert.equal(nextDeal(state), 2);
+  setGame(state, deal({ phase: "over", series: { id: "s1", deal: 2 } }));
+  assert.equal(nextDeal(state), null); // the last deal: the summary comes next
+  setGame(state, deal({ series: { id: "s2", deal: 1 } }));
+  assert.equal(state.series, null); // another session's summary is dropped
+  setGame(state, game());
+  assert.equal(nextDeal(state), null);
 });

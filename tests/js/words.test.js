@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { formatCards, parseCards, playCards } from "../../web/static/js/cards.js";
-import { callsText, claimText, counted, moveWord, moveWords, outcomeText, roleWord, seatNames, shownName, trickWinText, who, worthText } from "../../web/static/js/words.js";
+import { againstText, callsText, claimText, counted, moveWord, moveWords, outcomeText, roleWord, scoreText, seatNames, shownName, trickWinText, who, worthText } from "../../web/static/js/words.js";
 
 test("cards parse from and format to the notation, in suit and rank order", () => {
   assert.deepEqual(parseCards("C135S79"), ["C1", "C3", "C5", "S7", "S9"]);
@@ -23,14 +23,25 @@ test("players are named as lukfu names them: you, a strength and its letter, an 
   assert.equal(who(["you", "easy A", "easy B"], 0, 0), "you");
 });
 
-test("a claim's words take its total from the server and say who pays (R16–R17)", () => {
-  assert.equal(worthText(7, 1, 1), "worth 2 points from each of the other two");
-  assert.equal(worthText(6, 2, 0), "worth 1 point, paid twice by the caller");
+test("a claim's words take its total, its worth and who pays from the server (R16–R17)", () => {
+  // the worth is the server's (rules.worth): the page says it, it does not work it out
+  assert.equal(worthText({ points: 2, paid_by: "others" }), "worth 2 points from each of the other two");
+  assert.equal(worthText({ points: 1, paid_by: "caller" }), "worth 1 point, paid twice by the caller");
+  assert.equal(worthText({ points: 7, paid_by: "caller" }), "worth 7 points, paid twice by the caller");
   const names = ["you", "easy A", "easy B"];
-  const claim = { seat: 1, fu: 4, old: "C1S9", total: 6 };
-  assert.equal(claimText(claim, 2, names, 1, 0), "Seat 1 (easy A) claims: 4 fu won + 2 Old cards shown = 6, worth 1 point from each of the other two. The deal ends.");
-  assert.match(claimText({ ...claim, seat: 0 }, 2, names, 1, 0), /^You claim: 4 fu won \+ 2 Old cards shown = 6, worth 1 point, paid twice/);
+  const claim = { seat: 1, fu: 4, old: "C1S9", total: 6, worth: { points: 1, paid_by: "others", net: [-1, 2, -1] } };
+  assert.equal(claimText(claim, 2, names, 0), "Seat 1 (easy A) claims: 4 fu won + 2 Old cards shown = 6, worth 1 point from each of the other two. The deal ends.");
+  const mine = { ...claim, seat: 0, worth: { points: 1, paid_by: "caller", net: [2, -2, 0] } };
+  assert.match(claimText(mine, 2, names, 0), /^You claim: 4 fu won \+ 2 Old cards shown = 6, worth 1 point, paid twice/);
   assert.equal(counted(1, "old"), "1 Old card");
+});
+
+test("whom you played and the running score, in the session's order", () => {
+  assert.equal(againstText(["easy"]), "easy");
+  assert.equal(againstText(["easy", "strong"]), "easy + strong");
+  assert.equal(againstText(["pimc:2"]), "pimc:2");
+  assert.equal(scoreText(["you", "easy A", "easy B"], [3, -1, -2]), "you +3 · easy A -1 · easy B -2");
+  assert.equal(scoreText(["you", "medium", "strong"], [0, 0, 0]), "you 0 · medium 0 · strong 0");
 });
 
 test("a trick's winner and its fu are read from the trick, never worked out", () => {

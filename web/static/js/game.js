@@ -8,7 +8,7 @@ import { _, fmt } from "./i18n.js";
 import { adviceElement, hintElement, historyElement } from "./panels.js";
 import { reviewElement, reviewHead, reviewMarks } from "./review.js";
 import { madeMove, moveTable, playable, toggle } from "./select.js";
-import { pauses, setGame, tableState, trickJustWon } from "./state.js";
+import { nextDeal, pauses, seriesStale, setGame, tableState, trickJustWon } from "./state.js";
 import { renderTable } from "./table.js";
 import { seatNames, strengthWord } from "./words.js";
 
@@ -61,19 +61,54 @@ export class GameView {
     this.runEngines();
   }
 
-  /** A new game with the dialog's settings (or a record to resume). */
+  /** A new game with the start screen's settings (or a record to resume). */
   async create(options) {
-    this.set(await call("/api/games", { method: "POST", body: options }));
+    this.adopt(await call("/api/games", { method: "POST", body: options }));
+  }
+
+  /** A game the server has just made (a new game, a session's deal): shown, named in the
+   * address, its engines set going. */
+  adopt(game) {
+    this.set(game);
     this.app.remember(this.id);
     this.runEngines();
   }
 
   set(game) {
     const before = this.game;
+    const stale = seriesStale(this.state, before, game);
     for (const job of setGame(this.state, game)) cancel(job);
     if (before && game.id !== before.id) this.closeReview(false);
     if (this.goOn && (!before || game.answers !== before.answers || game.id !== before.id)) this.goOnNow(); // moved: no trick to wait on
     this.render();
+    if (stale) this.loadSeries();
+  }
+
+  /** The session of deals of the game as the server sums it up (its score from the records). */
+  async loadSeries() {
+    const g = this.game;
+    if (!g || !g.series) return;
+    try {
+      const series = await call(`/api/sessions/${g.series.id}`);
+      if (this.game && this.game.series && this.game.series.id === series.id) {
+        this.state.series = series;
+        this.render();
+      }
+    } catch (err) {
+      this.app.toast(err.message, true);
+    }
+  }
+
+  /** The next deal of the session (made by the server once this one is over; a second tab
+   * asking gets the same deal). */
+  async nextDeal() {
+    const k = nextDeal(this.state);
+    if (k === null) return;
+    try {
+      this.adopt(await call(`/api/sessions/${this.game.series.id}/deal`, { method: "POST", body: { deal: k } }));
+    } catch (err) {
+      this.app.toast(err.message, true);
+    }
   }
 
   handlers() {
@@ -89,6 +124,8 @@ export class GameView {
       onHint: () => this.hint(),
       onReview: () => this.review(),
       onNew: () => this.app.newGame(),
+      onNextDeal: () => this.nextDeal(),
+      onSummary: () => this.app.showSummary(this.game.series.id),
       onStopEngine: () => this.stopEngine(),
       onGoOn: () => this.goOnNow(),
     };

@@ -1,24 +1,38 @@
-// The page: its header (new game, saved games, open a record, language), the dialogs, the
-// keyboard, and which screen shows (a game, chosen by the address's #game=ID, or a replay).
+// The page: its header (new game, saved games, your record, open a record, language), the dialogs,
+// the keyboard, and which screen shows, as the address names it: a game (#game=ID, with its
+// review), the start screen (#new), a session's summary (#session=ID), your record (#record), or
+// a replay of a record opened from a file.
 
 import { call, fetchJson, hasToken, refusalMessage } from "./api.js";
 import { _, fmt, language, loadLanguage, signed, term } from "./i18n.js";
 import { button, el } from "./dom.js";
+import { renderSummary } from "./evening.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
-import { strengthWord } from "./words.js";
+import { renderStanding } from "./standing.js";
+import { renderStart, startChoices, startRequest } from "./start.js";
+import { againstText } from "./words.js";
+
+/** The pages besides the table, each a section of the main area, and its body class. */
+const PAGES = { review: "reviewing", replay: "replaying", start: "starting", session: "summing", record: "standing" };
 
 const $ = (sel) => document.querySelector(sel);
 
 class App {
   constructor() {
     this.info = null; // what the server offers (GET /api/info): languages, levels, opponents
-    const reviewPage = el("section", "review-page");
-    reviewPage.id = "review-page";
-    $("#main").append(reviewPage);
+    const section = (id, cls) => {
+      const page = el("section", cls);
+      page.id = id;
+      $("#main").append(page);
+      return page;
+    };
+    const reviewPage = section("review-page", "review-page");
+    this.pages = { start: section("start-page", "page"), session: section("session-page", "page"), record: section("record-page", "page") };
     this.game = new GameView($("#table"), $("#side"), reviewPage, this);
     this.replay = new ReplayView($("#replay"), this);
-    this.mode = "game";
+    this.mode = "game"; // the screen shown: game (the table or its review), replay, start, session, record
+    this.shown = null; // what the page shown draws from (the session summed up, your record)
   }
 
   async start() {
@@ -34,39 +48,150 @@ class App {
     this.header();
     document.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("hashchange", () => this.route());
-    window.addEventListener("resize", () => this.mode === "game" && this.game.state.reviewing && this.game.renderReview()); // the graph's scale follows the width
+    window.addEventListener("resize", () => {
+      // the graphs' scale follows the width
+      if (this.mode === "game" && this.game.state.reviewing) this.game.renderReview();
+      else if (this.mode === "record") this.drawRecord();
+    });
     document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && this.mode === "game" && this.game.refresh());
     await this.route();
   }
 
-  /** The game the address names, else the game in progress (the last unfinished one), else a new game. */
+  /** What the address names: a game, the start screen, a session's summary, your record; else
+   * the game in progress (the last unfinished one, or the current deal of the session played
+   * last), else the start screen. */
   async route() {
-    const id = new URLSearchParams(location.hash.slice(1)).get("game");
+    const hash = location.hash.slice(1);
+    const params = new URLSearchParams(hash);
+    const id = params.get("game");
     try {
-      if (id) {
+      if (hash === "new") this.showStart();
+      else if (hash === "record") await this.showRecord();
+      else if (params.get("session")) await this.showSession(params.get("session"));
+      else if (id) {
         if (id !== this.game.id) await this.game.open(id);
+        this.showGame();
       } else {
         await this.resume();
       }
     } catch (err) {
       if (err.token) return;
       this.toast(err.message, true);
-      if (id) {
+      if (hash) {
         history.replaceState(null, "", location.pathname);
         await this.resume();
       }
     }
   }
 
-  /** Back to the game in progress (the last unfinished one), else a new game. */
+  /** Back to the game in progress: the last unfinished game, or the current deal of the session
+   * played last if that is later (its deal may be over, the next one to come); else the start
+   * screen. */
   async resume() {
-    const { games } = await call("/api/games?finished=false&limit=1");
-    if (games.length) {
-      this.remember(games[0].id);
-      await this.game.open(games[0].id);
+    const [{ games }, { sessions }] = await Promise.all([call("/api/games?finished=false&limit=1"), call("/api/sessions?finished=false&limit=1")]);
+    let id = games.length ? games[0].id : null;
+    if (sessions.length && (!games.length || sessions[0].updated >= games[0].updated)) id = sessions[0].current;
+    if (id) {
+      this.remember(id);
+      await this.game.open(id);
+      this.showGame();
     } else {
-      await this.game.create(this.defaults());
+      this.showStart();
     }
+  }
+
+  /** The table (or the game's review, when open) as the screen. */
+  showGame() {
+    this.mode = "game";
+    this.showPage(this.game.state.reviewing ? "review" : "game");
+    this.game.render();
+  }
+
+  /** Back to the game shown before a page, by its address (the start screen when there is none). */
+  back() {
+    if (this.game.id) location.hash = `game=${this.game.id}`;
+    else this.showStart();
+  }
+
+  /** The start screen: whom to play, your seat, one deal or an evening. */
+  showStart() {
+    this.mode = "start";
+    this.showPage("start");
+    let last = {};
+    try {
+      last = JSON.parse(localStorage.getItem("lukfu.start") || "{}") || {};
+    } catch {
+      last = {};
+    }
+    const choices = startChoices(this.info, last);
+    const handlers = {
+      onStart: (c, seed) => this.dealChosen(c, seed),
+      onBack: this.game.id ? () => this.back() : null,
+      onRecord: () => (location.hash = "record"),
+    };
+    renderStart(this.pages.start, this.info, choices, handlers);
+    window.scrollTo({ top: 0 });
+  }
+
+  /** Deal what the start screen chose: one game, or the first deal of a session. */
+  async dealChosen(choices, seed) {
+    localStorage.setItem("lukfu.start", JSON.stringify(choices));
+    const { options, deals } = startRequest(choices, seed);
+    this.closeReplay(false);
+    try {
+      if (deals > 1) {
+        const { game } = await call("/api/sessions", { method: "POST", body: { ...options, deals } });
+        this.game.adopt(game);
+      } else {
+        await this.game.create(options);
+      }
+      this.showGame();
+    } catch (err) {
+      this.toast(err.message, true);
+    }
+  }
+
+  /** A session's summary (by the address: a reload shows it again). */
+  async showSession(id) {
+    const series = await call(`/api/sessions/${id}`);
+    this.mode = "session";
+    this.shown = series;
+    this.showPage("session");
+    this.drawSession();
+    window.scrollTo({ top: 0 });
+  }
+
+  drawSession() {
+    const series = this.shown;
+    renderSummary(this.pages.session, series, {
+      onBack: () => (location.hash = `game=${this.game.id && this.game.game.series && this.game.game.series.id === series.id ? this.game.id : series.current}`),
+      onOpen: (gameId) => (location.hash = `game=${gameId}`),
+      onNew: () => this.newGame(),
+      onRecord: () => (location.hash = "record"),
+    });
+  }
+
+  /** Open the summary of session `id` (from the table's score or the last deal's end). */
+  showSummary(id) {
+    location.hash = `session=${id}`;
+  }
+
+  /** Your record: every finished deal's points against each strength, and your last sessions. */
+  async showRecord() {
+    const [data, { sessions }] = await Promise.all([call("/api/standing"), call("/api/sessions?limit=8")]);
+    this.mode = "record";
+    this.shown = { data, sessions };
+    this.showPage("record");
+    this.drawRecord();
+    window.scrollTo({ top: 0 });
+  }
+
+  drawRecord() {
+    const { data, sessions } = this.shown;
+    renderStanding(this.pages.record, data, sessions, {
+      onBack: this.game.id ? () => this.back() : null,
+      onOpenSession: (id) => this.showSummary(id),
+    });
   }
 
   /** The whole page gives way to one message (a refused token: what to do next). */
@@ -80,11 +205,6 @@ class App {
     text.textContent = message;
     box.append(title, text);
     $("#main").replaceChildren(box);
-  }
-
-  /** A new game as the server offers it first: its first strength, its default level. */
-  defaults() {
-    return { opponents: [this.info.strengths[0]], level: this.info.default_level };
   }
 
   remember(id) {
@@ -110,6 +230,7 @@ class App {
     nav.append(
       button(_("New game"), () => this.newGame(), { key: "N", id: "btn-new" }),
       button(_("Games"), () => this.listGames(), { key: "G", id: "btn-games" }),
+      button(_("Your record"), () => (location.hash = "record"), { key: "Y", id: "btn-record" }),
       button(_("Open a record"), () => file.click(), { key: "O", id: "btn-open" }),
       file,
       lang,
@@ -124,13 +245,16 @@ class App {
     localStorage.setItem("lukfu.lang", code);
     this.header();
     if (this.mode === "replay") this.replay.render();
+    else if (this.mode === "start") this.showStart();
+    else if (this.mode === "session") this.drawSession();
+    else if (this.mode === "record") this.drawRecord();
     else this.game.render();
   }
 
-  /** Which page shows: the table ("game"), a game's review ("review") or a replay ("replay"). */
+  /** Which page shows: the table ("game"), a game's review, a replay, the start screen, a
+   * session's summary or your record (PAGES). */
   showPage(page) {
-    document.body.classList.toggle("reviewing", page === "review");
-    document.body.classList.toggle("replaying", page === "replay");
+    for (const [name, cls] of Object.entries(PAGES)) document.body.classList.toggle(cls, page === name);
   }
 
   /** A one-line message at the bottom (an error in red). */
@@ -149,44 +273,10 @@ class App {
     return d;
   }
 
+  /** The start screen, by its address (so the browser's Back returns to the table). */
   newGame() {
-    const form = el("form", "settings");
-    form.method = "dialog";
-    const field = (label, input) => el("label", "", el("span", "", label), input);
-    const seat = document.createElement("select");
-    seat.id = "new-seat";
-    seat.append(new Option(_("as the deal number gives it"), ""), ...[0, 1, 2].map((s) => new Option(fmt(s === 0 ? _("seat 0 (Master)") : _("seat {seat}"), { seat: s }), String(s))));
-    const opp = document.createElement("select");
-    opp.id = "new-opponents";
-    for (const k of this.info.strengths) opp.append(new Option(strengthWord(k), k, false, k === this.info.strengths[0]));
-    const engines = document.createElement("optgroup");
-    engines.label = _("or an engine");
-    for (const k of this.info.opponents.filter((o) => !this.info.strengths.includes(o))) engines.append(new Option(k, k));
-    opp.append(engines);
-    const level = document.createElement("select");
-    level.id = "new-level";
-    for (const l of this.info.levels) level.append(new Option(String(l), String(l), false, l === this.info.default_level));
-    const seed = document.createElement("input");
-    Object.assign(seed, { type: "number", min: 0, id: "new-seed", placeholder: _("random") });
-    form.append(
-      field(_("Your seat"), seat),
-      field(_("Opponents"), opp),
-      field(_("Level (engines and hints)"), level),
-      field(_("Deal number"), seed),
-    );
-    const start = button(_("Deal"), async () => {
-      const options = { opponents: [opp.value], level: Number(level.value) };
-      if (seat.value !== "") options.seat = Number(seat.value);
-      if (seed.value !== "") options.seed = Number(seed.value);
-      $("#dialog").close();
-      this.closeReplay(false);
-      try {
-        await this.game.create(options);
-      } catch (err) {
-        this.toast(err.message, true);
-      }
-    }, { cls: "primary", id: "new-deal" });
-    this.dialog(_("New game"), form, [start]);
+    if (location.hash === "#new") this.showStart();
+    else location.hash = "new";
   }
 
   async listGames() {
@@ -196,12 +286,13 @@ class App {
     for (const g of games) {
       const when = new Date(g.updated * 1000).toLocaleString(language());
       const what = g.finished ? fmt(_("finished, {points} for you"), { points: signed(g.points ?? 0) }) : _("unfinished");
+      const against = g.against.length ? ` · ${againstText(g.against)}` : "";
       const open = button(fmt(_("Deal {seed}"), { seed: g.seed }), () => {
         $("#dialog").close();
         this.closeReplay(false);
         location.hash = `game=${g.id}`;
       }, { cls: "link" });
-      list.append(el("li", "", open, el("span", "small", ` ${what} · ${when}`)));
+      list.append(el("li", "", open, el("span", "small", ` ${what}${against} · ${when}`)));
     }
     this.dialog(_("Saved games"), list, []);
   }
@@ -221,6 +312,8 @@ class App {
   }
 
   closeReplay(render = true) {
+    if (this.mode !== "replay") return;
+    if (!this.game.id) return this.showStart();
     this.mode = "game";
     this.showPage("game");
     if (render) this.game.render();
@@ -240,6 +333,7 @@ class App {
       ["D", _("download the record")],
       ["R", _("review (after the deal)")],
       ["N / G / O", _("new game / saved games / open a record")],
+      ["Y", _("your record against each strength")],
       ["Esc", _("drop the chosen cards")],
     ];
     const table = el("table", "keys");
@@ -256,10 +350,12 @@ class App {
     const k = event.key;
     let done = false;
     if (this.mode === "replay") done = this.replay.key(event);
-    else done = this.game.key(event);
+    else if (this.mode === "game") done = this.game.key(event);
+    else if (k === "Escape" && (this.game.id || this.mode !== "start")) (this.back(), (done = true));
     if (!done) {
       if (k === "n" || k === "N") (this.newGame(), (done = true));
       else if (k === "g" || k === "G") (this.listGames(), (done = true));
+      else if (k === "y" || k === "Y") ((location.hash = "record"), (done = true));
       else if (k === "o" || k === "O") ($("#file-open").click(), (done = true));
       else if (k === "?") (this.help(), (done = true));
     }

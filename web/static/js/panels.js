@@ -113,7 +113,7 @@ export function historyElement(game, marks = new Map()) {
     t.plays.forEach((p, k) => {
       const cell = cells[p.seat];
       cell.append(playElement(p.play, { olds }));
-      const mark = marks.get(3 * i + k);
+      const mark = marks.get(p.index);
       if (mark) {
         const b = el("b", "mark", mark[0]);
         b.title = mark[1]();

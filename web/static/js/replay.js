@@ -104,7 +104,7 @@ export class ReplayView {
     }
     if (step.move && step.move.role === "claim") {
       const claim = step.move;
-      table.append(el("p", "claim-line", claimText(claim, parseCards(claim.old).length, names, record.caller)));
+      table.append(el("p", "claim-line", claimText(claim, parseCards(claim.old).length, names)));
     }
     if (step.outcome) {
       table.append(el("p", "outcome", outcomeText(step.outcome, names)));

@@ -73,7 +73,7 @@ function summaryElement(s) {
 
 /** The better line, trick by trick as the terminal tells it: who led, beat and discarded (the
  * better move marked), who won the trick and its fu; a claim that ends it. */
-function lineElement(better, names, you, caller, olds) {
+function lineElement(better, names, you, olds) {
   const table = el("table", "line");
   const body = el("tbody");
   better.tricks.forEach((t, k) => {
@@ -92,7 +92,7 @@ function lineElement(better, names, you, caller, olds) {
   });
   table.append(body);
   const box = el("div", "line-box", table);
-  if (better.claim) box.append(el("p", "small", claimText(better.claim, parseCards(better.claim.old).length, names, caller, you)));
+  if (better.claim) box.append(el("p", "small", claimText(better.claim, parseCards(better.claim.old).length, names, you)));
   return box;
 }
 
@@ -127,7 +127,7 @@ function decisionElement(d, ctx, turning) {
       ? fmt(_("After {move}, with all cards seen: {value} in your points."), { move: term(b.move), value: signed(b.exact_after || 0) })
       : fmt(_("After {move}, with all cards seen the caller's result is {value}:"), { move: moveWord(b.move), value: signed(b.exact_after || 0) });
     item.append(el("p", "better", after));
-    if (b.tricks && b.tricks.length) item.append(lineElement(b, ctx.names, ctx.you, ctx.caller, ctx.olds));
+    if (b.tricks && b.tricks.length) item.append(lineElement(b, ctx.names, ctx.you, ctx.olds));
   }
   return item;
 }

@@ -15,6 +15,7 @@ export function tableState() {
     fresh: false, // the last play just arrived (drawn with a short animation)
     waiting: false, // a won trick stays on the table until you go on (the pace "wait")
     reviewing: false, // the review's page is open instead of the table
+    series: null, // the session of deals the game is a deal of (GET /api/sessions/ID), or null
   };
 }
 
@@ -49,6 +50,7 @@ export function setGame(state, game) {
     state.review = null;
     if (state.tab === "review") state.tab = "tricks";
   }
+  if (!game.series || (state.series && state.series.id !== game.series.id)) state.series = null;
   state.game = game;
   if (game.phase === "over" && state.tab === "hint") state.tab = "tricks"; // no hint after the end
   if (moved) {
@@ -70,4 +72,21 @@ export function lastTrick(game) {
 export function trickJustWon(game) {
   const last = lastTrick(game);
   return Boolean(last && last.winner !== null && game.phase === "play");
+}
+
+/** Whether the session of deals of `game` must be asked for (again): none held yet for it, its
+ * deal has just ended (the score moved), or a deal it has not counted yet. `before` is the game
+ * the page held before (null: none). */
+export function seriesStale(state, before, game) {
+  if (!game.series) return false;
+  const held = state.series;
+  if (!held || held.id !== game.series.id || held.dealt < game.series.deal) return true;
+  return game.phase === "over" && (!before || before.id !== game.id || before.phase !== "over");
+}
+
+/** The deal after this one in its session (its number), or null: the last deal, or a game alone. */
+export function nextDeal(state) {
+  const g = state.game;
+  if (!g || !g.series || !state.series || g.phase !== "over") return null;
+  return g.series.deal < state.series.deals ? g.series.deal + 1 : null;
 }

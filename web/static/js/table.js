@@ -6,12 +6,12 @@ import { cardElement, legend, parseCards, playCards, playElement, suitGroups, su
 import { button, el, workElement } from "./dom.js";
 import { _, fmt, ngettext, number, pgettext, signed, term } from "./i18n.js";
 import { combos, discardSize, madeMove, moveTable, playable, reachable } from "./select.js";
-import { lastTrick } from "./state.js";
-import { callsText, claimText, counted, mayClaimText, outcomeText, roleWord, seatNames, trickWinText, who } from "./words.js";
+import { lastTrick, nextDeal } from "./state.js";
+import { callsText, claimText, counted, dealOfText, mayClaimText, outcomeText, roleWord, scoreLine, scoreText, seatNames, trickWinText, who } from "./words.js";
 
 function roles(game, seat) {
   const out = [];
-  if (seat === 0) out.push(el("span", "badge master", term("Master")));
+  if (game.master === seat) out.push(el("span", "badge master", term("Master")));
   if (game.caller === seat) out.push(el("span", "badge caller", term("caller")));
   return out;
 }
@@ -106,12 +106,14 @@ function trickArea(state, names, handlers) {
   return area;
 }
 
-/** The end: how the deal ended, the claim with its cards, every seat's net points. */
-function resultArea(game, names, handlers) {
+/** The end: how the deal ended, the claim with its cards, every seat's net points; in a session
+ * of deals, the score so far and the next deal (or the session's summary after the last). */
+function resultArea(state, names, handlers) {
+  const game = state.game;
   const area = el("div", "result-area");
   area.append(el("h2", "", _("The deal is over.")));
   if (game.claim) {
-    area.append(el("p", "claim-line", claimText(game.claim, parseCards(game.claim.old).length, names, game.caller, game.seat)));
+    area.append(el("p", "claim-line", claimText(game.claim, parseCards(game.claim.old).length, names, game.seat)));
     if (game.claim.old) area.append(el("p", "caption", _("The Old cards shown")), playElement(game.claim.old, { olds: game.claim.old, small: false }));
   }
   area.append(el("p", "outcome", outcomeText(game.outcome, names, game.seat)));
@@ -127,12 +129,33 @@ function resultArea(game, names, handlers) {
   const words = ngettext("You (seat {seat}): {points} point — {outcome}.", "You (seat {seat}): {points} points — {outcome}.", Math.abs(mine));
   area.append(el("p", "mine", fmt(words, { seat: game.seat, points: signed(mine), outcome: outcomeText(game.outcome, names, game.seat) })));
   const row = el("div", "actions");
+  const series = state.series;
+  const next = nextDeal(state);
+  if (series && series.played >= game.series.deal) area.append(el("p", "score-line", scoreLine(series)));
+  if (next !== null) {
+    row.append(button(fmt(_("Next deal ({k} of {n})"), { k: next, n: series.deals }), handlers.onNextDeal, { cls: "primary", id: "btn-next-deal" }));
+  } else if (series) {
+    row.append(button(_("The session's summary"), handlers.onSummary, { cls: "primary", id: "btn-summary" }));
+  }
   row.append(
-    button(_("Review the deal"), handlers.onReview, { cls: "primary", key: "R", id: "btn-review" }),
+    button(_("Review the deal"), handlers.onReview, { cls: series ? "" : "primary", key: "R", id: "btn-review" }),
     button(_("New game"), handlers.onNew, { key: "N", id: "btn-new-after" }),
   );
   area.append(row);
   return area;
+}
+
+/** A deal of a session: which deal of how many, the score so far, the way to the summary. */
+function seriesBar(state, handlers) {
+  const series = state.series;
+  const bar = el("div", "series-bar");
+  bar.append(el("b", "", dealOfText(state.game.series.deal, series.deals)), el("span", "score", scoreText(series.names, series.totals)));
+  const next = nextDeal(state);
+  const go = el("span", "series-actions");
+  if (next !== null) go.append(button(fmt(_("Next deal ({k} of {n})"), { k: next, n: series.deals }), handlers.onNextDeal, { cls: "small primary", id: "btn-bar-next" }));
+  go.append(button(_("Score"), handlers.onSummary, { cls: "small", id: "btn-series" }));
+  bar.append(go);
+  return bar;
 }
 
 /** Your hand by suit: every card a button; the legal ones raised, the chosen ones lifted. */
@@ -236,7 +259,7 @@ function moveBar(state, moves, handlers) {
     bar.append(chips);
   }
   if (game.claim_total !== null) {
-    bar.append(el("p", "claim-hint", mayClaimText(game.fu[game.seat], parseCards(game.old).length, game.claim_total, game.seat, game.caller)));
+    bar.append(el("p", "claim-hint", mayClaimText(game.fu[game.seat], parseCards(game.old).length, game.claim_total, game.claim_worth)));
   }
   return bar;
 }
@@ -246,13 +269,14 @@ export function renderTable(root, state, handlers) {
   const game = state.game;
   const names = seatNames(game.players, game.seat);
   root.replaceChildren();
+  if (state.series && game.series) root.append(seriesBar(state, handlers));
   const top = el("div", "opponents");
   for (const s of [(game.seat + 1) % 3, (game.seat + 2) % 3]) top.append(seatBox(state, names, s, handlers));
   root.append(top);
   const centre = el("div", "centre");
   if (game.phase === "call") centre.append(callArea(game, names, handlers));
   else centre.append(trickArea(state, names, handlers));
-  if (game.phase === "over") centre.append(resultArea(game, names, handlers));
+  if (game.phase === "over") centre.append(resultArea(state, names, handlers));
   root.append(centre);
   if (game.caller !== null) root.append(el("p", "caller-line", fmt(_("Caller: {caller}"), { caller: who(names, game.caller, game.seat) })));
   root.append(handArea(state, handlers));

@@ -2,7 +2,7 @@
 // came to, in the reader's language. Pure functions of the server's facts (the rules' numbers
 // come in the JSON: a trick's winner, a claim's total); nothing here touches the page.
 
-import { _, fmt, ngettext, pgettext, term } from "./i18n.js";
+import { _, fmt, ngettext, pgettext, signed, term } from "./i18n.js";
 
 const STRENGTHS = ["easy", "medium", "strong"];
 
@@ -41,10 +41,11 @@ export function counted(n, word) {
   return fmt(forms[word], { n });
 }
 
-/** What a win with `total` is worth and who pays it (lukfu's render.worth_text, R16–R17). */
-export function worthText(total, winner, caller) {
-  const n = total - 5;
-  const words = winner === caller
+/** What a win is worth and who pays it, as the server says it (lukfu's rules.worth, R16–R17):
+ * `worth` is {points, paid_by: "others" (the caller won: each of the other two pays) or "caller"}. */
+export function worthText(worth) {
+  const n = worth.points;
+  const words = worth.paid_by === "others"
     ? ngettext("worth {n} point from each of the other two", "worth {n} points from each of the other two", n)
     : ngettext("worth {n} point, paid twice by the caller", "worth {n} points, paid twice by the caller", n);
   return fmt(words, { n });
@@ -62,24 +63,24 @@ export function outcomeText(o, names, you = null) {
   return fmt(_("{player} wins with {total} fu when the hands ran out"), fields);
 }
 
-/** A claim as it happened ({seat, fu, old, total}): who, fu won + Old cards shown = total, what
- * it is worth and who pays. `oldCount` is the number of Old cards shown. */
-export function claimText(claim, oldCount, names, caller, you = null) {
+/** A claim as it happened ({seat, fu, old, total, worth}): who, fu won + Old cards shown = total,
+ * what it is worth and who pays. `oldCount` is the number of Old cards shown. */
+export function claimText(claim, oldCount, names, you = null) {
   const fields = {
     seat: claim.seat,
     player: names[claim.seat],
     fu: counted(claim.fu, "fu"),
     old: counted(oldCount, "old"),
     total: claim.total,
-    worth: worthText(claim.total, claim.seat, caller),
+    worth: worthText(claim.worth),
   };
   if (claim.seat === you) return fmt(_("You claim: {fu} won + {old} shown = {total}, {worth}. The deal ends."), fields);
   return fmt(_("Seat {seat} ({player}) claims: {fu} won + {old} shown = {total}, {worth}. The deal ends."), fields);
 }
 
-/** The claim open to you: "You may claim: 4 fu won + 2 Old cards = 6, worth …". */
-export function mayClaimText(fu, oldCount, total, you, caller) {
-  const fields = { fu: counted(fu, "fu"), old: counted(oldCount, "old"), total, worth: worthText(total, you, caller) };
+/** The claim open to you: "You may claim: 4 fu won + 2 Old cards = 6, worth …" (`worth` the server's). */
+export function mayClaimText(fu, oldCount, total, worth) {
+  const fields = { fu: counted(fu, "fu"), old: counted(oldCount, "old"), total, worth: worthText(worth) };
   return fmt(_("You may claim: {fu} won + {old} = {total}, {worth} (a claim ends the deal now)."), fields);
 }
 
@@ -116,4 +117,27 @@ export function moveWords(move, names) {
 /** A move as the page names it: a claim (or a call) in the reader's word, a play in the notation. */
 export function moveWord(move) {
   return ["claim", "play", "pass"].includes(move) ? term(move) : move;
+}
+
+/** Whom you played, by the labels the server gives (["easy"], ["easy", "strong"], ["pimc:2"]):
+ * "easy", "easy + strong" in the reader's language. */
+export function againstText(labels) {
+  return labels.map(strengthWord).join(" + ");
+}
+
+/** The running score, you first: "you +3 · easy A -1 · easy B -2" (`names` and `totals` in the
+ * session's order). */
+export function scoreText(names, totals) {
+  return names.map((n, i) => `${shownName(n)} ${signed(totals[i])}`).join(" · ");
+}
+
+/** "Deal 2 of 5" of a session of deals. */
+export function dealOfText(deal, deals) {
+  return fmt(_("Deal {k} of {n}"), { k: deal, n: deals });
+}
+
+/** "Score after deal 2 of 5: you +3 · easy A -1 · easy B -2" (the terminal's line), from the
+ * session the server sums up ({played, deals, names, totals}). */
+export function scoreLine(series) {
+  return fmt(_("Score after deal {k} of {n}: {score}"), { k: series.played, n: series.deals, score: scoreText(series.names, series.totals) });
 }
