@@ -74,7 +74,7 @@ def test_the_page_writes_numbers_as_lukfu_does_in_every_language() -> None:
 FLOORS = (
     ("dom.js", "i18n.js"),
     ("cards.js", "api.js"),
-    ("words.js", "select.js", "state.js"),
+    ("words.js", "select.js", "state.js", "resume.js"),
     ("table.js", "panels.js", "review.js", "replay.js", "start.js", "evening.js", "standing.js"),
     ("game.js",),
     ("main.js",),

@@ -372,18 +372,37 @@ def test_a_whole_deal_by_clicking(server: str, browser: Any) -> None:
     shoot(d, "replay-1280x800")
 
 
+def api(server: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A call to the table's API with the printed address's token, as another tab makes one (a
+    POST when ``body`` is given)."""
+    import json
+    import urllib.request
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(server)
+    headers = {"X-Lukfu-Token": parse_qs(parts.query)["token"][0], "Content-Type": "application/json"}
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{parts.scheme}://{parts.netloc}{path}", data, headers)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
 @pytest.mark.slow
 def test_several_tabs_play_their_own_games(server: str, browser: Any) -> None:
-    """The printed address opens the game in progress; a new game in one tab is that tab's (the
-    address names it), and a tab opened on another's game shows it as it stands."""
+    """The printed address opens the game this browser plays, even when another unfinished game
+    has changed since (another tab's, or an older game an engine's move has just touched); a new
+    game in one tab is that tab's (the address names it), and a tab opened on another's game
+    shows it as it stands."""
     d = browser
     d.get(server)
     wait(d, lambda d: d.find_elements(By.ID, "new-deal") or state(d).get("id"))
-    first = state(d).get("id") if state(d).get("phase") not in (None, "over") else start_game(d)["id"]
+    first = start_game(d, seat=0)["id"]  # seat 0 calls first: nothing moves in it until you answer
+    other = api(server, "/api/games", {"seat": 0, "opponents": ["easy"]})["id"]  # newer, and unfinished
+    assert api(server, "/api/games?finished=false&limit=1")["games"][0]["id"] == other
     d.switch_to.new_window("tab")
     try:
         d.get(server)
-        assert wait(d, lambda d: state(d).get("id")) == first  # the game in progress
+        assert wait(d, lambda d: state(d).get("id")) == first  # the game in progress: this browser's
         second = start_game(d)["id"]
         assert d.current_url.endswith(f"#game={second}")
         d.refresh()  # the tab keeps its token (sessionStorage) and its game (the address)

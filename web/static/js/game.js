@@ -231,6 +231,7 @@ export class GameView {
     try {
       this.state.fresh = true;
       this.set(await call(`/api/games/${this.id}/move`, { method: "POST", body: { move: text } }));
+      this.app.played(this.id); // the game you answered in is the one the bare address returns to
       this.runEngines();
     } catch (err) {
       this.app.toast(err.message, true);

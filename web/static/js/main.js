@@ -9,6 +9,7 @@ import { button, el } from "./dom.js";
 import { renderSummary } from "./evening.js";
 import { GameView } from "./game.js";
 import { ReplayView } from "./replay.js";
+import { LAST_GAME, keptGame, resumeTarget } from "./resume.js";
 import { renderStanding } from "./standing.js";
 import { renderStart, startChoices, startRequest } from "./start.js";
 import { againstText } from "./words.js";
@@ -58,8 +59,8 @@ class App {
   }
 
   /** What the address names: a game, the start screen, a session's summary, your record; else
-   * the game in progress (the last unfinished one, or the current deal of the session played
-   * last), else the start screen. */
+   * the game in progress (the one this browser played last while it goes on, else the last
+   * unfinished one or the current deal of the session played last), else the start screen. */
   async route() {
     const hash = location.hash.slice(1);
     const params = new URLSearchParams(hash);
@@ -70,6 +71,7 @@ class App {
       else if (params.get("session")) await this.showSession(params.get("session"));
       else if (id) {
         if (id !== this.game.id) await this.game.open(id);
+        this.played(id);
         this.showGame();
       } else {
         await this.resume();
@@ -84,13 +86,22 @@ class App {
     }
   }
 
-  /** Back to the game in progress: the last unfinished game, or the current deal of the session
-   * played last if that is later (its deal may be over, the next one to come); else the start
-   * screen. */
+  /** Back to the game in progress (resume.js decides which): the game this browser played last
+   * while it goes on (or its session's current deal), else the last unfinished game or the
+   * current deal of the session played last if that is later; else the start screen. */
   async resume() {
-    const [{ games }, { sessions }] = await Promise.all([call("/api/games?finished=false&limit=1"), call("/api/sessions?finished=false&limit=1")]);
-    let id = games.length ? games[0].id : null;
-    if (sessions.length && (!games.length || sessions[0].updated >= games[0].updated)) id = sessions[0].current;
+    const gone = (err) => {
+      if (err.token) throw err;
+      return null; // deleted or damaged since: the lists decide
+    };
+    const kept = keptGame(localStorage.getItem(LAST_GAME));
+    const [mine, { games }, { sessions }] = await Promise.all([
+      kept ? call(`/api/games/${kept}`).catch(gone) : null,
+      call("/api/games?finished=false&limit=1"),
+      call("/api/sessions?finished=false&limit=1"),
+    ]);
+    const mineSession = mine && mine.phase === "over" && mine.series ? await call(`/api/sessions/${mine.series.id}`).catch(gone) : null;
+    const id = resumeTarget({ mine, mineSession, games, sessions });
     if (id) {
       this.remember(id);
       await this.game.open(id);
@@ -207,8 +218,19 @@ class App {
     $("#main").replaceChildren(box);
   }
 
+  /** The game shown is named in the address (a reload returns to it) and is this browser's. */
   remember(id) {
     history.replaceState(null, "", `${location.pathname}#game=${id}`);
+    this.played(id);
+  }
+
+  /** The game this browser plays now: the bare address returns to it while it goes on. */
+  played(id) {
+    try {
+      localStorage.setItem(LAST_GAME, id);
+    } catch {
+      // storage refused (a private window's quota): the lists decide instead
+    }
   }
 
   header() {
