@@ -120,9 +120,8 @@ def signed(x: float, decimals: int = 0) -> str:
     >>> signed(-0.0004, 3)
     '+0.000'
     """
-    if decimals:
-        return number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
-    return number(x, 0, sign=True) if round(x) else "0"
+    text = number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
+    return text if decimals or text != "+0" else "0"
 
 
 def worth_text(total: int, winner: int, caller: int) -> str:
