@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.i18n import N_, _, number, pgettext
+from lukfu_solver.i18n import N_, _, number, percent, pgettext
 from lukfu_solver.plays import CLAIM
 from lukfu_solver.record import GameRecord
 
@@ -87,8 +87,9 @@ def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
 def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
     """The hint of a play decision (:class:`~lukfu_solver.analysis.hint.Hint`): the best few
     moves with your expected points (± one standard error) and how often the caller loses after
-    each, then one line on the rest (weighed and worth less, or not weighed and why)."""
-    analysis = h.decision
+    each, then one line on the rest (weighed and within error of the best or worth less, or not
+    weighed and why)."""
+    analysis = h.analysis
     seat, caller = view.seat, view.caller
     if seat == caller:
         words = _("Hint (level {level}, {samples}): your expected points, and how often you lose:")
@@ -111,13 +112,13 @@ def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
             Text(choice_word(m.move), style=style),
             Text(signed(m.value, 2), style=style),
             number(m.stderr, 2),
-            "-" if p is None else f"{p:.0%}",
+            "-" if p is None else percent(p),
         )
     parts: list[RenderableType] = [head, table]
     untold = h.untold()
     if untold:
         parts.append(Text(untold))
-    parts.append(Text(_("Advice: {move}").format(move=choice_word(analysis.best)), style="bold"))
+    parts.append(Text(_("Advice: {move}").format(move=choice_word(h.best)), style="bold"))
     return Group(*parts)
 
 

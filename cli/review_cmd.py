@@ -19,7 +19,7 @@ import typer
 from lukfu_solver.i18n import _, ngettext
 from lukfu_solver.inputs import check_seed
 
-from .analyse_cmd import JobsOpt, SeedOpt
+from .analyse_cmd import JobsOpt
 from .batch import STDIN, read_lines
 from .options import JsonOpt, SchedulerOpt, check_seat, one_source
 from .output import bad_usage, emit_json, error_text, note, stdout_console
@@ -34,8 +34,8 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help="Sampled deals of each decision (every legal move valued on the same deals). Default: 16, or "
-        "with --time as many as it allows, at most 48.",
+        help="Sampled deals of each decision (every move weighed valued on the same deals). Default: 24 (the "
+        "hint's at its level with --level), or with --time as many as it allows, at most 48.",
         show_default=False,
     ),
 ]
@@ -45,7 +45,7 @@ MaxNodesOpt = Annotated[
         "--max-nodes",
         metavar="N",
         help="Stop each solve of a play's sampled deals after N positions (0: no limit); a solve stopped "
-        "early counts an estimate. Default: 100,000 (the call's: 2,000,000).",
+        "early counts an estimate. Default: 100,000 (the call's: 2,000,000; with --level the hint's).",
         show_default=False,
     ),
 ]
@@ -75,7 +75,26 @@ def review(
         ),
     ] = None,
     json_: JsonOpt = False,
-    seed: SeedOpt = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="SEED",
+            help="Seed of the sampled deals: the same seed, the same review. Default: the record's, the seed "
+            "the hints of lukfu play used.",
+            show_default=False,
+        ),
+    ] = None,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            "--level",
+            metavar="LEVEL",
+            help="Weigh each decision as the in-game hint at LEVEL (1-5) weighs it: with the record's seed, the "
+            "very numbers the hints of lukfu play showed.",
+            show_default=False,
+        ),
+    ] = None,
     samples: SamplesOpt = None,
     max_nodes: MaxNodesOpt = None,
     budget: TimeOpt = None,
@@ -110,14 +129,19 @@ def review(
     is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2 or 4
     points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more than twice
     its error; unlucky when its own view finds no fault but it cost a mistake's worth with all
-    cards seen, lucky the other way round. Each verdict shows the better move and, with all cards
-    seen, the line that follows it.
+    cards seen, lucky the other way round. A move whose loss is within twice its error is within
+    error of the best, never called worse. Where a move cost something with all cards seen, the
+    move that does better with all cards seen is shown with the line that follows it, trick by
+    trick.
 
-    The summary comes first: each seat's points lost a decision, its verdicts and luck, the
-    turning points and a chart of the caller's result after each trick. Each decision takes 16
-    sampled deals (--samples), each solve stopping after 100,000 positions (--max-nodes; the
-    call's 2,000,000), so a seed gives the same review on any machine and with any --jobs;
-    --time SECONDS thinks about each decision for a set time instead. A progress bar is shown on
+    The summary comes first: each seat's points lost a decision, its verdicts, how many of its
+    moves were within error of the best, its luck, the turning points and a chart of the
+    caller's result after each trick. Each decision takes 24 sampled deals (--samples), each
+    solve stopping after 100,000 positions (--max-nodes; the call's 2,000,000): the sampled
+    deals of the hint at level 3 with the record's seed (the default), each solved at least as
+    far; --level LEVEL weighs each decision as the hint at LEVEL does. A seed gives the same
+    review on any machine and with any --jobs; --time SECONDS thinks about each decision for a
+    set time instead. A progress bar is shown on
     stderr on a terminal. --json prints one object (`{"format", "record", "settings",
     "thresholds", "decisions", "summary", "solves", "seconds", "cpu_seconds"}`; every key in
     docs/review.md). --batch DIR_OR_FILE reviews many records, one such object a line in input
@@ -127,12 +151,16 @@ def review(
     from lukfu_solver.analysis.defaults import check_options
 
     check_options(samples, jobs, max_nodes, None, budget)
-    check_seed(seed)
+    if seed is not None:
+        check_seed(seed)
     check_scheduler(scheduler, jobs)
     seats = (0, 1, 2) if seat is None else (check_seat(seat, "seat"),)
     from lukfu_solver.analysis.review_work import ReviewSettings
+    from lukfu_solver.analysis.work import hint_work
 
-    settings = ReviewSettings(seed, samples, max_nodes, None, budget, infer, seats)
+    if level is not None:
+        hint_work(level)  # a bad level: the one-line error
+    settings = ReviewSettings(seed, samples, max_nodes, None, budget, infer, seats, level)
     if batch is not None:
         one_source(record, batch, "RECORD.json", "--batch DIR_OR_FILE")
         if scheduler is None:
