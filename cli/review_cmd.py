@@ -34,8 +34,8 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help="Sampled deals of each decision (every move weighed valued on the same deals). Default: 24 (the "
-        "hint's at its level with --level), or with --time as many as it allows, at most 48.",
+        help="Sampled deals of each decision (every move weighed on the same deals). Default: 24 (with --level "
+        "the hint's), or with --time as many as it allows, at most 48.",
         show_default=False,
     ),
 ]
@@ -122,31 +122,30 @@ def review(
     """Review a played deal: every decision with more than one choice (the call, every lead,
     beating play, discard and claim), judged from the seat's own view and with all cards seen.
 
-    From the seat's own view: the points to expect from each legal move over sampled deals that fit
-    what it had seen (as `analyse` and `advise` give them), so the points the move played lost
+    From the seat's own view: the points to expect from each move weighed (every legal move; at
+    a discard the sensible ones and the one played) over sampled deals that fit what it had
+    seen, as the hint, `analyse` and `advise` give them, so the points the move played lost
     against the best, ± its error (both valued on the same deals). With all cards seen: the
-    caller's result before and after the move (as `solve` gives it), so what the move cost. A move
-    is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2 or 4
-    points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more than twice
-    its error; unlucky when its own view finds no fault but it cost a mistake's worth with all
-    cards seen, lucky the other way round. A move whose loss is within twice its error is within
-    error of the best, never called worse. Where a move cost something with all cards seen, the
-    move that does better with all cards seen is shown with the line that follows it, trick by
-    trick.
+    caller's result before and after the move (as `solve` gives it), so what the move cost. A
+    move is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2
+    or 4 points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more
+    than twice its error; a loss within twice its error is within error of the best, never
+    called worse. Unlucky: its own view finds no fault but it cost a mistake's worth with all
+    cards seen; lucky the other way round. Where a move cost something with all cards seen, the
+    move that does better there is shown with the line that follows it, trick by trick.
 
-    The summary comes first: each seat's points lost a decision, its verdicts, how many of its
-    moves were within error of the best, its luck, the turning points and a chart of the
-    caller's result after each trick. Each decision takes 24 sampled deals (--samples), each
-    solve stopping after 100,000 positions (--max-nodes; the call's 2,000,000): the sampled
-    deals of the hint at level 3 with the record's seed (the default), each solved at least as
-    far; --level LEVEL weighs each decision as the hint at LEVEL does. A seed gives the same
-    review on any machine and with any --jobs; --time SECONDS thinks about each decision for a
-    set time instead. A progress bar is shown on
-    stderr on a terminal. --json prints one object (`{"format", "record", "settings",
-    "thresholds", "decisions", "summary", "solves", "seconds", "cpu_seconds"}`; every key in
-    docs/review.md). --batch DIR_OR_FILE reviews many records, one such object a line in input
-    order (`{"file"|"line", "error"}` for a bad one), over --jobs processes or a Dask cluster
-    (--scheduler).
+    The summary comes first: each seat's points lost a decision, its verdicts, its moves within
+    error of the best and its luck, the turning points and a chart of the caller's result after
+    each trick. Each decision takes 24 sampled deals (--samples), each solve stopping after
+    100,000 positions (--max-nodes; the call's 2,000,000): with the record's seed (the default)
+    the deals the hint at level 3 weighs, each solved at least as far; --level LEVEL weighs each
+    decision as the hint at LEVEL does, so the review gives the hints' numbers. A seed gives the
+    same review on any machine and with any --jobs; --time SECONDS thinks about each decision
+    for a set time instead. A progress bar is shown on stderr on a terminal. --json prints one
+    object (`{"format", "record", "settings", "thresholds", "decisions", "summary", "solves",
+    "seconds", "cpu_seconds"}`; every key in docs/review.md). --batch DIR_OR_FILE reviews many
+    records, one such object a line in input order (`{"file"|"line", "error"}` for a bad one),
+    over --jobs processes or a Dask cluster (--scheduler).
     """
     from lukfu_solver.analysis.defaults import check_options
 
