@@ -173,6 +173,22 @@ def by_hand(recs: list[GameRecord], script: str = BY_HAND, build: str = REVIEW_B
     return json.loads(done.stdout)
 
 
+def side_by_side(build: str, what: str, theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> dict[str, Any]:
+    """Another build's review (``theirs``) beside this one's of the same records: CPU seconds a
+    record, and ``cpu_ratio``, theirs over ours (how many times less CPU this review takes)."""
+    return {
+        "build": build,
+        "what": what,
+        "records": len(theirs),
+        "cpu_seconds": summary(t["cpu_seconds"] for t in theirs),
+        "review_cpu_seconds_same_records": summary(r["cpu_seconds"] for r in ours),
+        "cpu_ratio": round(sum(t["cpu_seconds"] for t in theirs) / sum(r["cpu_seconds"] for r in ours), 2)
+        if theirs
+        else None,
+        "rows": theirs,
+    }
+
+
 def main() -> None:
     parser = base_parser(__doc__.splitlines()[0], "review.json")
     parser.add_argument("--deals", type=int, default=8, help="deals of the match (3 records each)")
@@ -206,28 +222,15 @@ def main() -> None:
             "cpu_per_decision": summary(r["cpu_per_decision"] for r in rows),
             "within_60_cpu_seconds": sum(r["cpu_seconds"] <= 60 for r in rows),
         },
-        "baseline": {
-            "build": REVIEW_BASELINE,
-            "what": "by hand: analyse VIEW --samples 48, solve POSITION a decision; advise HAND --samples 32 a call",
-            "records": len(base),
-            "cpu_seconds": summary(b["cpu_seconds"] for b in base),
-            "review_cpu_seconds_same_records": summary(r["cpu_seconds"] for r in ours),
-            "cpu_ratio": round(sum(b["cpu_seconds"] for b in base) / sum(r["cpu_seconds"] for r in ours), 2)
-            if base
-            else None,
-            "rows": base,
-        },
-        "previous": {
-            "build": PREVIOUS,
-            "what": "the review at its defaults: every legal move of a play on 16 sampled deals of seed 0",
-            "records": len(previous),
-            "cpu_seconds": summary(p["cpu_seconds"] for p in previous),
-            "review_cpu_seconds_same_records": summary(r["cpu_seconds"] for r in mine),
-            "cpu_ratio": round(sum(r["cpu_seconds"] for r in mine) / sum(p["cpu_seconds"] for p in previous), 2)
-            if previous
-            else None,
-            "rows": previous,
-        },
+        "baseline": side_by_side(
+            REVIEW_BASELINE,
+            "by hand: analyse VIEW --samples 48, solve POSITION a decision; advise HAND --samples 32 a call",
+            base,
+            ours,
+        ),
+        "previous": side_by_side(
+            PREVIOUS, "the review at its defaults: every legal move of a play on 16 sampled deals of seed 0", previous, mine
+        ),
         "second_seed": stability,
         "rows": rows,
     }
@@ -258,7 +261,7 @@ def main() -> None:
         pr = result["previous"]
         console.print(
             f"  previous review ({PREVIOUS}) on {len(previous)} records: CPU {fmt(pr['cpu_seconds']['median'])} s "
-            f"median against {fmt(pr['review_cpu_seconds_same_records']['median'])} s: this one x{pr['cpu_ratio']}"
+            f"median against {fmt(pr['review_cpu_seconds_same_records']['median'])} s: x{pr['cpu_ratio']}"
         )
     console.print(f"saved {Path(path)}")
 

@@ -122,8 +122,8 @@ class ReviewSettings:
 
     @property
     def play_limits(self) -> SolveLimits:
-        """The per-solve limits of a play decision with the most candidates' share of a node
-        budget left aside: the node limit of one solve (the work's ``max_nodes``)."""
+        """The node limit of one solve of a play decision (the work's ``max_nodes``; a node
+        budget lowers it decision by decision, as each decision's ``limits`` say)."""
         return SolveLimits(self.play_work.max_nodes)
 
     @property
