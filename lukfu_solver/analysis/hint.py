@@ -14,10 +14,10 @@ In the play phase the hint is the one evaluation of a decision
 (:data:`~lukfu_solver.analysis.work.HINT_WORK`: the ``pimc`` player's samples, node limit and
 node budget at that level, so it answers at that engine's pace): each candidate's expected
 points for the seat (M1/M2) ± one standard error and ``p_caller_loses``, the share of samples in
-which the caller's value is below 0. The candidates are every legal move, but at a discard the
-sensible few (:func:`sensible_discards`); the discards not weighed are in ``Hint.left_out`` with
-the reason. ``lukfu review RECORD --level L`` (the record's seed) gives the very numbers of the
-hints of a deal played at level ``L``. With ``infer`` the sampled deals are weighed by the
+which the caller's value is below 0. The candidates are every legal move, but at a discard of two
+or three cards the sensible ten (:func:`sensible_discards`); the discards not weighed are in
+``Hint.left_out`` with the reason. ``lukfu review RECORD --level L`` (the record's seed) gives the
+very numbers of the hints of a deal played at level ``L``. With ``infer`` the sampled deals are weighed by the
 opponent model (``analyse --infer``, ``docs/inference.md``), drawn afresh for the view, so a hint
 depends on its view and seed alone.
 

@@ -2,8 +2,9 @@
 view, ± its error (:func:`weigh_moves`, built on :func:`analyse`).
 
 The in-game hint, the game review and ``lukfu analyse VIEW`` all value a decision here: the same
-candidates (:func:`candidates`: every legal move, but at a discard the sensible few), the same
-sampled deals for a seed, and for the same :class:`~.work.Work` the same numbers.
+candidates (:func:`candidates`: every legal move, but at a discard of two or three cards the
+ten least worth keeping), the same sampled deals for a seed, and for the same
+:class:`~.work.Work` the same numbers.
 
 The hidden cards are sampled uniformly from every deal consistent with the view (the exact
 sampler: ``make_sampler(view, seed, exact=True)``); each sample is solved, for every candidate,
@@ -39,10 +40,12 @@ processes, so a seed gives identical results with any ``jobs``.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from ..hidden.constraints import Deal
@@ -62,10 +65,9 @@ from ..hidden.quick import make_sampler
 from ..i18n import _
 from ..parallel import Workers
 from ..players.ipimc import DEFAULT_POOL
-from ..players.pimc import candidate_moves
 from ..plays import DISCARD, Play
 from ..policy.facts import facts_from_view
-from ..policy.rule import rule_playout
+from ..policy.rule import discard_order, rule_playout, seat_keep_values
 from ..view import SeatView
 from .work import Work
 
@@ -87,24 +89,36 @@ DEFAULT_BATCH = 8
 
 MoveEstimate = ChoiceEstimate
 """One move's expected points for the viewer (the core's :class:`ChoiceEstimate`)."""
-DISCARDS_WEIGHED = 10
-"""The most discards a decision weighs: every way to give up the cheapest cards, by what the
-rule player would keep, the size of the discard plus two to choose from (3 single cards, 6 pairs,
-10 threes), its own choice first."""
+DISCARDS_WEIGHED = 12
+"""At a discard with at most this many ways (giving up one card: one way a card held), every way
+is weighed; with more (two or three cards: up to 66 or 220), the sensible ones, at most
+:data:`SENSIBLE_DISCARDS`."""
+SENSIBLE_DISCARDS = 10
+"""The most sensible discards a decision weighs when there are many: every way to give up the
+cards least worth keeping (by the rule player's keep values), from as many of them as keeps the
+ways to this many (the five cheapest: 10 pairs, 10 threes)."""
 
 
 def candidates(view: SeatView) -> list[Play]:
     """The moves a decision weighs, the one set of the hint, the review and ``analyse``: every
-    legal move in the canonical order, but at a discard the sensible ones (the cheapest by what
-    the cards are worth keeping, :data:`DISCARDS_WEIGHED` at most, the rule player's first).
-    Empty when the viewer is not to move."""
+    legal move in the canonical order, but at a discard the ways to give up the cards least worth
+    keeping first, the rule player's own first (all of them up to :data:`DISCARDS_WEIGHED`, else
+    the :data:`SENSIBLE_DISCARDS` cheapest). Empty when the viewer is not to move."""
     if view.to_move != view.seat or view.caller is None:
         return []
     legal = view.sorted_legal_moves()
-    if len(legal) > 1 and legal[0].kind == DISCARD:
-        # candidate_moves keeps half of its limit at a discard
-        return candidate_moves(facts_from_view(view), 2 * DISCARDS_WEIGHED, discard=legal[0].size)
-    return legal
+    if len(legal) < 2 or legal[0].kind != DISCARD:
+        return legal
+    size = legal[0].size
+    values = seat_keep_values(facts_from_view(view))
+    order = discard_order(view.hand, values)
+    cheapest = len(order) if len(legal) <= DISCARDS_WEIGHED else size
+    while cheapest < len(order) and math.comb(cheapest + 1, size) <= SENSIBLE_DISCARDS:
+        cheapest += 1
+    ways = sorted(combinations(order[:cheapest], size), key=lambda cs: (sum(values[c] for c in cs), cs))
+    moves = [Play(DISCARD, sum(1 << c for c in cs), size) for cs in ways]
+    first = Play(DISCARD, sum(1 << c for c in order[:size]), size)  # the rule player's discard
+    return [first] + [m for m in moves if m != first]
 
 
 def left_out(view: SeatView, weighed: Sequence[Play]) -> list[tuple[Play, str]]:
