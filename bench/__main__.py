@@ -61,6 +61,11 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
         "review.json",
     ),
     (
+        "hint",
+        "the in-game hint in play: its time beside the previous hint's, and how often the review agrees with it",
+        "hint.json",
+    ),
+    (
         "first_use",
         "the first commands after a fresh pip install (install, solve, advise, analyse, play), beside another revision",
         "first-use.json",

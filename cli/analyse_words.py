@@ -13,8 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import format_cards
-from lukfu_solver.i18n import N_, _, counted, ngettext, number, pgettext, seconds
-from lukfu_solver.i18n import percent as share
+from lukfu_solver.i18n import N_, _, counted, ngettext, number, percent, pgettext, seconds
 from lukfu_solver.view import SeatView
 
 from .render import Hanging, signed
@@ -23,17 +22,6 @@ if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice
     from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
     from lukfu_solver.policy.calling import HandFacts
-
-
-def percent(p: float) -> str:
-    """A probability estimated from samples as a player reads it: ``87%`` (``87 %`` in Russian
-    and Spanish, :func:`lukfu_solver.i18n.percent`), never a certainty the samples cannot prove
-    (``>99%``, ``<1%`` instead of 100% and 0%)."""
-    if p <= 0.005:
-        return "<" + share(0.01)
-    if p >= 0.995:
-        return ">" + share(0.99)
-    return share(p)
 
 
 def short(x: float) -> str:
@@ -84,11 +72,24 @@ def facts_lines(facts: HandFacts) -> list[Text]:
     ]
 
 
-def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits) -> Text | None:
-    """The warning that some solves stopped at a limit (None when all finished)."""
+def incomplete_warning(
+    incomplete: int, solves: int | None, limits: SolveLimits, played_out: bool = False
+) -> Text | None:
+    """The warning that some solves stopped at a limit (None when all finished): each counts
+    halfway between its bounds (``advise``), or with ``played_out`` the rule player's play of
+    its deal within them (a view's moves, ``moves.analyse``)."""
     if not incomplete:
         return None
     total = incomplete if solves is None else solves
+    if played_out:
+        words = ngettext(
+            "Note: {k} of {n} solve stopped early ({limits}): it counts the rule player's play of that deal to "
+            "the end, with every card in view, kept within what it was proven to be worth: an estimate.",
+            "Note: {k} of {n} solves stopped early ({limits}): each counts the rule player's play of that deal "
+            "to the end, with every card in view, kept within what it was proven to be worth: an estimate.",
+            total,
+        )
+        return Text(words.format(k=number(incomplete), n=number(total), limits=limits_text(limits)), style="bold yellow")
     words = ngettext(
         "Note: {k} of {n} solve stopped early ({limits}): it counts halfway between the least and the most it "
         "was proven to be worth, an estimate.",
@@ -347,7 +348,7 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool
         lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)
     if adv.outcomes:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p}):")
-        lines.append(Text(title.format(p=share(adv.p_caller_loses)), style="bold"))
+        lines.append(Text(title.format(p=percent(adv.p_caller_loses)), style="bold"))
         lines.append(OutcomeChart(adv.outcomes))
         note = chart_note(adv)
         if note is not None:
@@ -426,16 +427,22 @@ def turn_message(view: SeatView) -> str:
 def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLimits) -> None:
     """The move table of an analysis, its recommendation, the samples used and, when solves
     stopped at a limit, the note."""
+    from lukfu_solver.analysis.moves import left_out
+
     from .analyse_charts import MovesChart
 
     console.print(moves_table(a))
+    rest = left_out(a.view, [e.move for e in a.moves])  # type: ignore[misc]
+    if rest:
+        told = ngettext("{m} not weighed: {why}", "{m} not weighed: {why}", len(rest)).format(m=len(rest), why=rest[0][1])
+        console.print(Text(_("Not shown: {parts}.").format(parts=told), style="dim"))
     example = next((e for e in a.moves if e.incomplete), None)
     if example is not None:  # the column explained on a row of its own
         words = ngettext(
             "estimated {k}/{n}: in {k} of the {n} sampled deal of {move} the solve stopped early, so it counts an "
-            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimate (the rule player's play of that deal to the end, within what it was proven to be worth).",
             "estimated {k}/{n}: in {k} of the {n} sampled deals of {move} the solve stopped early, so it counts an "
-            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimate (the rule player's play of that deal to the end, within what it was proven to be worth).",
             example.n,
         )
         console.print(Text(words.format(k=example.incomplete, n=example.n, move=example.move), style="dim"))
@@ -443,6 +450,6 @@ def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLim
     console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
     console.print(recommendation_text(a))
     console.print(samples_text(a, samples, limits))
-    warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits)
+    warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits, played_out=True)
     if warn is not None:
         console.print(warn)

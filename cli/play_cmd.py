@@ -326,7 +326,7 @@ class Terminal:
                     )
                 )
                 if limit is not None:
-                    shown = choices[: len(sensible_discards(view, self.level)) or limit]
+                    shown = choices[: len(sensible_discards(view)) or limit]
                     rest = len(choices) - len(shown)
                     more = ngettext(
                         "… {n} other discard: type its cards ('moves' lists it)",
@@ -361,10 +361,10 @@ class Terminal:
             for line in advice_lines(h.advice, h.limits or make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
-        a = h.decision
+        a = h.analysis
         assert a is not None
         if not a.samples:
-            out(_("Hint: {move} is your only legal move.").format(move=a.best))
+            out(_("Hint: {move} is your only legal move.").format(move=h.best))
             return
         out(hint_renderable(view, h, self.level))
 
@@ -480,7 +480,7 @@ def _choices(view: SeatView, level: int) -> list[Any]:
 
     if view.caller is None:
         return ["play", "pass"]
-    return menu_order(view, level)
+    return menu_order(view)
 
 
 def _fresh_name(seed: int) -> Path:

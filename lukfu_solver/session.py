@@ -364,7 +364,7 @@ class GameSession:
             if self.phase == "play" and self.to_move == self.human_seat:
                 from .analysis.hint import sensible_discards
 
-                chosen = [str(m) for m in sensible_discards(self.view(), self.level)]
+                chosen = [str(m) for m in sensible_discards(self.view())]
             self._sensible = (at, chosen)
         return list(self._sensible[1])
 

@@ -370,7 +370,7 @@ async def review_game(request: Request, table: Table, lang: str) -> Response:
     made = await table.store.saved_review(game, key)
     if made is not None:
         return JSONResponse(table.jobs.finished("review", game, lang, made, client).data())
-    args = (game.session.record.dumps(), game.session.human_seat, options)
+    args = (game.session.record.dumps(), game.session.human_seat, options, game.session.level)
 
     async def keep(result: Any) -> None:
         await table.store.keep_review(game, key, result)

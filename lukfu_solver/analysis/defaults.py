@@ -84,14 +84,16 @@ DECIDE_SE = 0.5
 """... and once its standard error is at most this many points: a clear answer goes on sampling
 within its budget until its numbers are that sharp (``hidden.calls.Budget.precision``)."""
 
-REVIEW_SAMPLES = 16
+REVIEW_SAMPLES = 24
 """Sampled deals of each decision of a game review (``analysis.review_work``), a fixed number so
-that a seed gives the same review on any machine and with any number of jobs: every legal move
-of a play, *play* and *pass* of the call, on the same deals."""
+that a seed gives the same review on any machine and with any number of jobs: every candidate of
+a play, *play* and *pass* of the call, on the same deals; the default hint's (level 3's), so on
+the hint's seed the review weighs the very deals the hint weighed."""
 REVIEW_MAX_NODES = 100_000
-"""Per-solve node limit of a review's play decisions: with :data:`REVIEW_SAMPLES` a whole deal,
-every seat, stays within the minute a player waits for it (``bench/results/review.json``); late
-in a deal every solve finishes far below it."""
+"""Per-solve node limit of a review's play decisions, the default hint's own limit of one solve
+(without the hint's budget a decision): with :data:`REVIEW_SAMPLES` a whole deal, every seat,
+stays within the minute a player waits for it (``bench/results/review.json``); late in a deal
+every solve finishes far below it."""
 REVIEW_CALL_MAX_NODES = 2_000_000
 """Per-solve node limit of a review's call: a whole deal a sample (two when a later seat calls),
 nearly all finishing below it."""
