@@ -35,7 +35,7 @@ from .analyse_cmd import (
 from .analyse_words import advice_lines
 from .batch import count_lines, error_object, read_lines
 from .common import bad_usage, emit_json, stdout_console
-from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
+from .options import AgainstOpt, BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
 from .options import hand_text as given_or_dealt
 from .progress import prepare_solver, with_progress
 from .render import legend
@@ -64,6 +64,7 @@ def advise_line(
     budget: float | None,
     limits: SolveLimits,
     evidence: bool,
+    against: str = "strong",
 ) -> dict[str, Any]:
     """Answer one ``advise --batch`` line ``(number, "HAND [SEAT]")`` in this process (``seat``:
     the seat of a line without one): its advice object, or its error object."""
@@ -80,14 +81,15 @@ def advise_line(
     except NotationError as err:
         return error_object(n, err)
     count, stop = advice_budget(samples, budget, s)
-    return advice_object(hand, s, run_advice(hand, s, count, seed, 1, limits, budget=stop), limits, evidence)
+    adv = run_advice(hand, s, count, seed, 1, limits, budget=stop, against=against)
+    return advice_object(hand, s, adv, limits, evidence)
 
 
 def run_advise_batch(path: str, seat: int | None, jobs: int, scheduler: str | None, **request: Any) -> None:
     """Advise every hand of ``path``, one JSON object a line in input order: the hands spread over
     ``jobs`` processes or the cluster ``scheduler`` names, each hand's samples in one process
     (the same answers; ``request``: :func:`advise_line`'s ``samples``, ``seed``, ``budget``,
-    ``limits`` and ``evidence``)."""
+    ``limits``, ``evidence`` and ``against``)."""
     from lukfu_solver.parallel import ordered_map
 
     lines = read_lines(path)
@@ -129,6 +131,7 @@ def advise(
     max_nodes: MaxNodesOpt = None,
     solve_time: SolveTimeOpt = None,
     deal: DealOpt = None,
+    against: AgainstOpt = "strong",
     batch: BatchOpt = None,
     scheduler: SchedulerOpt = None,
     verbose: VerboseOpt = False,
@@ -163,9 +166,11 @@ def advise(
     by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
+    from lukfu_solver.analysis.calibration import check_against
     from lukfu_solver.policy.calling import hand_facts
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
+    against = check_against(against)
     check_seed(seed)
     check_scheduler(scheduler, jobs)
     if batch is not None:
@@ -173,7 +178,14 @@ def advise(
         limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
         if scheduler is None:
             prepare_solver()
-        request = {"samples": samples, "seed": seed, "budget": budget, "limits": limits, "evidence": evidence}
+        request = {
+            "samples": samples,
+            "seed": seed,
+            "budget": budget,
+            "limits": limits,
+            "evidence": evidence,
+            "against": against,
+        }
         run_advise_batch(batch, seat, jobs, scheduler, **request)
         return
     if scheduler is not None:
@@ -183,7 +195,7 @@ def advise(
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
     n, stop = advice_budget(samples, budget, s)
     with timed_progress(stop.seconds if stop else None) as bar:
-        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop)
+        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop, against=against)
     facts = hand_facts(hand)
     if json_:
         data: dict[str, Any] = {"hand": format_cards(hand), "seat": s}

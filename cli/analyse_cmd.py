@@ -27,6 +27,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from lukfu_solver.analysis.calibration import check_against
 from lukfu_solver.analysis.defaults import (
     ADVISE_TIME,
     HAND_TIME,
@@ -46,7 +47,7 @@ from lukfu_solver.view import SeatView
 
 from .analyse_words import advice_lines, facts_lines, points_words, print_analysis, turn_message
 from .common import bad_usage, emit_json, stdout_console
-from .options import DealOpt, JsonOpt
+from .options import AgainstOpt, DealOpt, JsonOpt
 from .options import hand_text as given_or_dealt
 from .progress import prepare_solver, progress_bar
 from .render import legend, suit_cell, suit_header
@@ -231,6 +232,10 @@ def advice_data(adv: Advice, limits: SolveLimits, evidence: bool) -> dict[str, A
         "incomplete": adv.incomplete,
         "limits": limits_data(limits),
         "seconds": round(adv.seconds, 3),
+        "against": adv.against,
+        "uncalibrated": None
+        if adv.uncalibrated is None
+        else {"play": adv.uncalibrated[0], "pass": adv.uncalibrated[1]},
         "two_phase": None
         if adv.two_phase is None
         else {"cheap_deals": adv.cheap_deals, "cheap_nodes": adv.two_phase.cheap_nodes, "every": adv.two_phase.every},
@@ -296,6 +301,7 @@ def analyse(
         ),
     ] = LEAD_SAMPLES,
     deal: DealOpt = None,
+    against: AgainstOpt = "strong",
     infer: Annotated[
         bool,
         typer.Option(
@@ -341,7 +347,9 @@ def analyse(
         raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
-    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose)
+    request = HandRequest(
+        samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose, check_against(against)
+    )
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     if infer and not is_view_text(target):
@@ -379,6 +387,7 @@ class HandRequest:
     solve_time: float | None
     budget: float | None
     verbose: bool = False
+    against: str = "strong"
 
 
 @contextlib.contextmanager
@@ -528,6 +537,7 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
             r.solve_time,
             progress=bar,
             budget=r.budget,
+            against=r.against,
         )
     render_hand(h, r.lead_samples, json_, r.verbose)
 

@@ -88,11 +88,13 @@ class Terminal:
 
     name = YOU
 
-    def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
+    def __init__(self, console: Any, level: int, seed: int, infer: bool = False, against: str = "strong") -> None:
         self.console = console
         self.level = level
         self.seed = seed
         self.infer = infer
+        self.against = against
+        """The opponents' strength the hint's call values are calibrated against."""
         self.script: list[str] = []
         self.answers: list[str] = []
         self.quiet = False
@@ -334,7 +336,7 @@ class Terminal:
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, infer=self.infer)
+            h = hint(view, self.level, self.seed, infer=self.infer, against=self.against)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
@@ -342,6 +344,7 @@ class Terminal:
             adv = h.advice
             _n, budget = advice_budget(None, None, adv.seat)
             command = f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
+            command += f" --against {adv.against}" if adv.against not in (None, "strong") else ""
             seconds = budget.seconds if budget is not None else 0.0
             out(
                 Text(
@@ -533,6 +536,7 @@ def play(
     dealt again, R3), so your seat may change. Reads answers from a pipe too; end of input quits.
     """
     from lukfu_solver.game import first_master
+    from lukfu_solver.players import against_of
 
     from .play_session import Session, deal_seeds, record_path
     from .play_session import opponents as opponents_of
@@ -582,7 +586,7 @@ def play(
     console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
     console.print(Text(where.format(path=first)))
     session = Session(names, deals)
-    term = Terminal(console, level, seed, infer)
+    term = Terminal(console, level, seed, infer, against_of([spec for _name, spec in engines]))
     for k, deal_seed in enumerate(seeds, 1):
         if deals > 1:
             console.print(Text("\n" + _("Deal {k} of {n}, seed {seed}").format(k=k, n=deals, seed=deal_seed), style="bold"))

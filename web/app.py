@@ -49,7 +49,7 @@ from lukfu_solver.errors import NotationError
 from lukfu_solver.i18n import LANGUAGE_NAMES, LANGUAGES, _, normalize, using_language
 from lukfu_solver.inputs import check_int, check_seed, load_json
 from lukfu_solver.parallel.tasks import TaskPool
-from lukfu_solver.players import STRENGTHS
+from lukfu_solver.players import STRENGTHS, against_of
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
 from lukfu_solver.record import MAX_RECORD_BYTES, GameRecord
 from lukfu_solver.session import OPPONENT_KINDS, GameSession
@@ -298,7 +298,7 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
         s = game.session
         if not s.choices():
             raise NotationError("engine", _("a hint is for your own turn"))
-        args = (str(s.view()), s.level, s.seed, False)
+        args = (str(s.view()), s.level, s.seed, False, against_of(s.specs))
         job = table.jobs.analysis("hint", game, lang, work.hint, args)
         job.meta["answers"] = len(s.answers)
     return JSONResponse(job.data(), status_code=202)

@@ -29,18 +29,20 @@ def engine_move(task: EngineTask) -> str:
     return engine_answer(task)
 
 
-def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: Progress = None) -> dict[str, Any]:
+def hint(
+    view_text: str, level: int, seed: int, infer: bool = False, against: str = "strong", progress: Progress = None
+) -> dict[str, Any]:
     """The one hint (:func:`lukfu_solver.analysis.hint.hint`) for the seat view ``view_text``,
     exactly as ``lukfu play``'s hint computes it, as JSON data: at the call the advice (the answer
     ``lukfu advise HAND --seat S --seed N`` gives: play and pass, the recommendation, its reasons,
-    the chart of calling's outcomes); in play the best few moves (:meth:`Hint.top`) with their
+    the chart of calling's outcomes; its values calibrated ``against`` the table's opponents); in play the best few moves (:meth:`Hint.top`) with their
     points, ± and the chance the caller loses, and one line on the rest (:meth:`Hint.untold`)."""
     from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES
     from lukfu_solver.analysis.hint import hint as run_hint
     from lukfu_solver.view import SeatView
 
     view = SeatView.parse(view_text)
-    h = run_hint(view, level, seed, infer=infer, progress=progress)
+    h = run_hint(view, level, seed, infer=infer, progress=progress, against=against)
     if h.advice is not None:
         return {"kind": "call", **advice_data(h.advice, ADVICE_MAX_NODES)}
     a = h.decision
@@ -96,5 +98,10 @@ def advice_data(adv: Any, max_nodes: int) -> dict[str, Any]:
         "seconds": round(adv.seconds, 2),
         "max_nodes": max_nodes,
         "budget_seconds": budget.seconds if budget is not None else None,
-        "command": f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}",
+        "against": adv.against,
+        "uncalibrated": None
+        if adv.uncalibrated is None
+        else {"play": round(adv.uncalibrated[0], 3), "pass": round(adv.uncalibrated[1], 3)},
+        "command": f"lukfu advise {format_cards(adv.hand)} --seat {adv.seat} --seed {adv.seed}"
+        + (f" --against {adv.against}" if adv.against not in (None, "strong") else ""),
     }

@@ -43,6 +43,7 @@ from ..plays import CLAIM, DISCARD, Play
 from ..rules import can_beat
 from ..view import SeatView
 from .advice import Advice, advise
+from .calibration import DEFAULT_AGAINST
 from .defaults import ADVICE_MAX_NODES, advice_budget, make_limits
 from .moves import SolveLimits
 
@@ -151,6 +152,7 @@ def hint(
     time_budget: float | None = None,
     infer: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    against: str | None = DEFAULT_AGAINST,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat as ``lukfu advise`` answers by default (anytime: up to ``ANYTIME_SAMPLES``,
@@ -159,7 +161,8 @@ def hint(
     phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, the analysis of
     ``pool_player(level, seed, carry=False)``: the module notes), its candidates with every sure
     lead added. ``progress(done, total)`` hears of the call's samples as they are valued (the play
-    phase, bounded by the level's node budget, reports nothing)."""
+    phase, bounded by the level's node budget, reports nothing). ``against``: the opponents'
+    strength the call's values are calibrated against (``advise``'s; a table passes its own)."""
     if level not in LEVELS:
         raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
     if view.to_move != view.seat:
@@ -168,7 +171,7 @@ def hint(
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
-        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget, against=against)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0)
     player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
     own = player.candidates

@@ -36,6 +36,9 @@ export function adviceElement(a) {
   rows.append(body);
   box.append(rows);
   const call = a.recommendation === "play" ? _("PLAY") : _("PASS");
+  if (a.against && a.uncalibrated) {
+    box.append(el("p", "small", fmt(_("Against {against} opponents: what such deals bring against them (the deals played out with every card in view gave play {play}, pass {pass_}: perfect opponents)"), { against: pgettext("strength", a.against), play: signed(a.uncalibrated.play, 2), pass_: signed(a.uncalibrated.pass, 2) })));
+  }
   box.append(el("p", "recommendation", fmt(_("Recommendation: {call} (playing is better with probability {p})"), { call, p: percent(a.p_play_better) })));
   box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.reason })));
   if (a.reasons.length) {
