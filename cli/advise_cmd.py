@@ -145,7 +145,7 @@ def advise(
     chance that playing is better, and a short reason; --evidence adds the estimates over only the
     samples in which the seats before you would have passed (seats 1 and 2).
 
-    By default it thinks for 1.8 s (5.5 s for the Master; --time), stopping sooner once playing or
+    By default it thinks for 0.8 s (3 s for the Master; --time), stopping sooner once playing or
     passing is clearly better (the gap 3 standard errors from 0, after at least 8 samples), and says
     in a sentence what its numbers rest on: the sampled deals played out (how many estimated), those
     played out quickly and the learned model's first answer (--verbose: in full, with the model's own

@@ -108,8 +108,8 @@ TimeOpt = Annotated[
         metavar="SECONDS",
         help="How long to think: the best estimate found within SECONDS, with its standard errors (a solve "
         "still running at the end is stopped: for the advice its sample is kept, with an estimate within what "
-        "it proved; for a view's moves and the first-lead table it is left out). Default without --samples: 1.8 s for "
-        "call/pass advice, 5.5 s for the Master's (it stops sooner once playing or passing is clearly better, "
+        "it proved; for a view's moves and the first-lead table it is left out). Default without --samples: 0.8 s for "
+        "call/pass advice, 3 s for the Master's (it stops sooner once playing or passing is clearly better, "
         "the gap 3 standard errors from 0); for analyse HAND --seat 0 4.6 s for the whole answer, the "
         "first-lead table first (2 s of it) and the advice the rest; 5 s for a view. The answer then depends on the machine's speed; --samples fixes "
         "the work instead.",
@@ -326,7 +326,7 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the points to expect from each first lead if
     you call (--lead-samples samples).
 
-    By default it thinks for a set time (--time: 1.8 s for a hand's advice, 5.5 s for the Master's,
+    By default it thinks for a set time (--time: 0.8 s for a hand's advice, 3 s for the Master's,
     sooner once playing or passing is clearly better; at seat 0 with the first-lead table 4.6 s in
     all, the table first with 2 s and the advice the rest; 5 s for a view). --samples N fixes the
     work instead (at most N for a view, exactly N for the advice, 8 for the first-lead table by

@@ -3,7 +3,7 @@
 At the calling phase the hint is :func:`~lukfu_solver.analysis.advice.advise` itself (play and
 pass on the same sampled deals, pass valued by the later seats' policy) **with advise's own
 default budget**, so it gives the answer ``lukfu advise HAND --seat S --seed N`` gives: one
-question, one number (it thinks for the default time, 1.8 s, 5.5 s for the Master, stopping
+question, one number (it thinks for the default time, 0.8 s, 3 s for the Master, stopping
 sooner once the answer is clear; each solve stops after
 :data:`~lukfu_solver.analysis.defaults.ADVICE_MAX_NODES` positions unless ``limits`` say
 otherwise); ``samples`` fixes the work instead (``lukfu advise ... --samples K``), ``time_budget``
