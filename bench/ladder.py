@@ -6,7 +6,7 @@ opponents): its mean net points a deal with a t-based 95 % interval (:mod:`lukfu
 its calls, and the median and p95 of its decision times. ``rule`` is the common opponent, 0 by
 construction. The plain strengths are rated by the engines they name (``players.STRENGTHS``):
 ``easy``, ``medium`` and ``strong`` are the same players, with the same seeds, as ``rule``,
-``pimc:3`` and ``ipimc``, so their games would be the same games, and they are reported from
+``pimc:1`` and ``ipimc``, so their games would be the same games, and they are reported from
 those rows.
 
 ``--pairs`` plays the matches the strength names are held to instead: each name against two of
@@ -18,7 +18,7 @@ Every run's engines, match seed and deals are written to the result file before 
 One process (``--jobs``: 1 by default; the results are the same for any).
 
 Run: ``python -m bench.ladder [--deals 400] [--seed 4801] [--engines random,rule,...] [--pairs]
-[--pair-deals 400] [--pair-seed 4901] [--jobs 1] [--out FILE]``. Results: ``bench/results/ladder.json``
+[--pair-deals 400] [--pair-seed 4902] [--jobs 1] [--out FILE]``. Results: ``bench/results/ladder.json``
 (``--pairs``: ``bench/results/strength-names.json``).
 """
 
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", default=",".join(LADDER), help="engines to rate (comma-separated)")
     parser.add_argument("--pairs", action="store_true", help="play the strength names' matches instead")
     parser.add_argument("--pair-deals", type=int, default=400, help="deals of each pair match (400)")
-    parser.add_argument("--pair-seed", type=int, default=4901, help="the pair matches' seed (4901)")
+    parser.add_argument("--pair-seed", type=int, default=4902, help="the pair matches' seed (4902)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (1)")
     args = parser.parse_args(argv)
     if args.pairs:

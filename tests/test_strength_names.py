@@ -19,11 +19,11 @@ runner = CliRunner()
 
 
 def test_the_names_map_to_their_specs() -> None:
-    assert STRENGTHS == {"easy": "rule", "medium": "pimc:3", "strong": "ipimc"}
+    assert STRENGTHS == {"easy": "rule", "medium": "pimc:1", "strong": "ipimc"}
     easy, medium, strong = (make_player(name, 5) for name in STRENGTHS)
     assert isinstance(easy, RulePlayer) and easy.threshold == make_player("rule").threshold  # type: ignore[attr-defined]
     assert isinstance(medium, PimcPlayer) and not isinstance(medium, IpimcPlayer)
-    assert medium.level == 3 and medium.params == make_player("pimc:3").params
+    assert medium.level == 1 and medium.params == make_player("pimc:1").params
     assert isinstance(strong, IpimcPlayer) and strong.level == 3 and strong.carry and strong.pool == 4
     assert strong.params == make_player("ipimc:3").params and strong.seed == 5  # type: ignore[attr-defined]
 

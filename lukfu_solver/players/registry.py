@@ -32,12 +32,14 @@ class Player(Protocol):
 
 
 PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
-STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:3", "strong": "ipimc"}
+STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:1", "strong": "ipimc"}
 """Opponents by plain strength, weakest first (what a person picks at a table: ``lukfu play
 --opponents medium``), and the engine each one is: the rule player (instant), the PIMC player at
-level 3, and the same with its sampled deals weighed by what the other seats did (``ipimc``,
-level 3). Each is measured stronger than the one below in matches of 1,200 games
-(``bench/results/strength-names.json``, ``docs/pimc.md``). :func:`make_player` accepts the names."""
+level 1, and PIMC at level 3 with its sampled deals weighed by what the other seats did
+(``ipimc``). Each is measured stronger than the one below by more than 0.2 points a deal in
+matches of 1,200 games (``bench/results/strength-names.json``, ``docs/pimc.md``); the levels of
+plain PIMC from 2 up were not told apart from level 3, nor ``ipimc`` above level 3 from ``ipimc``.
+:func:`make_player` accepts the names."""
 SPEC_HELP = (
     "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
     "ipimc[:L[:P[c]]] (pimc with inference; default: the deals weighed by the others' calls and plays, "
