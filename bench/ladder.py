@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from bench.common import RESULTS_DIR, base_parser, save_json, summary
-from lukfu_solver.match import MatchResult, run_match
+from bench.strength import run
+from lukfu_solver.match import MatchResult
 from lukfu_solver.players import STRENGTHS
 
 LADDER = ("random", "pimc:1", "pimc:2", "pimc:3", "pimc:4", "pimc:5", "ipimc")
@@ -46,37 +46,36 @@ COMMON = "rule"
 
 def match_row(m: MatchResult, seconds: float) -> dict[str, Any]:
     """One engine's result: its summary (place 0), its decision times and the match's wall time."""
-    s = m.summaries()[0]
     secs = [x for g in m.games for x in g.seconds.get(0, [])]
     return {
-        "spec": m.specs[0],
+        **m.summaries()[0].to_json(),
         "opponents": list(m.specs[1:]),
         "seed": m.seed,
-        "deals": m.deals,
-        "games": m.game_count,
-        "mean": round(s.mean, 4),
-        "ci95": [round(s.low, 4), round(s.high, 4)],
-        "calls": s.calls,
-        "mean_points_when_calling": None if s.call_points is None else round(s.call_points, 4),
         "decision_seconds": summary(secs, digits=3) if secs else None,
         "wall_seconds": round(seconds, 1),
         "per_deal": [round(x, 4) for x in m.per_deal([0])],
     }
 
 
-def play(specs: list[str], deals: int, seed: int, jobs: int) -> tuple[MatchResult, float]:
-    """A match with a progress line on stderr every minute; the match and its wall time."""
-    t0 = time.perf_counter()
-    last = [t0]
-
-    def progress(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] > 60 or done == total:
-            last[0] = now
-            print(f"  {','.join(specs)}: {done}/{total} games, {now - t0:,.0f} s", file=sys.stderr, flush=True)
-
-    m = run_match(specs, deals, seed=seed, jobs=jobs, progress=progress)
-    return m, time.perf_counter() - t0
+def play_rows(
+    matches: dict[str, list[str]],
+    rows: dict[str, Any],
+    data: dict[str, Any],
+    deals: int,
+    seed: int,
+    jobs: int,
+    out: Path,
+) -> None:
+    """Play each match of ``matches`` (a row's key: its three specs) not yet in ``rows``, saving
+    ``data`` (which holds ``rows``) to ``out`` after each."""
+    for key, specs in matches.items():
+        if key in rows:
+            continue
+        m, secs = run(specs, deals, seed, jobs, key)
+        rows[key] = match_row(m, secs)
+        save_json(data, out)
+        r = rows[key]
+        print(f"{key}: {r['mean']:+.3f} {r['ci95']} ({secs:,.0f} s)", file=sys.stderr, flush=True)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -97,14 +96,7 @@ def run_ladder(engines: list[str], deals: int, seed: int, jobs: int, out: Path) 
     plan["engines"] = list(dict.fromkeys([*rows, *engines]))  # the rows kept and those to play, fixed now
     data: dict[str, Any] = {"bench": "ladder", "plan": plan, "aliases": ALIASES, "rows": rows}
     save_json(data, out)
-    for spec in engines:
-        if spec in rows:
-            continue
-        m, secs = play([spec, COMMON, COMMON], deals, seed, jobs)
-        rows[spec] = match_row(m, secs)
-        save_json(data, out)
-        r = rows[spec]
-        print(f"{spec}: {r['mean']:+.3f} {r['ci95']} ({secs:,.0f} s)", file=sys.stderr, flush=True)
+    play_rows({spec: [spec, COMMON, COMMON] for spec in engines}, rows, data, deals, seed, jobs, out)
     data["table"] = ladder_table(rows)
     save_json(data, out)
     return data
@@ -140,15 +132,9 @@ def run_pairs(deals: int, seed: int, jobs: int, out: Path) -> dict[str, Any]:
     rows: dict[str, Any] = old.get("rows", {}) if old.get("plan") == plan else {}
     data: dict[str, Any] = {"bench": "strength names", "plan": plan, "rows": rows}
     save_json(data, out)
-    for upper, lower in PAIRS:
-        key = f"{upper} vs {lower}"
-        if key in rows:
-            continue
-        m, secs = play([upper, lower, lower], deals, seed, jobs)
-        rows[key] = match_row(m, secs)
-        save_json(data, out)
-        r = rows[key]
-        print(f"{key}: {r['mean']:+.3f} {r['ci95']} ({secs:,.0f} s)", file=sys.stderr, flush=True)
+    play_rows(
+        {f"{upper} vs {lower}": [upper, lower, lower] for upper, lower in PAIRS}, rows, data, deals, seed, jobs, out
+    )
     data["goal"] = {
         key: {"mean": r["mean"], "ci95": r["ci95"], "met": r["mean"] >= 0.2 and r["ci95"][0] > 0}
         for key, r in rows.items()
