@@ -6,7 +6,8 @@ bench sets' or trainers' deals). Each hand is advised at the command's defaults 
 other, the order alternating from hand to hand, so both see the same load on a shared machine.
 Each answer's wall time is its process's from start to exit (imports, the kernel's load, the
 thinking and the output), its CPU time the process's user + system time; its play error is the
-standard error of the play value it prints. Reported for each build: the median and p95 of wall
+standard error of the play value it prints (this tree's is the calibrated value's, PIMC's error
+times the calibration line's slope; the error before it is reported beside). Reported for each build: the median and p95 of wall
 and CPU time, overall and by seat, and the median play error. The goal: a median wall time of at
 most 2 s with a median play error of at most 0.55.
 
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import base_parser, save_json, summary
+from lukfu_solver.analysis.calibration import correction
 from lukfu_solver.cards import format_cards
 from lukfu_solver.game import deal_from_seed
 
@@ -65,11 +67,15 @@ def run_one(lukfu: str, text: str, seat: int, seed: int) -> dict[str, Any]:
     if done.returncode != 0:
         raise RuntimeError(f"{lukfu} advise {text} --seat {seat}: exit {done.returncode}: {done.stderr.strip()}")
     data = json.loads(done.stdout)
+    error = data["play"]["stderr"]
+    against = data.get("against")
+    slope = abs(correction(against, seat).play_fit[1]) if against else 1.0
     return {
         "wall_s": round(wall, 3),
         "cpu_s": round(cpu, 3),
         "play": data["play"]["mean"],
-        "play_error": data["play"]["stderr"],
+        "play_error": error,
+        "play_error_uncalibrated": round(error / slope, 4) if slope else None,
         "recommendation": data["recommendation"],
         "samples": data.get("samples"),
         "against": data.get("against"),
@@ -85,17 +91,22 @@ def report(records: list[dict[str, Any]]) -> dict[str, Any]:
             "wall_s": summary([r["wall_s"] for r in rows]),
             "cpu_s": summary([r["cpu_s"] for r in rows]),
             "play_error_median": round(statistics.median(r["play_error"] for r in rows), 3),
+            "play_error_uncalibrated_median": round(statistics.median(r["play_error_uncalibrated"] for r in rows), 3),
         }
 
     out = part(records)
-    out["by_seat"] = {str(s): part([r for r in records if r["seat"] == s]) for s in range(3)}
+    out["by_seat"] = {
+        str(s): part([r for r in records if r["seat"] == s]) for s in range(3) if any(r["seat"] == s for r in records)
+    }
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "advise-pace.json")
     parser.add_argument("--other", required=True, help=f"the other build's lukfu command (e.g. {OTHER_REV}'s)")
-    parser.add_argument("--other-rev", default=OTHER_REV, help=f"the other build's revision, for the record ({OTHER_REV})")
+    parser.add_argument(
+        "--other-rev", default=OTHER_REV, help=f"the other build's revision, for the record ({OTHER_REV})"
+    )
     parser.add_argument("--this", default=str(Path(sys.executable).with_name("lukfu")), help="this tree's lukfu")
     parser.add_argument("--hands", type=int, default=60, help="hands (60; quick 6)")
     parser.add_argument("--seed", type=int, default=11, help="the sampling seed of every answer (11)")
@@ -103,7 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     n = 6 if args.quick else args.hands
     warm = hand(n)  # compile or load each build's kernel before the first timed answer
     for lukfu in (args.this, args.other):
-        subprocess.run([lukfu, "advise", warm[0], "--seat", str(warm[1]), "--samples", "1", "--json"], capture_output=True, check=True)
+        subprocess.run(
+            [lukfu, "advise", warm[0], "--seat", str(warm[1]), "--samples", "1", "--json"],
+            capture_output=True,
+            check=True,
+        )
     builds: dict[str, list[dict[str, Any]]] = {"this": [], "other": []}
     load_start = os.getloadavg()
     for i in range(n):
