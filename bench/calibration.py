@@ -13,8 +13,10 @@ asked): nothing is counted.
 Reported for each opponent strength: over the **calls** (the decisions where the calibrated
 advice says play, what a player following it calls) the mean of realized minus predicted points,
 with its standard error, calibrated (what ``advise --against A`` shows) and uncorrected; a
-reliability table by decile of the calibrated prediction over the calls; and the same means over
-every decision for play and, at seats 0 and 1, for pass. The goal: |bias| at most 0.2 points
+reliability table by decile of the calibrated prediction over the calls, with a chi-square of the
+deciles' biases in units of their standard errors (with about 100 calls a decile one standard
+error is about 0.4 points, so a decile's bias says little alone); and the same means over every
+decision for play and, at seats 0 and 1, for pass. The goal: |bias| at most 0.2 points
 (0.3 against ``strong``) and at most 0.5 in every decile with 50 calls or more.
 
 The match seeds here are apart from those the correction was fitted on (``train/calibration.py``,
@@ -186,6 +188,21 @@ def bias(pairs: list[tuple[float, float]]) -> dict[str, Any]:
     }
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """The chance that a chi-square of ``df`` degrees of freedom exceeds ``x`` (Wilson and
+    Hilferty's normal approximation): whether the deciles' biases, each in units of its standard
+    error, are more than noise.
+
+    >>> round(chi2_sf(10.0, 10), 2)
+    0.44
+    """
+    if df <= 0:
+        return 1.0
+    k = 2 / (9 * df)
+    z = ((x / df) ** (1 / 3) - (1 - k)) / math.sqrt(k)
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
 def deciles(pairs: list[tuple[float, float]]) -> list[dict[str, Any]]:
     """The reliability table: the pairs in ten groups by decile of the prediction, each group's
     range, mean prediction, mean realized, bias and its standard error."""
@@ -222,6 +239,7 @@ def report(against: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     table = deciles(calibrated)
     overall = bias(calibrated)
     worst = max((abs(d["bias"]) for d in table if d["n"] >= DECILE_MIN), default=None)
+    z = [d["bias"] / d["se"] for d in table if d["se"]]
     met = (
         overall["bias"] is not None
         and abs(overall["bias"]) <= GOAL_BIAS[against]
@@ -253,6 +271,8 @@ def report(against: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
             "deciles_counted": f"{DECILE_MIN} calls or more",
             "worst_decile": worst,
             "met": met,
+            "deciles_chi2": round(sum(x * x for x in z), 2),
+            "deciles_chi2_p": round(chi2_sf(sum(x * x for x in z), len(z)), 3) if z else None,
         },
     }
 
