@@ -53,6 +53,8 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
     ),
     ("strength", "the engine players in rotated matches with 95% intervals; PIMC's call calibration", "strength.json"),
     ("inference", "the opponent model's fit and accuracy; ipimc against pimc in paired games", "inference.json"),
+    ("ladder", "every engine's points a deal against two rule players; --pairs: the strength names' matches", "ladder.json"),
+    ("calibration", "the call's calibrated values against what the deals brought, by opponent strength", "calibration.json"),
     ("puzzles", "puzzle generation per minute by difficulty, and re-verifying the collection", "puzzles.json"),
     ("cluster", "batches on a local Dask cluster beside the process pool", "cluster.json"),
     (

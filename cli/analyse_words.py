@@ -16,7 +16,7 @@ from lukfu_solver.cards import format_cards
 from lukfu_solver.i18n import N_, _, counted, ngettext, number, percent, pgettext, seconds
 from lukfu_solver.view import SeatView
 
-from .render import Hanging, signed
+from .render import Hanging, player_name, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice
@@ -192,6 +192,19 @@ def basis_text(adv: Advice) -> Text:
     return Text(line + ".", style="dim")
 
 
+def against_text(adv: Advice) -> Text | None:
+    """What the numbers are against: the opponents' strength they are calibrated for, and PIMC's
+    own values before (None: not calibrated)."""
+    if adv.against is None or adv.uncalibrated is None:
+        return None
+    words = player_name(adv.against)
+    line = _(
+        "Against {against} opponents: what such deals bring against them (the deals played out with every "
+        "card in view gave play {play}, pass {pass_}: perfect opponents)"
+    ).format(against=words, play=signed(adv.uncalibrated[0], 2), pass_=signed(adv.uncalibrated[1], 2))
+    return Text(line, style="dim")
+
+
 def chart_note(adv: Advice) -> Text | None:
     """Why the chart's average is not the headline number, in plain words (None when they agree):
     the chart shows the deals played out in full; the estimate also counts the quick ones and the
@@ -202,7 +215,8 @@ def chart_note(adv: Advice) -> Text | None:
     average = sum(k * v for k, v in adv.outcomes.items()) / total
     quick = adv.two_phase is not None and adv.cheap_deals > 0
     model = adv.basis.startswith("model")
-    if round(average, 2) == round(adv.play.mean, 2) or not (quick or model):
+    estimate = adv.play.mean if adv.uncalibrated is None else adv.uncalibrated[0]  # before the correction
+    if round(average, 2) == round(estimate, 2) or not (quick or model):
         return None
     if quick and model:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly and the learned model's first answer.")
@@ -210,7 +224,7 @@ def chart_note(adv: Advice) -> Text | None:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly.")
     else:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the learned model's first answer.")
-    return Text(words.format(average=signed(average, 2), estimate=signed(adv.play.mean, 2)), style="dim")
+    return Text(words.format(average=signed(average, 2), estimate=signed(estimate, 2)), style="dim")
 
 
 def basis_details(adv: Advice) -> Text:
@@ -343,6 +357,9 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool
     close = close_call_text(adv)
     if close is not None:
         lines.insert(3, close)
+    against = against_text(adv)
+    if against is not None:
+        lines.insert(2, against)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
         lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)

@@ -90,11 +90,13 @@ class Remembering:
 class Terminal:
     """The human's side of the table: shows the deal, reads answers, tells what happens."""
 
-    def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
+    def __init__(self, console: Any, level: int, seed: int, infer: bool = False, against: str = "strong") -> None:
         self.console = console
         self.level = level
         self.seed = seed
         self.infer = infer
+        self.against = against
+        """The opponents' strength the hint's call values are calibrated against."""
         self.can_undo = False
         """Whether you have an answer to take back in this game."""
         self.echo = not sys.stdin.isatty()
@@ -346,7 +348,7 @@ class Terminal:
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, infer=self.infer)
+            h = hint(view, self.level, self.seed, infer=self.infer, against=self.against)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
@@ -551,6 +553,7 @@ def play(
     (B) right before. Reads answers from a pipe too; end of input quits.
     """
     from lukfu_solver.game import first_master
+    from lukfu_solver.players import against_of
     from lukfu_solver.session import parse_opponents, person_names
 
     from .play_session import Session, deal_seeds, record_path
@@ -598,7 +601,7 @@ def play(
     console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
     console.print(Text(where.format(path=first)))
     session = Session(names, deals)
-    term = Terminal(console, level, seed, infer)
+    term = Terminal(console, level, seed, infer, against_of([o.engine for o in engines]))
     for k, deal_seed in enumerate(seeds, 1):
         if deals > 1:
             console.print(Text("\n" + session.deal_head(k), style="bold"))

@@ -82,7 +82,7 @@ def opponent_engine(label: str, field: str = "opponents") -> str:
     …). A bad label (``pimc:x``, ``pimc:``, ``pimc: 3``) is a NotationError naming ``field``.
 
     >>> opponent_engine("medium"), opponent_engine("pimc:2")
-    ('pimc:3', 'pimc:2')
+    ('pimc:1', 'pimc:2')
     """
     spec = STRENGTHS.get(label, label)
     try:

@@ -59,6 +59,8 @@ VIEW_KEYS = {
 }
 ADVICE_KEYS = {
     "play",
+    "against",
+    "uncalibrated",
     "pass",
     "p_play_better",
     "recommendation",

@@ -14,6 +14,7 @@ from lukfu_solver.analysis.moves import candidates
 from lukfu_solver.analysis.review import Decision, Review
 from lukfu_solver.analysis.review_work import ReviewSettings, review_record
 from lukfu_solver.hidden.pimc import SolveLimits
+from lukfu_solver.players import against_of
 from lukfu_solver.plays import Play
 from lukfu_solver.session import GameSession, engine_answer
 from lukfu_solver.view import SeatView
@@ -41,7 +42,8 @@ def hints_work(seat: int) -> ReviewSettings:
 
 def followed_game(seed: int, seat: int) -> tuple[GameSession, dict[str, object]]:
     """A deal in which the person at ``seat`` plays every hint's advice (the call at fixed work,
-    every play at the level's), two engines answering; the hints by the view they were for."""
+    every play at the level's, the call calibrated against the table's opponents as the table's
+    hint is), two engines answering; the hints by the view they were for."""
     s = GameSession.new(seed, seat, ("pimc", "rule"), level=LEVEL)
     hints: dict[str, object] = {}
     while s.phase != "over":
@@ -50,7 +52,7 @@ def followed_game(seed: int, seat: int) -> tuple[GameSession, dict[str, object]]
             s.apply_engine(task, engine_answer(task))
             continue
         view = s.view()
-        h = hint(view, LEVEL, s.seed, **hint_options(view))  # type: ignore[arg-type]
+        h = hint(view, LEVEL, s.seed, against=against_of(s.specs), **hint_options(view))  # type: ignore[arg-type]
         hints[str(view)] = h
         best = h.best
         s.apply(best if isinstance(best, str) else str(best))
@@ -88,6 +90,7 @@ def test_the_hint_and_the_review_give_equal_numbers_at_the_same_work_and_seed(se
             adv = h.advice  # type: ignore[attr-defined]
             got = {m.move: (m.mean, m.stderr) for m in d.moves}
             assert got == {"play": (adv.play.mean, adv.play.stderr), "pass": (adv.pass_.mean, adv.pass_.stderr)}
+            assert d.against == adv.against == "medium"  # pimc and rule: the stronger's, as the table's hint
         else:
             a = h.analysis  # type: ignore[attr-defined]
             assert numbers(a.moves) == {m.move: (m.mean, m.stderr) for m in d.moves}

@@ -8,6 +8,7 @@ and seed."""
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,9 @@ from lukfu_solver.analysis.review import (
 )
 from lukfu_solver.analysis.review_work import ReviewSettings, caller_if_passed, review_record, seat_cost
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.game import deal_from_seed
+from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.pimc import SolveLimits
+from lukfu_solver.players import make_player
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
@@ -205,12 +207,29 @@ def replayed(start: str, line: tuple[str, ...]) -> Position:
     return pos
 
 
+ENGINE_DEALS = (12, 13)
+"""Seeds of deals the engines played (a rule player, ``pimc:1``, a rule player calling at 4),
+reviewed whole: real deals with costly moves of every kind."""
+
+
+@functools.cache
+def reviewed_deals() -> list[tuple[GameRecord, Review]]:
+    """The reviewed deals the better line is checked on: the thrown-away deal, the docs' example
+    and the engines' deals, each reviewed whole."""
+    engines = [
+        play_deal([make_player("rule"), make_player("pimc:1", seed), make_player("rule:4")], seed) for seed in ENGINE_DEALS
+    ]
+    return [blunder_review(), *((rec, review_record(rec, FAST)) for rec in (EXAMPLE, *engines))]
+
+
 @pytest.mark.slow
 def test_a_better_line_beats_the_move_played_with_all_cards_seen() -> None:
     """Wherever a move cost something with all cards seen, the review shows a move that does
-    strictly better there for the seat, and its line, played out, ends where it says."""
+    strictly better there for the seat (its points at the better move's ``exact_after`` above its
+    points at the move played's), and its line, played out, ends where it says; on every deal
+    reviewed, the engines' own among them."""
     shown = 0
-    for _rec, review in (blunder_review(), (EXAMPLE, review_record(EXAMPLE, FAST))):
+    for _rec, review in reviewed_deals():
         for d in review.decisions:
             if d.cost <= 0:
                 assert d.better is None, d
@@ -226,7 +245,42 @@ def test_a_better_line_beats_the_move_played_with_all_cards_seen() -> None:
             assert b.line[0] == b.move and b.start == d.position
             end = replayed(b.start, b.line)
             assert end.outcome is not None and end.outcome.points[end.caller] == b.exact_after
-    assert shown >= 3
+    assert shown >= 6
+
+
+def named(move: str, text: str) -> bool:
+    """Whether ``text`` names ``move`` as a word of its own (not a part of a longer move)."""
+    return re.search(rf"(?<![\w]){re.escape(move)}(?![\w])", text) is not None
+
+
+@pytest.mark.slow
+def test_the_seat_view_best_is_named_apart_from_the_better_move() -> None:
+    """Where the best move from the seat's own view is not the move that does better with all
+    cards seen, the review names each on its own line: the own view's best in the loss line, the
+    better move in the line after it; the JSON keeps them apart (``best``, ``better.move``)."""
+    from rich.console import Console
+
+    from lukfu_cli.review_render import detail_lines, loss_words, move_text
+
+    differ = 0
+    for _rec, review in reviewed_deals():
+        for d in review.decisions:
+            b = d.better
+            if b is None or d.is_call or b.move == d.best or d.played == d.best:
+                continue
+            differ += 1
+            data = d.to_json()
+            assert data["best"] == d.best and data["better"]["move"] == b.move != d.best
+            console = Console(width=200, record=True, color_system=None)
+            for line in detail_lines(d, review):
+                console.print(line)
+            text = console.export_text()
+            own = loss_words(d)
+            assert own in text and named(move_text(d, d.best), own) and not named(move_text(d, b.move), own)
+            better = next(line for line in text.splitlines() if "Better with all cards seen:" in line)
+            assert f"Better with all cards seen: {move_text(d, b.move)};" in better
+            assert not named(move_text(d, d.best), better.split(";")[0])
+    assert differ >= 2
 
 
 EXAMPLE = GameRecord.load(str(Path(__file__).resolve().parent.parent / "examples" / "match-deal.json"))

@@ -62,7 +62,7 @@ from lukfu_solver.inputs import (
     parse_int,
 )
 from lukfu_solver.parallel.tasks import TaskPool
-from lukfu_solver.players import STRENGTHS
+from lukfu_solver.players import STRENGTHS, against_of
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
 from lukfu_solver.record import GameRecord
 from lukfu_solver.session import OPPONENT_KINDS, GameSession
@@ -350,7 +350,7 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
         s = game.session
         if not s.choices():
             raise NotYourTurn()
-        args = (str(s.view()), s.level, s.seed, False)
+        args = (str(s.view()), s.level, s.seed, False, against_of(s.specs))
         job = table.jobs.analysis("hint", game, lang, work.hint, args, client=client_of(request))
         job.meta["answers"] = len(s.answers)
     return JSONResponse(job.data(), status_code=202)

@@ -3,7 +3,7 @@
 At the calling phase the hint is :func:`~lukfu_solver.analysis.advice.advise` itself (play and
 pass on the same sampled deals, pass valued by the later seats' policy) **with advise's own
 default budget**, so it gives the answer ``lukfu advise HAND --seat S --seed N`` gives: one
-question, one number (it thinks for the default time, 1.8 s, 5.5 s for the Master, stopping
+question, one number (it thinks for the default time, 0.8 s, 3 s for the Master, stopping
 sooner once the answer is clear; each solve stops after
 :data:`~lukfu_solver.analysis.defaults.ADVICE_MAX_NODES` positions unless ``limits`` say
 otherwise); ``samples`` fixes the work instead (``lukfu advise ... --samples K``), ``time_budget``
@@ -45,6 +45,7 @@ from ..plays import CLAIM, DISCARD, Play
 from ..rules import can_beat
 from ..view import SeatView
 from .advice import Advice, advise
+from .calibration import DEFAULT_AGAINST
 from .defaults import ADVICE_MAX_NODES, advice_budget, make_limits
 from .moves import SolveLimits, ViewAnalysis, candidates, left_out, weigh_moves
 from .review import within_error
@@ -146,9 +147,13 @@ class Hint:
     @property
     def command(self) -> str | None:
         """At the call, the ``lukfu advise`` line that gives the same answer (with advise's own
-        default budget, as the hint thinks); None in play."""
+        default budget, as the hint thinks, and ``--against`` unless it is advise's default);
+        None in play."""
         a = self.advice
-        return None if a is None else f"lukfu advise {format_cards(a.hand)} --seat {a.seat} --seed {a.seed}"
+        if a is None:
+            return None
+        line = f"lukfu advise {format_cards(a.hand)} --seat {a.seat} --seed {a.seed}"
+        return line if a.against in (None, DEFAULT_AGAINST) else f"{line} --against {a.against}"
 
     @property
     def budget_seconds(self) -> float | None:
@@ -217,6 +222,7 @@ def hint(
     time_budget: float | None = None,
     infer: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    against: str | None = DEFAULT_AGAINST,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat as ``lukfu advise`` answers by default (anytime: up to ``ANYTIME_SAMPLES``,
@@ -224,7 +230,9 @@ def hint(
     with exactly ``samples``; ``limits`` default to ``ADVICE_MAX_NODES`` a solve. In the play
     phase :func:`~lukfu_solver.analysis.moves.weigh_moves` at the level's work (``samples``, if given,
     instead of its sampled deals; ``infer``: weighed by the opponent model); a single legal move
-    is not weighed. ``progress(done, total)`` hears of the samples as they are valued."""
+    is not weighed. ``progress(done, total)`` hears of the samples as they are valued.
+    ``against``: the opponents' strength the call's values are calibrated against (``advise``'s;
+    a table passes its own)."""
     level_work = hint_work(level)  # a NotationError naming the level first
     if view.to_move != view.seat:
         raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
@@ -232,7 +240,7 @@ def hint(
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
-        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget, against=against)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0, view=view, limits=lim)
     work = dataclasses.replace(level_work.with_samples(samples), infer=infer)
     legal = view.sorted_legal_moves()

@@ -229,6 +229,9 @@ class Decision:
     """The move played is within error of the best from the seat's view (:func:`within_error`)."""
     work: dict[str, Any] | None = None
     """A play's work (``work.Work.to_json``); None for a call."""
+    against: str | None = None
+    """A call's: the opponents' strength its values are calibrated against (``advise``'s
+    ``against``); None for a play."""
 
     @property
     def is_call(self) -> bool:
@@ -283,6 +286,7 @@ class Decision:
             "budget": self.budget,
             "basis": self.basis,
             "inference": self.inference,
+            "against": self.against,
         }
 
 

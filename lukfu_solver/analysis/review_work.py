@@ -36,12 +36,14 @@ from ..errors import NotationError
 from ..hidden.calls import Budget
 from ..hidden.pimc import SolveLimits, paired_difference
 from ..parallel import Workers, ordered_map
+from ..players import against_of, strength_of_name
 from ..players.pimc import DEFAULT_LEVEL
 from ..plays import CLAIM, DISCARD, Play
 from ..policy.calling import later_caller
 from ..position import Position
 from ..record import GameRecord
 from ..view import SeatView
+from .calibration import DEFAULT_AGAINST, check_against
 from .defaults import (
     ADVICE_MAX_NODES,
     REVIEW_CALL_MAX_NODES,
@@ -79,7 +81,9 @@ class ReviewSettings:
     (None: fixed work, the same review on any machine); ``infer``: weigh a play's sampled deals by
     the opponent model (``analyse --infer``); ``seats``: the seats whose decisions are judged;
     ``hints``: the level of the hints the review is compared with in words (None: ``level``, or
-    the default level)."""
+    the default level); ``against``: the opponents' strength the call's values are calibrated
+    against, as ``advise`` takes it (None: what the record's names tell of each seat's opponents,
+    as the table's hint was calibrated, :meth:`call_against`)."""
 
     seed: int | None = None
     samples: int | None = None
@@ -90,6 +94,7 @@ class ReviewSettings:
     seats: tuple[int, ...] = (0, 1, 2)
     level: int | None = None
     hints: int | None = None
+    against: str | None = None
 
     def for_record(self, record: GameRecord) -> ReviewSettings:
         """These settings with the seed resolved: the record's own when none is asked (0 when the
@@ -140,6 +145,18 @@ class ReviewSettings:
             return advice_budget(self.samples or REVIEW_SAMPLES, None, seat)
         return advice_budget(self.samples, self.budget, seat)
 
+    def call_against(self, record: GameRecord, seat: int) -> str:
+        """The strength ``seat``'s call is calibrated against: ``against`` if asked, else its
+        opponents' as the record names them (:func:`~lukfu_solver.players.against_of`, as
+        ``lukfu play`` and the web table calibrate the hint), else ``advise``'s default when a
+        name tells no strength (a person's)."""
+        if self.against is not None:
+            return check_against(self.against)
+        names = record.players or ("", "", "")
+        strengths = [strength_of_name(n) for i, n in enumerate(names) if i != seat]
+        known = [x for x in strengths if x is not None]
+        return against_of(known) if len(known) == len(strengths) else DEFAULT_AGAINST
+
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON data (the requested samples, the limits and the work actually
         used)."""
@@ -154,6 +171,7 @@ class ReviewSettings:
             "call_max_nodes": self.call_limits.max_nodes,
             "budget": self.budget,
             "infer": self.infer,
+            "against": self.against,
             "seats": list(self.seats),
         }
 
@@ -229,6 +247,7 @@ class CallTask(NamedTuple):
     play_start: str
     pass_start: str
     settings: ReviewSettings
+    against: str = DEFAULT_AGAINST
 
 
 def kind_of(pos: Position, move: Play) -> str:
@@ -322,7 +341,7 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
     t0 = time.process_time()
     s = task.settings
     count, stop = s.call_request(task.seat)
-    adv = advise(parse_cards(task.hand), task.seat, count, s.seed, 1, s.call_limits, budget=stop)
+    adv = advise(parse_cards(task.hand), task.seat, count, s.seed, 1, s.call_limits, budget=stop, against=task.against)
     best = adv.recommendation
     gap = abs(adv.play.mean - adv.pass_.mean)
     se = _rounded(adv.gap_stderr)
@@ -379,6 +398,7 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
         budget=s.budget,
         basis=adv.basis,
         within_error=within_error(played.loss, played.loss_stderr),
+        against=adv.against,
     )
     return decision, time.process_time() - t0
 
@@ -547,6 +567,7 @@ def _call_tasks(
                 starts[seat],
                 pass_start,
                 s,
+                s.call_against(record, seat),
             )
         )
     return tasks
