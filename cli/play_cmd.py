@@ -110,7 +110,8 @@ class Terminal:
     # ------------------------------------------------------------ the table loop
 
     def new_deal(self, seed: int) -> None:
-        """A new deal at the same table: its seed (the hints sample from it), nothing shown yet."""
+        """A new deal at the same table: its seed (the hints sample from it, and from a redeal's
+        own seed after a pass-out), nothing shown yet."""
         self.seed = seed
         self.announced = set()
         self.hand_shown = None
@@ -636,6 +637,7 @@ def play_one(
         try:
             if seat == session.human_seat:
                 term.can_undo = session.can_undo
+                term.seed = session.game.deal_seed  # a redeal's own seed, as its record keeps it: the review's
                 session.apply(term(session.view()))
             else:
                 session.engine_move(bots[session.person_at(seat)](session.view(seat)))

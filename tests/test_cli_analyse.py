@@ -43,6 +43,7 @@ VIEW_KEYS = {
     "old",
     "points",
     "moves",
+    "left_out",
     "best",
     "p_best",
     "samples",

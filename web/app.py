@@ -350,7 +350,7 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
         s = game.session
         if not s.choices():
             raise NotYourTurn()
-        args = (str(s.view()), s.level, s.seed, False, against_of(s.specs))
+        args = (str(s.view()), s.level, s.game.deal_seed, False, against_of(s.specs))  # the record's seed: the review's
         job = table.jobs.analysis("hint", game, lang, work.hint, args, client=client_of(request))
         job.meta["answers"] = len(s.answers)
     return JSONResponse(job.data(), status_code=202)

@@ -72,16 +72,25 @@ def command_line(seat: int, options: dict[str, Any]) -> str:
 
 
 def review_data(
-    record_text: str, seat: int, options: dict[str, Any], progress: Callable[[int, int], None] | None = None
+    record_text: str,
+    seat: int,
+    options: dict[str, Any],
+    level: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The review of ``seat``'s decisions in the finished deal ``record_text``, as the screen's
-    JSON; ``options`` as :func:`review_options` gives them."""
+    JSON; ``options`` as :func:`review_options` gives them; ``level``: the table's, whose hints
+    the review's words compare its work with (None: the default level)."""
     from lukfu_solver.analysis.review_work import ReviewSettings, review_record
     from lukfu_solver.record import GameRecord
 
     record = GameRecord.loads(record_text)
     settings = ReviewSettings(
-        samples=options.get("samples"), max_nodes=options.get("max_nodes"), budget=options.get("time"), seats=(seat,)
+        samples=options.get("samples"),
+        max_nodes=options.get("max_nodes"),
+        budget=options.get("time"),
+        seats=(seat,),
+        hints=level,
     )
     review = review_record(record, settings, 1, progress)
     data = table_review(review.to_json(), seat)
