@@ -53,12 +53,19 @@ BENCHMARKS: tuple[tuple[str, str, str], ...] = (
     ),
     ("strength", "the engine players in rotated matches with 95% intervals; PIMC's call calibration", "strength.json"),
     ("inference", "the opponent model's fit and accuracy; ipimc against pimc in paired games", "inference.json"),
+    ("ladder", "every engine's points a deal against two rule players; --pairs: the strength names' matches", "ladder.json"),
+    ("calibration", "the call's calibrated values against what the deals brought, by opponent strength", "calibration.json"),
     ("puzzles", "puzzle generation per minute by difficulty, and re-verifying the collection", "puzzles.json"),
     ("cluster", "batches on a local Dask cluster beside the process pool", "cluster.json"),
     (
         "review",
         "the game review of whole deals at the defaults, beside reviewing by hand with 813c82c in the same run",
         "review.json",
+    ),
+    (
+        "hint",
+        "the in-game hint in play: its time beside the previous hint's, and how often the review agrees with it",
+        "hint.json",
     ),
     (
         "first_use",

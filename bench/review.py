@@ -3,10 +3,16 @@ one core.
 
 The set: the records of a seeded match, ``pimc,rule,rule`` (``--deals`` deals from ``--seed``,
 each in its three seatings), the deals the engine plays. Each record is reviewed in this process
-(one core) at the defaults (``analysis.review_work.ReviewSettings()``: 16 sampled deals a
-decision, 100,000 positions a solve; the call's 2,000,000), and the bench prints the median, p95
-and max of the wall and CPU seconds a deal, the decisions a deal and the CPU a decision, with the
-machine's load before and after (the machine is shared: CPU seconds are the figure that counts).
+(one core) at the defaults (``analysis.review_work.ReviewSettings()``: each play weighed at
+``work.REVIEW_WORK``, 24 sampled deals of the record's seed, 100,000 positions a solve; the
+call's 2,000,000), and the bench prints the median, p95 and max of the wall and CPU seconds a
+deal, the decisions a deal and the CPU a decision, with the machine's load before and after (the
+machine is shared: CPU seconds are the figure that counts).
+
+Beside it, in the same run, **the previous review** (the build before the one evaluation,
+e4ece2e: every legal move of a play on 16 sampled deals of seed 0, each solve's stop counting its
+bounds' midpoint) on the first ``--previous-records`` records, in a subprocess importing that
+tree; CPU seconds side by side.
 
 Beside it, in the same run, the **baseline**: the same decisions reviewed by hand with the build
 at commit 813c82c, which had no review: for each decision ``analyse VIEW --samples 48`` (its
@@ -18,7 +24,7 @@ How far a verdict is the decision's own: the first ``--second-seed-records`` rec
 again with seed 1 (other sampled deals), and the decisions each seed flags are compared.
 
 Run: ``python -m bench.review [--deals 8] [--seed 36] [--baseline-records 2] [--second-seed-records 6]
-[--quick] [--out FILE]``.
+[--previous-records 8] [--quick] [--out FILE]``.
 Results: ``bench/results/review.json``.
 """
 
@@ -41,6 +47,26 @@ from lukfu_solver.search.compiled import prepare_kernel
 
 REVIEW_BASELINE = "813c82c"
 """The build before the review: a review was then done by hand, decision by decision."""
+PREVIOUS = "e4ece2e"
+"""The build before the one evaluation of a decision: its review at its own defaults."""
+
+PREVIOUS_REVIEW = r"""
+import json, resource, sys, time
+from lukfu_solver.record import GameRecord
+from lukfu_solver.analysis.review_work import ReviewSettings, review_record
+from lukfu_solver.search.compiled import prepare_kernel
+
+prepare_kernel()
+out = []
+for line in sys.stdin:
+    rec = GameRecord.loads(line)
+    t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    review = review_record(rec, ReviewSettings())
+    out.append({"seconds": time.perf_counter() - t0,
+                "cpu_seconds": resource.getrusage(resource.RUSAGE_SELF).ru_utime - c0,
+                "decisions": len(review.decisions)})
+print(json.dumps(out))
+"""
 
 BY_HAND = r"""
 import json, resource, sys, time
@@ -130,20 +156,37 @@ def second_seed(recs: list[GameRecord]) -> dict[str, Any]:
     }
 
 
-def by_hand(recs: list[GameRecord]) -> list[dict[str, Any]]:
-    """The baseline: the same records reviewed by hand with the old build, in a subprocess."""
+def by_hand(recs: list[GameRecord], script: str = BY_HAND, build: str = REVIEW_BASELINE) -> list[dict[str, Any]]:
+    """The baseline: the same records reviewed by hand with the old build (or by ``script`` with
+    ``build``: the previous review), in a subprocess."""
     if not recs:
         return []
-    tree = baseline_tree(None, REVIEW_BASELINE)
+    tree = baseline_tree(None, build)
     env = dict(os.environ, PYTHONPATH=str(tree))
     text = "".join(r.dumps() + "\n" for r in recs)
     with tempfile.TemporaryDirectory() as scratch:  # not inside the repository: the old tree only
         done = subprocess.run(
-            [sys.executable, "-c", BY_HAND], input=text, capture_output=True, text=True, env=env, cwd=scratch
+            [sys.executable, "-c", script], input=text, capture_output=True, text=True, env=env, cwd=scratch
         )
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
     return json.loads(done.stdout)
+
+
+def side_by_side(build: str, what: str, theirs: list[dict[str, Any]], ours: list[dict[str, Any]]) -> dict[str, Any]:
+    """Another build's review (``theirs``) beside this one's of the same records: CPU seconds a
+    record, and ``cpu_ratio``, theirs over ours (how many times less CPU this review takes)."""
+    return {
+        "build": build,
+        "what": what,
+        "records": len(theirs),
+        "cpu_seconds": summary(t["cpu_seconds"] for t in theirs),
+        "review_cpu_seconds_same_records": summary(r["cpu_seconds"] for r in ours),
+        "cpu_ratio": round(sum(t["cpu_seconds"] for t in theirs) / sum(r["cpu_seconds"] for r in ours), 2)
+        if theirs
+        else None,
+        "rows": theirs,
+    }
 
 
 def main() -> None:
@@ -152,6 +195,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=36, help="the match's seed")
     parser.add_argument("--baseline-records", type=int, default=2, help="records reviewed by hand at 813c82c")
     parser.add_argument("--second-seed-records", type=int, default=6, help="records reviewed again with seed 1")
+    parser.add_argument("--previous-records", type=int, default=8, help="records reviewed by the previous build")
     args = parser.parse_args()
     deals = 2 if args.quick else args.deals
     console = make_console()
@@ -164,6 +208,8 @@ def main() -> None:
     base_recs = recs[: 0 if args.quick else args.baseline_records]
     base = by_hand(base_recs)
     ours = rows[: len(base)]
+    previous = by_hand(recs[: 1 if args.quick else args.previous_records], PREVIOUS_REVIEW, PREVIOUS)
+    mine = rows[: len(previous)]
     result: dict[str, Any] = {
         "set": {"players": "pimc,rule,rule", "deals": deals, "seed": args.seed, "records": len(recs)},
         "settings": ReviewSettings().to_json(),
@@ -176,17 +222,15 @@ def main() -> None:
             "cpu_per_decision": summary(r["cpu_per_decision"] for r in rows),
             "within_60_cpu_seconds": sum(r["cpu_seconds"] <= 60 for r in rows),
         },
-        "baseline": {
-            "build": REVIEW_BASELINE,
-            "what": "by hand: analyse VIEW --samples 48, solve POSITION a decision; advise HAND --samples 32 a call",
-            "records": len(base),
-            "cpu_seconds": summary(b["cpu_seconds"] for b in base),
-            "review_cpu_seconds_same_records": summary(r["cpu_seconds"] for r in ours),
-            "cpu_ratio": round(sum(b["cpu_seconds"] for b in base) / sum(r["cpu_seconds"] for r in ours), 2)
-            if base
-            else None,
-            "rows": base,
-        },
+        "baseline": side_by_side(
+            REVIEW_BASELINE,
+            "by hand: analyse VIEW --samples 48, solve POSITION a decision; advise HAND --samples 32 a call",
+            base,
+            ours,
+        ),
+        "previous": side_by_side(
+            PREVIOUS, "the review at its defaults: every legal move of a play on 16 sampled deals of seed 0", previous, mine
+        ),
         "second_seed": stability,
         "rows": rows,
     }
@@ -212,6 +256,12 @@ def main() -> None:
         console.print(
             f"  baseline {REVIEW_BASELINE} by hand on {len(base)} records: CPU {fmt(b['cpu_seconds']['median'])} s "
             f"median against {fmt(b['review_cpu_seconds_same_records']['median'])} s: x{b['cpu_ratio']}"
+        )
+    if previous:
+        pr = result["previous"]
+        console.print(
+            f"  previous review ({PREVIOUS}) on {len(previous)} records: CPU {fmt(pr['cpu_seconds']['median'])} s "
+            f"median against {fmt(pr['review_cpu_seconds_same_records']['median'])} s: x{pr['cpu_ratio']}"
         )
     console.print(f"saved {Path(path)}")
 

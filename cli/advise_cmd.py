@@ -31,7 +31,7 @@ from .analyse_cmd import (
 )
 from .analyse_words import advice_lines
 from .batch import count_lines, error_object, read_lines
-from .options import BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
+from .options import AgainstOpt, BatchOpt, DealOpt, JsonOpt, SchedulerOpt, one_source
 from .options import hand_text as given_or_dealt
 from .output import bad_usage, emit_json, stdout_console
 from .progress import prepare_solver, with_progress
@@ -50,6 +50,7 @@ def advise_line(
     budget: float | None,
     limits: SolveLimits,
     evidence: bool,
+    against: str = "strong",
 ) -> dict[str, Any]:
     """Answer one ``advise --batch`` line ``(number, "HAND [SEAT]")`` in this process (``seat``:
     the seat of a line without one): its advice object, or its error object."""
@@ -66,14 +67,14 @@ def advise_line(
     except NotationError as err:
         return error_object(n, err)
     count, stop = advice_budget(samples, budget, s)
-    return run_advice(hand, s, count, seed, 1, limits, budget=stop).answer_json(limits, evidence)
+    return run_advice(hand, s, count, seed, 1, limits, budget=stop, against=against).answer_json(limits, evidence)
 
 
 def run_advise_batch(path: str, seat: int | None, jobs: int, scheduler: str | None, **request: Any) -> None:
     """Advise every hand of ``path``, one JSON object a line in input order: the hands spread over
     ``jobs`` processes or the cluster ``scheduler`` names, each hand's samples in one process
     (the same answers; ``request``: :func:`advise_line`'s ``samples``, ``seed``, ``budget``,
-    ``limits`` and ``evidence``)."""
+    ``limits``, ``evidence`` and ``against``)."""
     from lukfu_solver.parallel import ordered_map
 
     lines = read_lines(path)
@@ -115,6 +116,7 @@ def advise(
     max_nodes: MaxNodesOpt = None,
     solve_time: SolveTimeOpt = None,
     deal: DealOpt = None,
+    against: AgainstOpt = "strong",
     batch: BatchOpt = None,
     scheduler: SchedulerOpt = None,
     verbose: VerboseOpt = False,
@@ -128,7 +130,7 @@ def advise(
     chance that playing is better, and a short reason; --evidence adds the estimates over only the
     samples in which the seats before you would have passed (seats 1 and 2).
 
-    By default it thinks for 1.8 s (5.5 s for the Master; --time), stopping sooner once playing or
+    By default it thinks for 0.8 s (3 s for the Master; --time), stopping sooner once playing or
     passing is clearly better (the gap 3 standard errors from 0, after at least 8 samples), and says
     in a sentence what its numbers rest on: the sampled deals played out (how many estimated), those
     played out quickly and the learned model's first answer (--verbose: in full, with the model's own
@@ -149,8 +151,10 @@ def advise(
     by default each answer depends on the machine's speed.
     """
     from lukfu_solver.analysis.advice import advise as run_advice
+    from lukfu_solver.analysis.calibration import check_against
 
     check_options(samples, jobs, max_nodes, solve_time, budget)
+    against = check_against(against)
     check_seed(seed)
     check_scheduler(scheduler, jobs)
     if batch is not None:
@@ -158,7 +162,14 @@ def advise(
         limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
         if scheduler is None:
             prepare_solver()
-        request = {"samples": samples, "seed": seed, "budget": budget, "limits": limits, "evidence": evidence}
+        request = {
+            "samples": samples,
+            "seed": seed,
+            "budget": budget,
+            "limits": limits,
+            "evidence": evidence,
+            "against": against,
+        }
         run_advise_batch(batch, seat, jobs, scheduler, **request)
         return
     if scheduler is not None:
@@ -168,7 +179,7 @@ def advise(
     limits = make_limits(max_nodes, solve_time, ADVICE_MAX_NODES)
     n, stop = advice_budget(samples, budget, s)
     with timed_progress(stop.seconds if stop else None) as bar:
-        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop)
+        adv = run_advice(hand, s, n, seed, jobs, limits, progress=bar(_("call or pass")), budget=stop, against=against)
     if json_:
         emit_json(adv.answer_json(limits, evidence))
         return

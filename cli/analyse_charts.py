@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions
 from rich.text import Text
 
-from lukfu_solver.i18n import _, number
+from lukfu_solver.i18n import _, number, percent
 
 from .render import signed
 
@@ -36,7 +36,7 @@ class OutcomeChart:
             return
         most = max(self.outcomes.values())
         label = 5  # "+14 "
-        tail = len(f" {most} ({100:.0f}%)") + 1
+        tail = max(cell_len(f" {n} ({percent(n / total)})") for n in self.outcomes.values()) + 1
         room = max(4, options.max_width - label - tail)
         for value in sorted(self.outcomes):
             count = self.outcomes[value]
@@ -44,7 +44,7 @@ class OutcomeChart:
             style = "green" if value > 0 else ("red" if value < 0 else "yellow")
             line = Text(f"{signed(value):>4} ")
             line.append("█" * n, style=style)
-            line.append(f" {count} ({100 * count / total:.0f}%)")
+            line.append(f" {count} ({percent(count / total)})")
             yield line
 
 

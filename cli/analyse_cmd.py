@@ -27,6 +27,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from lukfu_solver.analysis.calibration import check_against
 from lukfu_solver.analysis.defaults import (
     ADVISE_TIME,
     HAND_TIME,
@@ -45,7 +46,7 @@ from lukfu_solver.inputs import MAX_SAMPLES, check_int, check_seed
 from lukfu_solver.view import SeatView
 
 from .analyse_words import advice_lines, facts_lines, points_words, print_analysis, turn_message
-from .options import DealOpt, JsonOpt
+from .options import AgainstOpt, DealOpt, JsonOpt
 from .options import hand_text as given_or_dealt
 from .output import bad_usage, emit_json, stdout_console
 from .progress import prepare_solver, progress_bar
@@ -105,8 +106,8 @@ TimeOpt = Annotated[
         metavar="SECONDS",
         help="How long to think: the best estimate found within SECONDS, with its standard errors (a solve "
         "still running at the end is stopped: for the advice its sample is kept, with an estimate within what "
-        "it proved; for a view's moves and the first-lead table it is left out). Default without --samples: 1.8 s for "
-        "call/pass advice, 5.5 s for the Master's (it stops sooner once playing or passing is clearly better, "
+        "it proved; for a view's moves and the first-lead table it is left out). Default without --samples: 0.8 s for "
+        "call/pass advice, 3 s for the Master's (it stops sooner once playing or passing is clearly better, "
         "the gap 3 standard errors from 0); for analyse HAND --seat 0 4.6 s for the whole answer, the "
         "first-lead table first (2 s of it) and the advice the rest; 5 s for a view. The answer then depends on the machine's speed; --samples fixes "
         "the work instead.",
@@ -183,6 +184,7 @@ def analyse(
         ),
     ] = LEAD_SAMPLES,
     deal: DealOpt = None,
+    against: AgainstOpt = "strong",
     infer: Annotated[
         bool,
         typer.Option(
@@ -207,7 +209,7 @@ def analyse(
     `advise`) and, at seat 0 (the Master leads first), the points to expect from each first lead if
     you call (--lead-samples samples).
 
-    By default it thinks for a set time (--time: 1.8 s for a hand's advice, 5.5 s for the Master's,
+    By default it thinks for a set time (--time: 0.8 s for a hand's advice, 3 s for the Master's,
     sooner once playing or passing is clearly better; at seat 0 with the first-lead table 4.6 s in
     all, the table first with 2 s and the advice the rest; 5 s for a view). --samples N fixes the
     work instead (at most N for a view, exactly N for the advice, 8 for the first-lead table by
@@ -228,7 +230,9 @@ def analyse(
         raise bad_usage("lead-samples", _("must be 0 or more, got {value}").format(value=lead_samples))
     check_int(lead_samples, "lead-samples", 0, MAX_SAMPLES)
     check_seed(seed)
-    request = HandRequest(samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose)
+    request = HandRequest(
+        samples, lead_samples, seed, jobs, max_nodes, solve_time, budget, verbose, check_against(against)
+    )
     target = given_or_dealt(target, deal, seat, "VIEW|HAND")
     prepare_solver()  # the one-time compilation announced, never inside the time budget
     if infer and not is_view_text(target):
@@ -266,6 +270,7 @@ class HandRequest:
     solve_time: float | None
     budget: float | None
     verbose: bool = False
+    against: str = "strong"
 
 
 @contextlib.contextmanager
@@ -415,6 +420,7 @@ def analyse_hand(hand: CardSet, seat: int, r: HandRequest, json_: bool) -> None:
             r.solve_time,
             progress=bar,
             budget=r.budget,
+            against=r.against,
         )
     render_hand(h, r.lead_samples, json_, r.verbose)
 

@@ -13,27 +13,15 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.cards import format_cards
-from lukfu_solver.i18n import N_, _, counted, ngettext, number, pgettext, seconds
-from lukfu_solver.i18n import percent as share
+from lukfu_solver.i18n import N_, _, counted, ngettext, number, percent, pgettext, seconds
 from lukfu_solver.view import SeatView
 
-from .render import Hanging, signed
+from .render import Hanging, player_name, signed
 
 if TYPE_CHECKING:
     from lukfu_solver.analysis.advice import Advice
     from lukfu_solver.analysis.moves import SolveLimits, ViewAnalysis
     from lukfu_solver.policy.calling import HandFacts
-
-
-def percent(p: float) -> str:
-    """A probability estimated from samples as a player reads it: ``87%`` (``87 %`` in Russian
-    and Spanish, :func:`lukfu_solver.i18n.percent`), never a certainty the samples cannot prove
-    (``>99%``, ``<1%`` instead of 100% and 0%)."""
-    if p <= 0.005:
-        return "<" + share(0.01)
-    if p >= 0.995:
-        return ">" + share(0.99)
-    return share(p)
 
 
 def short(x: float) -> str:
@@ -84,11 +72,24 @@ def facts_lines(facts: HandFacts) -> list[Text]:
     ]
 
 
-def incomplete_warning(incomplete: int, solves: int | None, limits: SolveLimits) -> Text | None:
-    """The warning that some solves stopped at a limit (None when all finished)."""
+def incomplete_warning(
+    incomplete: int, solves: int | None, limits: SolveLimits, played_out: bool = False
+) -> Text | None:
+    """The warning that some solves stopped at a limit (None when all finished): each counts
+    halfway between its bounds (``advise``), or with ``played_out`` the rule player's play of
+    its deal within them (a view's moves, ``moves.analyse``)."""
     if not incomplete:
         return None
     total = incomplete if solves is None else solves
+    if played_out:
+        words = ngettext(
+            "Note: {k} of {n} solve stopped early ({limits}): it counts the rule player's play of that deal to "
+            "the end, with every card in view, kept within what it was proven to be worth: an estimate.",
+            "Note: {k} of {n} solves stopped early ({limits}): each counts the rule player's play of that deal "
+            "to the end, with every card in view, kept within what it was proven to be worth: an estimate.",
+            total,
+        )
+        return Text(words.format(k=number(incomplete), n=number(total), limits=limits_text(limits)), style="bold yellow")
     words = ngettext(
         "Note: {k} of {n} solve stopped early ({limits}): it counts halfway between the least and the most it "
         "was proven to be worth, an estimate.",
@@ -191,6 +192,19 @@ def basis_text(adv: Advice) -> Text:
     return Text(line + ".", style="dim")
 
 
+def against_text(adv: Advice) -> Text | None:
+    """What the numbers are against: the opponents' strength they are calibrated for, and PIMC's
+    own values before (None: not calibrated)."""
+    if adv.against is None or adv.uncalibrated is None:
+        return None
+    words = player_name(adv.against)
+    line = _(
+        "Against {against} opponents: what such deals bring against them (the deals played out with every "
+        "card in view gave play {play}, pass {pass_}: perfect opponents)"
+    ).format(against=words, play=signed(adv.uncalibrated[0], 2), pass_=signed(adv.uncalibrated[1], 2))
+    return Text(line, style="dim")
+
+
 def chart_note(adv: Advice) -> Text | None:
     """Why the chart's average is not the headline number, in plain words (None when they agree):
     the chart shows the deals played out in full; the estimate also counts the quick ones and the
@@ -201,7 +215,8 @@ def chart_note(adv: Advice) -> Text | None:
     average = sum(k * v for k, v in adv.outcomes.items()) / total
     quick = adv.two_phase is not None and adv.cheap_deals > 0
     model = adv.basis.startswith("model")
-    if round(average, 2) == round(adv.play.mean, 2) or not (quick or model):
+    estimate = adv.play.mean if adv.uncalibrated is None else adv.uncalibrated[0]  # before the correction
+    if round(average, 2) == round(estimate, 2) or not (quick or model):
         return None
     if quick and model:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly and the learned model's first answer.")
@@ -209,7 +224,7 @@ def chart_note(adv: Advice) -> Text | None:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the deals played out quickly.")
     else:
         words = _("These deals average {average}; calling's estimate, {estimate}, also counts the learned model's first answer.")
-    return Text(words.format(average=signed(average, 2), estimate=signed(adv.play.mean, 2)), style="dim")
+    return Text(words.format(average=signed(average, 2), estimate=signed(estimate, 2)), style="dim")
 
 
 def basis_details(adv: Advice) -> Text:
@@ -342,12 +357,15 @@ def advice_lines(adv: Advice, limits: SolveLimits, evidence: bool, verbose: bool
     close = close_call_text(adv)
     if close is not None:
         lines.insert(3, close)
+    against = against_text(adv)
+    if against is not None:
+        lines.insert(2, against)
     if adv.reasons:
         lines.append(Text(_("What decides the hand:"), style="bold"))
         lines.extend(Hanging(f"• {said(r)}", indent=2, hang=2) for r in adv.reasons)
     if adv.outcomes:
         title = _("How calling ends over the sampled deals (the caller's points; it loses in {p}):")
-        lines.append(Text(title.format(p=share(adv.p_caller_loses)), style="bold"))
+        lines.append(Text(title.format(p=percent(adv.p_caller_loses)), style="bold"))
         lines.append(OutcomeChart(adv.outcomes))
         note = chart_note(adv)
         if note is not None:
@@ -426,16 +444,22 @@ def turn_message(view: SeatView) -> str:
 def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLimits) -> None:
     """The move table of an analysis, its recommendation, the samples used and, when solves
     stopped at a limit, the note."""
+    from lukfu_solver.analysis.moves import left_out
+
     from .analyse_charts import MovesChart
 
     console.print(moves_table(a))
+    rest = left_out(a.view, [e.move for e in a.moves])  # type: ignore[misc]
+    if rest:
+        told = ngettext("{m} not weighed: {why}", "{m} not weighed: {why}", len(rest)).format(m=len(rest), why=rest[0][1])
+        console.print(Text(_("Not shown: {parts}.").format(parts=told), style="dim"))
     example = next((e for e in a.moves if e.incomplete), None)
     if example is not None:  # the column explained on a row of its own
         words = ngettext(
             "estimated {k}/{n}: in {k} of the {n} sampled deal of {move} the solve stopped early, so it counts an "
-            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimate (the rule player's play of that deal to the end, within what it was proven to be worth).",
             "estimated {k}/{n}: in {k} of the {n} sampled deals of {move} the solve stopped early, so it counts an "
-            "estimate (halfway between the least and the most it was proven to be worth).",
+            "estimate (the rule player's play of that deal to the end, within what it was proven to be worth).",
             example.n,
         )
         console.print(Text(words.format(k=example.incomplete, n=example.n, move=example.move), style="dim"))
@@ -443,6 +467,6 @@ def print_analysis(console: Any, a: ViewAnalysis, samples: int, limits: SolveLim
     console.print(MovesChart([(str(e.move), e.mean, e.stderr) for e in a.moves]))
     console.print(recommendation_text(a))
     console.print(samples_text(a, samples, limits))
-    warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits)
+    warn = incomplete_warning(a.incomplete, a.samples * len(a.moves), limits, played_out=True)
     if warn is not None:
         console.print(warn)

@@ -39,6 +39,17 @@ DealOpt = Annotated[
         help="Instead of HAND: the hand --seat holds in the deal `lukfu deal --seed SEED` deals.",
     ),
 ]
+AgainstOpt = Annotated[
+    str,
+    typer.Option(
+        "--against",
+        metavar="easy|medium|strong",
+        help="The opponents' strength the call's expected points are calibrated against: the deals are played "
+        "out with every card in view, as if the opponents saw them, and the points are corrected to what such "
+        "deals bring against players of that strength (docs/pimc.md, Calibration); --json adds \"against\" and "
+        "\"uncalibrated\" (the points before the correction).",
+    ),
+]
 
 
 def hand_text(hand: str | None, deal: int | None, seat: int | None, name: str = "HAND") -> str:

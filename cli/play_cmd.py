@@ -90,11 +90,13 @@ class Remembering:
 class Terminal:
     """The human's side of the table: shows the deal, reads answers, tells what happens."""
 
-    def __init__(self, console: Any, level: int, seed: int, infer: bool = False) -> None:
+    def __init__(self, console: Any, level: int, seed: int, infer: bool = False, against: str = "strong") -> None:
         self.console = console
         self.level = level
         self.seed = seed
         self.infer = infer
+        self.against = against
+        """The opponents' strength the hint's call values are calibrated against."""
         self.can_undo = False
         """Whether you have an answer to take back in this game."""
         self.echo = not sys.stdin.isatty()
@@ -108,7 +110,8 @@ class Terminal:
     # ------------------------------------------------------------ the table loop
 
     def new_deal(self, seed: int) -> None:
-        """A new deal at the same table: its seed (the hints sample from it), nothing shown yet."""
+        """A new deal at the same table: its seed (the hints sample from it, and from a redeal's
+        own seed after a pass-out), nothing shown yet."""
         self.seed = seed
         self.announced = set()
         self.hand_shown = None
@@ -326,7 +329,7 @@ class Terminal:
                     )
                 )
                 if limit is not None:
-                    shown = choices[: len(sensible_discards(view, self.level)) or limit]
+                    shown = choices[: len(sensible_discards(view)) or limit]
                     rest = len(choices) - len(shown)
                     more = ngettext(
                         "… {n} other discard: type its cards ('moves' lists it)",
@@ -346,7 +349,7 @@ class Terminal:
 
         prepare_solver()  # the one-time compilation announced, not inside the hint
         with self.console.status(_("thinking…")) if self.console.is_terminal else _nothing():
-            h = hint(view, self.level, self.seed, infer=self.infer)
+            h = hint(view, self.level, self.seed, infer=self.infer, against=self.against)
         out = self.console.print
         if h.advice is not None:
             from .analyse_words import advice_lines
@@ -361,10 +364,10 @@ class Terminal:
             for line in advice_lines(h.advice, h.limits or make_limits(None, None, ADVICE_MAX_NODES), evidence=False):
                 out(line)
             return
-        a = h.decision
+        a = h.analysis
         assert a is not None
         if not a.samples:
-            out(_("Hint: {move} is your only legal move.").format(move=a.best))
+            out(_("Hint: {move} is your only legal move.").format(move=h.best))
             return
         out(hint_renderable(view, h, self.level))
 
@@ -480,7 +483,7 @@ def _choices(view: SeatView, level: int) -> list[Any]:
 
     if view.caller is None:
         return ["play", "pass"]
-    return menu_order(view, level)
+    return menu_order(view)
 
 
 def _fresh_name(seed: int) -> Path:
@@ -550,6 +553,7 @@ def play(
     the order round the table stays: the first opponent (A) plays right after you, the second
     (B) right before. Reads answers from a pipe too; end of input quits.
     """
+    from lukfu_solver.players import against_of
     from lukfu_solver.series import DealSeries
     from lukfu_solver.session import parse_opponents
 
@@ -599,7 +603,7 @@ def play(
     console.print(Text(head.format(a=a, b=b, seed=seed, n=deals, last=seeds[-1]), style="bold"))
     console.print(Text(where.format(path=first)))
     session = Session(series)
-    term = Terminal(console, level, seed, infer)
+    term = Terminal(console, level, seed, infer, against_of([o.engine for o in engines]))
     for k, deal_seed in enumerate(series.seeds, 1):
         if deals > 1:
             console.print(Text("\n" + session.deal_head(k), style="bold"))
@@ -629,6 +633,7 @@ def play_one(console: Any, term: Terminal, session: GameSession) -> GameRecord |
         try:
             if seat == session.human_seat:
                 term.can_undo = session.can_undo
+                term.seed = session.game.deal_seed  # a redeal's own seed, as its record keeps it: the review's
                 session.apply(term(session.view()))
             else:
                 session.engine_move(bots[session.person_at(seat)](session.view(seat)))

@@ -88,8 +88,9 @@ def caller_loses(estimate: Any, seat: int, caller: int) -> float | None:
 def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
     """The hint of a play decision (:class:`~lukfu_solver.analysis.hint.Hint`): the best few
     moves with your expected points (± one standard error) and how often the caller loses after
-    each, then one line on the rest (weighed and worth less, or not weighed and why)."""
-    analysis = h.decision
+    each, then one line on the rest (weighed and within error of the best or worth less, or not
+    weighed and why)."""
+    analysis = h.analysis
     seat, caller = view.seat, view.caller
     if seat == caller:
         words = _("Hint (level {level}, {samples}): your expected points, and how often you lose:")
@@ -118,7 +119,7 @@ def hint_renderable(view: Any, h: Any, level: int) -> RenderableType:
     untold = h.untold()
     if untold:
         parts.append(Text(untold))
-    parts.append(Text(_("Advice: {move}").format(move=choice_word(analysis.best)), style="bold"))
+    parts.append(Text(_("Advice: {move}").format(move=choice_word(h.best)), style="bold"))
     return Group(*parts)
 
 

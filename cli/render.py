@@ -120,9 +120,8 @@ def signed(x: float, decimals: int = 0) -> str:
     >>> signed(-0.0004, 3)
     '+0.000'
     """
-    if decimals:
-        return number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
-    return number(x, 0, sign=True) if round(x) else "0"
+    text = number(x, decimals, sign=True)  # never "-0.000"; "+1,25" in Russian and Spanish
+    return text if decimals or text != "+0" else "0"
 
 
 def worth_text(total: int, winner: int, caller: int) -> str:
@@ -487,9 +486,10 @@ def replay_renderable(record: Any) -> RenderableType:
 # ---------------------------------------------------------------- narration
 
 
-def play_words(pos: Position, move: Play) -> str:
-    """What the seat to move does with ``move`` (before it is played)."""
-    s = pos.to_move
+def play_words(pos: Position, move: Play, names: Sequence[str] | None = None) -> str:
+    """What the seat to move does with ``move`` (before it is played); with ``names``, the seat
+    named (``seat 1 (rule#2)``)."""
+    s = _named(pos.to_move, names)
     if not pos.trick:
         return _("seat {seat} leads {play}").format(seat=s, play=move)
     if move.kind == DISCARD:
@@ -497,21 +497,28 @@ def play_words(pos: Position, move: Play) -> str:
     return _("seat {seat} beats with {play}").format(seat=s, play=move)
 
 
-def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
+def _named(seat: int, names: Sequence[str] | None) -> str:
+    """A seat number, with its player's name after it when ``names`` are given (``1 (rule#2)``),
+    to fill a message's ``seat {seat}``."""
+    return str(seat) if not names else f"{seat} ({names[seat]})"
+
+
+def narrate_pv(pos: Position, pv: list[Play], first: int = 1, names: Sequence[str] | None = None) -> list[str]:
     """The principal variation told trick by trick, replayed on a copy of ``pos``.
 
     One line a trick: who leads, who beats, who discards, who wins the fu; then a claim with its
     total, and finally the result with net points (R14–R17). Tricks are numbered from ``first``
-    (a position does not say how many were played; a caller that knows passes it).
+    (a position does not say how many were played; a caller that knows passes it); ``names`` (by
+    seat) name the players beside their seats.
     """
     p = pos.copy()
     lines: list[str] = []
     n = first
     words: list[str] = []
     if p.trick:
-        words = [_("so far seat {seat} led {play}").format(seat=p.leader, play=p.trick[0])]
+        words = [_("so far seat {seat} led {play}").format(seat=_named(p.leader, names), play=p.trick[0])]
         for i, play in enumerate(p.trick[1:], 1):
-            seat = (p.leader + i) % 3
+            seat = _named((p.leader + i) % 3, names)
             words.append(
                 _("seat {seat} discarded {cards}").format(seat=seat, cards=format_cards(play.cards))
                 if play.kind == DISCARD
@@ -525,7 +532,7 @@ def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
             shown = format_cards(old) if old else _("none")
             lines.append(
                 _("claim: seat {seat} claims with {fu} + {old} ({shown}) = a total of {total}, {worth}").format(
-                    seat=s,
+                    seat=_named(s, names),
                     fu=plural(p.fu[s], "fu"),
                     old=plural(old.bit_count(), "Old card"),
                     shown=shown,
@@ -535,13 +542,13 @@ def narrate_pv(pos: Position, pv: list[Play], first: int = 1) -> list[str]:
             )
             p.push(move)
             break
-        words.append(play_words(p, move))
+        words.append(play_words(p, move, names))
         before = p.fu[:]
         p.push(move)
         if not p.trick:  # the trick is complete (R10)
             winner = p.to_move
             won = p.fu[winner] - before[winner]
-            wins = _("; seat {seat} wins {won} fu (fu {fu})").format(seat=winner, won=won, fu=fu_list(p.fu))
+            wins = _("; seat {seat} wins {won} fu (fu {fu})").format(seat=_named(winner, names), won=won, fu=fu_list(p.fu))
             lines.append(_("trick {n}: ").format(n=n) + "; ".join(words) + wins)
             words = []
             n += 1

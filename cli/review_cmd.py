@@ -19,7 +19,7 @@ import typer
 from lukfu_solver.i18n import _, ngettext
 from lukfu_solver.inputs import check_seed
 
-from .analyse_cmd import JobsOpt, SeedOpt
+from .analyse_cmd import JobsOpt
 from .batch import STDIN, read_lines
 from .options import JsonOpt, SchedulerOpt, check_seat, one_source
 from .output import bad_usage, emit_json, error_text, note, stdout_console
@@ -34,8 +34,8 @@ SamplesOpt = Annotated[
     typer.Option(
         "--samples",
         metavar="N",
-        help="Sampled deals of each decision (every legal move valued on the same deals). Default: 16, or "
-        "with --time as many as it allows, at most 48.",
+        help="Sampled deals of each decision (every move weighed on the same deals). Default: 24 (with --level "
+        "the hint's), or with --time as many as it allows, at most 48.",
         show_default=False,
     ),
 ]
@@ -45,7 +45,7 @@ MaxNodesOpt = Annotated[
         "--max-nodes",
         metavar="N",
         help="Stop each solve of a play's sampled deals after N positions (0: no limit); a solve stopped "
-        "early counts an estimate. Default: 100,000 (the call's: 2,000,000).",
+        "early counts an estimate. Default: 100,000 (the call's: 2,000,000; with --level the hint's).",
         show_default=False,
     ),
 ]
@@ -75,7 +75,26 @@ def review(
         ),
     ] = None,
     json_: JsonOpt = False,
-    seed: SeedOpt = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            metavar="SEED",
+            help="Seed of the sampled deals: the same seed, the same review. Default: the record's, the seed "
+            "the hints of lukfu play used.",
+            show_default=False,
+        ),
+    ] = None,
+    level: Annotated[
+        int | None,
+        typer.Option(
+            "--level",
+            metavar="LEVEL",
+            help="Weigh each decision as the in-game hint at LEVEL (1-5) weighs it: with the record's seed, the "
+            "very numbers the hints of lukfu play showed.",
+            show_default=False,
+        ),
+    ] = None,
     samples: SamplesOpt = None,
     max_nodes: MaxNodesOpt = None,
     budget: TimeOpt = None,
@@ -103,36 +122,44 @@ def review(
     """Review a played deal: every decision with more than one choice (the call, every lead,
     beating play, discard and claim), judged from the seat's own view and with all cards seen.
 
-    From the seat's own view: the points to expect from each legal move over sampled deals that fit
-    what it had seen (as `analyse` and `advise` give them), so the points the move played lost
+    From the seat's own view: the points to expect from each move weighed (every legal move; at
+    a discard the sensible ones and the one played) over sampled deals that fit what it had
+    seen, as the hint, `analyse` and `advise` give them, so the points the move played lost
     against the best, ± its error (both valued on the same deals). With all cards seen: the
-    caller's result before and after the move (as `solve` gives it), so what the move cost. A move
-    is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2 or 4
-    points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more than twice
-    its error; unlucky when its own view finds no fault but it cost a mistake's worth with all
-    cards seen, lucky the other way round. Each verdict shows the better move and, with all cards
-    seen, the line that follows it.
+    caller's result before and after the move (as `solve` gives it), so what the move cost. A
+    move is an inaccuracy (?!), a mistake (?) or a blunder (??) only when its loss reaches 1, 2
+    or 4 points (for a non-caller, whose share is half the caller's: 0.5, 1 or 2) and is more
+    than twice its error; a loss within twice its error is within error of the best, never
+    called worse. Unlucky: its own view finds no fault but it cost a mistake's worth with all
+    cards seen; lucky the other way round. Where a move cost something with all cards seen, the
+    move that does better there is shown with the line that follows it, trick by trick.
 
-    The summary comes first: each seat's points lost a decision, its verdicts and luck, the
-    turning points and a chart of the caller's result after each trick. Each decision takes 16
-    sampled deals (--samples), each solve stopping after 100,000 positions (--max-nodes; the
-    call's 2,000,000), so a seed gives the same review on any machine and with any --jobs;
-    --time SECONDS thinks about each decision for a set time instead. A progress bar is shown on
-    stderr on a terminal. --json prints one object (`{"format", "record", "settings",
-    "thresholds", "decisions", "summary", "solves", "seconds", "cpu_seconds"}`; every key in
-    docs/review.md). --batch DIR_OR_FILE reviews many records, one such object a line in input
-    order (`{"file"|"line", "error"}` for a bad one), over --jobs processes or a Dask cluster
-    (--scheduler).
+    The summary comes first: each seat's points lost a decision, its verdicts, its moves within
+    error of the best and its luck, the turning points and a chart of the caller's result after
+    each trick. Each decision takes 24 sampled deals (--samples), each solve stopping after
+    100,000 positions (--max-nodes; the call's 2,000,000): with the record's seed (the default)
+    the deals the hint at level 3 weighs, each solved at least as far; --level LEVEL weighs each
+    decision as the hint at LEVEL does, so the review gives the hints' numbers. A seed gives the
+    same review on any machine and with any --jobs; --time SECONDS thinks about each decision
+    for a set time instead. A progress bar is shown on stderr on a terminal. --json prints one
+    object (`{"format", "record", "settings", "thresholds", "decisions", "summary", "solves",
+    "seconds", "cpu_seconds"}`; every key in docs/review.md). --batch DIR_OR_FILE reviews many
+    records, one such object a line in input order (`{"file"|"line", "error"}` for a bad one),
+    over --jobs processes or a Dask cluster (--scheduler).
     """
     from lukfu_solver.analysis.defaults import check_options
 
     check_options(samples, jobs, max_nodes, None, budget)
-    check_seed(seed)
+    if seed is not None:
+        check_seed(seed)
     check_scheduler(scheduler, jobs)
     seats = (0, 1, 2) if seat is None else (check_seat(seat, "seat"),)
     from lukfu_solver.analysis.review_work import ReviewSettings
+    from lukfu_solver.analysis.work import hint_work
 
-    settings = ReviewSettings(seed, samples, max_nodes, None, budget, infer, seats)
+    if level is not None:
+        hint_work(level)  # a bad level: the one-line error
+    settings = ReviewSettings(seed, samples, max_nodes, None, budget, infer, seats, level)
     if batch is not None:
         one_source(record, batch, "RECORD.json", "--batch DIR_OR_FILE")
         if scheduler is None:

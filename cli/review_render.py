@@ -27,7 +27,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from lukfu_solver.i18n import _, counted, ngettext, number, pgettext, seconds, term
+from lukfu_solver.i18n import _, counted, ngettext, number, pgettext, term
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.rules import Outcome
@@ -157,24 +157,15 @@ def header_lines(review: Review) -> list[Text]:
 
 
 def basis_line(review: Review) -> Text:
-    """How each decision was valued, in a player's words."""
+    """How each decision was valued, in a player's words (``work.Work.words``), and how that
+    compares with the hint's work (``Review.hint_words``)."""
+    from lukfu_solver.analysis.work import Work
+
     s = review.settings
-    if s["budget"] is not None:
-        work = _("each decision within {seconds}").format(seconds=seconds(s["budget"]))
-    else:
-        work = ngettext("{n} sampled deal a decision", "{n} sampled deals a decision", s["samples"]).format(
-            n=number(s["samples"])
-        )
-    nodes = s["max_nodes"]
-    limit = (
-        _("each solve stops after {nodes} positions").format(nodes=number(nodes))
-        if nodes
-        else _("every solve exact (no limit)")
-    )
     words = _(
-        "From each seat's own view: {work}, {limit}, seed {seed}; with all cards seen: every solve exact."
-    ).format(work=work, limit=limit, seed=s["seed"])
-    return Text(words, style="dim")
+        "From each seat's own view, each decision: {work}; seed {seed}; with all cards seen: every solve exact."
+    ).format(work=Work(**s["work"]).words(), seed=s["seed"])
+    return Text(f"{words} {review.hint_words()}", style="dim")
 
 
 INDENT = 2
@@ -215,9 +206,10 @@ def seat_lines(summary: SeatSummary, review: Review) -> list[RenderableType]:
     lines.append(indented(", ".join(counts)))
     lines.append(
         indented(
-            _("best move from its own view: {best} of {n}; lucky {lucky}, unlucky {unlucky}").format(
-                best=summary.best, n=n, lucky=summary.lucky, unlucky=summary.unlucky
-            )
+            _(
+                "within error of the best move from its own view: {within} of {n} (the best itself: {best}); "
+                "lucky {lucky}, unlucky {unlucky}"
+            ).format(within=summary.within_error, best=summary.best, n=n, lucky=summary.lucky, unlucky=summary.unlucky)
         )
     )
     return lines
@@ -233,7 +225,7 @@ def turning_lines(review: Review) -> list[RenderableType]:
         words = f"{k}. {decision_title(d, review)}: {exact_words(d)}"
         if d.verdict is not None:
             words += f" ({verdict_word(d.verdict)} {MARKS[d.verdict]}"
-            words += _("; better {move}").format(move=move_text(d, d.best)) + ")"
+            words += _("; best from its own view {move}").format(move=move_text(d, d.best)) + ")"
         elif d.luck is not None:
             words += f" ({luck_word(d.luck)})"
         lines.append(indented(words, hang=len(f"{k}. ")))
@@ -414,44 +406,57 @@ class DecisionsTable:
         yield self.fitted(console, options)
 
 
+def loss_words(d: Decision) -> str:
+    """The move played from the seat's own view: the best, within error of the best (never
+    called worse), or how far below it, ± the error, over how many sampled deals."""
+    sampled = ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=number(d.samples))
+    if not d.loss:
+        return _("From its own view: the best move, {mean} points expected ({n}).").format(
+            mean=signed(d.played_value.mean, 2), n=sampled
+        )
+    fields = {"loss": points(d.loss), "se": points(d.loss_stderr), "best": move_text(d, d.best), "n": sampled}
+    if d.within_error:
+        return _("From its own view: within error of the best, {best} ({loss} ± {se} points below it, {n}).").format(
+            **fields
+        )
+    return _("From its own view: {loss} ± {se} points below {best} ({n}).").format(**fields)
+
+
+def seat_names(review: Review) -> list[str] | None:
+    """The players' names by seat as the review shows them (None when the record names none)."""
+    players = review.record.get("players")
+    return [player_name(p) for p in players] if players else None
+
+
 def detail_lines(d: Decision, review: Review) -> list[RenderableType]:
-    """A decision with a verdict or a luck mark told in full: the loss from the seat's view, the
-    better move, and with all cards seen the cost and the line after the better move."""
+    """A decision with a verdict or a luck mark told in full: the loss from the seat's view
+    (against the best from its view), the cost with all cards seen and, where it cost something,
+    the move that does better with all cards seen and the line after it, trick by trick with the
+    seats' names."""
     title = decision_title(d, review)
     marks = [f"{verdict_word(d.verdict)} {MARKS[d.verdict]}"] if d.verdict else []
     if d.luck:
         marks.append(luck_word(d.luck))
     lines: list[RenderableType] = [Hanging(Text(f"{title} — {', '.join(marks)}", style="bold"), 0, INDENT)]
-    played = d.played_value
-    sampled = ngettext("{n} sampled deal", "{n} sampled deals", d.samples).format(n=number(d.samples))
-    if d.loss:
-        loss_words = _("From its own view: {loss} ± {se} points below {best} ({n}).").format(
-            loss=points(d.loss), se=points(d.loss_stderr), best=move_text(d, d.best), n=sampled
-        )
-    else:
-        loss_words = _("From its own view: the best move, {mean} points expected ({n}).").format(
-            mean=signed(played.mean, 2), n=sampled
-        )
-    lines.append(indented(loss_words))
+    lines.append(indented(loss_words(d)))
     cost = (
         _("With all cards seen it cost {cost} ({change}).").format(cost=cost_words(d.cost), change=change_words(d))
         if d.cost
         else _("With all cards seen it cost nothing ({change}).").format(change=change_words(d))
     )
     lines.append(indented(cost))
-    if d.exact_best is not None and d.cost and not d.is_call:
-        lines.append(indented(_("Best with all cards seen: {move}.").format(move=move_text(d, d.exact_best))))
     b = d.better
     if b is not None:
         if d.is_call:
-            after = _("After {move}, with all cards seen: {value} in its own points.")
+            after = _("Better with all cards seen: {move}, {value} in its own points.")
             lines.append(indented(after.format(move=move_text(d, b.move), value=signed(b.exact_after or 0))))
         else:
-            after = _("After {move}, with all cards seen the caller's result is {value}:")
+            after = _("Better with all cards seen: {move}; after it the caller's result is {value}:")
             lines.append(indented(after.format(move=move_text(d, b.move), value=signed(b.exact_after or 0))))
         if b.line and b.start:
             first = 1 if d.is_call else d.trick or 1
-            for line in narrate_pv(Position.parse(b.start), [Play.parse(m) for m in b.line], first):
+            told = narrate_pv(Position.parse(b.start), [Play.parse(m) for m in b.line], first, seat_names(review))
+            for line in told:
                 lines.append(indented(line, 2 * INDENT))
     return lines
 

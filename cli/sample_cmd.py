@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from lukfu_solver.i18n import N_, _, ngettext, number, percent
+from lukfu_solver.i18n import N_, _, ngettext, number, rate
 
 from .output import bad_usage, emit_json, emit_line, note
 from .progress import with_progress
@@ -32,7 +32,7 @@ def sample_note(count: int, stats: dict[str, Any], per_second: float | None) -> 
         else _("count unknown")
     )
     if stats["acceptance"] is not None:
-        known += _(", acceptance {rate}").format(rate=percent(stats["acceptance"], 1))
+        known += _(", acceptance {rate}").format(rate=rate(stats["acceptance"]))
     text = ngettext(
         "{n} deal drawn by {method} sampling ({known})", "{n} deals drawn by {method} sampling ({known})", count
     ).format(n=count, method=method.get(stats["method"], stats["method"]), known=known)

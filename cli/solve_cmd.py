@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lukfu_solver.errors import NotationError
-from lukfu_solver.i18n import _, number, percent, pgettext
+from lukfu_solver.i18n import _, number, pgettext, rate
 from lukfu_solver.inputs import MAX_JOBS, MAX_NODES, check_int
 from lukfu_solver.parallel import ordered_map
 from lukfu_solver.plays import Play
@@ -238,7 +238,7 @@ def stats_line(res: SolveResult) -> str:
     """The work done, in the glossary's words and the language's numbers: the positions searched
     (``nodes`` in --json), the share the table of positions already knew, the time."""
     return _("positions searched: {nodes} · table hit rate: {rate} · time: {ms} ms").format(
-        nodes=number(res.nodes), rate=percent(res.hit_rate, 1), ms=number(res.ms)
+        nodes=number(res.nodes), rate=rate(res.hit_rate), ms=number(res.ms)
     )
 
 

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import gettext
 import json
+import math
 import os
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from importlib.resources import files
 
@@ -244,10 +246,12 @@ and 0.62; 20 000 and 0,62 (a no-break space, so a number never wraps); Spanish 2
 
 def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = None) -> str:
     """``x`` as the language in use (or ``code``) writes it, with ``decimals`` places (a ``+``
-    before a positive number with ``sign``; never ``-0``).
+    before a positive number with ``sign``; never ``-0``). A number is rounded once, half away
+    from zero on its exact value, as the page's JavaScript rounds (``toFixed``), so the terminal
+    and the browser write the same digits (0.625 is 0.63 in both).
 
-    >>> number(20000), number(-1.375, 2), number(0.5, 1, sign=True)
-    ('20,000', '-1.38', '+0.5')
+    >>> number(20000), number(-1.375, 2), number(0.5, 1, sign=True), number(0.625, 2)
+    ('20,000', '-1.38', '+0.5', '0.63')
     >>> with using_language("ru"):
     ...     number(20000), number(-1.375, 2)
     ('20\xa0000', '-1,38')
@@ -260,7 +264,7 @@ def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = N
     """
     code = language() if code is None else code  # another language's way: a reason said in English for --json
     group, point, fewest = NUMBER_MARKS.get(code, NUMBER_MARKS[SOURCE_LANGUAGE])
-    text = f"{abs(x):.{decimals}f}"
+    text = rounded_text(abs(x), decimals)
     whole, _dot, part = text.partition(".")
     if len(whole) >= fewest:
         if code == "hi":  # the last three digits, then pairs
@@ -275,23 +279,60 @@ def number(x: float, decimals: int = 0, sign: bool = False, code: str | None = N
     return ("-" if x < 0 else "+" if sign else "") + out
 
 
-PERCENT_SPACE: dict[str, str] = {"ru": "\u00a0", "es": "\u00a0"}
-"""What stands between a number and its ``%`` (CLDR): nothing in English and Hindi, a no-break
-space in Russian and Spanish (``34,9 %``), so the sign never wraps away from its number."""
+def rounded_text(x: float, decimals: int) -> str:
+    """``x`` (not negative) with ``decimals`` places, rounded half up on the float's exact
+    value: the rule of JavaScript's ``toFixed``, which the page uses (Python's own formatting
+    rounds a tie to even: 0.625 would be 0.62 here and 0.63 in the browser).
+
+    >>> rounded_text(0.625, 2), rounded_text(2.5, 0), rounded_text(0.605, 2), rounded_text(1e21, 0)
+    ('0.63', '3', '0.60', '1000000000000000000000')
+    """
+    if not math.isfinite(x):
+        return f"{x}"
+    return f"{Decimal(x).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP):f}"
 
 
-def percent(share: float, decimals: int = 0, code: str | None = None) -> str:
-    """The fraction ``share`` (0.349) as a percentage the language in use (or ``code``) writes:
-    its decimal mark and the space its ``%`` takes.
+PERCENT_FORMS: dict[str, str] = {"en": "{n}%", "ru": "{n}\u00a0%", "hi": "{n}%", "es": "{n}\u00a0%"}
+"""How each language writes a percentage (CLDR): 87%; 87 % in Russian and Spanish (a no-break
+space, so it never wraps)."""
 
-    >>> percent(0.349, 1), percent(1)
+
+def percent(p: float, code: str | None = None) -> str:
+    """A probability or a share of sampled deals as a whole percentage in the language in use
+    (or ``code``), never a certainty the samples cannot prove: what rounds to 0% or 100% reads
+    ``<1%`` or ``>99%``. Rounded once, as :func:`number` rounds ``p * 100``, so the page's
+    ``percent()`` writes the same text.
+
+    >>> percent(0.237), percent(0.0), percent(0.004), percent(0.996), percent(1.0), percent(0.125)
+    ('24%', '<1%', '<1%', '>99%', '>99%', '13%')
+    >>> with using_language("ru"):
+    ...     percent(0.5), percent(1.0)
+    ('50\xa0%', '>99\xa0%')
+    """
+    code = language() if code is None else code
+    form = PERCENT_FORMS.get(code, PERCENT_FORMS[SOURCE_LANGUAGE])
+    whole = int(rounded_text(max(0.0, min(1.0, p)) * 100, 0))
+    if whole < 1:
+        return "<" + form.format(n=1)
+    if whole > 99:
+        return ">" + form.format(n=99)
+    return form.format(n=whole)
+
+
+def rate(share: float, decimals: int = 1, code: str | None = None) -> str:
+    """A counted rate (a table's hit rate, a sampler's acceptance) as a percentage with
+    ``decimals`` places in the language in use (or ``code``). Unlike :func:`percent` it is a
+    measured fraction, not a probability estimated from samples, so 100% is printed as it is.
+
+    >>> rate(0.349), rate(1.0, 0)
     ('34.9%', '100%')
     >>> with using_language("ru"):
-    ...     percent(0.349, 1)
+    ...     rate(0.349)
     '34,9\xa0%'
     """
     code = language() if code is None else code
-    return number(share * 100, decimals, code=code) + PERCENT_SPACE.get(code, "") + "%"
+    form = PERCENT_FORMS.get(code, PERCENT_FORMS[SOURCE_LANGUAGE])
+    return form.format(n=number(share * 100, decimals, code=code))
 
 
 def seconds(x: float) -> str:

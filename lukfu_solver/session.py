@@ -83,7 +83,7 @@ def opponent_engine(label: str, field: str = "opponents") -> str:
     …). A bad label (``pimc:x``, ``pimc:``, ``pimc: 3``) is a NotationError naming ``field``.
 
     >>> opponent_engine("medium"), opponent_engine("pimc:2")
-    ('pimc:3', 'pimc:2')
+    ('pimc:1', 'pimc:2')
     """
     spec = STRENGTHS.get(label, label)
     try:
@@ -382,7 +382,7 @@ class GameSession:
             if self.phase == "play" and self.to_move == self.human_seat:
                 from .analysis.hint import sensible_discards
 
-                chosen = [str(m) for m in sensible_discards(self.view(), self.level)]
+                chosen = [str(m) for m in sensible_discards(self.view())]
             self._sensible = (at, chosen)
         return list(self._sensible[1])
 

@@ -12,7 +12,7 @@ import pytest
 from screens import flat
 from typer.testing import CliRunner
 
-from lukfu_cli.analyse_words import chart_note
+from lukfu_cli.analyse_words import against_text, chart_note
 from lukfu_cli.app import app
 from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import make_limits
@@ -36,7 +36,7 @@ def test_the_basis_is_one_plain_sentence_and_verbose_has_the_rest() -> None:
 
 
 def test_a_chart_whose_average_is_not_the_estimate_says_why() -> None:
-    adv = advise(dealt_hand(3, 0), 0, 4, 0, 1, make_limits(None, None, 20_000))
+    adv = advise(dealt_hand(3, 0), 0, 4, 0, 1, make_limits(None, None, 20_000), against=None)  # PIMC's own values
     total = sum(adv.outcomes.values())
     average = sum(k * v for k, v in adv.outcomes.items()) / total
     same = dataclasses.replace(adv, play=dataclasses.replace(adv.play, mean=average))
@@ -45,6 +45,20 @@ def test_a_chart_whose_average_is_not_the_estimate_says_why() -> None:
     note = chart_note(model)
     assert note is not None and "learned model's first answer" in note.plain
     assert f"{average:+.2f}" in note.plain and f"{average + 0.7:+.2f}" in note.plain
+
+
+def test_a_calibrated_chart_is_set_beside_pimcs_own_estimate() -> None:
+    """The chart shows the deals played out with every card seen, so its note compares it with
+    PIMC's own estimate; the calibrated headline has a line of its own naming the opponents."""
+    adv = advise(dealt_hand(3, 0), 0, 4, 0, 1, make_limits(None, None, 20_000), against="easy")
+    assert adv.uncalibrated is not None and adv.against == "easy"
+    raw = adv.uncalibrated[0]
+    model = dataclasses.replace(adv, basis="model + exact PIMC", uncalibrated=(raw + 0.7, adv.uncalibrated[1]))
+    note = chart_note(model)
+    assert note is not None and f"{raw + 0.7:+.2f}" in note.plain
+    line = against_text(adv)
+    assert line is not None and "easy" in line.plain and f"{raw:+.2f}" in line.plain
+    assert against_text(dataclasses.replace(adv, against=None, uncalibrated=None)) is None
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ import pytest
 from lukfu_cli.analyse_words import CLOSE_Z, close_call_text
 from lukfu_solver.analysis import hand as hand_mod
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.defaults import HAND_TIME, LEAD_TIME
+from lukfu_solver.analysis.defaults import HAND_TIME, LEAD_TIME, MASTER_TIME
 from lukfu_solver.cards import parse_cards
 from lukfu_solver.hidden.calls import Budget
 
@@ -85,7 +85,7 @@ def test_fixed_samples_have_no_budget(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_other_seats_and_no_table_keep_the_advice_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     rec = run(monkeypatch, 1.0, lead_samples=0)
-    assert rec.order == ["advice"] and rec.advice_budget is not None and rec.advice_budget.seconds == 5.5
+    assert rec.order == ["advice"] and rec.advice_budget is not None and rec.advice_budget.seconds == MASTER_TIME
 
 
 def test_no_time_left_gives_the_models_answer_and_says_so() -> None:

@@ -133,7 +133,7 @@ def test_the_charts_fit_the_terminal(width: int) -> None:
     assert len(lines) == 5 and all(len(line) <= width for line in lines)  # three bars and the scale
     assert "+3.25 ± 0.40" in lines[0] and "├" in lines[1] and "┤" in lines[1]
     zero = lines[3].index("┴")
-    assert lines[4][zero] == "0" and lines[4].split()[0] == "-2.2" and lines[4].split()[-1] == "3.6"
+    assert lines[4][zero] == "0" and lines[4].split()[0] == "-2.3" and lines[4].split()[-1] == "3.6"
     bars = [line.count("█") for line in lines[:3]]
     assert bars[0] > bars[1] > 0  # the longer bar is the larger magnitude
 
@@ -144,11 +144,11 @@ def test_the_charts_fit_the_terminal(width: int) -> None:
 def test_the_play_hint_lists_every_move_or_says_why_not() -> None:
     view = SeatView.parse("1 C1378S57M24T789 1 T2,T4,T6/M3,M5")
     h = hint(view, 1, seed=2)
-    assert h.decision is not None
+    assert h.analysis is not None
     legal = set(view.legal_moves())
-    named = {e.move for e in h.decision.moves} | {m for m, _ in h.left_out}
+    named = {e.move for e in h.analysis.moves} | {m for m, _ in h.left_out}
     assert named == legal and all(why for _, why in h.left_out)
-    for e in h.decision.moves:
+    for e in h.analysis.moves:
         assert 0.0 <= e.p_caller_loses <= 1.0
 
 

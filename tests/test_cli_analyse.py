@@ -43,6 +43,7 @@ VIEW_KEYS = {
     "old",
     "points",
     "moves",
+    "left_out",
     "best",
     "p_best",
     "samples",
@@ -59,6 +60,8 @@ VIEW_KEYS = {
 }
 ADVICE_KEYS = {
     "play",
+    "against",
+    "uncalibrated",
     "pass",
     "p_play_better",
     "recommendation",

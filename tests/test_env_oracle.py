@@ -120,7 +120,7 @@ def test_each_interface_offers_the_oracle() -> None:
 
 
 def test_named_strengths_are_policies() -> None:
-    assert [EnginePolicy(s).name for s in ("easy", "medium", "strong")] == ["rule", "pimc", "pimc:4"]  # pimc is level 3
+    assert [EnginePolicy(s).name for s in ("easy", "medium", "strong")] == ["rule", "pimc:1", "ipimc"]
 
 
 @pytest.mark.slow

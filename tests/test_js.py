@@ -54,21 +54,39 @@ def test_the_pure_modules_pass_their_node_tests() -> None:
 
 
 def test_the_page_writes_numbers_as_lukfu_does_in_every_language() -> None:
-    """``i18n.js``'s ``number``/``signed`` with the catalogue /api/i18n/LANG serves, against the
-    library's ``i18n.number`` (grouping, decimal mark, Indian grouping, the sign, no -0)."""
+    """``i18n.js``'s ``number``, ``signed`` and ``percent`` with the catalogue /api/i18n/LANG
+    serves, against the library's ``i18n.number``, ``render.signed`` and ``i18n.percent``
+    (grouping, decimal mark, Indian grouping, the sign, no -0, a tie rounded the same way, no
+    0% or 100%), on fixed cases and on a seeded sweep of sample means and shares."""
+    import random
+
+    from lukfu_cli.render import signed
+    from lukfu_solver.i18n import percent
+
     node = need(NODE, "node (20 or later)")
+    rng = random.Random(7)
     cases = [(20000, 0, False), (-1.375, 2, False), (0.5, 2, True), (1234567, 0, False), (-0.001, 2, True), (4000, 0, False)]
+    cases += [(0.625, 2, True), (-0.125, 2, False), (2.5, 0, True), (0.5, 0, True), (-0.5, 0, True), (0.605, 2, True)]
+    cases += [(rng.randint(-400, 400) / rng.choice((8, 16, 24, 32, 48)), rng.choice((0, 1, 2)), rng.random() < 0.5) for _ in range(300)]
+    shares = [0.0, 1.0, 0.004, 0.005, 0.995, 0.994, 0.125, 0.285, 0.5] + [k / n for n in (6, 8, 16, 24, 48, 96) for k in range(n + 1)]
     script = (
-        "import { number, useCatalogue } from './web/static/js/i18n.js';"
-        "const [cat, cases] = JSON.parse(process.argv[1]); useCatalogue(cat);"
-        "console.log(JSON.stringify(cases.map(([x, d, s]) => number(x, d, s))));"
+        "import { number, percent, signed, useCatalogue } from './web/static/js/i18n.js';"
+        "const [cat, cases, shares] = JSON.parse(process.argv[1]); useCatalogue(cat);"
+        "console.log(JSON.stringify([cases.map(([x, d, s]) => number(x, d, s)), cases.map(([x, d]) => signed(x, d)),"
+        " shares.map((p) => percent(p))]));"
     )
     for lang in LANGUAGES:
-        done = run(node, "--input-type=module", "-e", script, json.dumps([catalogue(lang), cases]))
+        done = run(node, "--input-type=module", "-e", script, json.dumps([catalogue(lang), cases, shares]))
         assert done.returncode == 0, done.stderr
         with using_language(lang):
-            want = [number(x, d, sign=s) for x, d, s in cases]
-        assert json.loads(done.stdout) == want, lang
+            want = [
+                [number(x, d, sign=s) for x, d, s in cases],
+                [signed(x, d) for x, d, _s in cases],
+                [percent(p) for p in shares],
+            ]
+        got = json.loads(done.stdout)
+        assert got == want, lang
+        assert not any(p.endswith(("100%", "100\u00a0%")) or p in ("0%", "0\u00a0%") for p in got[2]), lang
 
 
 FLOORS = (

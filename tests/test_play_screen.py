@@ -58,9 +58,10 @@ def test_the_table_at_a_glance(width: int, tmp_path: Path, screens: list[Screen]
     rows = [line.split()[0] for line in hint.splitlines() if line.split() and line.split()[0] in legal]
     assert 1 <= len(rows) <= 5  # the best few, not a list of everything
     told = flat(hint)
+    close = re.search(r"(\d+) more moves? weighed, within error of the best", told)
     worse = re.search(r"(\d+) more moves? weighed, worth less", told)
     skipped = re.search(r"(\d+) not weighed: ", told)
-    counted = len(rows) + (int(worse.group(1)) if worse else 0) + (int(skipped.group(1)) if skipped else 0)
+    counted = len(rows) + sum(int(m.group(1)) for m in (close, worse, skipped) if m)
     assert counted == len(legal), told  # one line accounts for every legal move not shown
     assert "you lose" in hint
     screen.send("quit")

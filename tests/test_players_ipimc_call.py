@@ -17,8 +17,7 @@ from lukfu_solver.hidden import calls as calls_mod
 from lukfu_solver.hidden.calls import call_deals, call_values
 from lukfu_solver.hidden.inference import call_terms, temper
 from lukfu_solver.hidden.quick import make_sampler
-from lukfu_solver.players import make_player
-from lukfu_solver.players.ipimc import DEFAULT_POOL, IpimcPlayer, pool_player
+from lukfu_solver.players.ipimc import DEFAULT_POOL, IpimcPlayer
 from lukfu_solver.players.pimc import PimcPlayer
 from lukfu_solver.policy.calling import policy_calls
 from lukfu_solver.policy.rule import RulePlayer
@@ -141,18 +140,24 @@ def test_the_play_evidence_calls_and_none() -> None:
         IpimcPlayer(1, evidence="everything")
 
 
-def test_the_inferring_hint_is_the_configuration_measured_ahead_of_pimc() -> None:
-    """``hint(..., infer=True)`` in the play phase is the analysis of ``pool_player`` with its
-    pool drawn afresh for the view: the same as the ``ipimc`` player's at its first decision (there
-    is nothing to carry yet), and its weights are not the calls-only weights of ``ipimc:L:1``."""
+def test_the_inferring_hint_weighs_its_deals_by_the_rule_model() -> None:
+    """``hint(..., infer=True)`` in the play phase is the one evaluation of the decision with its
+    sampled deals weighed by the rule model (``analyse --infer``: a pool of ``DEFAULT_POOL`` times
+    the samples, weighed, the samples resampled from it), drawn afresh for the view; the weights
+    are not the calls-only weights of ``ipimc:L:1``."""
+    import dataclasses
+
+    from lukfu_solver.analysis.moves import weigh_moves
+    from lukfu_solver.analysis.work import hint_work
+
     differ = 0
     for view in play_views():
         h = hint(view, 1, 5, infer=True)
-        assert h.decision is not None
-        a = pool_player(1, 5, carry=False).analyse(view)
-        assert h.decision.moves == a.moves and h.decision.weights == a.weights
-        fresh = make_player("ipimc:1", 5).analyse(view)  # type: ignore[attr-defined]
-        assert fresh.moves == a.moves and fresh.weights == a.weights
-        assert h.decision.weights is not None and len(h.decision.weights.weights) == DEFAULT_POOL * h.decision.samples
-        differ += a.weights != IpimcPlayer(1, seed=5).analyse(view).weights
+        assert h.analysis is not None
+        a = weigh_moves(view, dataclasses.replace(hint_work(1), infer=True), 5)
+        assert h.analysis.moves == a.moves and h.analysis.weights == a.weights
+        assert h.analysis.weights is not None and len(h.analysis.weights.weights) == DEFAULT_POOL * h.analysis.samples
+        plain = hint(view, 1, 5)
+        differ += plain.analysis is not None and plain.analysis.moves != h.analysis.moves
+        assert a.weights != IpimcPlayer(1, seed=5).analyse(view).weights
     assert differ

@@ -1,17 +1,21 @@
 """The game review (``analysis.review``, ``analysis.review_work``, docs/review.md): a thrown-away
 won deal is a blunder with its exact cost, a deal played perfectly with all cards seen costs
-nothing anywhere, no verdict is given within a loss's error, and every number is the one
-``analyse``, ``advise`` and ``solve`` give for the same view, hand or position and seed."""
+nothing anywhere, no verdict is given within a loss's error (such a loss is counted within error
+of the best), the better line does better with all cards seen than the move played, and every
+number is the one ``analyse``, ``advise`` and ``solve`` give for the same view, hand or position
+and seed."""
 
 from __future__ import annotations
 
 import functools
+import re
+from pathlib import Path
 
 import pytest
 
 from lukfu_solver.analysis.advice import advise
 from lukfu_solver.analysis.defaults import REVIEW_CALL_MAX_NODES, REVIEW_MAX_NODES, REVIEW_SAMPLES
-from lukfu_solver.analysis.moves import analyse
+from lukfu_solver.analysis.moves import analyse, candidates
 from lukfu_solver.analysis.review import (
     CALLER_GRADES,
     CLEAR_Z,
@@ -20,11 +24,14 @@ from lukfu_solver.analysis.review import (
     Review,
     grade,
     luck,
+    seat_points,
+    within_error,
 )
 from lukfu_solver.analysis.review_work import ReviewSettings, caller_if_passed, review_record, seat_cost
 from lukfu_solver.cards import parse_cards
-from lukfu_solver.game import deal_from_seed
+from lukfu_solver.game import deal_from_seed, play_deal
 from lukfu_solver.hidden.pimc import SolveLimits
+from lukfu_solver.players import make_player
 from lukfu_solver.plays import Play
 from lukfu_solver.position import Position
 from lukfu_solver.record import GameRecord
@@ -63,7 +70,7 @@ the deal is lost (-4)."""
 @functools.cache
 def blunder_review() -> tuple[GameRecord, Review]:
     rec = dd_record(BLUNDER_SEED, 0, {BLUNDER_AT: BLUNDER})
-    return rec, review_record(rec, ReviewSettings(seats=(0,)))
+    return rec, review_record(rec, ReviewSettings(seed=0, seats=(0,)))
 
 
 @functools.cache
@@ -125,13 +132,11 @@ def test_a_thrown_away_won_deal_is_a_blunder_with_its_exact_cost() -> None:
     assert d.played == BLUNDER and d.seat == 0 and d.role == "caller" and d.kind == "lead"
     assert d.verdict == "blunder"
     assert (d.exact_before, d.exact_after, d.cost) == (before, after, before - after)
-    assert d.loss >= CALLER_GRADES.blunder and d.loss > CLEAR_Z * d.loss_stderr
-    assert d.better is not None and d.better.move == d.best != BLUNDER
-    pos = positions[BLUNDER_AT].copy()
-    pos.push(Play.parse(d.best))
-    res = make_solver().solve(pos)
-    assert d.better.exact_after == res.value
-    assert list(d.better.line) == [d.best, *map(str, res.pv)]
+    assert d.loss >= CALLER_GRADES.blunder and d.loss > CLEAR_Z * d.loss_stderr and not d.within_error
+    res = make_solver().solve(positions[BLUNDER_AT])
+    assert d.better is not None and d.better.move == d.exact_best == str(res.best) != BLUNDER
+    assert d.better.exact_after == res.value == before
+    assert list(d.better.line) == [str(m) for m in res.pv] and d.better.line[0] == d.better.move
     assert d.better.start == str(positions[BLUNDER_AT])
     assert review.turning_points[0] == review.decisions.index(d)
 
@@ -166,10 +171,120 @@ def test_no_verdict_within_the_loss_error() -> None:
         for d in review.decisions:
             if d.verdict is not None:
                 assert d.loss > CLEAR_Z * d.loss_stderr and d.samples >= MIN_VERDICT_SAMPLES
+                assert not d.within_error
             if 0 < d.loss <= CLEAR_Z * d.loss_stderr:
                 within += 1
-                assert d.verdict is None
+                assert d.verdict is None and d.within_error
+        for s in review.seats:
+            mine = [d for d in review.decisions if d.seat == s.seat]
+            assert s.within_error == sum(d.loss <= CLEAR_Z * d.loss_stderr for d in mine) >= s.best
     assert within > 0  # the case occurs in these deals
+
+
+@pytest.mark.slow
+def test_the_seed_is_the_records_unless_asked() -> None:
+    """Unasked, a review samples with the record's seed, the one the hints of lukfu play used."""
+    rec, review = perfect_review()
+    assert FAST.seed is None and review.settings["seed"] == rec.seed == BLUNDER_SEED
+    assert {d.seed for d in review.decisions} == {BLUNDER_SEED}
+
+
+def test_within_error_is_the_verdicts_margin() -> None:
+    assert within_error(0.0, 0.0) and within_error(0.63, 0.63) and within_error(CLEAR_Z * 0.5, 0.5)
+    assert not within_error(CLEAR_Z * 0.5 + 1e-9, 0.5) and not within_error(0.25, 0.0)
+    for se in (0.5, 1.0, 2.0, 2.3, 3.0):  # a loss past every threshold: a verdict exactly when not within error
+        assert within_error(4.5, se) == (grade(4.5, se, 24, "caller") is None)
+
+
+# ---------------------------------------------------------------- the better line
+
+
+def replayed(start: str, line: tuple[str, ...]) -> Position:
+    """The position at the end of ``line`` played from ``start``."""
+    pos = Position.parse(start)
+    for move in line:
+        pos.push(Play.parse(move))
+    return pos
+
+
+ENGINE_DEALS = (12, 13)
+"""Seeds of deals the engines played (a rule player, ``pimc:1``, a rule player calling at 4),
+reviewed whole: real deals with costly moves of every kind."""
+
+
+@functools.cache
+def reviewed_deals() -> list[tuple[GameRecord, Review]]:
+    """The reviewed deals the better line is checked on: the thrown-away deal, the docs' example
+    and the engines' deals, each reviewed whole."""
+    engines = [
+        play_deal([make_player("rule"), make_player("pimc:1", seed), make_player("rule:4")], seed) for seed in ENGINE_DEALS
+    ]
+    return [blunder_review(), *((rec, review_record(rec, FAST)) for rec in (EXAMPLE, *engines))]
+
+
+@pytest.mark.slow
+def test_a_better_line_beats_the_move_played_with_all_cards_seen() -> None:
+    """Wherever a move cost something with all cards seen, the review shows a move that does
+    strictly better there for the seat (its points at the better move's ``exact_after`` above its
+    points at the move played's), and its line, played out, ends where it says; on every deal
+    reviewed, the engines' own among them."""
+    shown = 0
+    for _rec, review in reviewed_deals():
+        for d in review.decisions:
+            if d.cost <= 0:
+                assert d.better is None, d
+                continue
+            b = d.better
+            assert b is not None and b.move != d.played and b.exact_after is not None
+            shown += 1
+            if d.is_call:
+                assert d.exact is not None and b.exact_after == d.exact[b.move] > d.exact[d.played]
+                continue
+            assert d.exact_after is not None
+            assert seat_points(d.role, b.exact_after) > seat_points(d.role, d.exact_after)
+            assert b.line[0] == b.move and b.start == d.position
+            end = replayed(b.start, b.line)
+            assert end.outcome is not None and end.outcome.points[end.caller] == b.exact_after
+    assert shown >= 6
+
+
+def named(move: str, text: str) -> bool:
+    """Whether ``text`` names ``move`` as a word of its own (not a part of a longer move)."""
+    return re.search(rf"(?<![\w]){re.escape(move)}(?![\w])", text) is not None
+
+
+@pytest.mark.slow
+def test_the_seat_view_best_is_named_apart_from_the_better_move() -> None:
+    """Where the best move from the seat's own view is not the move that does better with all
+    cards seen, the review names each on its own line: the own view's best in the loss line, the
+    better move in the line after it; the JSON keeps them apart (``best``, ``better.move``)."""
+    from rich.console import Console
+
+    from lukfu_cli.review_render import detail_lines, loss_words, move_text
+
+    differ = 0
+    for _rec, review in reviewed_deals():
+        for d in review.decisions:
+            b = d.better
+            if b is None or d.is_call or b.move == d.best or d.played == d.best:
+                continue
+            differ += 1
+            data = d.to_json()
+            assert data["best"] == d.best and data["better"]["move"] == b.move != d.best
+            console = Console(width=200, record=True, color_system=None)
+            for line in detail_lines(d, review):
+                console.print(line)
+            text = console.export_text()
+            own = loss_words(d)
+            assert own in text and named(move_text(d, d.best), own) and not named(move_text(d, b.move), own)
+            better = next(line for line in text.splitlines() if "Better with all cards seen:" in line)
+            assert f"Better with all cards seen: {move_text(d, b.move)};" in better
+            assert not named(move_text(d, d.best), better.split(";")[0])
+    assert differ >= 2
+
+
+EXAMPLE = GameRecord.load(str(Path(__file__).resolve().parent.parent / "examples" / "match-deal.json"))
+"""The docs' reviewed deal: two blunders and an unlucky discard, each with a cost."""
 
 
 # ---------------------------------------------------------------- the same numbers as analyse, advise, solve
@@ -181,8 +296,10 @@ def test_the_numbers_are_analyses_and_solves() -> None:
     positions = rec.replay()
     d = next(d for d in review.decisions if d.index == BLUNDER_AT)
     view = SeatView.parse(d.view)
-    assert view == rec.view(0, BLUNDER_AT)
-    a = analyse(view, REVIEW_SAMPLES, 0, 1, SolveLimits(REVIEW_MAX_NODES))
+    assert view == rec.view(0, BLUNDER_AT) and d.seed == 0
+    moves = candidates(view)
+    moves += [Play.parse(d.played)] if Play.parse(d.played) not in moves else []
+    a = analyse(view, REVIEW_SAMPLES, d.seed, 1, SolveLimits(REVIEW_MAX_NODES), moves=moves)
     assert [(str(e.move), e.mean, e.stderr) for e in a.moves] == [(m.move, m.mean, m.stderr) for m in d.moves]
     assert d.samples == a.samples and d.incomplete == a.incomplete
     for decision in review.decisions:
@@ -191,7 +308,7 @@ def test_the_numbers_are_analyses_and_solves() -> None:
             assert decision.position == str(pos)
             assert decision.exact_before == make_solver().solve(pos).value
     call = review.decisions[0]
-    adv = advise(parse_cards(call.view.split()[1]), 0, REVIEW_SAMPLES, 0, 1, SolveLimits(REVIEW_CALL_MAX_NODES))
+    adv = advise(parse_cards(call.view.split()[1]), 0, REVIEW_SAMPLES, call.seed, 1, SolveLimits(REVIEW_CALL_MAX_NODES))
     assert {m.move: (m.mean, m.stderr) for m in call.moves} == {
         "play": (adv.play.mean, adv.play.stderr),
         "pass": (adv.pass_.mean, adv.pass_.stderr),

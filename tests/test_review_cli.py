@@ -24,8 +24,10 @@ from typer.testing import CliRunner
 from lukfu_cli import review_cmd, review_render
 from lukfu_cli.app import app
 from lukfu_solver.analysis import review_work
+from lukfu_solver.analysis.moves import candidates
 from lukfu_solver.analysis.review import LUCK, VERDICTS
 from lukfu_solver.i18n import using_language
+from lukfu_solver.view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "deal-175.json"
@@ -80,7 +82,8 @@ def test_json_has_the_documented_keys() -> None:
         assert d["played"] == record["plays"][d["index"]]
         assert len(d["position"].split(" ")) == 6  # the six-field position line before the play
         assert isinstance(d["exact_before"], float) and isinstance(d["exact_after"], float)
-        assert d["legal"] >= 2 and len(d["moves"]) == d["legal"]
+        weighed = {str(m) for m in candidates(SeatView.parse(d["view"]))} | {d["played"]}
+        assert d["legal"] >= 2 and {m["move"] for m in d["moves"]} == weighed and len(weighed) <= d["legal"]
         assert d["verdict"] in (None, *VERDICTS) and d["luck"] in (None, "lucky", "unlucky")
         for m in d["moves"]:
             assert set(m) == {"move", "mean", "stderr", "loss", "loss_stderr", "caller_mean"}

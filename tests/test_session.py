@@ -309,7 +309,7 @@ def test_the_state_offers_the_sensible_discards_first() -> None:
             choices = state["choices"]
             if s.phase == "play" and choices[0].startswith("x"):
                 seen += 1
-                assert state["sensible"] == [str(m) for m in sensible_discards(s.view(), 3)]
+                assert state["sensible"] == [str(m) for m in sensible_discards(s.view())]
                 assert state["sensible"] and set(state["sensible"]) <= set(choices)
             else:
                 assert state["sensible"] == []

@@ -92,7 +92,7 @@ def test_a_bad_engine_name_in_a_record_is_a_clean_error(bad: str) -> None:
 def test_one_grammar_of_the_opponents() -> None:
     assert parse_opponents("Medium", 2) == parse_opponents(["medium"], 2) == parse_opponents(["medium", "medium"], 2)
     assert [o.name for o in parse_opponents(["pimc", "pimc:2"], 2)] == ["pimc:2 A", "pimc:2 B"]
-    assert [o.engine for o in parse_opponents("strong,rule:4.5", 1)] == ["pimc:4", "rule:4.5"]
+    assert [o.engine for o in parse_opponents("strong,rule:4.5", 1)] == ["ipimc", "rule:4.5"]
     for bad, field in [("", "opponents"), ("a,b,c", "opponents"), ("pimc:", "opponents"), ("rule,", "opponents")]:
         with pytest.raises(NotationError) as info:
             parse_opponents(bad, 3)

@@ -67,7 +67,7 @@ from lukfu_solver.inputs import (
     parse_int,
 )
 from lukfu_solver.parallel.tasks import TaskPool
-from lukfu_solver.players import STRENGTHS
+from lukfu_solver.players import STRENGTHS, against_of
 from lukfu_solver.players.pimc import DEFAULT_LEVEL, LEVELS
 from lukfu_solver.record import GameRecord
 from lukfu_solver.series import MAX_SESSION, DealSeries
@@ -375,7 +375,7 @@ async def hint(request: Request, table: Table, lang: str) -> Response:
         s = game.session
         if not s.choices():
             raise NotYourTurn()
-        args = (str(s.view()), s.level, s.seed, False)
+        args = (str(s.view()), s.level, s.game.deal_seed, False, against_of(s.specs))  # the record's seed: the review's
         job = table.jobs.analysis("hint", game, lang, work.hint, args, client=client_of(request))
         job.meta["answers"] = len(s.answers)
     return JSONResponse(job.data(), status_code=202)
@@ -395,7 +395,7 @@ async def review_game(request: Request, table: Table, lang: str) -> Response:
     made = await table.store.saved_review(game, key)
     if made is not None:
         return JSONResponse(table.jobs.finished("review", game, lang, made, client).data())
-    args = (game.session.record.dumps(), game.session.human_seat, options)
+    args = (game.session.record.dumps(), game.session.human_seat, options, game.session.level)
 
     async def keep(result: Any) -> None:
         await table.store.keep_review(game, key, result)

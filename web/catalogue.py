@@ -14,7 +14,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-from lukfu_solver.i18n import GLOSSARY, NUMBER_MARKS, SOURCE_LANGUAGE, js_messages, translations
+from lukfu_solver.i18n import GLOSSARY, NUMBER_MARKS, PERCENT_FORMS, SOURCE_LANGUAGE, js_messages, translations
 
 CONTEXT_SEPARATOR = "\x04"
 """gettext's separator of a context and its message in a catalogue key."""
@@ -37,10 +37,12 @@ def catalogue(code: str) -> dict[str, Any]:
     translated (a context's as ``context\\x04message``, a counted one as the list of its forms;
     English and messages without a translation are left out: the page shows the English), and
     how the language writes numbers (``i18n.NUMBER_MARKS``: grouping mark, decimal mark, fewest
-    digits grouped; the page's ``number()`` writes them as ``i18n.number`` does)."""
+    digits grouped, and ``percent``: how a percentage is written, ``i18n.PERCENT_FORMS``; the page's
+    ``number()`` and ``percent()`` write them as ``i18n.number`` and ``i18n.percent`` do)."""
     tr = translations(code)
     group, point, fewest = NUMBER_MARKS.get(code, NUMBER_MARKS[SOURCE_LANGUAGE])
-    number = {"group": group, "point": point, "fewest": fewest, "indian": code == "hi"}
+    form = PERCENT_FORMS.get(code, PERCENT_FORMS[SOURCE_LANGUAGE])
+    number = {"group": group, "point": point, "fewest": fewest, "indian": code == "hi", "percent": form}
     if code == SOURCE_LANGUAGE:
         return {"lang": code, "plural": [0 if n == 1 else 1 for n in range(200)], "number": number, "messages": {}}
     catalog: dict[Any, str] = getattr(tr, "_catalog", {})

@@ -7,20 +7,24 @@ person's seat (``ReviewSettings(seats=(seat,))``, the same numbers as ``lukfu re
 S`` with the same options) and hands the screen :func:`table_review` of the review's ``to_json()``:
 
 ``{"seat": S, "caller", "decisions": [{"index", "call", "seat", "kind", "played", "best", "loss",
-"error", "verdict", "luck", "trick", "samples", "mean", "exact_before", "exact_after", "exact",
-"exact_best", "cost", "better"}], "graph": [{"label", "trick", "view", "exact"}], "caller", "summary":
-{"seats", "turning_points"}, "command", "seconds"}``
+"error", "within_error", "verdict", "luck", "trick", "samples", "mean", "exact_before",
+"exact_after", "exact", "exact_best", "cost", "better"}], "graph": [{"label", "trick", "view",
+"exact"}], "caller", "summary": {"seats", "turning_points"}, "hint_words", "command", "seconds"}``
 
 ``index`` is the play's place in the record's ``plays`` (None for the call), ``loss`` the points
-the move lost against the best from the seat's view (``error`` its standard error; ``mean`` the
-played move's expected points over ``samples`` sampled deals), ``verdict``
+the move lost against the best from the seat's view (``error`` its standard error,
+``within_error`` whether the loss is within it: never worded as worse; ``mean`` the played move's
+expected points over ``samples`` sampled deals), ``verdict``
 ``inaccuracy``, ``mistake``, ``blunder`` or null, ``luck`` ``lucky``/``unlucky`` or null;
 ``graph`` the seat's own expected points through the deal (the caller's result for the caller, a
 defender's share, minus half of it, for a defender: the library's convention for a defender's
 points), from the seat's view and with every card seen; ``turning_points`` index into
-``decisions``. A ``better`` line is also laid out by trick (:func:`line_tricks`), as the terminal
-tells it: ``better["tricks"]`` in the game state's trick shape, each with its ``number``, the
-``claim`` that ends it if any, and ``before``, the plays of its first trick made before the move.
+``decisions``. ``better``, where the move cost something with all cards seen, is the move that
+does better with all cards seen and its line, also laid out by trick (:func:`line_tricks`), as
+the terminal tells it: ``better["tricks"]`` in the game state's trick shape, each with its
+``number``, the ``claim`` that ends it if any, and ``before``, the plays of its first trick made
+before the move. ``hint_words`` says how the review's work compares with the hints' at the
+table's level (``Review.hint_words``), in the reader's language.
 """
 
 from __future__ import annotations
@@ -68,16 +72,25 @@ def command_line(seat: int, options: dict[str, Any]) -> str:
 
 
 def review_data(
-    record_text: str, seat: int, options: dict[str, Any], progress: Callable[[int, int], None] | None = None
+    record_text: str,
+    seat: int,
+    options: dict[str, Any],
+    level: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The review of ``seat``'s decisions in the finished deal ``record_text``, as the screen's
-    JSON; ``options`` as :func:`review_options` gives them."""
+    JSON; ``options`` as :func:`review_options` gives them; ``level``: the table's, whose hints
+    the review's words compare its work with (None: the default level)."""
     from lukfu_solver.analysis.review_work import ReviewSettings, review_record
     from lukfu_solver.record import GameRecord
 
     record = GameRecord.loads(record_text)
     settings = ReviewSettings(
-        samples=options.get("samples"), max_nodes=options.get("max_nodes"), budget=options.get("time"), seats=(seat,)
+        samples=options.get("samples"),
+        max_nodes=options.get("max_nodes"),
+        budget=options.get("time"),
+        seats=(seat,),
+        hints=level,
     )
     review = review_record(record, settings, 1, progress)
     data = table_review(review.to_json(), seat)
@@ -105,6 +118,7 @@ def table_review(data: dict[str, Any], seat: int) -> dict[str, Any]:
                 "best": d.get("best"),
                 "loss": d.get("loss"),
                 "error": d.get("loss_stderr"),
+                "within_error": d.get("within_error", True),
                 "verdict": d.get("verdict"),
                 "luck": d.get("luck"),
                 "trick": d.get("trick"),

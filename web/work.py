@@ -29,13 +29,16 @@ def engine_move(task: EngineTask) -> str:
     return engine_answer(task)
 
 
-def hint(view_text: str, level: int, seed: int, infer: bool = False, progress: Progress = None) -> dict[str, Any]:
+def hint(
+    view_text: str, level: int, seed: int, infer: bool = False, against: str = "strong", progress: Progress = None
+) -> dict[str, Any]:
     """The one hint (:func:`lukfu_solver.analysis.hint.hint`) for the seat view ``view_text``,
     exactly as ``lukfu play``'s hint computes it, as its JSON data
     (:meth:`~lukfu_solver.analysis.hint.Hint.to_json`): at the call the answer ``lukfu advise HAND
-    --seat S --seed N --json`` gives, its reasons said in the reader's language; in play the best
-    few moves with their points, ± and the chance the caller loses, and one line on the rest."""
+    --seat S --seed N --against A --json`` gives, its values calibrated ``against`` the table's
+    opponents and its reasons said in the reader's language; in play the best few moves with
+    their points, ± and the chance the caller loses, and one line on the rest."""
     from lukfu_solver.analysis.hint import hint as run_hint
     from lukfu_solver.view import SeatView
 
-    return run_hint(SeatView.parse(view_text), level, seed, infer=infer, progress=progress).to_json()
+    return run_hint(SeatView.parse(view_text), level, seed, infer=infer, progress=progress, against=against).to_json()

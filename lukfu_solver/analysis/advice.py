@@ -35,6 +35,7 @@ from ..i18n import _
 from ..policy.calling import HandFacts, hand_facts, policy_calls
 from ..policy.rule import rule_playout
 from ..position import Position
+from .calibration import DEFAULT_AGAINST, calibrated, check_against
 from .defaults import DESCEND_NODES, RESTARTS, advice_two_phase
 from .model import ModelAnswer, predict
 from .reasons import _reason, card_reasons, said
@@ -100,12 +101,20 @@ class Advice:
     its deal, every hand seen, clamped to the bounds it proved: on the bench's stopped reference
     solves nearer the exact value than the model's value of the hand or the bounds' midpoint,
     ``docs/pimc.md``; counted in ``incomplete`` too; ``hidden.calls.Budget``)."""
+    against: str | None = None
+    """The opponent strength the values are calibrated against (``analysis.calibration``: what
+    the deals bring against ``easy``, ``medium`` or ``strong`` opponents); None: PIMC's values,
+    uncorrected (perfect defenders)."""
+    uncalibrated: tuple[float, float] | None = None
+    """Play and pass before the calibration (None: not calibrated)."""
 
     def to_json(self, limits: SolveLimits | None = None, evidence: bool = False) -> dict[str, Any]:
         """The advice as JSON data, the one schema of ``advise --json``, ``analyse HAND --json``
         (its ``advice``), the browser table's hint at the call and the benchmarks: ``limits`` are
         the per-solve limits it ran with; ``evidence`` adds the estimates over the samples in
-        which the earlier seats would have passed. The reasons are in English (:meth:`said`)."""
+        which the earlier seats would have passed; ``against`` the opponents' strength play and pass
+        are calibrated against, ``uncalibrated`` PIMC's own play and pass before it (null: not
+        calibrated). The reasons are in English (:meth:`said`)."""
         two = self.two_phase
         data: dict[str, Any] = {
             "play": self.play.to_json(),
@@ -128,6 +137,10 @@ class Advice:
             "incomplete": self.incomplete,
             "limits": None if limits is None else limits.to_json(),
             "seconds": round(self.seconds, 3),
+            "against": self.against,
+            "uncalibrated": None
+            if self.uncalibrated is None
+            else {"play": self.uncalibrated[0], "pass": self.uncalibrated[1]},
             "two_phase": None
             if two is None
             else {"cheap_deals": self.cheap_deals, "cheap_nodes": two.cheap_nodes, "every": two.every},
@@ -165,6 +178,7 @@ def advise(
     budget: Budget | None = None,
     guess: bool = False,
     two_phase: TwoPhase | bool = True,
+    against: str | None = DEFAULT_AGAINST,
 ) -> Advice:
     """Expected points of play and of pass for a 12-card ``hand`` at ``seat`` (0 = the Master
     decides first; 1 = the Master passed; 2 = both passed), and a recommendation; ``solver`` is
@@ -177,11 +191,15 @@ def advise(
     ``two_phase`` samples in two phases (a ``hidden.calls.TwoPhase``; True: the default,
     ``defaults.advice_two_phase``, the anytime answer only; False: never). The solves descend
     from the deal's upper bound, in restarts (``defaults.RESTARTS``), when ``limits`` allow them
-    ``defaults.DESCEND_NODES`` or more."""
+    ``defaults.DESCEND_NODES`` or more. ``against`` calibrates play and pass to what the deals
+    bring against opponents of that strength (``analysis.calibration``; None: PIMC's own values,
+    as if the opponents saw every card)."""
     if hand.bit_count() != 12:
         raise NotationError("hand", _("a dealt hand has {size} cards, got {n}").format(size=12, n=hand.bit_count()))
     if seat not in (0, 1, 2):
         raise NotationError("seat", _("a seat is 0, 1 or 2, got {seat}").format(seat=seat))
+    if against is not None:
+        against = check_against(against)
     t0 = time.perf_counter()
     two_phase = advice_two_phase(budget, seat) if two_phase is True else (two_phase or None)
     model = predict(hand_facts(hand), seat)
@@ -235,6 +253,11 @@ def advise(
         gap_m = play_e.mean - pass_e.mean
         p_play = p_positive(gap_m, gap_se)
         basis = f"model + {basis}" if results else "model"
+    uncalibrated = None
+    if against is not None:
+        uncalibrated = (play_e.mean, pass_e.mean)
+        play_e, pass_e, gap_se = calibrated(play_e, pass_e, gap_se, seat, against)
+        p_play = p_positive(play_e.mean - pass_e.mean, gap_se)
     rec = "play" if play_e.mean > pass_e.mean else "pass"
     pm, qm = play_e.mean, pass_e.mean
     evidence: dict[str, Estimate] = {}
@@ -274,6 +297,8 @@ def advise(
         outcomes=dict(sorted(outcomes.items())),
         p_caller_loses=valuation.p_caller_loses,
         gap_stderr=gap_se,
+        against=against,
+        uncalibrated=uncalibrated,
     )
 
 

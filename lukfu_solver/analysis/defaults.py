@@ -50,18 +50,18 @@ VIEW_SAMPLES = 48
 """Samples of ``analyse VIEW`` at most (it stops early, after 24, once the best move is clear)."""
 LEAD_SAMPLES = 8
 """Samples of the first-lead table of ``analyse HAND --seat 0``: every lead solved per sample."""
-ADVISE_TIME = 1.8
+ADVISE_TIME = 0.8
 """The default time budget of an answer (``--time``), in seconds: ``advise``, the advice of
 ``analyse HAND`` and the hint at the call answer within it (the measured times in
 ``docs/pimc.md``); ``analyse HAND --seat 0`` with its first-lead table has :data:`HAND_TIME`.
-Set below 2 s so that the answer, with the solve running at the end stopped and the output built,
-arrives within 2 s."""
-MASTER_TIME = 5.5
+A ``lukfu advise`` process spends about a second more starting (the imports and the compiled
+kernel's load) and printing, so the whole answer comes within 2 s
+(``bench/results/advise-pace.json``)."""
+MASTER_TIME = 3.0
 """The default time budget of the Master's call/pass advice (seat 0): passing there usually leads
 to a later seat's call, so a sample solves two deals, and the Master's deals are the hardest
 (seconds a sample on the bench hands: ``bench/results/advise-reference.json``), so the
-Master gets nearly all the 6 s the slowest answers may take; the other seats keep
-:data:`ADVISE_TIME`."""
+Master gets more; the other seats keep :data:`ADVISE_TIME`."""
 HAND_TIME = 4.6
 """The default time budget of the whole answer of ``analyse HAND --seat 0`` (the first-lead table
 and the Master's advice together): the table runs first, within :data:`LEAD_TIME`, and the advice
@@ -84,14 +84,16 @@ DECIDE_SE = 0.5
 """... and once its standard error is at most this many points: a clear answer goes on sampling
 within its budget until its numbers are that sharp (``hidden.calls.Budget.precision``)."""
 
-REVIEW_SAMPLES = 16
+REVIEW_SAMPLES = 24
 """Sampled deals of each decision of a game review (``analysis.review_work``), a fixed number so
-that a seed gives the same review on any machine and with any number of jobs: every legal move
-of a play, *play* and *pass* of the call, on the same deals."""
+that a seed gives the same review on any machine and with any number of jobs: every candidate of
+a play, *play* and *pass* of the call, on the same deals; the default hint's (level 3's), so on
+the hint's seed the review weighs the very deals the hint weighed."""
 REVIEW_MAX_NODES = 100_000
-"""Per-solve node limit of a review's play decisions: with :data:`REVIEW_SAMPLES` a whole deal,
-every seat, stays within the minute a player waits for it (``bench/results/review.json``); late
-in a deal every solve finishes far below it."""
+"""Per-solve node limit of a review's play decisions, the default hint's own limit of one solve
+(without the hint's budget a decision): with :data:`REVIEW_SAMPLES` a whole deal, every seat,
+stays within the minute a player waits for it (``bench/results/review.json``); late in a deal
+every solve finishes far below it."""
 REVIEW_CALL_MAX_NODES = 2_000_000
 """Per-solve node limit of a review's call: a whole deal a sample (two when a later seat calls),
 nearly all finishing below it."""

@@ -11,6 +11,7 @@ from ..cards import CardSet, format_cards
 from ..policy.calling import HandFacts, hand_facts
 from ..view import SeatView
 from .advice import Advice, advise
+from .calibration import DEFAULT_AGAINST
 from .defaults import ADVICE_MAX_NODES, HAND_TIME, LEAD_SAMPLES, LEAD_TIME, advice_budget, make_limits
 from .moves import SolveLimits, ViewAnalysis, analyse
 
@@ -59,6 +60,7 @@ def analyse_hand(
     progress: ProgressFactory | None = None,
     budget: float | None = None,
     lead_budget: float | None = None,
+    against: str | None = DEFAULT_AGAINST,
 ) -> HandAnalysis:
     """Facts, advice (:func:`~.defaults.advice_budget` of ``samples`` and ``budget``,
     :data:`ADVICE_MAX_NODES` unless ``max_nodes``) and, at seat 0 with ``lead_samples`` > 0, the
@@ -69,7 +71,8 @@ def analyse_hand(
     is not fixed): the table runs first, within ``lead_budget`` (default its share,
     :data:`LEAD_TIME` of :data:`HAND_TIME`, of the whole), and the advice gets what is left of the
     whole. The table's first sample always finishes, so when it runs over, the advice gets less
-    (none left: the model's answer, which the advice says), and the answer still ends on time."""
+    (none left: the model's answer, which the advice says), and the answer still ends on time.
+    ``against``: the opponents' strength the advice is calibrated against (``advise``'s)."""
     advice_limits = make_limits(max_nodes, time_limit, ADVICE_MAX_NODES)
     lead_limits = make_limits(max_nodes, time_limit)
     bar = progress or (lambda description: None)
@@ -82,5 +85,5 @@ def analyse_hand(
         leads = first_leads(hand, lead_samples, seed, jobs, lead_limits, bar("first leads if it calls"), lead_budget)
         budget = None if total is None else max(0.0, total - (time.perf_counter() - t0))
     n, stop = advice_budget(samples, budget, seat)
-    adv = advise(hand, seat, n, seed, jobs, advice_limits, progress=bar("call or pass"), budget=stop)
+    adv = advise(hand, seat, n, seed, jobs, advice_limits, progress=bar("call or pass"), budget=stop, against=against)
     return HandAnalysis(hand, seat, hand_facts(hand), adv, advice_limits, leads, lead_limits)

@@ -3,33 +3,34 @@
 At the calling phase the hint is :func:`~lukfu_solver.analysis.advice.advise` itself (play and
 pass on the same sampled deals, pass valued by the later seats' policy) **with advise's own
 default budget**, so it gives the answer ``lukfu advise HAND --seat S --seed N`` gives: one
-question, one number (it thinks for the default time, 1.8 s, 5.5 s for the Master, stopping
+question, one number (it thinks for the default time, 0.8 s, 3 s for the Master, stopping
 sooner once the answer is clear; each solve stops after
 :data:`~lukfu_solver.analysis.defaults.ADVICE_MAX_NODES` positions unless ``limits`` say
 otherwise); ``samples`` fixes the work instead (``lukfu advise ... --samples K``), ``time_budget``
-sets the time (``--time T``). In the play phase it is the ``pimc``
-player's analysis at the level: each candidate's expected points for the seat (M1/M2) ± one
-standard error and ``p_caller_loses``, the share of samples in which the caller's value is below
-0; the legal moves the level does not evaluate are in ``Hint.left_out`` with the reason. The
-play phase is bounded by the level's node budget (its times: ``docs/pimc.md``, "Figures"), so the time
-budget applies to the call. With ``infer`` the play phase is the analysis of the configuration
-measured ahead of ``pimc`` (``players.ipimc.pool_player``: a pool of four times the level's
-samples weighed by the rule model's likelihood of the other seats' calls and plays, the level's
-samples resampled from it), its pool drawn afresh for the view, so a hint depends on its view
-and seed alone (the player ``ipimc`` carries its pool between decisions; a fresh pool has the
-same distribution, ``docs/inference.md``); the call is the same.
+sets the time (``--time T``).
 
-What a player sees of it: the hint weighs the player's candidates **and every lead that cannot
-lose its trick** (:func:`sure_leads`: no play of the cards still unseen beats it), so a move it
-leaves out is never one a player would call obvious; :meth:`Hint.top` are the best few moves and
-:meth:`Hint.untold` the one line on the rest (weighed and worth less, or not weighed and why, in
-plain words). At a discard the few sensible discards (:func:`sensible_discards`: the cheapest by
-what the cards are worth keeping, the hint's own candidates) are offered first
+In the play phase the hint is the one evaluation of a decision
+(:func:`~lukfu_solver.analysis.moves.weigh_moves`), the review's and ``analyse``'s, at the level's work
+(:data:`~lukfu_solver.analysis.work.HINT_WORK`: the ``pimc`` player's samples, node limit and
+node budget at that level, so it answers at that engine's pace): each candidate's expected
+points for the seat (M1/M2) ± one standard error and ``p_caller_loses``, the share of samples in
+which the caller's value is below 0. The candidates are every legal move, but at a discard of two
+or three cards the sensible ten (:func:`sensible_discards`); the discards not weighed are in
+``Hint.left_out`` with the reason. ``lukfu review RECORD --level L`` (the record's seed) gives the
+very numbers of the hints of a deal played at level ``L``. With ``infer`` the sampled deals are weighed by the
+opponent model (``analyse --infer``, ``docs/inference.md``), drawn afresh for the view, so a hint
+depends on its view and seed alone.
+
+What a player sees of it: :meth:`Hint.top` are the best few moves and :meth:`Hint.untold` the
+one line on the rest (weighed and within error of the best, weighed and worth less, or not
+weighed and why, in plain words). Every lead that cannot lose its trick (:func:`sure_leads`) is
+weighed, as every legal lead is. At a discard the sensible discards are offered first
 (:func:`menu_order`), the rest typed as cards.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,15 +38,18 @@ from typing import Any
 
 from ..cards import format_cards
 from ..errors import NotationError
+from ..hidden.pimc import ChoiceEstimate, paired_difference
 from ..i18n import _, ngettext
-from ..players.ipimc import pool_player
-from ..players.pimc import DEFAULT_LEVEL, LEVELS, PimcDecision, PimcPlayer
+from ..players.pimc import DEFAULT_LEVEL
 from ..plays import CLAIM, DISCARD, Play
 from ..rules import can_beat
 from ..view import SeatView
 from .advice import Advice, advise
+from .calibration import DEFAULT_AGAINST
 from .defaults import ADVICE_MAX_NODES, advice_budget, make_limits
-from .moves import SolveLimits
+from .moves import SolveLimits, ViewAnalysis, candidates, left_out, weigh_moves
+from .review import within_error
+from .work import Work, hint_work
 
 SHOWN = 5
 """The moves a hint shows: the best few; :meth:`Hint.untold` says what the rest are."""
@@ -61,50 +65,35 @@ def sure_leads(view: SeatView) -> list[Play]:
     return [m for m in view.sorted_legal_moves() if m.kind != CLAIM and not can_beat(unseen, m, True)]
 
 
-def sensible_discards(view: SeatView, level: int = DEFAULT_LEVEL) -> list[Play]:
+def sensible_discards(view: SeatView) -> list[Play]:
     """The discards worth considering when the seat cannot beat: the cheapest by what its cards
-    are worth keeping (the hint's own candidates at ``level``, the rule player's discard first).
-    Empty when the decision is not a discard."""
+    are worth keeping, the rule player's first (the decision's candidates,
+    :func:`~lukfu_solver.analysis.moves.candidates`). Empty when the decision is not a discard."""
     legal = view.legal_moves()
     first = next(legal, None)
     if first is None or first.kind != DISCARD:
         return []
-    return PimcPlayer(level).candidates(view)
+    return candidates(view)
 
 
-def menu_order(view: SeatView, level: int = DEFAULT_LEVEL) -> list[Play]:
+def menu_order(view: SeatView) -> list[Play]:
     """The legal moves in the order a table offers them: at a discard the sensible ones first
     (:func:`sensible_discards`), then the rest; otherwise the canonical order."""
     moves = view.sorted_legal_moves()
-    first = sensible_discards(view, level)
+    first = sensible_discards(view)
     return first + [m for m in moves if m not in set(first)] if first else moves
-
-
-def _plain_left_out(view: SeatView, weighed: list[Play]) -> list[tuple[Play, str]]:
-    """The legal moves the hint did not weigh, each with a reason a player accepts."""
-    chosen = set(weighed)
-    rest = [m for m in view.sorted_legal_moves() if m not in chosen]
-    if not rest:
-        return []
-    if rest[0].kind == DISCARD:
-        why = _("each gives up cards worth more to keep than the discards weighed")
-    elif view.trick:
-        why = _("each is a dearer way to beat than those weighed")
-    else:
-        why = _("each spends cards worth more to keep than the leads weighed, and none is sure to win its trick")
-    return [(m, why) for m in rest]
 
 
 @dataclass
 class Hint:
-    """A hint: ``advice`` at the calling phase (``kind`` "call"), the player's ``decision`` in
-    the play phase (``kind`` "play"); ``best`` is the advised answer."""
+    """A hint: ``advice`` at the calling phase (``kind`` "call"), the decision's ``analysis`` in
+    the play phase (``kind`` "play", at ``work``); ``best`` is the advised answer."""
 
     kind: str
     level: int
     seed: int
     advice: Advice | None
-    decision: PimcDecision | None
+    analysis: ViewAnalysis | None
     seconds: float
     left_out: list[tuple[Play, str]] = field(default_factory=list)
     """Legal moves the play-phase analysis did not evaluate, each with the reason in words."""
@@ -112,20 +101,39 @@ class Hint:
     """The view the hint is for."""
     limits: SolveLimits | None = None
     """At the call, the per-solve limits of the advice."""
+    work: Work | None = None
+    """In play, the work of the analysis (the level's, :func:`~lukfu_solver.analysis.work.hint_work`)."""
 
-    def top(self, n: int = SHOWN) -> list[Any]:
+    def top(self, n: int = SHOWN) -> list[ChoiceEstimate]:
         """The best ``n`` moves weighed, best first (each with its expected points, ± and the
         chance the caller loses); empty at the call."""
-        return [] if self.decision is None else list(self.decision.moves[:n])
+        return [] if self.analysis is None else list(self.analysis.moves[:n])
+
+    def within_error(self, move: ChoiceEstimate) -> bool:
+        """True when ``move`` is within error of the best on the sampled deals (its paired
+        difference from the best is inside its error: ``review.within_error``)."""
+        assert self.analysis is not None and self.analysis.best is not None
+        return within_error(*paired_difference(self.analysis.best, move))
 
     def untold(self, n: int = SHOWN) -> str | None:
-        """One line on the legal moves :meth:`top` does not show: those weighed and worth less,
-        those not weighed and why (None when it shows them all)."""
-        if self.decision is None:
+        """One line on the legal moves :meth:`top` does not show: those weighed and within error
+        of the best, those weighed and worth less, those not weighed and why (None when it shows
+        them all)."""
+        if self.analysis is None:
             return None
         parts = []
-        worse = len(self.decision.moves) - n
-        if worse > 0:
+        rest = self.analysis.moves[n:]
+        close = sum(self.within_error(e) for e in rest)
+        worse = len(rest) - close
+        if close:
+            parts.append(
+                ngettext(
+                    "{k} more move weighed, within error of the best",
+                    "{k} more moves weighed, within error of the best",
+                    close,
+                ).format(k=close)
+            )
+        if worse:
             parts.append(
                 ngettext("{k} more move weighed, worth less", "{k} more moves weighed, worth less", worse).format(k=worse)
             )
@@ -139,9 +147,13 @@ class Hint:
     @property
     def command(self) -> str | None:
         """At the call, the ``lukfu advise`` line that gives the same answer (with advise's own
-        default budget, as the hint thinks); None in play."""
+        default budget, as the hint thinks, and ``--against`` unless it is advise's default);
+        None in play."""
         a = self.advice
-        return None if a is None else f"lukfu advise {format_cards(a.hand)} --seat {a.seat} --seed {a.seed}"
+        if a is None:
+            return None
+        line = f"lukfu advise {format_cards(a.hand)} --seat {a.seat} --seed {a.seed}"
+        return line if a.against in (None, DEFAULT_AGAINST) else f"{line} --against {a.against}"
 
     @property
     def budget_seconds(self) -> float | None:
@@ -157,20 +169,22 @@ class Hint:
         (:meth:`~lukfu_solver.analysis.advice.Advice.answer_json`), with the reasons said in the
         reader's language (``said``), the :attr:`command` and its :attr:`budget_seconds`; in play
         ``kind`` ``play``: the best few moves (:meth:`top`) with the seat's points, ± and the
-        chance the caller loses, the line on the rest (:meth:`untold`), the samples, the moves
-        weighed and whether the seat is the caller."""
+        chance the caller loses (unrounded: the page rounds them once, as the terminal does),
+        whether each is within error of the best, the line on the rest (:meth:`untold`), the
+        samples, the moves weighed, the ``work`` and whether the seat is the caller."""
         if self.advice is not None:
             adv = self.advice
             extra = {"said": adv.said(), "command": self.command, "budget_seconds": self.budget_seconds}
             return {"kind": "call", **adv.answer_json(self.limits), **extra}
-        a = self.decision
+        a = self.analysis
         assert a is not None and self.view is not None
         moves = [
             {
                 "move": str(m.move),
-                "points": round(m.value, 3),
-                "stderr": round(m.stderr, 3),
-                "caller_loses": round(m.p_caller_loses, 3) if m.values else None,
+                "points": m.mean,
+                "stderr": m.stderr,
+                "caller_loses": m.p_caller_loses if m.values else None,
+                "within_error": self.within_error(m) if m.values else True,
             }
             for m in self.top()
         ]
@@ -179,10 +193,11 @@ class Hint:
             "level": self.level,
             "seed": self.seed,
             "samples": a.samples,
-            "best": str(a.best),
+            "best": str(self.best),
             "moves": moves,
             "untold": self.untold(),
             "weighed": len(a.moves),
+            "work": None if self.work is None else self.work.to_json(),
             "seconds": round(self.seconds, 2),
             "you_are_caller": self.view.seat == self.view.caller,
         }
@@ -192,8 +207,8 @@ class Hint:
         """``"play"``/``"pass"`` at the calling phase, else the advised :class:`~lukfu_solver.plays.Play`."""
         if self.advice is not None:
             return self.advice.recommendation
-        assert self.decision is not None
-        return self.decision.best
+        assert self.analysis is not None and self.analysis.best is not None
+        return self.analysis.best.move
 
 
 def hint(
@@ -207,35 +222,31 @@ def hint(
     time_budget: float | None = None,
     infer: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    against: str | None = DEFAULT_AGAINST,
 ) -> Hint:
     """The hint for ``view``'s seat, which must be to move: at the calling phase ``advise`` on its
     hand and seat as ``lukfu advise`` answers by default (anytime: up to ``ANYTIME_SAMPLES``,
     stopped by the sequential test or the default budget, ``time_budget`` seconds if given), or
     with exactly ``samples``; ``limits`` default to ``ADVICE_MAX_NODES`` a solve. In the play
-    phase ``PimcPlayer(level, seed).analyse(view)`` (with ``infer``, the analysis of
-    ``pool_player(level, seed, carry=False)``: the module notes), its candidates with every sure
-    lead added. ``progress(done, total)`` hears of the call's samples as they are valued (the play
-    phase, bounded by the level's node budget, reports nothing)."""
-    if level not in LEVELS:
-        raise NotationError("level", _("a pimc level is 1-5, got {level}").format(level=level))
+    phase :func:`~lukfu_solver.analysis.moves.weigh_moves` at the level's work (``samples``, if given,
+    instead of its sampled deals; ``infer``: weighed by the opponent model); a single legal move
+    is not weighed. ``progress(done, total)`` hears of the samples as they are valued.
+    ``against``: the opponents' strength the call's values are calibrated against (``advise``'s;
+    a table passes its own)."""
+    level_work = hint_work(level)  # a NotationError naming the level first
     if view.to_move != view.seat:
         raise NotationError("view", _("seat {seat} is not to move").format(seat=view.seat))
     t0 = time.perf_counter()
     if view.caller is None:
         lim = limits or make_limits(None, None, ADVICE_MAX_NODES)
         n, budget = advice_budget(samples, time_budget, view.seat)  # no samples: advise's own default
-        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget)
+        adv = advise(view.hand, view.seat, n, seed, jobs, lim, progress, budget=budget, against=against)
         return Hint("call", level, seed, adv, None, time.perf_counter() - t0, view=view, limits=lim)
-    player = pool_player(level, seed, carry=False) if infer else PimcPlayer(level, seed=seed)
-    own = player.candidates
-
-    def candidates(v: SeatView) -> list[Play]:
-        """The player's candidates and every lead sure of its trick (never left out)."""
-        chosen = own(v)
-        return chosen + [m for m in sure_leads(v) if m not in chosen] if len(chosen) > 1 else chosen
-
-    setattr(player, "candidates", candidates)  # noqa: B010 - this one decision's candidates, not the player's
-    decision = player.analyse(view)
-    weighed = [e.move for e in decision.moves]
-    left = _plain_left_out(view, weighed) if len(weighed) > 1 else []
-    return Hint("play", level, seed, None, decision, time.perf_counter() - t0, left, view=view)
+    work = dataclasses.replace(level_work.with_samples(samples), infer=infer)
+    legal = view.sorted_legal_moves()
+    if len(legal) == 1:
+        only = ViewAnalysis(view, [ChoiceEstimate(legal[0], 0.0, 0.0, ())], 0, seed, None, False, 0, 0.0)
+        return Hint("play", level, seed, None, only, time.perf_counter() - t0, view=view, work=work)
+    analysis = weigh_moves(view, work, seed, jobs=jobs, progress=progress)
+    left = left_out(view, [e.move for e in analysis.moves])  # type: ignore[misc]
+    return Hint("play", level, seed, None, analysis, time.perf_counter() - t0, left, view=view, work=work)

@@ -4,11 +4,13 @@ A record (``docs/records.md``) holds every call and play of a deal. The review j
 decision that had more than one legal choice — the call (R3), every lead, beating play, discard
 and claim — twice:
 
-- **from the seat's own view** (what it could know at that moment): the expected points of every
-  legal move over sampled deals (the one PIMC core, exactly as ``analyse`` values the view; the
-  call exactly as ``advise`` values the dealt hand), the move played, and its **loss** against the
-  best move, whose error is the **paired** standard error (both moves valued on the same sampled
-  deals, so the luck of the deal cancels);
+- **from the seat's own view** (what it could know at that moment): the expected points of each
+  candidate move over sampled deals (the one evaluation of a decision, as the hint and
+  ``analyse`` value the view; the call exactly as ``advise`` values the dealt hand), the move
+  played, and its **loss** against the best move, whose error is the **paired** standard error
+  (both moves valued on the same sampled deals, so the luck of the deal cancels); a loss not
+  more than :data:`CLEAR_Z` of its errors is **within error** of the best
+  (:func:`within_error`), and is never called worse;
 - **with all cards seen**: the exact value before and after the move (the one solver, as
   ``solve`` gives it), so the move's **cost** with every card in view.
 
@@ -79,6 +81,18 @@ MIN_VERDICT_SAMPLES = 8
 sampled deal it is 0), so an answer cut short by ``--time`` stays without a verdict."""
 
 
+def within_error(loss: float, stderr: float) -> bool:
+    """True when a move's loss against the best (the seat's points, with its paired standard
+    error) is within error: not more than :data:`CLEAR_Z` standard errors above 0, the margin a
+    verdict needs, so the sampled deals cannot tell it from the best (the best itself, and a move
+    as good on every deal, are within error; a loss the same on every deal is not).
+
+    >>> within_error(0.0, 0.0), within_error(0.63, 0.63), within_error(1.3, 0.6), within_error(0.5, 0.0)
+    (True, True, False, False)
+    """
+    return loss <= CLEAR_Z * stderr
+
+
 def grades(role: str) -> Grades:
     """The thresholds of a role: ``"caller"`` (also the call) or ``"non-caller"``."""
     return CALLER_GRADES if role == "caller" else NON_CALLER_GRADES
@@ -95,6 +109,16 @@ def grade(loss: float, stderr: float, samples: int, role: str) -> str | None:
         if loss >= least:
             return name
     return None
+
+
+def seat_points(role: str, caller_value: float) -> float:
+    """A seat's own points from the caller's net points: the caller's as they are, a
+    non-caller's share minus half of them (M2).
+
+    >>> seat_points("caller", 4.0), seat_points("non-caller", 4.0)
+    (4.0, -2.0)
+    """
+    return caller_value if role == "caller" else -caller_value / 2
 
 
 def luck(verdict: str | None, cost: float, role: str) -> str | None:
@@ -139,11 +163,12 @@ class MoveValue:
 
 @dataclass(frozen=True)
 class Better:
-    """The better move of a decision with a verdict (the best from the seat's view) and, with all
-    cards seen, the value after it (``exact_after``: the caller's net points; for a call, the
-    seat's own points) and the line that follows it: ``line`` is best play to the end of the deal
-    from the position ``start`` (for a play, the decision's position, and the line starts with the
-    better move; for a call, the start of the deal with the caller that choice makes)."""
+    """The move that does better with all cards seen, for a decision whose move cost something
+    there (the best with all cards seen), the value after it (``exact_after``: the caller's net
+    points; for a call, the seat's own points), better for the seat than after the move played,
+    and the line that follows it: ``line`` is best play to the end of the deal from the position
+    ``start`` (for a play, the decision's position, and the line starts with the better move; for
+    a call, the start of the deal with the caller that choice makes)."""
 
     move: str
     exact_after: float | None
@@ -200,6 +225,13 @@ class Decision:
     budget: float | None = None
     basis: str | None = None
     inference: dict[str, Any] | None = None
+    within_error: bool = True
+    """The move played is within error of the best from the seat's view (:func:`within_error`)."""
+    work: dict[str, Any] | None = None
+    """A play's work (``work.Work.to_json``); None for a call."""
+    against: str | None = None
+    """A call's: the opponents' strength its values are calibrated against (``advise``'s
+    ``against``); None for a play."""
 
     @property
     def is_call(self) -> bool:
@@ -235,6 +267,7 @@ class Decision:
             "best": self.best,
             "loss": self.loss,
             "loss_stderr": self.loss_stderr,
+            "within_error": self.within_error,
             "verdict": self.verdict,
             "exact_before": self.exact_before,
             "exact_after": self.exact_after,
@@ -249,17 +282,20 @@ class Decision:
             "incomplete": self.incomplete,
             "seed": self.seed,
             "limits": self.limits,
+            "work": self.work,
             "budget": self.budget,
             "basis": self.basis,
             "inference": self.inference,
+            "against": self.against,
         }
 
 
 @dataclass(frozen=True)
 class SeatSummary:
     """One seat's decisions summed up: how many, the points lost from its own view and with all
-    cards seen (in all and per decision), each verdict's count, the luck marks, and how often it
-    played the move its own view found best."""
+    cards seen (in all and per decision), each verdict's count, the luck marks, how often it
+    played the move its own view found best (``best``) and a move within error of it
+    (``within_error``, the best itself included)."""
 
     seat: int
     role: str
@@ -271,6 +307,7 @@ class SeatSummary:
     unlucky: int
     best: int
     points: int | None
+    within_error: int = 0
 
     @property
     def loss_per_decision(self) -> float:
@@ -296,6 +333,7 @@ class SeatSummary:
             "lucky": self.lucky,
             "unlucky": self.unlucky,
             "best": self.best,
+            "within_error": self.within_error,
             "points": self.points,
         }
 
@@ -340,6 +378,33 @@ class Review:
     def caller(self) -> int | None:
         """The caller's seat (None while nobody has called)."""
         return self.record.get("caller")
+
+    def hint_words(self) -> str:
+        """How the review's work on a play compares with the in-game hint's at the settings'
+        ``hint_level``, in the reader's language: the hint's very numbers (its work on its
+        seed, the record's), its work on other sampled deals, more work than the hint on its
+        sampled deals or on others (the review looked further), or other work (its numbers can
+        differ from the hint's)."""
+        from ..i18n import _
+        from .work import Work, hint_work
+
+        s = self.settings
+        level, seed, hint_seed = s["hint_level"], s["seed"], self.record.get("seed")
+        hint = hint_work(level)
+        work = Work(**s["work"])
+        same = hint_seed is not None and seed == hint_seed
+        fields = {"level": level, "hint": hint.words(), "seed": seed, "hint_seed": hint_seed}
+        if work == hint and same:
+            words = _("These are the hint's numbers: each play weighed as the hint at level {level} weighs it, on the same sampled deals.")
+        elif work == hint:
+            words = _("Each play weighed as the hint at level {level} weighs it, but on other sampled deals (seed {seed}; the hint's: {hint_seed}).")
+        elif work.covers(hint) and same:
+            words = _("More than the hint at level {level} weighs ({hint}), on the same sampled deals: where their numbers differ, the review looked further.")
+        elif work.covers(hint):
+            words = _("More than the hint at level {level} weighs ({hint}), on other sampled deals: its numbers can differ from the hint's.")
+        else:
+            words = _("Not the work of the hint at level {level} ({hint}): its numbers can differ from the hint's.")
+        return words.format(**fields)
 
     def to_json(self) -> dict[str, Any]:
         """The review as one JSON object (``docs/review.md``)."""
@@ -388,6 +453,7 @@ def summarise(decisions: Sequence[Decision], seat: int, role: str, points: int |
         sum(d.luck == "unlucky" for d in mine),
         sum(d.loss == 0 for d in mine),
         points,
+        sum(d.within_error for d in mine),
     )
 
 

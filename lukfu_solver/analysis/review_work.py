@@ -8,19 +8,24 @@ cluster) and give the same result anywhere:
    start of the deal with each other seat as the caller that the call needs, each solved by a
    fresh exact solver without limits (``search.make_solver``: the value, best move and best line
    ``lukfu solve POSITION`` prints);
-2. **decisions** of the reviewed seats: a play's view valued by ``analysis.moves.analyse`` (every
-   legal move on the same sampled deals, the seat's seed), the call by ``analysis.advice.advise``
-   on the dealt hand; then the verdict, the luck and, for a verdict, the line that follows the
-   better move with all cards seen.
+2. **decisions** of the reviewed seats: a play's view valued by the one evaluation of a decision,
+   ``analysis.moves.weigh_moves`` (the hint's and ``analyse``'s: the decision's candidates, and the
+   move played if it is not one, on the same sampled deals), the call by
+   ``analysis.advice.advise`` on the dealt hand; then the verdict, the luck and, where the move
+   cost something with all cards seen, the line of the move that does better with all cards seen
+   (the best line of the solve of the position before it).
 
-The work of each decision is fixed (:data:`~.defaults.REVIEW_SAMPLES` sampled deals, node limits)
+The work of each decision is fixed (:data:`~.work.REVIEW_WORK`, or the hint's at a ``level``)
 unless a time budget is asked for, so a seed gives the same review on any machine, with any
-``jobs`` and on any cluster; ``lukfu analyse VIEW --samples N --max-nodes M --seed S`` and ``lukfu
-advise HAND --seat S --samples N --max-nodes M --seed S`` print the very numbers of a decision.
+``jobs`` and on any cluster; the seed is the record's unless asked (the seed the hints of
+``lukfu play`` used), so ``level`` gives the very numbers of the hints, and ``lukfu analyse VIEW
+--samples N --max-nodes M --seed S`` and ``lukfu advise HAND --seat S --samples N --max-nodes M
+--seed S`` print those of a decision.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -31,74 +36,142 @@ from ..errors import NotationError
 from ..hidden.calls import Budget
 from ..hidden.pimc import SolveLimits, paired_difference
 from ..parallel import Workers, ordered_map
+from ..players import against_of, strength_of_name
+from ..players.pimc import DEFAULT_LEVEL
 from ..plays import CLAIM, DISCARD, Play
 from ..policy.calling import later_caller
 from ..position import Position
 from ..record import GameRecord
 from ..view import SeatView
+from .calibration import DEFAULT_AGAINST, check_against
 from .defaults import (
+    ADVICE_MAX_NODES,
     REVIEW_CALL_MAX_NODES,
-    REVIEW_MAX_NODES,
     REVIEW_SAMPLES,
     VIEW_SAMPLES,
     advice_budget,
     make_limits,
 )
-from .review import Better, Decision, MoveValue, Review, chart, grade, luck, summarise, turning_points
+from .review import (
+    Better,
+    Decision,
+    MoveValue,
+    Review,
+    chart,
+    grade,
+    luck,
+    summarise,
+    turning_points,
+    within_error,
+)
+from .work import REVIEW_WORK, Work, hint_work
 
 Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """What a review is asked for: the ``seed`` of every decision's sampled deals; ``samples``
-    per decision (None: :data:`~.defaults.REVIEW_SAMPLES`, or with a ``budget`` as many as it
-    allows); the per-solve node limits of the plays (``max_nodes``) and of the call
-    (``call_max_nodes``; None: the defaults, 0: none); ``budget``: seconds a decision (None:
-    fixed work, the same review on any machine); ``infer``: weigh a play's sampled deals by the
-    opponent model (``analyse --infer``); ``seats``: the seats whose decisions are judged."""
+    """What a review is asked for: the ``seed`` of every decision's sampled deals (None: the
+    record's, the seed the hints of ``lukfu play`` used); ``level``: judge each play at the
+    in-game hint's work at that level (:func:`~.work.hint_work`) and the call as the hint answers
+    it (``advise``'s own default), so the review gives the hints' numbers (None: the review's own
+    work, :data:`~.work.REVIEW_WORK`); ``samples`` per decision (None: the work's, or with a
+    ``budget`` as many as it allows); the per-solve node limits of the plays (``max_nodes``) and
+    of the call (``call_max_nodes``; None: the defaults, 0: none); ``budget``: seconds a decision
+    (None: fixed work, the same review on any machine); ``infer``: weigh a play's sampled deals by
+    the opponent model (``analyse --infer``); ``seats``: the seats whose decisions are judged;
+    ``hints``: the level of the hints the review is compared with in words (None: ``level``, or
+    the default level); ``against``: the opponents' strength the call's values are calibrated
+    against, as ``advise`` takes it (None: what the record's names tell of each seat's opponents,
+    as the table's hint was calibrated, :meth:`call_against`)."""
 
-    seed: int = 0
+    seed: int | None = None
     samples: int | None = None
     max_nodes: int | None = None
     call_max_nodes: int | None = None
     budget: float | None = None
     infer: bool = False
     seats: tuple[int, ...] = (0, 1, 2)
+    level: int | None = None
+    hints: int | None = None
+    against: str | None = None
+
+    def for_record(self, record: GameRecord) -> ReviewSettings:
+        """These settings with the seed resolved: the record's own when none is asked (0 when the
+        record has none)."""
+        if self.seed is not None:
+            return self
+        return dataclasses.replace(self, seed=record.seed if record.seed is not None else 0)
+
+    @property
+    def hint_level(self) -> int:
+        """The level of the hints the review is compared with."""
+        return self.hints if self.hints is not None else self.level if self.level is not None else DEFAULT_LEVEL
+
+    @property
+    def play_work(self) -> Work:
+        """The work of a play decision: the hint's at ``level`` or the review's, with the
+        sampled deals, node limit, time budget and inference asked for."""
+        work = hint_work(self.level) if self.level is not None else REVIEW_WORK
+        samples = self.samples
+        if samples is None and self.budget is not None:
+            samples = VIEW_SAMPLES  # at most, with a budget
+        if self.max_nodes is not None:
+            work = dataclasses.replace(work, max_nodes=self.max_nodes or None)
+        return dataclasses.replace(work.with_samples(samples), seconds=self.budget, infer=self.infer)
 
     @property
     def play_samples(self) -> int:
         """Sampled deals of a play decision (at most, with a budget)."""
-        if self.samples is not None:
-            return self.samples
-        return VIEW_SAMPLES if self.budget is not None else REVIEW_SAMPLES
+        return self.play_work.samples
 
     @property
     def play_limits(self) -> SolveLimits:
-        """The per-solve limits of a play decision."""
-        return make_limits(self.max_nodes, None, REVIEW_MAX_NODES)
+        """The node limit of one solve of a play decision (the work's ``max_nodes``; a node
+        budget lowers it decision by decision, as each decision's ``limits`` say)."""
+        return SolveLimits(self.play_work.max_nodes)
 
     @property
     def call_limits(self) -> SolveLimits:
-        """The per-solve limits of the call."""
-        return make_limits(self.call_max_nodes, None, REVIEW_CALL_MAX_NODES)
+        """The per-solve limits of the call: the hint's (``advise``'s) at a ``level``, else the
+        review's."""
+        default = ADVICE_MAX_NODES if self.level is not None else REVIEW_CALL_MAX_NODES
+        return make_limits(self.call_max_nodes, None, default)
 
     def call_request(self, seat: int) -> tuple[int, Budget | None]:
-        """The call's samples and stopping rule, as ``advise`` takes them."""
-        if self.budget is None:
+        """The call's samples and stopping rule, as ``advise`` takes them: at a ``level`` the
+        hint's (``advise``'s own default unless ``samples``), else a fixed number."""
+        if self.budget is None and self.level is None:
             return advice_budget(self.samples or REVIEW_SAMPLES, None, seat)
         return advice_budget(self.samples, self.budget, seat)
 
+    def call_against(self, record: GameRecord, seat: int) -> str:
+        """The strength ``seat``'s call is calibrated against: ``against`` if asked, else its
+        opponents' as the record names them (:func:`~lukfu_solver.players.against_of`, as
+        ``lukfu play`` and the web table calibrate the hint), else ``advise``'s default when a
+        name tells no strength (a person's)."""
+        if self.against is not None:
+            return check_against(self.against)
+        names = record.players or ("", "", "")
+        strengths = [strength_of_name(n) for i, n in enumerate(names) if i != seat]
+        known = [x for x in strengths if x is not None]
+        return against_of(known) if len(known) == len(strengths) else DEFAULT_AGAINST
+
     def to_json(self) -> dict[str, Any]:
-        """The settings as JSON data (the requested samples and the limits actually used)."""
+        """The settings as JSON data (the requested samples, the limits and the work actually
+        used)."""
         return {
             "seed": self.seed,
+            "level": self.level,
+            "hint_level": self.hint_level,
             "samples": self.play_samples,
             "max_nodes": self.play_limits.max_nodes,
+            "work": self.play_work.to_json(),
             "call_samples": self.call_request(1)[0],
             "call_max_nodes": self.call_limits.max_nodes,
             "budget": self.budget,
             "infer": self.infer,
+            "against": self.against,
             "seats": list(self.seats),
         }
 
@@ -154,6 +227,7 @@ class PlayTask(NamedTuple):
     exact_after: float
     exact_best: str | None
     settings: ReviewSettings
+    exact_line: tuple[str, ...] = ()
 
 
 class CallTask(NamedTuple):
@@ -173,6 +247,7 @@ class CallTask(NamedTuple):
     play_start: str
     pass_start: str
     settings: ReviewSettings
+    against: str = DEFAULT_AGAINST
 
 
 def kind_of(pos: Position, move: Play) -> str:
@@ -197,14 +272,18 @@ def _rounded(x: float) -> float:
 
 
 def judge_play(task: PlayTask) -> tuple[Decision, float]:
-    """Judge one play decision (the analysis of its view, the verdict, the luck, the better line)
-    and return it with the CPU seconds it took."""
-    from .moves import analyse
+    """Judge one play decision (the one evaluation of its view, the verdict, the luck, the better
+    line) and return it with the CPU seconds it took."""
+    from .moves import candidates, weigh_moves
 
     t0 = time.process_time()
     s = task.settings
+    assert s.seed is not None, "the settings' seed is resolved for the record"
     view = SeatView.parse(task.view)
-    a = analyse(view, s.play_samples, s.seed, 1, s.play_limits, budget=s.budget, infer=s.infer)
+    played_move = Play.parse(task.played)
+    work = s.play_work
+    weighed = candidates(view)
+    a = weigh_moves(view, work, s.seed, extra=[played_move])
     best = a.moves[0]
     moves = []
     for e in a.moves:
@@ -213,12 +292,12 @@ def judge_play(task: PlayTask) -> tuple[Decision, float]:
     played = next(m for m in moves if m.move == task.played)
     verdict = grade(played.loss, played.loss_stderr, a.samples, task.role)
     cost = seat_cost(task.role, task.exact_before, task.exact_after)
-    better = None
-    if verdict is not None:
-        better = better_line(Position.parse(task.position), Play.parse(str(best.move)))
     pos = Position.parse(task.position)
+    better = None
+    if cost > 0 and task.exact_best is not None:
+        better = Better(task.exact_best, task.exact_before, task.exact_line, task.position)
     decision = Decision(
-        kind=kind_of(pos, Play.parse(task.played)),
+        kind=kind_of(pos, played_move),
         seat=task.seat,
         role=task.role,
         played=task.played,
@@ -241,25 +320,16 @@ def judge_play(task: PlayTask) -> tuple[Decision, float]:
         luck=luck(verdict, cost, task.role),
         better=better,
         samples=a.samples,
-        requested_samples=s.play_samples,
+        requested_samples=work.samples,
         incomplete=a.incomplete,
         seed=s.seed,
-        limits=s.play_limits.to_json(),
+        limits=work.limits(len(weighed)).to_json(),
         budget=s.budget,
         inference=None if a.weights is None else a.weights.to_json(),
+        within_error=within_error(played.loss, played.loss_stderr),
+        work=work.to_json(),
     )
     return decision, time.process_time() - t0
-
-
-def better_line(pos: Position, move: Play) -> Better:
-    """The better ``move`` played in ``pos`` and, with all cards seen, the value after it and the
-    best line that follows (a fresh solve, as ``lukfu solve`` of the position after it)."""
-    start = str(pos)
-    pos.push(move)
-    if pos.outcome is not None:
-        return Better(str(move), float(pos.outcome.points[pos.caller]), (str(move),), start)
-    after = exact_value(str(pos))
-    return Better(str(move), after.value, (str(move), *after.line), start)
 
 
 def judge_call(task: CallTask) -> tuple[Decision, float]:
@@ -271,7 +341,7 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
     t0 = time.process_time()
     s = task.settings
     count, stop = s.call_request(task.seat)
-    adv = advise(parse_cards(task.hand), task.seat, count, s.seed, 1, s.call_limits, budget=stop)
+    adv = advise(parse_cards(task.hand), task.seat, count, s.seed, 1, s.call_limits, budget=stop, against=task.against)
     best = adv.recommendation
     gap = abs(adv.play.mean - adv.pass_.mean)
     se = _rounded(adv.gap_stderr)
@@ -293,9 +363,10 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
     exact_best = max(("play", "pass"), key=lambda c: (exact[c], c == task.played))
     cost = exact[exact_best] - exact[task.played]
     better = None
-    if verdict is not None:
-        line = task.play_line if best == "play" else task.pass_line
-        better = Better(best, exact[best], line, task.play_start if best == "play" else task.pass_start)
+    if cost > 0:  # the choice that does better with all cards seen, and its line
+        line = task.play_line if exact_best == "play" else task.pass_line
+        start = task.play_start if exact_best == "play" else task.pass_start
+        better = Better(exact_best, exact[exact_best], line, start)
     decision = Decision(
         kind="call",
         seat=task.seat,
@@ -326,6 +397,8 @@ def judge_call(task: CallTask) -> tuple[Decision, float]:
         limits=s.call_limits.to_json(),
         budget=s.budget,
         basis=adv.basis,
+        within_error=within_error(played.loss, played.loss_stderr),
+        against=adv.against,
     )
     return decision, time.process_time() - t0
 
@@ -360,7 +433,7 @@ def review_record(
 
     The record is checked first (``GameRecord.replay``: a NotationError names its first fault).
     """
-    s = settings or ReviewSettings()
+    s = (settings or ReviewSettings()).for_record(record)
     wall, cpu0 = time.perf_counter(), time.process_time()
     positions = record.replay()
     caller = record.caller
@@ -393,6 +466,7 @@ def review_record(
                 exact_before=values[t.index].value,
                 exact_after=values[t.index + 1].value,
                 exact_best=values[t.index].best,
+                exact_line=values[t.index].line,
             )
             for t in plan
         ]
@@ -408,7 +482,7 @@ def review_record(
         summarise(decisions, seat, _role(seat, caller), None if points is None else points[seat]) for seat in s.seats
     )
     chart_seat = s.seats[0] if len(s.seats) == 1 else caller
-    solves = len(texts) + sum(d.better is not None and not d.is_call and len(d.better.line) > 1 for d in decisions)
+    solves = len(texts)
     return Review(
         record=record.to_json(),
         decisions=tuple(decisions),
@@ -493,6 +567,7 @@ def _call_tasks(
                 starts[seat],
                 pass_start,
                 s,
+                s.call_against(record, seat),
             )
         )
     return tasks

@@ -13,8 +13,7 @@ asks of its players. :func:`make_player` builds one from a short spec:
   (1–5): samples the hidden cards, evaluates every candidate move in every sample with the
   exact solver (node-limited) or a rule-player playout, and picks the best mean; sampling,
   evaluation, estimates and the call valuation are the PIMC core's (``hidden.pimc``).
-- ``easy``, ``medium``, ``strong`` — the plain strengths a table offers (:data:`STRENGTHS`:
-  ``rule``, ``pimc:3``, ``pimc:4``);
+- ``easy``, ``medium``, ``strong`` — the plain strengths a table offers (:data:`STRENGTHS`);
 - ``ipimc`` / ``ipimc:L`` — the PIMC player over deals weighted by what the other seats did
   (``players/ipimc.py``): a pool of four times its samples weighed by the rule model and carried
   between its decisions, the configuration measured ahead of ``pimc``.
@@ -32,10 +31,23 @@ the solver by nodes, never by time).
 from ..policy.rule import RulePlayer
 from .pimc import CALL_CALIBRATION, DEFAULT_LEVEL, LEVELS, MoveValue, PimcDecision, PimcPlayer
 from .random import RandomPlayer
-from .registry import PLAYER_KINDS, SPEC_HELP, STRENGTHS, Player, make_player, player_factory
+from .registry import (
+    PLAYER_KINDS,
+    SPEC_HELP,
+    STRENGTHS,
+    Player,
+    against_of,
+    make_player,
+    player_factory,
+    strength_of,
+    strength_of_name,
+)
 
 __all__ = [
+    "against_of",
     "player_factory",
+    "strength_of",
+    "strength_of_name",
     "CALL_CALIBRATION",
     "DEFAULT_LEVEL",
     "LEVELS",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from .. import i18n
@@ -32,11 +32,14 @@ class Player(Protocol):
 
 
 PLAYER_KINDS = ("random", "rule", "pimc", "ipimc")
-STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:3", "strong": "pimc:4"}
+STRENGTHS: dict[str, str] = {"easy": "rule", "medium": "pimc:1", "strong": "ipimc"}
 """Opponents by plain strength, weakest first (what a person picks at a table: ``lukfu play
 --opponents medium``), and the engine each one is: the rule player (instant), the PIMC player at
-level 3 (+0.97 points a deal against two rule players, ``bench/results/strength.json``) and at
-level 4 (twice the sampled deals and more solving). :func:`make_player` accepts the names."""
+level 1, and PIMC at level 3 with its sampled deals weighed by what the other seats did
+(``ipimc``). Each is measured stronger than the one below by more than 0.2 points a deal in
+matches of 1,200 games (``bench/results/strength-names.json``, ``docs/pimc.md``); the levels of
+plain PIMC from 2 up were not told apart from level 3, nor ``ipimc`` above level 3 from ``ipimc``.
+:func:`make_player` accepts the names."""
 SPEC_HELP = (
     "random | rule[:T] (call threshold) | pimc[:L[:C]] (level 1-5, call calibration C) | "
     "ipimc[:L[:P[c]]] (pimc with inference; default: the deals weighed by the others' calls and plays, "
@@ -118,6 +121,48 @@ def make_player(spec: str, seed: int = 0) -> Player:
     raise NotationError(
         "player", i18n._("unknown player {spec} (players: {players})").format(spec=repr(spec), players=SPEC_HELP)
     )
+
+
+def strength_of(spec: str) -> str:
+    """The plain strength (:data:`STRENGTHS`) nearest an engine spec, for calibrating against it:
+    a strength is itself; ``random`` and ``rule`` are ``easy``, ``pimc`` ``medium``, ``ipimc``
+    ``strong``.
+
+    >>> [strength_of(s) for s in ("medium", "rule:4", "pimc:5", "ipimc:2", "random")]
+    ['medium', 'easy', 'medium', 'strong', 'easy']
+    """
+    text = spec.strip().lower()
+    if text in STRENGTHS:
+        return text
+    kind = text.partition(":")[0]
+    return {"random": "easy", "rule": "easy", "pimc": "medium"}.get(kind, "strong")
+
+
+def against_of(opponents: Sequence[str]) -> str:
+    """The strength a seat's values are calibrated against at a table with ``opponents`` (their
+    specs or strengths): theirs when they are alike, else the stronger's (the smaller correction).
+
+    >>> against_of(["easy", "rule"]), against_of(["medium", "easy"])
+    ('easy', 'medium')
+    """
+    order = list(STRENGTHS)
+    return max((strength_of(s) for s in opponents), key=order.index)
+
+
+def strength_of_name(name: str) -> str | None:
+    """The plain strength a record's player name tells: a strength or an engine spec, alone, with
+    a table's letter (``medium A``) or a match's number (``rule#2``) after it; None for any other
+    name (a person, ``you``).
+
+    >>> [strength_of_name(n) for n in ("easy B", "rule#1", "pimc:2 A", "ipimc", "you", "ann")]
+    ['easy', 'easy', 'medium', 'strong', None, None]
+    """
+    spec = name.strip().partition(" ")[0].partition("#")[0]
+    try:
+        make_player(spec, 0)
+    except NotationError:
+        return None
+    return strength_of(spec)
 
 
 def player_factory(spec: str) -> Callable[[int], Player]:

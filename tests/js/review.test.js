@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { drawnPoints, reviewMarks } from "../../web/static/js/review.js";
+import { drawnPoints, reviewMarks, viewWords } from "../../web/static/js/review.js";
 
 test("a line steps over the points without a value, so it runs on unbroken", () => {
   const graph = [
@@ -29,4 +29,12 @@ test("the verdicts' marks go on the plays they judge; calls and luck carry none"
   assert.equal(marks.get(4)[0], "??");
   assert.equal(marks.get(9)[0], "?!");
   assert.equal(reviewMarks(null).size, 0);
+});
+
+test("a loss within its error is never worded as worse than the best", () => {
+  const d = { call: false, best: "T4", loss: 0.63, error: 0.63, within_error: true, samples: 24, mean: 3.2 };
+  assert.equal(viewWords(d), "From your view: within error of the best, T4 (0.63 ± 0.63 points below it, 24 sampled deals).");
+  assert.equal(viewWords({ ...d, loss: 2.5, error: 0.5, within_error: false }), "From your view: 2.50 ± 0.50 points below T4 (24 sampled deals).");
+  assert.equal(viewWords({ ...d, loss: 0 }), "From your view: the best move, +3.20 points expected (24 sampled deals).");
+  assert.equal(viewWords({ ...d, call: true, best: "pass", loss: 1.2, error: 0.8 }).includes("within error of the best, pass"), true);
 });

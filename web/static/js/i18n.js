@@ -2,7 +2,7 @@
 // Mark every message as the Python code does: _("…"), ngettext("…", "…", n), pgettext("ctx", "…"),
 // with double-quoted literals, so `python -m lukfu_solver.i18n_catalogues extract` finds them.
 
-const state = { lang: "en", plural: null, messages: {}, number: { group: ",", point: ".", fewest: 4, indian: false } };
+const state = { lang: "en", plural: null, messages: {}, number: { group: ",", point: ".", fewest: 4, indian: false, percent: "{n}%" } };
 
 /** Load the catalogue of `code` (the messages the page uses and the plural rule as a table). */
 export async function loadLanguage(code, fetchJson) {
@@ -91,13 +91,18 @@ export function number(x, decimals = 0, sign = false) {
 /** Points with their sign, as lukfu's render.signed: +4, -2, 0; with `decimals` +1.25, +0.00
  * (in the reader's way: +1,25). */
 export function signed(x, decimals = 0) {
-  if (decimals) return number(x, decimals, true);
-  return Math.round(x) ? number(x, 0, true) : "0";
+  const text = number(x, decimals, true);
+  return decimals || text !== "+0" ? text : "0";
 }
 
-/** A share as a whole percentage: 0.237 -> "24%". */
+/** A probability or a share of sampled deals as a whole percentage, as lukfu's i18n.percent
+ * writes it: 24% (24 % in Russian and Spanish), never 0% or 100% but "<1%" and ">99%". */
 export function percent(p) {
-  return `${Math.round(p * 100)}%`;
+  const form = state.number.percent || "{n}%";
+  const whole = Number((Math.max(0, Math.min(1, p)) * 100).toFixed(0));
+  if (whole < 1) return "<" + fmt(form, { n: 1 });
+  if (whole > 99) return ">" + fmt(form, { n: 99 });
+  return fmt(form, { n: whole });
 }
 
 /** Seconds with one decimal in the language's words ("0.4 s", "0,4 с"), as lukfu's i18n.seconds. */

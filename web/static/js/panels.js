@@ -22,6 +22,9 @@ export function adviceElement(a) {
   );
   rows.append(body);
   box.append(rows);
+  if (a.against && a.uncalibrated) {
+    box.append(el("p", "small", fmt(_("Against {against} opponents: what such deals bring against them (the deals played out with every card in view gave play {play}, pass {pass_}: perfect opponents)"), { against: pgettext("strength", a.against), play: signed(a.uncalibrated.play, 2), pass_: signed(a.uncalibrated.pass, 2) })));
+  }
   box.append(el("p", "", fmt(_("Reason: {reason}"), { reason: a.said.reason })));
   if (a.said.reasons.length) {
     box.append(el("h4", "", _("What decides the hand:")));

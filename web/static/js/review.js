@@ -67,7 +67,8 @@ function summaryElement(s) {
     counts.append(el("span", `count verdict-${key}`, fmt(words[key], { n: v[key] }), " ", el("b", "mark", VERDICTS[key][0])));
   }
   box.append(counts);
-  box.append(el("p", "", fmt(_("Your best move from your view: {best} of {n}; lucky {lucky}, unlucky {unlucky}."), { best: s.best, n: s.decisions, lucky: s.lucky, unlucky: s.unlucky })));
+  const within = s.within_error ?? s.best;
+  box.append(el("p", "", fmt(_("Within error of your best move from your view: {within} of {n} (the best itself: {best}); lucky {lucky}, unlucky {unlucky}."), { within, best: s.best, n: s.decisions, lucky: s.lucky, unlucky: s.unlucky })));
   return box;
 }
 
@@ -96,8 +97,17 @@ function lineElement(better, names, you, olds) {
   return box;
 }
 
+/** Your move from your view: the best, within error of the best (never called worse), or how far
+ * below it ± the error, as the terminal's review says it. */
+export function viewWords(d) {
+  const fields = { loss: points(d.loss), se: points(d.error || 0), best: moveWord(d.best), n: samplesText(d.samples) };
+  if (!d.loss) return fmt(_("From your view: the best move, {mean} points expected ({n})."), { mean: signed(d.mean || 0, 2), n: fields.n });
+  if (d.within_error) return fmt(_("From your view: within error of the best, {best} ({loss} ± {se} points below it, {n})."), fields);
+  return fmt(_("From your view: {loss} ± {se} points below {best} ({n})."), fields);
+}
+
 /** One decision: where, its cards and mark, the loss from your view, the cost with every card
- * seen, the better move and the line after it. */
+ * seen, the move that does better with every card seen and the line after it. */
 function decisionElement(d, ctx, turning) {
   const key = d.verdict || d.luck;
   const item = el("li", "decision" + (key ? ` verdict-${key}` : "") + (turning ? " turning" : ""));
@@ -112,20 +122,16 @@ function decisionElement(d, ctx, turning) {
   }
   if (turning) head.append(" ", el("span", "turning-badge", _("turning point")));
   item.append(head);
-  const view = d.loss > 0.005
-    ? fmt(_("From your view: {loss} ± {se} points below {best} ({n})."), { loss: points(d.loss), se: points(d.error || 0), best: moveWord(d.best), n: samplesText(d.samples) })
-    : fmt(_("From your view: the best move, {mean} points expected ({n})."), { mean: signed(d.mean || 0, 2), n: samplesText(d.samples) });
-  item.append(el("p", "", view));
+  item.append(el("p", "", viewWords(d)));
   const cost = d.cost
     ? fmt(_("With all cards seen it cost you {cost} ({change})."), { cost: fmt(ngettext("{n} point", "{n} points", Math.round(d.cost)), { n: Math.round(d.cost) }), change: changeWords(d) })
     : fmt(_("With all cards seen it cost you nothing ({change})."), { change: changeWords(d) });
   item.append(el("p", "", cost));
-  if (d.exact_best && d.cost && !d.call) item.append(el("p", "", fmt(_("Best with all cards seen: {move}."), { move: moveWord(d.exact_best) })));
   const b = d.better;
   if (b) {
     const after = d.call
-      ? fmt(_("After {move}, with all cards seen: {value} in your points."), { move: term(b.move), value: signed(b.exact_after || 0) })
-      : fmt(_("After {move}, with all cards seen the caller's result is {value}:"), { move: moveWord(b.move), value: signed(b.exact_after || 0) });
+      ? fmt(_("Better with all cards seen: {move}, {value} in your points."), { move: term(b.move), value: signed(b.exact_after || 0) })
+      : fmt(_("Better with all cards seen: {move}; after it the caller's result is {value}:"), { move: moveWord(b.move), value: signed(b.exact_after || 0) });
     item.append(el("p", "better", after));
     if (b.tricks && b.tricks.length) item.append(lineElement(b, ctx.names, ctx.you, ctx.olds));
   }
@@ -138,6 +144,7 @@ export function reviewElement(game, review, names) {
   const mine = (review.summary.seats || []).find((s) => s.seat === review.seat);
   const top = el("div", "review-top");
   if (mine) top.append(summaryElement(mine));
+  if (review.hint_words) top.append(el("p", "small hint-words", review.hint_words));
   const you = review.seat;
   if (review.graph && review.graph.length) top.append(reviewGraph(review.graph, review.decisions, you === review.caller));
   box.append(top);
