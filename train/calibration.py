@@ -34,7 +34,7 @@ FIT_SEEDS = {"easy": 5101, "medium": 5102, "strong": 5103}
 FIT_DEALS = {"easy": 300, "medium": 300, "strong": 150}
 DATA = RESULTS_DIR / "calibration-data.jsonl"
 OUT = REPO_DIR / "lukfu_solver" / "data" / CALIBRATION_FILE
-RIDGE = 1.0
+RIDGE = 10.0
 """Pseudo-decisions pulling each line's slope towards 1 (a few dozen decisions at a seat must
 not tilt it much)."""
 
