@@ -219,7 +219,7 @@ def analyse(
     --solve-time also stops each solve after SECONDS); a solve stopped early counts an estimate and
     the output says how many were. Measured times: docs/pimc.md. A progress bar with the time left
     is shown on stderr on a terminal. --json prints one object: `{"input": "view", "view", "seat",
-    "caller", "to_move", "old", "points", "moves": [{"move", "mean", "stderr", "values"}], "best",
+    "caller", "to_move", "old", "points", "moves": [{"move", "mean", "stderr", "values"}], "left_out", "best",
     "p_best", "samples", "requested_samples", "stopped_early", "solves", "incomplete", "seed",
     "limits", "sampler", "seconds"}` (with "message" instead when it is not your turn), or
     `{"input": "hand", "hand", "seat", "old", "sets", "runs", "sure_fu", "call_score", "advice",
