@@ -55,7 +55,7 @@ def test_the_anytime_advice_refines_each_branch_with_its_own_variance(monkeypatc
     samples = [CallSample(p, q, True, 2, 0, 1) for p, q in zip(plays, passes, strict=True)]
     valuation = CallValuation(estimate("play", plays, plays, 0), estimate("pass", passes, passes, 0), 0.5, samples)
     monkeypatch.setattr(advice, "call_values", lambda *args, **kwargs: valuation)
-    adv = advise(MASTER, 0, 8, 2, 1, SolveLimits(1000), budget=Budget(5.0, 3.0, 8))
+    adv = advise(MASTER, 0, 8, 2, 1, SolveLimits(1000), budget=Budget(5.0, 3.0, 8), against=None)  # PIMC's own
     m = adv.model
     assert m is not None and adv.basis == "model + exact PIMC"
     assert adv.play.mean == refine(m.play, m.play_error, plays, typical=m.play_var)[0]

@@ -89,7 +89,7 @@ def test_other_seats_and_no_table_keep_the_advice_budget(monkeypatch: pytest.Mon
 
 
 def test_no_time_left_gives_the_models_answer_and_says_so() -> None:
-    adv = advise(MASTER, 0, 128, 3, budget=Budget(0.0, 3.0, 8))
+    adv = advise(MASTER, 0, 128, 3, budget=Budget(0.0, 3.0, 8), against=None)  # the model's own, uncalibrated
     assert adv.samples == 0 and adv.basis == "model" and adv.model is not None
     assert adv.play.mean == pytest.approx(adv.model.play)
 

@@ -46,14 +46,14 @@ def test_without_a_budget_the_work_is_fixed() -> None:
 
 
 def test_a_tiny_budget_gives_the_model_answer_and_says_so() -> None:
-    adv = advise(WEAK, 0, 32, 0, 1, SolveLimits(16_000_000), budget=Budget(1e-6))
+    adv = advise(WEAK, 0, 32, 0, 1, SolveLimits(16_000_000), budget=Budget(1e-6), against=None)  # uncalibrated
     assert adv.samples == 0 and adv.stopped == "time" and adv.basis == "model"
     assert adv.model is not None and adv.play.mean == pytest.approx(adv.model.play)
     assert adv.recommendation == adv.model.recommendation
 
 
 def test_the_budget_refines_the_model_with_the_samples() -> None:
-    adv = advise(STRONG, 1, 32, 0, 1, SMALL, budget=Budget(None, 3.0, 4))
+    adv = advise(STRONG, 1, 32, 0, 1, SMALL, budget=Budget(None, 3.0, 4), against=None)  # uncalibrated
     assert adv.basis.startswith("model + ") and adv.pimc is not None and adv.samples >= 4
     pimc_play = adv.pimc[0]
     assert adv.model is not None

@@ -3,6 +3,7 @@ place that shows the values says what they are against."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,11 +12,12 @@ from typer.testing import CliRunner
 from lukfu_cli.app import app
 from lukfu_solver.analysis import calibration
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.calibration import AGAINST, DEFAULT_AGAINST, correction, load
+from lukfu_solver.analysis.calibration import AGAINST, DEFAULT_AGAINST, calibrated, correction, load, within_samples
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.errors import NotationError
 from lukfu_solver.game import dealt_hand
+from lukfu_solver.hidden.pimc import ChoiceEstimate
 from lukfu_solver.view import SeatView
 
 runner = CliRunner()
@@ -46,8 +48,8 @@ def test_the_advice_applies_the_correction_to_pimcs_own_values(seat: int) -> Non
         adv = advise(hand, seat, 4, 1, 1, LIMITS, against=against)
         c = correction(against, seat)
         assert adv.against == against and adv.uncalibrated == (raw.play.mean, raw.pass_.mean)
-        assert adv.play.mean == pytest.approx(c.play(raw.play.mean))
-        assert adv.pass_.mean == pytest.approx(c.pass_(raw.pass_.mean))
+        assert adv.play.mean == pytest.approx(within_samples(c.play(raw.play.mean), raw.play))
+        assert adv.pass_.mean == pytest.approx(within_samples(c.pass_(raw.pass_.mean), raw.pass_))
         assert adv.recommendation == ("play" if adv.play.mean > adv.pass_.mean else "pass")
 
 
@@ -58,9 +60,32 @@ def test_a_correction_in_the_file_is_what_the_advice_shows(monkeypatch: pytest.M
     fake = {"against": {a: {str(s): {"play": [1.5, 0.5], "pass": [-1.0, 2.0]} for s in range(3)} for a in AGAINST}}
     monkeypatch.setattr(calibration, "load", lambda: fake)
     adv = advise(hand, 1, 4, 1, 1, LIMITS, against="medium")
-    assert adv.play.mean == pytest.approx(1.5 + 0.5 * raw.play.mean)
-    assert adv.pass_.mean == pytest.approx(-1.0 + 2.0 * raw.pass_.mean)
+    assert adv.play.mean == pytest.approx(within_samples(1.5 + 0.5 * raw.play.mean, raw.play))
+    assert adv.pass_.mean == pytest.approx(within_samples(-1.0 + 2.0 * raw.pass_.mean, raw.pass_))
     assert adv.play.stderr == pytest.approx(0.5 * raw.play.stderr)
+
+
+def estimate(move: str, values: tuple[float, ...], mean: float, stderr: float) -> ChoiceEstimate:
+    """An estimate with these sample values and this mean (a model's prior may put it outside them)."""
+    return ChoiceEstimate(move, mean, stderr, values)
+
+
+def test_a_calibrated_mean_never_leaves_what_the_sampled_deals_could_bring() -> None:
+    """The correction's clamp: a value every sample proves certain (a +14 in every deal) is not
+    moved, a corrected mean stays in the range of the sample values (and the uncorrected mean),
+    and each standard error keeps its line's slope."""
+    play_fit, pass_fit = correction("strong", 0).play_fit, correction("strong", 0).pass_fit
+    certain = estimate("play", (14.0,) * 6, 14.0, 0.0)
+    assert correction("strong", 0).play(14.0) < 14  # the line alone would move it
+    spread = estimate("pass", (-3.0, 0.0, 1.0, 1.0), -0.25, 0.9)
+    play, pass_, gap_se = calibrated(certain, spread, 1.5, 0, "strong")
+    assert play.mean == 14 and play.stderr == 0 and play.values == certain.values
+    assert -3.0 <= pass_.mean <= 1.0 and pass_.mean == pytest.approx(min(max(correction("strong", 0).pass_(-0.25), -3.0), 1.0))
+    assert pass_.stderr == pytest.approx(0.9 * abs(pass_fit[1])) and gap_se == pytest.approx(1.5 * abs(play_fit[1]))
+    # a model's prior may put the uncorrected mean outside the samples: the range reaches it
+    assert within_samples(9.0, estimate("play", (2.0, 4.0), 8.0, 1.0)) == 8.0
+    assert within_samples(1.0, estimate("play", (2.0, 4.0), 8.0, 1.0)) == 2.0
+    assert within_samples(5.5, estimate("play", (), 5.0, 2.0)) == 5.5  # no samples (the model's answer): the line
 
 
 def test_the_hint_is_calibrated_against_the_table_s_opponents() -> None:
@@ -101,8 +126,10 @@ def test_a_correction_changes_what_the_hint_and_analyse_show(monkeypatch: pytest
     assert h.advice is not None and h.advice.uncalibrated is not None
     raw_play, raw_pass = h.advice.uncalibrated
     data = h.to_json()
-    assert data["play"]["mean"] == pytest.approx(1.5 + 0.5 * raw_play) != pytest.approx(raw_play)
-    assert data["pass"]["mean"] == pytest.approx(-1.0 + 2.0 * raw_pass)
+    raw_play_e = dataclasses.replace(h.advice.play, mean=raw_play)
+    raw_pass_e = dataclasses.replace(h.advice.pass_, mean=raw_pass)
+    assert data["play"]["mean"] == pytest.approx(within_samples(1.5 + 0.5 * raw_play, raw_play_e)) != pytest.approx(raw_play)
+    assert data["pass"]["mean"] == pytest.approx(within_samples(-1.0 + 2.0 * raw_pass, raw_pass_e))
     assert data["against"] == "medium" and data["uncalibrated"] == {"play": raw_play, "pass": raw_pass}
     assert data["command"].endswith("--seat 1 --seed 1 --against medium")
     args = ["analyse", "--deal", "5", "--seat", "1", "--seed", "1", *FAST, "--against", "medium"]
@@ -110,7 +137,7 @@ def test_a_correction_changes_what_the_hint_and_analyse_show(monkeypatch: pytest
     assert res.exit_code == 0, res.stderr
     adv = json.loads(res.stdout)["advice"]
     shown = adv["play"]["mean"]
-    assert shown == pytest.approx(1.5 + 0.5 * adv["uncalibrated"]["play"])
+    assert shown == pytest.approx(within_samples(1.5 + 0.5 * adv["uncalibrated"]["play"], raw_play_e))
     res = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.stderr
     text = " ".join(res.stdout.split())
@@ -123,8 +150,6 @@ def test_the_review_calibrates_a_call_as_the_table_s_hint(monkeypatch: pytest.Mo
     """A reviewed call is corrected against the seat's opponents as the record names them (the
     stronger's, as the table's hint is; ``strong`` when a name is a person's), or as asked, and
     gives the hint's numbers at the same work and seed."""
-    import dataclasses
-
     from lukfu_solver.analysis.review_work import ReviewSettings, review_record
     from lukfu_solver.game import play_deal
     from lukfu_solver.hidden.pimc import SolveLimits
@@ -153,4 +178,5 @@ def test_the_review_calibrates_a_call_as_the_table_s_hint(monkeypatch: pytest.Mo
             "play": (h.advice.play.mean, h.advice.play.stderr),
             "pass": (h.advice.pass_.mean, h.advice.pass_.stderr),
         }
-        assert h.advice.play.mean == pytest.approx(AGAINST.index(want) + 1.0 + h.advice.uncalibrated[0])
+        raw_play = dataclasses.replace(h.advice.play, mean=h.advice.uncalibrated[0])
+        assert h.advice.play.mean == pytest.approx(within_samples(AGAINST.index(want) + 1.0 + raw_play.mean, raw_play))

@@ -73,9 +73,9 @@ def hinted(decision: Decision, hints: dict[str, object]) -> object | None:
     return hints.get(decision.view)
 
 
-GAMES = [(2, 0), (1, 0), (1, 1), (1, 2)]
-"""(seed, the person's seat) of the followed games: the person at each seat, as the caller (2, 0;
-1, 1) and not (1, 0; 1, 2)."""
+GAMES = [(2, 0), (1, 0), (5, 1), (1, 2)]
+"""(seed, the person's seat) of the followed games: the person as the caller (2, 0: the Master;
+5, 1: after the Master passed) and not (1, 0; 1, 2)."""
 
 
 @pytest.mark.slow

@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 
 from lukfu_cli import review_cmd, review_render
 from lukfu_cli.app import app
-from lukfu_solver.analysis import review_work
+from lukfu_solver.analysis import calibration, review_work
+from lukfu_solver.analysis.calibration import AGAINST
 from lukfu_solver.analysis.moves import candidates
 from lukfu_solver.analysis.review import LUCK, VERDICTS
 from lukfu_solver.i18n import using_language
@@ -31,6 +32,8 @@ from lukfu_solver.view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "deal-175.json"
+BLUNDERS = ROOT / "examples" / "match-deal.json"
+"""A deal whose caller (seat 0) blunders twice in the play: every word of a verdict is shown."""
 LUKFU = str(Path(sys.executable).with_name("lukfu"))
 FAST = ["--samples", "8", "--max-nodes", "20000"]
 runner = CliRunner()
@@ -56,9 +59,9 @@ def review_json(*args: str, lang: str = "en") -> dict[str, Any]:
 
 
 @functools.cache
-def review_text(*args: str, lang: str = "en", columns: int = 80) -> str:
-    """The example's review in words (cached)."""
-    result = run("review", str(EXAMPLE), *FAST, *args, lang=lang, columns=columns)
+def review_text(*args: str, lang: str = "en", columns: int = 80, record: Path = EXAMPLE) -> str:
+    """The example's review in words (cached), or ``record``'s."""
+    result = run("review", str(record), *FAST, *args, lang=lang, columns=columns)
     assert result.exit_code == 0, (result.output, result.exception)
     return result.stdout
 
@@ -119,7 +122,7 @@ FORBIDDEN = [r"(?i)\bnodes?\b", r"PIMC", r"(?i)midpoint", r"(?i)\bbounds?\b", r"
 
 @pytest.mark.slow
 def test_the_review_speaks_a_players_words() -> None:
-    text = review_text("--seat", "1")
+    text = review_text("--seat", "0", record=BLUNDERS)
     for needle in ("Summary", "Turning points", "The caller's result after each trick", "blunder ??"):
         assert needle in text
     found = {p: m.group(0) for p in FORBIDDEN if (m := re.search(p, text))}
@@ -130,8 +133,8 @@ def test_the_review_speaks_a_players_words() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ru", "hi", "es"])
 def test_the_review_in_each_language(lang: str) -> None:
-    text = review_text("--seat", "1", lang=lang)
-    assert text != review_text("--seat", "1")
+    text = review_text("--seat", "0", lang=lang, record=BLUNDERS)
+    assert text != review_text("--seat", "0", record=BLUNDERS)
     left = [w for w in ENGLISH if w in text]
     assert not left, left
     assert all(cell_len(line) <= 80 for line in text.splitlines())
@@ -142,6 +145,22 @@ def test_the_review_in_each_language(lang: str) -> None:
     # numbers as the language writes them (as play writes them): 0,44 and 20 000 in Russian
     english_numbers = {"ru": r"\d\.\d|\d,\d\d\d\b", "es": r"\d\.\d\d\b|\d,\d\d\d\b", "hi": r"\d,\d\d\d,\d\d\d"}
     assert not re.findall(english_numbers[lang], text), re.findall(english_numbers[lang], text)
+
+
+@pytest.mark.slow
+def test_the_call_is_judged_on_its_values_against_the_seats_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 175's players are people: seat 1's call is calibrated against strong opponents, against
+    whom calling at seat 1 brings more than PIMC's own values (and passing less): within error of
+    passing, where PIMC's own values make it a blunder."""
+    call = next(d for d in review_json("--seat", "1")["decisions"] if d["call"])
+    assert call["played"] == "play" and call["best"] == "pass" and call["against"] == "strong"
+    assert call["verdict"] is None and call["within_error"]
+    identity = {"against": {a: {str(s): {"play": [0.0, 1.0], "pass": [0.0, 1.0]} for s in range(3)} for a in AGAINST}}
+    monkeypatch.setattr(calibration, "load", lambda: identity)
+    result = run("review", str(EXAMPLE), *FAST, "--json", "--seat", "1")
+    assert result.exit_code == 0, result.output
+    own = next(d for d in json.loads(result.stdout)["decisions"] if d["call"])
+    assert own["verdict"] == "blunder" and own["loss"] > call["loss"]
 
 
 def test_every_verdict_and_luck_mark_has_its_own_word_in_each_language() -> None:

@@ -86,15 +86,30 @@ def correction(against: str, seat: int) -> Correction:
     return Correction(against, seat, (float(play[0]), float(play[1])), (float(pass_[0]), float(pass_[1])))
 
 
+def within_samples(corrected: float, estimate: ChoiceEstimate) -> float:
+    """``corrected`` clamped into what the estimate's sampled deals could bring: the range of its
+    sample values (and its own uncorrected mean, which a model's prior may put outside them). A
+    value the samples prove certain (every sample the same) is not moved; without values, as is."""
+    if not estimate.values:
+        return corrected
+    low, high = min(*estimate.values, estimate.mean), max(*estimate.values, estimate.mean)
+    return min(max(corrected, low), high)
+
+
 def calibrated(
     play: ChoiceEstimate, pass_: ChoiceEstimate, gap_stderr: float, seat: int, against: str
 ) -> tuple[ChoiceEstimate, ChoiceEstimate, float]:
     """The advice's ``play`` and ``pass_`` estimates and its gap's standard error corrected to what
     the deals bring against ``against`` at ``seat`` (each error scaled by its fit's slope; at seat
-    2 pass is 0 by the rules and kept)."""
+    2 pass is 0 by the rules and kept). A corrected mean never leaves what the sampled deals could
+    bring (:func:`within_samples`): a certain +14 stays +14."""
     c = correction(against, seat)
-    out_play = dataclasses.replace(play, mean=c.play(play.mean), stderr=play.stderr * abs(c.play_fit[1]))
+    out_play = dataclasses.replace(
+        play, mean=within_samples(c.play(play.mean), play), stderr=play.stderr * abs(c.play_fit[1])
+    )
     out_pass = pass_
     if seat != 2:
-        out_pass = dataclasses.replace(pass_, mean=c.pass_(pass_.mean), stderr=pass_.stderr * abs(c.pass_fit[1]))
+        out_pass = dataclasses.replace(
+            pass_, mean=within_samples(c.pass_(pass_.mean), pass_), stderr=pass_.stderr * abs(c.pass_fit[1])
+        )
     return out_play, out_pass, gap_stderr * abs(c.play_fit[1])
