@@ -121,6 +121,10 @@ def dask_commands(where: Path, workers: int) -> Iterator[tuple[str, list[subproc
         worker = [dask, "worker", address, "--nworkers", str(workers), "--nthreads", "1", "--host", "127.0.0.1"]
         worker += [*http, "--death-timeout", "60", "--local-directory", str(where)]
         procs.append(subprocess.Popen(worker, **quiet))  # type: ignore[call-overload]
+        from distributed import Client
+
+        with Client(address, timeout=60) as client:  # every worker process joined, however loaded the machine
+            client.wait_for_workers(workers, timeout=120)
         yield address, procs
     finally:
         for proc in reversed(procs):
