@@ -136,6 +136,7 @@ def start_game(driver: Any, seat: int | None = None, level: int | None = None, s
     starts one: the strength, the seat, one deal or an evening, the finer settings unfolded when
     asked for; the new game's state."""
     d = driver
+    wait(d, lambda d: d.find_elements(By.ID, "btn-new"))  # the page's scripts have drawn its bar
     if not d.find_elements(By.ID, "new-deal") or not d.find_element(By.ID, "new-deal").is_displayed():
         d.find_element(By.ID, "btn-new").click()
     wait(d, lambda d: d.find_element(By.ID, "new-deal").is_displayed())
