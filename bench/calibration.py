@@ -12,19 +12,24 @@ asked): nothing is counted.
 
 Reported for each opponent strength: over the **calls** (the decisions where the calibrated
 advice says play, what a player following it calls) the mean of realized minus predicted points,
-with its standard error, calibrated (what ``advise --against A`` shows) and uncorrected; a
+with its standard error, calibrated (what ``advise --against A`` shows: the library's own
+``calibrated``, clamp included, on the range of sampled values each row keeps) and uncorrected; a
 reliability table by decile of the calibrated prediction over the calls, with a chi-square of the
 deciles' biases in units of their standard errors (with about 100 calls a decile one standard
-error is about 0.4 points, so a decile's bias says little alone); and the same means over every
-decision for play and, at seats 0 and 1, for pass. The goal: |bias| at most 0.2 points
-(0.3 against ``strong``) and at most 0.5 in every decile with 50 calls or more.
+error is about 0.4 points, so a decile's bias says little alone); what following the calibrated
+advice brings over PIMC's own on the same decisions; how often values with no bias at all would
+meet the goal with as many calls; and the same means over every decision for play and, at seats 0
+and 1, for pass. The goal: |bias| at most 0.2 points (0.3 against ``strong``) and at most 0.5 in
+every decile with 50 calls or more.
 
 The match seeds here are apart from those the correction was fitted on (``train/calibration.py``,
-``FIT_SEEDS``); :func:`decisions` is shared with the trainer, so both see the same kind of deals.
+``FIT_PLAN``); :func:`decisions` is shared with the trainer, so both see the same kind of deals.
 
 Run: ``python -m bench.calibration [--against easy,medium,strong] [--deals 1150,1150,350]
-[--out FILE]``; each opponent's rows are saved as they finish (a rerun of the same plan goes on
-where it stopped). Results: ``bench/results/calibration.json``.
+[--rows FILE] [--out FILE]``. With ``--rows``, every row is appended to a JSON-lines file as it
+comes, and a rerun goes on where the file stops; ``--report-only`` plays nothing and reports the
+whole deals in ``--rows`` (one process an opponent strength side by side, each with its own rows
+file, then one report of the files joined). Results: ``bench/results/calibration.json``.
 """
 
 from __future__ import annotations
@@ -41,17 +46,17 @@ from typing import Any
 
 from bench.common import base_parser, save_json
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.calibration import AGAINST, correction
+from lukfu_solver.analysis.calibration import AGAINST, calibrated, correction
 from lukfu_solver.analysis.defaults import ADVICE_MAX_NODES, DECIDE_MIN, DECIDE_SE, DECIDE_Z
 from lukfu_solver.game import play_deal
 from lukfu_solver.hidden.calls import Budget
-from lukfu_solver.hidden.pimc import SolveLimits
+from lukfu_solver.hidden.pimc import ChoiceEstimate, SolveLimits
 from lukfu_solver.match import iter_deal_seeds
 from lukfu_solver.players import Player, make_player
 from lukfu_solver.plays import Play
 from lukfu_solver.view import SeatView
 
-EVAL_SEEDS = {"easy": 5201, "medium": 5202, "strong": 5203}
+EVAL_SEEDS = {"easy": 5301, "medium": 5302, "strong": 5303}
 """The match seeds of the evaluation (none is a seed the correction was fitted on)."""
 DEALS = {"easy": 1150, "medium": 1150, "strong": 350}
 """Deals a run (each with the tester in its 3 places, about two decisions a deal): 1,000 calls or
@@ -131,12 +136,15 @@ def realized(deal_seed: int, tester: int, against: str, force: str) -> int:
     return rec.outcome.points[rec.players.index("tester")]
 
 
-def decisions(against: str, deals: int, seed: int) -> Iterator[dict[str, Any]]:
-    """Every decision of the tester against ``against`` over ``deals`` deals of the match seed
-    ``seed`` (each deal with the tester in each place), with the advice's values and the points
-    of calling and of passing."""
+def decisions(against: str, deals: int, seed: int, start: int = 0) -> Iterator[dict[str, Any]]:
+    """Every decision of the tester against ``against`` over deals ``start`` to ``deals - 1`` of
+    the match seed ``seed`` (each deal with the tester in each place), with the advice's values,
+    the range its sampled deals span (what :func:`~lukfu_solver.analysis.calibration.within_samples`
+    clamps to) and the points of calling and of passing."""
     samples, budget, limits = ADVICE
     for d, deal_seed in enumerate(iter_deal_seeds(seed, deals)):
+        if d < start:
+            continue
         for tester in range(3):
             table = Table(players_for(deal_seed, tester, against), tester, None)
             try:
@@ -157,22 +165,63 @@ def decisions(against: str, deals: int, seed: int) -> Iterator[dict[str, Any]]:
                 "raw_play": round(adv.play.mean, 4),
                 "raw_pass": round(adv.pass_.mean, 4),
                 "play_se": round(adv.play.stderr, 4),
+                "pass_se": round(adv.pass_.stderr, 4),
+                "play_range": _span(adv.play),
+                "pass_range": _span(adv.pass_),
                 "real_play": realized(deal_seed, tester, against, "play"),
                 "real_pass": realized(deal_seed, tester, against, "pass"),
             }
 
 
-def collect(against: str, deals: int, seed: int) -> tuple[list[dict[str, Any]], float]:
-    """:func:`decisions` as a list, with a progress line a minute on stderr, and the wall time."""
+def _span(estimate: ChoiceEstimate) -> list[float] | None:
+    """``[low, high]``: the estimate's sample values and its mean (None: no values)."""
+    if not estimate.values:
+        return None
+    return [round(min(*estimate.values, estimate.mean), 4), round(max(*estimate.values, estimate.mean), 4)]
+
+
+def collect(against: str, deals: int, seed: int, stream: Path | None = None) -> tuple[list[dict[str, Any]], float]:
+    """:func:`decisions` as a list, with a progress line a minute on stderr, and the wall time.
+
+    With ``stream`` (a JSON-lines file), each row is also appended there as it comes, and the rows
+    of every whole deal already there are kept and not played again: a run stopped at any time
+    goes on where it stopped."""
     t0 = last = time.perf_counter()
-    rows = []
-    for row in decisions(against, deals, seed):
+    rows: list[dict[str, Any]] = []
+    start = 0
+    if stream is not None:
+        rows, start = _resume(stream, against, seed)
+    out = stream.open("a", encoding="utf-8") if stream is not None else None
+    for row in decisions(against, deals, seed, start):
         rows.append(row)
+        if out is not None:
+            out.write(json.dumps({**row, "seed": seed}) + "\n")
+            out.flush()
         now = time.perf_counter()
         if now - last > 60:
             last = now
             print(f"  against {against}: deal {row['deal']}/{deals}, {len(rows)} decisions, {now - t0:,.0f} s", file=sys.stderr, flush=True)
+    if out is not None:
+        out.write(json.dumps({"against": against, "seed": seed, "done": deals}) + "\n")
+        out.close()
     return rows, time.perf_counter() - t0
+
+
+def _resume(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], int]:
+    """The rows of ``against`` and ``seed`` in ``stream`` up to its last whole deal, and the deal to
+    start from (the last deal seen may be cut short: it is played again, its rows dropped, and the
+    file rewritten without them)."""
+    if not stream.exists():
+        return [], 0
+    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
+    mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed and "deal" in r]
+    if not mine:
+        return [], 0
+    last = max(r["deal"] for r in mine)
+    keep = [r for r in lines if not (r.get("against") == against and r.get("seed") == seed and r.get("deal") == last)]
+    stream.write_text("".join(json.dumps(r) + "\n" for r in keep), encoding="utf-8")
+    rows = [{k: v for k, v in r.items() if k != "seed"} for r in mine if r["deal"] != last]
+    return rows, last
 
 
 def bias(pairs: list[tuple[float, float]]) -> dict[str, Any]:
@@ -221,11 +270,19 @@ def deciles(pairs: list[tuple[float, float]]) -> list[dict[str, Any]]:
 
 def with_calibration(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows with the calibrated values of the shipped correction (``play``, ``pass``) and the
-    calibrated advice's answer (``call``)."""
+    calibrated advice's answer (``call``): what ``advise --against`` shows, by the library's own
+    :func:`~lukfu_solver.analysis.calibration.calibrated`, clamp included (a row that keeps no
+    range of its sampled deals gets the fitted lines alone)."""
     out = []
     for r in rows:
-        c = correction(r["against"], r["seat"])
-        play, pass_ = c.play(r["raw_play"]), c.pass_(r["raw_pass"])
+        if r.get("play_range") and r.get("pass_range"):
+            play_e = ChoiceEstimate("play", r["raw_play"], r["play_se"], tuple(r["play_range"]))
+            pass_e = ChoiceEstimate("pass", r["raw_pass"], r["pass_se"], tuple(r["pass_range"]))
+            play_c, pass_c, _ = calibrated(play_e, pass_e, 0.0, r["seat"], r["against"])
+            play, pass_ = play_c.mean, pass_c.mean
+        else:
+            c = correction(r["against"], r["seat"])
+            play, pass_ = c.play(r["raw_play"]), c.pass_(r["raw_pass"])
         out.append({**r, "play": play, "pass": pass_, "call": play > pass_})
     return out
 
@@ -240,6 +297,7 @@ def report(against: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     overall = bias(calibrated)
     worst = max((abs(d["bias"]) for d in table if d["n"] >= DECILE_MIN), default=None)
     z = [d["bias"] / d["se"] for d in table if d["se"]]
+    chance = chance_if_calibrated(overall, table, GOAL_BIAS[against])
     met = (
         overall["bias"] is not None
         and abs(overall["bias"]) <= GOAL_BIAS[against]
@@ -265,6 +323,7 @@ def report(against: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
         "pass": bias([(r["pass"], r["real_pass"]) for r in passes]),
         "pass_uncorrected": bias([(r["raw_pass"], r["real_pass"]) for r in passes]),
         "by_seat": by_seat,
+        "decisions_gain": gain(rows),
         "goal": {
             "bias_at_most": GOAL_BIAS[against],
             "decile_bias_at_most": GOAL_DECILE,
@@ -273,17 +332,69 @@ def report(against: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
             "met": met,
             "deciles_chi2": round(sum(x * x for x in z), 2),
             "deciles_chi2_p": round(chi2_sf(sum(x * x for x in z), len(z)), 3) if z else None,
+            "chance_if_calibrated": chance,
         },
     }
+
+
+def gain(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """What following the calibrated advice brings over following PIMC's own values, in points a
+    decision: over every decision, the points of the calibrated answer minus those of PIMC's own
+    (the deal was played out both ways), with its standard error."""
+    diffs = [
+        (r["real_play"] if r["call"] else r["real_pass"]) - (r["real_play"] if r["raw_play"] > r["raw_pass"] else r["real_pass"])
+        for r in rows
+    ]
+    if len(diffs) < 2:
+        return {"n": len(diffs), "mean": None, "se": None}
+    return {"n": len(diffs), "mean": round(statistics.fmean(diffs), 3), "se": round(statistics.stdev(diffs) / math.sqrt(len(diffs)), 3)}
+
+
+def chance_if_calibrated(overall: dict[str, Any], table: list[dict[str, Any]], goal_bias: float) -> dict[str, Any]:
+    """How often predictions with no bias at all would meet the goal with these many calls, from
+    the calls' own spread (each mean normal with its standard error, the deciles independent):
+    ``bias`` for the overall bound, ``deciles`` for every decile of :data:`DECILE_MIN` calls or more
+    within :data:`GOAL_DECILE`, and the calls a decile test would need to pass nine times in ten
+    (``calls_for_deciles``). A goal the check cannot meet even when the values are right says
+    nothing against them.
+
+    >>> c = chance_if_calibrated({"n": 100, "se": 0.1}, [{"n": 100, "se": 0.25}] * 10, 0.2)
+    >>> c["bias"], c["deciles"], c["calls_for_deciles"]
+    (0.954, 0.628, 1700)
+    """
+
+    def within(bound: float, se: float) -> float:
+        return math.erf(bound / se / math.sqrt(2)) if se > 0 else 1.0
+
+    out: dict[str, Any] = {"bias": None, "deciles": None, "calls_for_deciles": None}
+    if overall.get("se"):
+        out["bias"] = round(within(goal_bias, overall["se"]), 3)
+    spreads = [d["se"] * math.sqrt(d["n"]) for d in table if d.get("se")]
+    if spreads:
+        out["deciles"] = round(math.prod(within(GOAL_DECILE, d["se"]) for d in table if d.get("se") and d["n"] >= DECILE_MIN), 3)
+        for calls in range(100, 100_001, 100):
+            k = calls // len(spreads)
+            if k >= DECILE_MIN and math.prod(within(GOAL_DECILE, sd / math.sqrt(k)) for sd in spreads) >= 0.9:
+                out["calls_for_deciles"] = calls
+                break
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "calibration.json")
     parser.add_argument("--against", default=",".join(AGAINST), help="opponent strengths (comma-separated)")
     parser.add_argument("--deals", default=None, help="deals for each, comma-separated (1150,1150,350; quick 2)")
+    parser.add_argument("--rows", type=Path, default=None, help="a JSON-lines file the rows are appended to as they come (a rerun goes on from it)")
+    parser.add_argument(
+        "--report-only", action="store_true", help="play nothing: report the whole deals already in --rows (a run stopped early)"
+    )
     args = parser.parse_args(argv)
     names = [a.strip() for a in args.against.split(",") if a.strip()]
     counts = [int(x) for x in args.deals.split(",")] if args.deals else [2 if args.quick else DEALS[a] for a in names]
+    if args.report_only:
+        if args.rows is None:
+            parser.error("--report-only needs --rows")
+        return report_rows(names, args.rows, args.out)
     plan = {
         a: {"tester": TESTER, "opponents": a, "seed": EVAL_SEEDS[a], "deals": d, "advice": advice_plan()}
         for a, d in zip(names, counts, strict=True)
@@ -295,20 +406,59 @@ def main(argv: list[str] | None = None) -> int:
     save_json(data, args.out)
     for a in names:
         if a not in done:
-            rows, secs = collect(a, plan[a]["deals"], plan[a]["seed"])
+            rows, secs = collect(a, plan[a]["deals"], plan[a]["seed"], args.rows)
             done[a] = rows
             data.setdefault("seconds", {})[a] = round(secs, 1)
         data["reports"][a] = report(a, done[a])
         save_json(data, args.out)
-        r = data["reports"][a]
-        print(
-            f"against {a}: {r['calls']['n']} calls, realized - predicted {r['calls']['bias']:+.3f} ± {r['calls']['se']}"
-            f" (uncorrected {r['calls_uncorrected']['bias']:+.3f}); worst decile {r['goal']['worst_decile']};"
-            f" goal met: {r['goal']['met']}",
-            flush=True,
-        )
+        print(said(data["reports"][a]), flush=True)
     print(f"saved {args.out}", file=sys.stderr)
     return 0
+
+
+def said(r: dict[str, Any]) -> str:
+    """One line of a report: the calls' bias, PIMC's own, the worst decile and the goal."""
+    if not r["calls"]["n"]:
+        return f"against {r['against']}: no calls"
+    se = r["calls"]["se"]
+    chance = r["goal"]["chance_if_calibrated"]
+    return (
+        f"against {r['against']}: {r['calls']['n']} calls, realized - predicted {r['calls']['bias']:+.3f}"
+        f" ± {se if se is not None else '?'} (uncorrected {r['calls_uncorrected']['bias']:+.3f}); worst decile"
+        f" {r['goal']['worst_decile']}; goal met: {r['goal']['met']} (unbiased values would meet it"
+        f" {chance['bias']} x {chance['deciles']} of the time)"
+    )
+
+
+def report_rows(names: list[str], rows_file: Path, out: Path) -> int:
+    """The reports of the whole deals in ``rows_file`` (a run that was stopped: its plan is the
+    deals it reached), saved to ``out`` with the rows."""
+    plan: dict[str, Any] = {}
+    done: dict[str, Any] = {}
+    for a in names:
+        rows, deals = _resume_read(rows_file, a, EVAL_SEEDS[a])
+        plan[a] = {"tester": TESTER, "opponents": a, "seed": EVAL_SEEDS[a], "deals": deals, "advice": advice_plan()}
+        done[a] = rows
+    data: dict[str, Any] = {"bench": "calibration", "plan": plan, "rows": done, "reports": {}}
+    for a in names:
+        data["reports"][a] = report(a, done[a])
+        print(f"{plan[a]['deals']} deals: " + said(data["reports"][a]), flush=True)
+    save_json(data, out)
+    print(f"saved {out}", file=sys.stderr)
+    return 0
+
+
+def _resume_read(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], int]:
+    """The rows of ``against`` and ``seed`` in ``stream`` over its whole deals, and how many deals
+    that is (all of them when the run finished, else up to the last deal seen, which may be cut)."""
+    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
+    mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed]
+    finished = [r["done"] for r in mine if "done" in r]
+    rows = [{k: v for k, v in r.items() if k != "seed"} for r in mine if "deal" in r]
+    if finished:
+        return rows, finished[-1]
+    last = max((r["deal"] for r in rows), default=0)
+    return [r for r in rows if r["deal"] < last], last
 
 
 def advice_plan() -> dict[str, Any]:

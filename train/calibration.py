@@ -1,19 +1,21 @@
 """Fit the calibration of the call's values (``lukfu_solver.analysis.calibration``).
 
 ``generate``: at every decision to call of the tester against each opponent strength on the
-fitting seeds (:data:`FIT_SEEDS`, apart from ``bench/calibration.py``'s), the advice's own values
+fitting seeds (:data:`FIT_PLAN`, apart from ``bench/calibration.py``'s), the advice's own values
 and the points of calling and of passing, each played out, exactly as the benchmark gets them
 (``bench.calibration.decisions``), one JSON line a decision, to
-``bench/results/calibration-data.jsonl`` (an opponent strength already there is not played again).
+``bench/results/calibration-data.jsonl`` (a seed already there is not played again).
 
-``fit``: for each opponent strength and seat, two least-squares lines on the advice's uncorrected
-values over every decision: the points of calling against the value of calling, and at seats 0
-and 1 the points of passing against the value of passing (at seat 2 a pass is a redeal, 0 by the
-rules). Written to ``lukfu_solver/data/calibration.json`` with the data's counts and each line's
-residual error.
+``fit``: for each opponent strength and branch, one least-squares line of the points the deals
+brought against the advice's uncorrected value, with its own intercept at each seat and one slope
+shared by the seats (:func:`seat_lines`): calling at seats 0, 1 and 2, passing at seats 0 and 1
+(at seat 2 a pass is a redeal, 0 by the rules). The seats differ in what PIMC forgets (that the
+seats before passed), which moves a line up or down; how much a point of PIMC's value is worth
+at the table is one thing, and one slope fitted on three seats' decisions wanders less than three.
+Written to ``lukfu_solver/data/calibration.json`` with the data's counts and each line's residual
+error.
 
-Run: ``python -m train.calibration generate [--deals 300,300,150]``, then ``python -m
-train.calibration fit``.
+Run: ``python -m train.calibration generate``, then ``python -m train.calibration fit``.
 """
 
 from __future__ import annotations
@@ -29,73 +31,87 @@ from bench.calibration import collect
 from bench.common import REPO_DIR, RESULTS_DIR
 from lukfu_solver.analysis.calibration import AGAINST, CALIBRATION_FILE
 
-FIT_SEEDS = {"easy": 5101, "medium": 5102, "strong": 5103}
-"""The fitting matches' seeds (the benchmark's are ``bench.calibration.EVAL_SEEDS``)."""
-FIT_DEALS = {"easy": 300, "medium": 300, "strong": 150}
+FIT_PLAN = {
+    "easy": ((5101, 150), (5201, 900)),
+    "medium": ((5102, 100), (5202, 900)),
+    "strong": ((5103, 50), (5203, 250)),
+}
+"""The fitting matches of each opponent strength: ``(match seed, deals)`` (the benchmark's seeds
+are ``bench.calibration.EVAL_SEEDS``)."""
 DATA = RESULTS_DIR / "calibration-data.jsonl"
 OUT = REPO_DIR / "lukfu_solver" / "data" / CALIBRATION_FILE
 RIDGE = 10.0
-"""Pseudo-decisions pulling each line's slope towards 1 (a few dozen decisions at a seat must
-not tilt it much)."""
+"""Pseudo-decisions pulling each shared slope towards 1 (a few dozen decisions must not tilt it
+much; over a thousand, it hardly counts)."""
 
 
-def generate(deals: dict[str, int], path: Path = DATA) -> None:
-    """The fitting decisions of every opponent strength not yet in ``path``, appended."""
+def generate(plan: dict[str, tuple[tuple[int, int], ...]] = FIT_PLAN, path: Path = DATA) -> None:
+    """The fitting decisions of every match of ``plan`` not yet in ``path``, appended."""
     have = set()
     if path.exists():
-        have = {json.loads(line)["against"] for line in path.read_text(encoding="utf-8").splitlines() if line}
+        have = {(r["against"], r["seed"]) for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if "deal" in r}
     for against in AGAINST:
-        if against in have:
-            continue
-        rows, secs = collect(against, deals[against], FIT_SEEDS[against])
-        with path.open("a", encoding="utf-8") as f:
-            for r in rows:
-                f.write(json.dumps({**r, "seed": FIT_SEEDS[against]}) + "\n")
-        print(f"against {against}: {len(rows)} decisions in {secs:,.0f} s", file=sys.stderr, flush=True)
+        for seed, deals in plan[against]:
+            if (against, seed) in have:
+                continue
+            rows, secs = collect(against, deals, seed)
+            with path.open("a", encoding="utf-8") as f:
+                for r in rows:
+                    f.write(json.dumps({**r, "seed": seed}) + "\n")
+            print(f"against {against}, seed {seed}: {len(rows)} decisions in {secs:,.0f} s", file=sys.stderr, flush=True)
 
 
-def line_fit(xs: list[float], ys: list[float], ridge: float = RIDGE) -> tuple[float, float, float]:
-    """``(a, b, rmse)`` of ``y = a + b x`` by least squares, ``b`` shrunk towards 1 by ``ridge``
-    pseudo-points of the data's spread.
+def seat_lines(
+    points: dict[int, list[tuple[float, float]]], ridge: float = RIDGE
+) -> tuple[dict[int, float], float, dict[int, float]]:
+    """``(a, b, rmse)``: the least-squares lines ``y = a[seat] + b x`` over each seat's ``(x, y)``
+    points, one intercept a seat and one slope ``b`` shared, shrunk towards 1 by ``ridge``
+    pseudo-points of the data's spread within the seats; ``rmse`` each seat's residual error.
 
-    >>> a, b, _ = line_fit([0.0, 1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0], 0.0); round(a, 6), round(b, 6)
-    (1.0, 1.0)
+    >>> a, b, _ = seat_lines({0: [(0.0, 1.0), (2.0, 3.0)], 1: [(0.0, -1.0), (1.0, 0.0)]}, 0.0)
+    >>> {s: round(v, 6) for s, v in a.items()}, round(b, 6)
+    ({0: 1.0, 1: -1.0}, 1.0)
     """
-    n = len(xs)
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    means = {s: (statistics.fmean(x for x, _ in p), statistics.fmean(y for _, y in p)) for s, p in points.items()}
+    sxx = sum((x - means[s][0]) ** 2 for s, p in points.items() for x, _ in p)
+    sxy = sum((x - means[s][0]) * (y - means[s][1]) for s, p in points.items() for x, y in p)
+    n = sum(len(p) for p in points.values())
     lam = ridge * sxx / n
     b = (sxy + lam) / (sxx + lam)
-    a = my - b * mx
-    rmse = (sum((y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True)) / n) ** 0.5
+    a = {s: my - b * mx for s, (mx, my) in means.items()}
+    rmse = {s: (sum((y - a[s] - b * x) ** 2 for x, y in p) / len(p)) ** 0.5 for s, p in points.items()}
     return a, b, rmse
 
 
 def fit(path: Path = DATA, out: Path = OUT) -> dict[str, Any]:
     """The corrections from the rows in ``path``, written to ``out``."""
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = [r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if "deal" in r]
     result: dict[str, Any] = {"against": {}, "fitted_on": {}}
     for against in AGAINST:
-        result["against"][against] = {}
-        result["fitted_on"][against] = {"seed": FIT_SEEDS[against]}
-        for seat in range(3):
-            mine = [r for r in rows if r["against"] == against and r["seat"] == seat]
-            pa, pb, prmse = line_fit([r["raw_play"] for r in mine], [r["real_play"] for r in mine])
-            qa, qb, qrmse = (0.0, 1.0, 0.0)
-            if seat != 2:
-                qa, qb, qrmse = line_fit([r["raw_pass"] for r in mine], [r["real_pass"] for r in mine])
-            result["against"][against][str(seat)] = {
-                "play": [round(pa, 4), round(pb, 4)],
-                "pass": [round(qa, 4), round(qb, 4)],
+        mine = [r for r in rows if r["against"] == against]
+        play = seat_lines({s: [(r["raw_play"], r["real_play"]) for r in mine if r["seat"] == s] for s in range(3)})
+        pass_ = seat_lines({s: [(r["raw_pass"], r["real_pass"]) for r in mine if r["seat"] == s] for s in range(2)})
+        result["against"][against] = {
+            str(s): {
+                "play": [round(play[0][s], 4), round(play[1], 4)],
+                "pass": [round(pass_[0][s], 4), round(pass_[1], 4)] if s != 2 else [0.0, 1.0],
             }
-            result["fitted_on"][against][str(seat)] = {
-                "decisions": len(mine),
-                "rmse": {"play": round(prmse, 3), "pass": round(qrmse, 3)},
-            }
+            for s in range(3)
+        }
+        result["fitted_on"][against] = {
+            "seeds": [seed for seed, _ in FIT_PLAN[against]],
+            **{
+                str(s): {
+                    "decisions": sum(r["seat"] == s for r in mine),
+                    "rmse": {"play": round(play[2][s], 3), "pass": round(pass_[2][s], 3) if s != 2 else 0.0},
+                }
+                for s in range(3)
+            },
+        }
     result["what"] = (
-        "realized = a + b * predicted by opponent strength, seat and branch; predicted the advice's "
-        "uncorrected value, realized the points the deal brought the strong engine, played out both ways"
+        "realized = a + b * predicted by opponent strength, seat and branch (b shared by the seats of a "
+        "strength and branch); predicted the advice's uncorrected value, realized the points the deal "
+        "brought the strong engine, played out both ways"
     )
     result["ridge"] = RIDGE
     result["data"] = "bench/results/calibration-data.jsonl"
@@ -107,11 +123,9 @@ def fit(path: Path = DATA, out: Path = OUT) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("generate", "fit"))
-    parser.add_argument("--deals", default=None, help="deals against easy, medium, strong (300,300,150)")
     args = parser.parse_args(argv)
     if args.step == "generate":
-        counts = [int(x) for x in args.deals.split(",")] if args.deals else [FIT_DEALS[a] for a in AGAINST]
-        generate(dict(zip(AGAINST, counts, strict=True)))
+        generate()
         return 0
     result = fit()
     for against, by_seat in result["against"].items():

@@ -6,8 +6,9 @@ and 2 it forgets that the seats before passed (their hands are weaker than a uni
 The deals bring other points than it predicts: at seat 0 the spread of the predictions is too
 wide, at seats 1 and 2 calling brings points more. The correction is a fitted line of the
 advice's own value for each opponent strength (``easy``, ``medium``, ``strong``:
-``players.STRENGTHS``), seat and branch, ``realized = a + b * predicted``, fitted by ``python -m
-train.calibration`` on deals the ``strong`` engine played out both ways, calling and passing,
+``players.STRENGTHS``), seat and branch, ``realized = a + b * predicted`` (the slope ``b`` shared
+by the seats of a strength and branch), fitted by ``python -m train.calibration`` on deals the
+``strong`` engine played out both ways, calling and passing,
 against those opponents (``lukfu_solver/data/calibration.json``, loaded on first use);
 ``python -m bench.calibration`` checks it on other deals (``docs/pimc.md``, "Calibration").
 

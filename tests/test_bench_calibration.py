@@ -1,0 +1,105 @@
+"""The calibration's fit and its check (``train/calibration.py``, ``bench/calibration.py``): the
+shared-slope lines come out of data made from known lines, the check applies the library's own
+correction with its clamp, a stopped run goes on where it stopped, and the goal's chance is what a
+normal mean gives."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench import calibration as bench_calibration
+from lukfu_solver.analysis import calibration
+from lukfu_solver.analysis.calibration import AGAINST
+from train import calibration as train_calibration
+
+
+def test_the_seat_lines_share_one_slope_and_keep_each_seat_s_intercept() -> None:
+    rng = random.Random(3)
+    truth = {0: 1.0, 1: 3.0, 2: -2.0}
+    points = {s: [(x, a + 0.7 * x + rng.gauss(0, 0.5)) for x in (rng.uniform(-8, 8) for _ in range(400))] for s, a in truth.items()}
+    a, b, rmse = train_calibration.seat_lines(points, ridge=0.0)
+    assert b == pytest.approx(0.7, abs=0.02)
+    assert all(a[s] == pytest.approx(truth[s], abs=0.1) for s in truth)
+    assert all(0.4 < rmse[s] < 0.6 for s in truth)
+    # the ridge pulls the slope towards 1, more with fewer points
+    few = {s: p[:5] for s, p in points.items()}
+    assert train_calibration.seat_lines(few, ridge=0.0)[1] < train_calibration.seat_lines(few, ridge=10.0)[1] < 1.0
+
+
+def test_the_fit_writes_lines_the_library_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    rows = []
+    for against, shift in zip(AGAINST, (2.0, 1.0, 0.0), strict=True):
+        for i in range(1500):
+            seat = i % 3
+            raw_play, raw_pass = rng.uniform(-8, 8), rng.uniform(-2, 2)
+            rows.append(
+                {
+                    "against": against,
+                    "seed": 1,
+                    "deal": i,
+                    "seat": seat,
+                    "raw_play": raw_play,
+                    "raw_pass": raw_pass if seat != 2 else 0.0,
+                    "real_play": shift + seat + 0.5 * raw_play,
+                    "real_pass": -0.5 + 0.8 * raw_pass if seat != 2 else 0,
+                }
+            )
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows) + json.dumps({"against": "easy", "seed": 1, "done": 100}) + "\n")
+    out = tmp_path / "calibration.json"
+    fitted = train_calibration.fit(data, out)
+    monkeypatch.setattr(calibration, "load", lambda: json.loads(out.read_text()))
+    for against, shift in zip(AGAINST, (2.0, 1.0, 0.0), strict=True):
+        for seat in range(3):
+            c = calibration.correction(against, seat)
+            assert c.play(4.0) == pytest.approx(shift + seat + 2.0, abs=0.05)
+            assert c.pass_(1.0) == pytest.approx(0.3 if seat != 2 else 1.0, abs=0.05)
+        assert fitted["fitted_on"][against]["0"]["decisions"] == 500
+
+
+def test_the_check_applies_the_library_s_correction_and_its_clamp(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = {"against": {a: {str(s): {"play": [3.0, 0.5], "pass": [-1.0, 1.0]} for s in range(3)} for a in AGAINST}}
+    monkeypatch.setattr(calibration, "load", lambda: fake)
+    row = {"against": "medium", "seat": 0, "raw_play": 14.0, "raw_pass": 0.5, "play_se": 0.0, "pass_se": 0.3}
+    clamped = bench_calibration.with_calibration([{**row, "play_range": [14.0, 14.0], "pass_range": [-2.0, 2.0]}])[0]
+    assert clamped["play"] == 14.0 and clamped["pass"] == pytest.approx(-0.5) and clamped["call"]
+    lines_only = bench_calibration.with_calibration([row])[0]  # a row without ranges: the lines alone
+    assert lines_only["play"] == pytest.approx(10.0) and lines_only["pass"] == pytest.approx(-0.5)
+
+
+def fake_decisions(against: str, deals: int, seed: int, start: int = 0) -> Any:
+    """Two decisions a deal, numbered, without playing anything."""
+    for d in range(start, deals):
+        for seat in (0, 1):
+            yield {"against": against, "deal": d, "seat": seat, "raw_play": 0.0, "raw_pass": 0.0, "real_play": d, "real_pass": 0}
+
+
+def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_calibration, "decisions", fake_decisions)
+    stream = tmp_path / "rows.jsonl"
+    rows, _ = bench_calibration.collect("easy", 3, 7, stream)
+    assert [r["deal"] for r in rows] == [0, 0, 1, 1, 2, 2]
+    # stopped in the middle of deal 2: its one row is dropped and the deal played again
+    lines = stream.read_text().splitlines()
+    stream.write_text("\n".join(lines[:5]) + "\n")
+    assert bench_calibration._resume_read(stream, "easy", 7)[1] == 2  # the report counts the whole deals
+    again, _ = bench_calibration.collect("easy", 4, 7, stream)
+    assert [r["deal"] for r in again] == [0, 0, 1, 1, 2, 2, 3, 3]
+    written = [json.loads(line) for line in stream.read_text().splitlines()]
+    assert [r["deal"] for r in written if "deal" in r] == [0, 0, 1, 1, 2, 2, 3, 3] and written[-1]["done"] == 4
+    assert bench_calibration._resume_read(stream, "easy", 7) == (again, 4)
+    assert bench_calibration._resume_read(stream, "medium", 7) == ([], 0)
+
+
+def test_the_goal_s_chance_grows_with_the_calls() -> None:
+    table = [{"n": 100, "se": 0.4}] * 10
+    small = bench_calibration.chance_if_calibrated({"n": 1000, "se": 0.14}, table, 0.2)
+    big = bench_calibration.chance_if_calibrated({"n": 4000, "se": 0.07}, [{"n": 400, "se": 0.2}] * 10, 0.2)
+    assert small["deciles"] < 0.2 < big["deciles"] and small["bias"] < big["bias"]
+    assert small["calls_for_deciles"] == big["calls_for_deciles"] > 1000  # the spread is the same
