@@ -12,15 +12,11 @@ Values are the caller's net points (RULES.md M1): even integers in [-14, 14].
 from __future__ import annotations
 
 import random
-import signal
-import time
-from contextlib import contextmanager
 from functools import cache
 
 import pytest
 from oracle import (
     endgame_mix,
-    multi_lead_endgames,
     oracle_ab,
     oracle_move_values,
     oracle_value,
@@ -29,10 +25,10 @@ from oracle import (
     twin_pairs,
     variants,
 )
+from search_cases import P, check_value, disagreements, guard, limit_positions, mix, mix5, multi_lead  # noqa: E402
 
 from lukfu_solver.cards import ALL_CARDS, format_cards, parse_cards  # noqa: E402
-from lukfu_solver.game import deal_hands  # noqa: E402
-from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE, Play  # noqa: E402
+from lukfu_solver.plays import CLAIM, CLAIM_PLAY, DISCARD, RUN, SET, SINGLE  # noqa: E402
 from lukfu_solver.position import Position  # noqa: E402
 from lukfu_solver.search import (  # noqa: E402
     Solver,
@@ -45,48 +41,12 @@ from lukfu_solver.search import (  # noqa: E402
 )
 from lukfu_solver.search import switches as S  # noqa: E402
 
-# ---------------------------------------------------------------- shared data (computed once)
 
-MIX_SIZE = 1000
-
-
-@cache
-def mix() -> tuple[tuple[str, int], ...]:
-    """1,000 seeded endgames with 1–4 cards a hand, a third each at a trick boundary, after the
-    lead and after two plays, with their plain-minimax values."""
-    return tuple((str(p), oracle_value(p)) for p in endgame_mix(MIX_SIZE, (1, 2, 3, 4), seed0=10_000))
-
-
-@cache
-def mix5() -> tuple[tuple[str, int], ...]:
-    """60 seeded endgames with 5 cards a hand (all trick phases), valued by the alpha-beta reference."""
-    return tuple((str(p), oracle_ab(p)) for p in endgame_mix(60, (5,), seed0=50_000))
-
-
-@cache
-def multi_lead() -> tuple[tuple[str, int], ...]:
-    """120 mid-trick endgames (4–6 cards a hand) whose trick was led with a set or a run, which
-    random leads seldom give; valued by the alpha-beta reference."""
-    return tuple((str(p), oracle_ab(p)) for p in multi_lead_endgames(120, (4, 5, 6), seed0=40_000))
-
-
-def P(text: str) -> Play:
-    return Play.parse(text)
-
-
-def check_value(v: int | None, where: str) -> None:
-    """RULES.md R16–R17: every payment to or from the caller is even, at most 2 × (12 − 5)."""
-    assert isinstance(v, int), f"{where}: value {v!r} is not an int"
-    assert v % 2 == 0 and -14 <= v <= 14, f"{where}: value {v} is not even within [-14, 14]"
-
-
-def disagreements(pairs, solve) -> list[str]:
-    out = []
-    for line, want in pairs:
-        got = solve(Position.parse(line))
-        if got != want:
-            out.append(f"{line!r}: solver {got}, reference {want}")
-    return out
+@pytest.fixture(autouse=True)
+def no_hang():
+    """Every test of this module fails after 300 s rather than hanging the suite."""
+    with guard(300):
+        yield
 
 
 # ---------------------------------------------------------------- the references themselves
@@ -653,120 +613,6 @@ def test_caller_discards_search_only_the_lowest_of_a_class():
                 checked += 1
                 assert Solver().solve(p).value == Solver(reduce=False).solve(p).value, str(p)
     assert checked >= 10
-
-
-# ---------------------------------------------------------------- limits
-
-
-@cache
-def limit_positions() -> tuple[tuple[str, int], ...]:
-    """6- and 7-card positions with their exact values (by a fresh, unlimited solve)."""
-    out = []
-    for i in range(8):
-        p = random_endgame(80_000 + i, 6 + i % 2, i % 3)
-        out.append((str(p), Solver().solve(p).value))
-    return tuple(out)
-
-
-class LimitIgnored(Exception):
-    """Raised by :func:`guard` when a limited solve runs far past its limit."""
-
-
-@contextmanager
-def guard(seconds: float):
-    """Fail instead of hanging if a solve runs far past any sensible time (a limit ignored, a
-    driver that never settles): an interval timer raises :class:`LimitIgnored` inside the
-    search. Nests: the enclosing guard's timer is restored afterwards."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def stop(signum, frame):
-        raise LimitIgnored(f"a solve was still running after {seconds} s")
-
-    start = time.monotonic()
-    old_handler = signal.signal(signal.SIGALRM, stop)
-    old_left, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
-        if old_left:
-            signal.setitimer(signal.ITIMER_REAL, max(old_left - (time.monotonic() - start), 0.001))
-
-
-@pytest.fixture(autouse=True)
-def no_hang():
-    """Every test of this module fails after 300 s rather than hanging the suite."""
-    with guard(300):
-        yield
-
-
-def big_positions() -> list[Position]:
-    deals = [Position.start(deal_hands(random.Random(s)), s % 3) for s in (1, 2, 3)]
-    return deals + [random_endgame(90_000 + i, 10, i % 3) for i in range(2)]
-
-
-def check_partial(res, where: str) -> None:
-    assert res.lower <= res.upper, where
-    check_value(res.lower, where)
-    check_value(res.upper, where)
-    if not res.complete:
-        assert res.value is None or res.value == res.lower == res.upper, where
-
-
-def test_node_limit_stops_a_large_search():
-    for pos in big_positions():
-        with guard(20):
-            res = Solver().solve(pos, max_nodes=50)
-        check_partial(res, str(pos))
-        assert not res.complete, f"{pos}: 50 nodes cannot solve this"
-
-
-@pytest.mark.slow
-def test_node_and_time_limited_bounds_bracket_the_value():
-    for line, want in limit_positions():
-        pos = Position.parse(line)
-        for kwargs in ({"max_nodes": 50}, {"max_nodes": 2_000}, {"max_nodes": 10_000}, {"time_limit": 0.01}):
-            res = Solver().solve(pos, **kwargs)
-            check_partial(res, f"{line} {kwargs}")
-            if res.complete:
-                assert res.value == want, f"{line} {kwargs}"
-            else:
-                assert res.lower <= want <= res.upper, f"{line} {kwargs}: ({res.lower}, {res.upper}) miss {want}"
-
-
-@pytest.mark.slow
-def test_solver_stays_exact_after_an_aborted_search():
-    """A search stopped by a limit leaves a table behind; the next solves must still be exact."""
-    solver = Solver()
-    for line, want in limit_positions():
-        pos = Position.parse(line)
-        solver.solve(pos, max_nodes=500)
-        solver.solve(pos, max_nodes=3_000, all_moves=True)
-        assert solver.solve(pos).value == want, line
-    for pos in big_positions()[:2]:
-        with guard(20):
-            solver.solve(pos, max_nodes=3_000)
-    bad = disagreements(mix()[::10], solver.value)
-    assert not bad, "\n".join(bad)
-
-
-@pytest.mark.slow
-def test_time_limit_returns_promptly_on_a_full_deal():
-    for pos in big_positions()[:3]:
-        assert pos.cards_per_hand() == 12
-        # The solver's own work after the limit is measured in CPU seconds (a shared machine
-        # stretches wall time, not the work done between two clock checks); wall time only guards a hang.
-        t0, c0 = time.perf_counter(), time.process_time()
-        with guard(20):
-            res = Solver().solve(pos, time_limit=0.05)
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        assert cpu < 1.0, f"{pos}: time_limit=0.05 took {cpu:.2f} s of CPU"
-        assert wall < 10.0, f"{pos}: time_limit=0.05 took {wall:.2f} s"
-        assert not res.complete
-        check_partial(res, str(pos))
 
 
 # ---------------------------------------------------------------- drivers
