@@ -103,3 +103,24 @@ def test_the_goal_s_chance_grows_with_the_calls() -> None:
     big = bench_calibration.chance_if_calibrated({"n": 4000, "se": 0.07}, [{"n": 400, "se": 0.2}] * 10, 0.2)
     assert small["deciles"] < 0.2 < big["deciles"] and small["bias"] < big["bias"]
     assert small["calls_for_deciles"] == big["calls_for_deciles"] > 1000  # the spread is the same
+
+
+def test_the_forms_are_compared_out_of_sample(tmp_path: Path) -> None:
+    """On decisions made from lines with one slope, the shared slope's calls come out unbiased
+    within their error, and both forms are reported for every strength."""
+    rng = random.Random(11)
+    rows = []
+    for against in AGAINST:
+        for deal in range(400):
+            for seat in range(3):
+                raw_play, raw_pass = rng.uniform(-8, 8), rng.uniform(-2, 2) if seat != 2 else 0.0
+                real_play = 1.0 + seat + 0.7 * raw_play + rng.gauss(0, 3)
+                real_pass = -0.5 + 0.6 * raw_pass + rng.gauss(0, 1) if seat != 2 else 0.0
+                rows.append({"against": against, "seed": 1, "deal": deal, "seat": seat, "raw_play": raw_play, "raw_pass": raw_pass, "real_play": real_play, "real_pass": real_pass})
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = train_calibration.crossval(data, folds=4, shuffles=1)
+    assert set(result["forms"]) == {"shared slope", "a line a seat"}
+    for against in AGAINST:
+        shared = result["forms"]["shared slope"][against]
+        assert shared["calls"] > 300 and abs(shared["bias"]) < 3 * shared["se"]

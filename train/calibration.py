@@ -15,7 +15,11 @@ at the table is one thing, and one slope fitted on three seats' decisions wander
 Written to ``lukfu_solver/data/calibration.json`` with the data's counts and each line's residual
 error.
 
-Run: ``python -m train.calibration generate``, then ``python -m train.calibration fit``.
+``crossval``: the shared slope against a line fitted at each seat alone, out of sample on the
+same data (:func:`crossval`), to ``bench/results/calibration-crossval.json``.
+
+Run: ``python -m train.calibration generate``, then ``python -m train.calibration fit``
+(``python -m train.calibration crossval`` to compare the forms).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.calibration import collect
-from bench.common import REPO_DIR, RESULTS_DIR
+from bench.common import REPO_DIR, RESULTS_DIR, save_json
 from lukfu_solver.analysis.calibration import AGAINST, CALIBRATION_FILE
 
 FIT_PLAN = {
@@ -40,6 +44,7 @@ FIT_PLAN = {
 are ``bench.calibration.EVAL_SEEDS``)."""
 DATA = RESULTS_DIR / "calibration-data.jsonl"
 OUT = REPO_DIR / "lukfu_solver" / "data" / CALIBRATION_FILE
+CROSSVAL = RESULTS_DIR / "calibration-crossval.json"
 RIDGE = 10.0
 """Pseudo-decisions pulling each shared slope towards 1 (a few dozen decisions must not tilt it
 much; over a thousand, it hardly counts)."""
@@ -120,12 +125,82 @@ def fit(path: Path = DATA, out: Path = OUT) -> dict[str, Any]:
     return result
 
 
+def line_forms(rows: list[dict[str, Any]], shared: bool) -> dict[tuple[str, int], tuple[float, float, float, float]]:
+    """``(a_play, b_play, a_pass, b_pass)`` by opponent strength and seat: the shared-slope lines of
+    :func:`seat_lines`, or (``shared`` False) a line fitted at each seat alone."""
+    out = {}
+    for against in AGAINST:
+        mine = [r for r in rows if r["against"] == against]
+        for seat in range(3):
+            seats = range(3) if shared else (seat,)
+            play = seat_lines({s: [(r["raw_play"], r["real_play"]) for r in mine if r["seat"] == s] for s in seats})
+            pa, pb = play[0][seat], play[1]
+            qa, qb = 0.0, 1.0
+            if seat != 2:
+                passes = seat_lines({s: [(r["raw_pass"], r["real_pass"]) for r in mine if r["seat"] == s] for s in seats if s != 2})
+                qa, qb = passes[0][seat], passes[1]
+            out[(against, seat)] = (pa, pb, qa, qb)
+    return out
+
+
+def crossval(path: Path = DATA, folds: int = 5, shuffles: int = 10) -> dict[str, Any]:
+    """The two line forms compared out of sample on the fitting data: ``folds`` folds by deal, each
+    fold's decisions corrected by lines fitted on the others, over ``shuffles`` shufflings of the
+    deals; for each form and opponent strength, over the calls the corrected values make, the mean
+    of realized minus predicted, its standard error, the worst decile of 50 calls or more and the
+    deciles' chi-square (10 degrees of freedom: about 10 when the deciles' biases are noise)."""
+    import random
+
+    from bench.calibration import bias, deciles
+
+    rows = [r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if "deal" in r]
+    deals = sorted({(r["against"], r["seed"], r["deal"]) for r in rows})
+    result: dict[str, Any] = {"folds": folds, "shuffles": shuffles, "decisions": len(rows), "forms": {}}
+    for form in ("shared slope", "a line a seat"):
+        runs: dict[str, list[tuple[float, float, float, float, int]]] = {a: [] for a in AGAINST}
+        for shuffle in range(shuffles):
+            order = list(deals)
+            random.Random(shuffle).shuffle(order)
+            fold = {d: i % folds for i, d in enumerate(order)}
+            corrected = []
+            for f in range(folds):
+                lines = line_forms([r for r in rows if fold[(r["against"], r["seed"], r["deal"])] != f], form == "shared slope")
+                for r in rows:
+                    if fold[(r["against"], r["seed"], r["deal"])] == f:
+                        pa, pb, qa, qb = lines[(r["against"], r["seat"])]
+                        corrected.append((r, pa + pb * r["raw_play"], qa + qb * r["raw_pass"] if r["seat"] != 2 else 0.0))
+            for against in AGAINST:
+                calls = [(play, r["real_play"]) for r, play, pass_ in corrected if r["against"] == against and play > pass_]
+                overall, table = bias(calls), deciles(calls)
+                worst = max((abs(d["bias"]) for d in table if d["n"] >= 50), default=0.0)
+                chi2 = sum((d["bias"] / d["se"]) ** 2 for d in table if d["se"])
+                runs[against].append((overall["bias"], overall["se"], worst, chi2, overall["n"]))
+        result["forms"][form] = {
+            against: {
+                "calls": round(statistics.fmean(x[4] for x in v)),
+                "bias": round(statistics.fmean(x[0] for x in v), 3),
+                "se": round(statistics.fmean(x[1] for x in v), 3),
+                "worst_decile": round(statistics.fmean(x[2] for x in v), 2),
+                "deciles_chi2": round(statistics.fmean(x[3] for x in v), 1),
+            }
+            for against, v in runs.items()
+        }
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("generate", "fit"))
+    parser.add_argument("step", choices=("generate", "fit", "crossval"))
     args = parser.parse_args(argv)
     if args.step == "generate":
         generate()
+        return 0
+    if args.step == "crossval":
+        result = crossval()
+        save_json({"bench": "calibration crossval", **result}, CROSSVAL)
+        for form, by_against in result["forms"].items():
+            for against, r in by_against.items():
+                print(f"{form}, against {against}: {r}")
         return 0
     result = fit()
     for against, by_seat in result["against"].items():
