@@ -209,12 +209,15 @@ def collect(against: str, deals: int, seed: int, stream: Path | None = None) -> 
 
 def _resume(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], int]:
     """The rows of ``against`` and ``seed`` in ``stream`` up to its last whole deal, and the deal to
-    start from (the last deal seen may be cut short: it is played again, its rows dropped, and the
-    file rewritten without them)."""
+    start from: after a finished run, the deals it finished; else the last deal seen, which may be
+    cut short: it is played again, its rows dropped, and the file rewritten without them."""
     if not stream.exists():
         return [], 0
     lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
     mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed and "deal" in r]
+    finished = [r["done"] for r in lines if r.get("against") == against and r.get("seed") == seed and "done" in r]
+    if finished and not any(r["deal"] >= finished[-1] for r in mine):
+        return [{k: v for k, v in r.items() if k != "seed"} for r in mine], finished[-1]
     if not mine:
         return [], 0
     last = max(r["deal"] for r in mine)

@@ -95,6 +95,10 @@ def test_a_stopped_run_goes_on_where_it_stopped(tmp_path: Path, monkeypatch: pyt
     assert [r["deal"] for r in written if "deal" in r] == [0, 0, 1, 1, 2, 2, 3, 3] and written[-1]["done"] == 4
     assert bench_calibration._resume_read(stream, "easy", 7) == (again, 4)
     assert bench_calibration._resume_read(stream, "medium", 7) == ([], 0)
+    # a finished run is not played again
+    starts: list[int] = []
+    monkeypatch.setattr(bench_calibration, "decisions", lambda *a: starts.append(a[3]) or iter(()))
+    assert bench_calibration.collect("easy", 4, 7, stream)[0] == again and starts == [4]
 
 
 def test_the_goal_s_chance_grows_with_the_calls() -> None:
