@@ -207,24 +207,30 @@ def collect(against: str, deals: int, seed: int, stream: Path | None = None) -> 
     return rows, time.perf_counter() - t0
 
 
+def _read_stream(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int]]:
+    """Every line of ``stream``; the rows of ``against`` and ``seed`` in it (without their seed);
+    the deal counts of the runs of them that finished."""
+    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
+    mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed]
+    rows = [{k: v for k, v in r.items() if k != "seed"} for r in mine if "deal" in r]
+    return lines, rows, [r["done"] for r in mine if "done" in r]
+
+
 def _resume(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], int]:
     """The rows of ``against`` and ``seed`` in ``stream`` up to its last whole deal, and the deal to
     start from: after a finished run, the deals it finished; else the last deal seen, which may be
     cut short: it is played again, its rows dropped, and the file rewritten without them."""
     if not stream.exists():
         return [], 0
-    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
-    mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed and "deal" in r]
-    finished = [r["done"] for r in lines if r.get("against") == against and r.get("seed") == seed and "done" in r]
-    if finished and not any(r["deal"] >= finished[-1] for r in mine):
-        return [{k: v for k, v in r.items() if k != "seed"} for r in mine], finished[-1]
-    if not mine:
+    lines, rows, finished = _read_stream(stream, against, seed)
+    if finished and not any(r["deal"] >= finished[-1] for r in rows):
+        return rows, finished[-1]
+    if not rows:
         return [], 0
-    last = max(r["deal"] for r in mine)
+    last = max(r["deal"] for r in rows)
     keep = [r for r in lines if not (r.get("against") == against and r.get("seed") == seed and r.get("deal") == last)]
     stream.write_text("".join(json.dumps(r) + "\n" for r in keep), encoding="utf-8")
-    rows = [{k: v for k, v in r.items() if k != "seed"} for r in mine if r["deal"] != last]
-    return rows, last
+    return [r for r in rows if r["deal"] != last], last
 
 
 def bias(pairs: list[tuple[float, float]]) -> dict[str, Any]:
@@ -454,10 +460,7 @@ def report_rows(names: list[str], rows_file: Path, out: Path) -> int:
 def _resume_read(stream: Path, against: str, seed: int) -> tuple[list[dict[str, Any]], int]:
     """The rows of ``against`` and ``seed`` in ``stream`` over its whole deals, and how many deals
     that is (all of them when the run finished, else up to the last deal seen, which may be cut)."""
-    lines = [json.loads(line) for line in stream.read_text(encoding="utf-8").splitlines() if line.strip()]
-    mine = [r for r in lines if r.get("against") == against and r.get("seed") == seed]
-    finished = [r["done"] for r in mine if "done" in r]
-    rows = [{k: v for k, v in r.items() if k != "seed"} for r in mine if "deal" in r]
+    _, rows, finished = _read_stream(stream, against, seed)
     if finished:
         return rows, finished[-1]
     last = max((r["deal"] for r in rows), default=0)

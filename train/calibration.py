@@ -131,15 +131,13 @@ def line_forms(rows: list[dict[str, Any]], shared: bool) -> dict[tuple[str, int]
     out = {}
     for against in AGAINST:
         mine = [r for r in rows if r["against"] == against]
-        for seat in range(3):
-            seats = range(3) if shared else (seat,)
+        for seats in [(0, 1, 2)] if shared else [(0,), (1,), (2,)]:
             play = seat_lines({s: [(r["raw_play"], r["real_play"]) for r in mine if r["seat"] == s] for s in seats})
-            pa, pb = play[0][seat], play[1]
-            qa, qb = 0.0, 1.0
-            if seat != 2:
-                passes = seat_lines({s: [(r["raw_pass"], r["real_pass"]) for r in mine if r["seat"] == s] for s in seats if s != 2})
-                qa, qb = passes[0][seat], passes[1]
-            out[(against, seat)] = (pa, pb, qa, qb)
+            passing = [s for s in seats if s != 2]
+            passes = seat_lines({s: [(r["raw_pass"], r["real_pass"]) for r in mine if r["seat"] == s] for s in passing}) if passing else None
+            for seat in seats:
+                qa, qb = (passes[0][seat], passes[1]) if passes is not None and seat != 2 else (0.0, 1.0)
+                out[(against, seat)] = (play[0][seat], play[1], qa, qb)
     return out
 
 
