@@ -69,7 +69,7 @@ def run_one(lukfu: str, text: str, seat: int, seed: int) -> dict[str, Any]:
     data = json.loads(done.stdout)
     error = data["play"]["stderr"]
     against = data.get("against")
-    slope = abs(correction(against, seat).play_fit[1]) if against else 1.0
+    slope = abs(correction(against, seat).play_slope(data["uncalibrated"]["play"])) if against else 1.0
     return {
         "wall_s": round(wall, 3),
         "cpu_s": round(cpu, 3),

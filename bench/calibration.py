@@ -13,7 +13,8 @@ asked): nothing is counted.
 Reported for each opponent strength: over the **calls** (the decisions where the calibrated
 advice says play, what a player following it calls) the mean of realized minus predicted points,
 with its standard error, calibrated (what ``advise --against A`` shows: the library's own
-``calibrated``, clamp included, on the range of sampled values each row keeps) and uncorrected; a
+``calibrated``, which keeps a value the sampled deals prove certain: each row keeps their range)
+and uncorrected; a
 reliability table by decile of the calibrated prediction over the calls, with a chi-square of the
 deciles' biases in units of their standard errors (with about 100 calls a decile one standard
 error is about 0.4 points, so a decile's bias says little alone); what following the calibrated
@@ -25,7 +26,7 @@ every decile with 50 calls or more.
 The match seeds here are apart from those the correction was fitted on (``train/calibration.py``,
 ``FIT_PLAN``); :func:`decisions` is shared with the trainer, so both see the same kind of deals.
 
-Run: ``python -m bench.calibration [--against easy,medium,strong] [--deals 1150,1150,350]
+Run: ``python -m bench.calibration [--against easy,medium,strong] [--deals 4000,4000,400]
 [--rows FILE] [--out FILE]``. With ``--rows``, every row is appended to a JSON-lines file as it
 comes, and a rerun goes on where the file stops; ``--report-only`` plays nothing and reports the
 whole deals in ``--rows`` (one process an opponent strength side by side, each with its own rows
@@ -56,11 +57,13 @@ from lukfu_solver.players import Player, make_player
 from lukfu_solver.plays import Play
 from lukfu_solver.view import SeatView
 
-EVAL_SEEDS = {"easy": 5301, "medium": 5302, "strong": 5303}
+EVAL_SEEDS = {"easy": 5401, "medium": 5402, "strong": 5403}
 """The match seeds of the evaluation (none is a seed the correction was fitted on)."""
-DEALS = {"easy": 1150, "medium": 1150, "strong": 350}
-"""Deals a run (each with the tester in its 3 places, about two decisions a deal): 1,000 calls or
-more against ``easy`` and ``medium``, 300 against ``strong``."""
+DEALS = {"easy": 4000, "medium": 4000, "strong": 400}
+"""Deals a run, fixed before it (each with the tester in its 3 places, about two decisions a deal):
+against ``strong`` 300 calls or more; against ``easy`` and ``medium`` the 4,800 or so calls a
+decile test needs to pass nine times in ten when the values are right, some 6 core-hours each,
+gathered in pieces (``--rows``) and reported at any whole deal (``--report-only``)."""
 ADVICE = (64, Budget(None, DECIDE_Z, DECIDE_MIN, precision=DECIDE_SE), SolveLimits(ADVICE_MAX_NODES))
 """The advice asked at each decision: at most 64 sampled deals, ``advise``'s sequential test and
 precision, 16,000,000 nodes a solve (its default limit)."""
@@ -139,8 +142,9 @@ def realized(deal_seed: int, tester: int, against: str, force: str) -> int:
 def decisions(against: str, deals: int, seed: int, start: int = 0) -> Iterator[dict[str, Any]]:
     """Every decision of the tester against ``against`` over deals ``start`` to ``deals - 1`` of
     the match seed ``seed`` (each deal with the tester in each place), with the advice's values,
-    the range its sampled deals span (what :func:`~lukfu_solver.analysis.calibration.within_samples`
-    clamps to) and the points of calling and of passing."""
+    the range its sampled deals span (whether they prove the value certain:
+    :func:`~lukfu_solver.analysis.calibration.kept_if_certain`) and the points of calling and of
+    passing."""
     samples, budget, limits = ADVICE
     for d, deal_seed in enumerate(iter_deal_seeds(seed, deals)):
         if d < start:
@@ -280,8 +284,8 @@ def deciles(pairs: list[tuple[float, float]]) -> list[dict[str, Any]]:
 def with_calibration(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows with the calibrated values of the shipped correction (``play``, ``pass``) and the
     calibrated advice's answer (``call``): what ``advise --against`` shows, by the library's own
-    :func:`~lukfu_solver.analysis.calibration.calibrated`, clamp included (a row that keeps no
-    range of its sampled deals gets the fitted lines alone)."""
+    :func:`~lukfu_solver.analysis.calibration.calibrated`, a certain value kept (a row that keeps
+    no range of its sampled deals gets the fitted curves alone)."""
     out = []
     for r in rows:
         if r.get("play_range") and r.get("pass_range"):
@@ -392,7 +396,7 @@ def chance_if_calibrated(overall: dict[str, Any], table: list[dict[str, Any]], g
 def main(argv: list[str] | None = None) -> int:
     parser = base_parser(__doc__.splitlines()[0], "calibration.json")
     parser.add_argument("--against", default=",".join(AGAINST), help="opponent strengths (comma-separated)")
-    parser.add_argument("--deals", default=None, help="deals for each, comma-separated (1150,1150,350; quick 2)")
+    parser.add_argument("--deals", default=None, help="deals for each, comma-separated (4000,4000,400; quick 2)")
     parser.add_argument("--rows", type=Path, default=None, help="a JSON-lines file the rows are appended to as they come (a rerun goes on from it)")
     parser.add_argument(
         "--report-only", action="store_true", help="play nothing: report the whole deals already in --rows (a run stopped early)"

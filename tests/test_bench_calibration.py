@@ -1,6 +1,6 @@
 """The calibration's fit and its check (``train/calibration.py``, ``bench/calibration.py``): the
 shared-slope lines come out of data made from known lines, the check applies the library's own
-correction with its clamp, a stopped run goes on where it stopped, and the goal's chance is what a
+correction (a certain value kept), a stopped run goes on where it stopped, and the goal's chance is what a
 normal mean gives."""
 
 from __future__ import annotations
@@ -18,20 +18,26 @@ from lukfu_solver.analysis.calibration import AGAINST
 from train import calibration as train_calibration
 
 
-def test_the_seat_lines_share_one_slope_and_keep_each_seat_s_intercept() -> None:
+def test_the_seat_curves_share_their_shape_and_keep_each_seat_s_intercept() -> None:
     rng = random.Random(3)
     truth = {0: 1.0, 1: 3.0, 2: -2.0}
     points = {s: [(x, a + 0.7 * x + rng.gauss(0, 0.5)) for x in (rng.uniform(-8, 8) for _ in range(400))] for s, a in truth.items()}
-    a, b, rmse = train_calibration.seat_lines(points, ridge=0.0)
-    assert b == pytest.approx(0.7, abs=0.02)
+    a, b, c, rmse = train_calibration.seat_curves(points, ridge=0.0)
+    assert b == pytest.approx(0.7, abs=0.02) and c == 0.0
     assert all(a[s] == pytest.approx(truth[s], abs=0.1) for s in truth)
     assert all(0.4 < rmse[s] < 0.6 for s in truth)
     # the ridge pulls the slope towards 1, more with fewer points
     few = {s: p[:5] for s, p in points.items()}
-    assert train_calibration.seat_lines(few, ridge=0.0)[1] < train_calibration.seat_lines(few, ridge=10.0)[1] < 1.0
+    assert train_calibration.seat_curves(few, ridge=0.0)[1] < train_calibration.seat_curves(few, ridge=10.0)[1] < 1.0
+    # a bend is found when asked for, and a line's data give none
+    bent = {s: [(x, a + 0.7 * x + 0.02 * x * x + rng.gauss(0, 0.5)) for x, _ in p] for (s, p), a in zip(points.items(), truth.values(), strict=True)}
+    a, b, c, _ = train_calibration.seat_curves(bent, ridge=0.0, bend=True)
+    assert b == pytest.approx(0.7, abs=0.02) and c == pytest.approx(0.02, abs=0.003)
+    assert all(a[s] == pytest.approx(truth[s], abs=0.15) for s in truth)
+    assert abs(train_calibration.seat_curves(points, ridge=0.0, bend=True)[2]) < 0.003
 
 
-def test_the_fit_writes_lines_the_library_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fit_writes_curves_the_library_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(5)
     rows = []
     for against, shift in zip(AGAINST, (2.0, 1.0, 0.0), strict=True):
@@ -46,7 +52,7 @@ def test_the_fit_writes_lines_the_library_reads(tmp_path: Path, monkeypatch: pyt
                     "seat": seat,
                     "raw_play": raw_play,
                     "raw_pass": raw_pass if seat != 2 else 0.0,
-                    "real_play": shift + seat + 0.5 * raw_play,
+                    "real_play": shift + seat + 0.5 * raw_play + 0.02 * raw_play**2,
                     "real_pass": -0.5 + 0.8 * raw_pass if seat != 2 else 0,
                 }
             )
@@ -58,17 +64,23 @@ def test_the_fit_writes_lines_the_library_reads(tmp_path: Path, monkeypatch: pyt
     for against, shift in zip(AGAINST, (2.0, 1.0, 0.0), strict=True):
         for seat in range(3):
             c = calibration.correction(against, seat)
-            assert c.play(4.0) == pytest.approx(shift + seat + 2.0, abs=0.05)
+            assert c.play(4.0) == pytest.approx(shift + seat + 2.0 + 0.32, abs=0.05)
             assert c.pass_(1.0) == pytest.approx(0.3 if seat != 2 else 1.0, abs=0.05)
+            # beyond the span it was fitted on, the curve goes on as its tangent: no bend extrapolated
+            low, high = c.span
+            assert -8.0 < low < -7.5 and 7.5 < high < 8.0
+            tangent = c.play(high) + c.play_slope(high) * (12.0 - high)
+            assert c.play(12.0) == pytest.approx(tangent)
+            assert c.play(12.0) < shift + seat + 6.0 + 0.02 * 144 - 0.05  # below the parabola
         assert fitted["fitted_on"][against]["0"]["decisions"] == 500
 
 
-def test_the_check_applies_the_library_s_correction_and_its_clamp(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_check_applies_the_library_s_correction_keeping_certain_values(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = {"against": {a: {str(s): {"play": [3.0, 0.5], "pass": [-1.0, 1.0]} for s in range(3)} for a in AGAINST}}
     monkeypatch.setattr(calibration, "load", lambda: fake)
     row = {"against": "medium", "seat": 0, "raw_play": 14.0, "raw_pass": 0.5, "play_se": 0.0, "pass_se": 0.3}
-    clamped = bench_calibration.with_calibration([{**row, "play_range": [14.0, 14.0], "pass_range": [-2.0, 2.0]}])[0]
-    assert clamped["play"] == 14.0 and clamped["pass"] == pytest.approx(-0.5) and clamped["call"]
+    clamped = bench_calibration.with_calibration([{**row, "play_range": [14.0, 14.0], "pass_range": [0.0, 2.0]}])[0]
+    assert clamped["play"] == 14.0 and clamped["pass"] == pytest.approx(-0.5) and clamped["call"]  # certain kept, the line below the range
     lines_only = bench_calibration.with_calibration([row])[0]  # a row without ranges: the lines alone
     assert lines_only["play"] == pytest.approx(10.0) and lines_only["pass"] == pytest.approx(-0.5)
 
@@ -110,8 +122,8 @@ def test_the_goal_s_chance_grows_with_the_calls() -> None:
 
 
 def test_the_forms_are_compared_out_of_sample(tmp_path: Path) -> None:
-    """On decisions made from lines with one slope, the shared slope's calls come out unbiased
-    within their error, and both forms are reported for every strength."""
+    """On decisions made from lines with one slope, the shared line's calls come out unbiased
+    within their error, and every form is reported for every strength."""
     rng = random.Random(11)
     rows = []
     for against in AGAINST:
@@ -124,7 +136,8 @@ def test_the_forms_are_compared_out_of_sample(tmp_path: Path) -> None:
     data = tmp_path / "rows.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in rows))
     result = train_calibration.crossval(data, folds=4, shuffles=1)
-    assert set(result["forms"]) == {"shared slope", "a line a seat"}
+    assert tuple(result["forms"]) == train_calibration.FORMS == ("bend", "line", "a line a seat")
+    assert all(result["forms"]["bend"][a]["play_mse_minus_first"] == 0.0 for a in AGAINST)  # paired against itself
     for against in AGAINST:
-        shared = result["forms"]["shared slope"][against]
+        shared = result["forms"]["line"][against]
         assert shared["calls"] > 300 and abs(shared["bias"]) < 3 * shared["se"]

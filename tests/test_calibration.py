@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from lukfu_cli.app import app
 from lukfu_solver.analysis import calibration
 from lukfu_solver.analysis.advice import advise
-from lukfu_solver.analysis.calibration import AGAINST, DEFAULT_AGAINST, calibrated, correction, load, within_samples
+from lukfu_solver.analysis.calibration import AGAINST, DEFAULT_AGAINST, calibrated, correction, kept_if_certain, load
 from lukfu_solver.analysis.defaults import make_limits
 from lukfu_solver.analysis.hint import hint
 from lukfu_solver.errors import NotationError
@@ -48,8 +48,8 @@ def test_the_advice_applies_the_correction_to_pimcs_own_values(seat: int) -> Non
         adv = advise(hand, seat, 4, 1, 1, LIMITS, against=against)
         c = correction(against, seat)
         assert adv.against == against and adv.uncalibrated == (raw.play.mean, raw.pass_.mean)
-        assert adv.play.mean == pytest.approx(within_samples(c.play(raw.play.mean), raw.play))
-        assert adv.pass_.mean == pytest.approx(within_samples(c.pass_(raw.pass_.mean), raw.pass_))
+        assert adv.play.mean == pytest.approx(kept_if_certain(c.play(raw.play.mean), raw.play))
+        assert adv.pass_.mean == pytest.approx(kept_if_certain(c.pass_(raw.pass_.mean), raw.pass_))
         assert adv.recommendation == ("play" if adv.play.mean > adv.pass_.mean else "pass")
 
 
@@ -60,8 +60,8 @@ def test_a_correction_in_the_file_is_what_the_advice_shows(monkeypatch: pytest.M
     fake = {"against": {a: {str(s): {"play": [1.5, 0.5], "pass": [-1.0, 2.0]} for s in range(3)} for a in AGAINST}}
     monkeypatch.setattr(calibration, "load", lambda: fake)
     adv = advise(hand, 1, 4, 1, 1, LIMITS, against="medium")
-    assert adv.play.mean == pytest.approx(within_samples(1.5 + 0.5 * raw.play.mean, raw.play))
-    assert adv.pass_.mean == pytest.approx(within_samples(-1.0 + 2.0 * raw.pass_.mean, raw.pass_))
+    assert adv.play.mean == pytest.approx(kept_if_certain(1.5 + 0.5 * raw.play.mean, raw.play))
+    assert adv.pass_.mean == pytest.approx(kept_if_certain(-1.0 + 2.0 * raw.pass_.mean, raw.pass_))
     assert adv.play.stderr == pytest.approx(0.5 * raw.play.stderr)
 
 
@@ -70,22 +70,26 @@ def estimate(move: str, values: tuple[float, ...], mean: float, stderr: float) -
     return ChoiceEstimate(move, mean, stderr, values)
 
 
-def test_a_calibrated_mean_never_leaves_what_the_sampled_deals_could_bring() -> None:
-    """The correction's clamp: a value every sample proves certain (a +14 in every deal) is not
-    moved, a corrected mean stays in the range of the sample values (and the uncorrected mean),
-    and each standard error keeps its line's slope."""
-    play_fit, pass_fit = correction("strong", 0).play_fit, correction("strong", 0).pass_fit
+def test_a_certain_value_is_kept_and_any_other_takes_its_line() -> None:
+    """A value every sample proves certain (a +14 in every deal) is not moved; any other takes its
+    fitted curve even outside the samples' range (a weak hand at seat 1, whose sampled deals all lie
+    below what the table brings: a clamp into them biased calling's value); each standard error
+    is scaled by its curve's slope at the value."""
+    c = correction("strong", 1)
     certain = estimate("play", (14.0,) * 6, 14.0, 0.0)
-    assert correction("strong", 0).play(14.0) < 14  # the line alone would move it
+    assert c.play(14.0) != 14  # the line alone would move it
     spread = estimate("pass", (-3.0, 0.0, 1.0, 1.0), -0.25, 0.9)
-    play, pass_, gap_se = calibrated(certain, spread, 1.5, 0, "strong")
+    play, pass_, gap_se = calibrated(certain, spread, 1.5, 1, "strong")
     assert play.mean == 14 and play.stderr == 0 and play.values == certain.values
-    assert -3.0 <= pass_.mean <= 1.0 and pass_.mean == pytest.approx(min(max(correction("strong", 0).pass_(-0.25), -3.0), 1.0))
-    assert pass_.stderr == pytest.approx(0.9 * abs(pass_fit[1])) and gap_se == pytest.approx(1.5 * abs(play_fit[1]))
-    # a model's prior may put the uncorrected mean outside the samples: the range reaches it
-    assert within_samples(9.0, estimate("play", (2.0, 4.0), 8.0, 1.0)) == 8.0
-    assert within_samples(1.0, estimate("play", (2.0, 4.0), 8.0, 1.0)) == 2.0
-    assert within_samples(5.5, estimate("play", (), 5.0, 2.0)) == 5.5  # no samples (the model's answer): the line
+    assert pass_.mean == pytest.approx(c.pass_(-0.25))
+    assert pass_.stderr == pytest.approx(0.9 * abs(c.pass_slope(-0.25))) and gap_se == pytest.approx(1.5 * abs(c.play_slope(14.0)))
+    weak = estimate("play", (-10.0, -8.0, -6.0, -6.0), -7.5, 0.9)
+    assert c.play(-7.5) > -6.0  # above every sampled deal: a clamp would pull it down to -6
+    assert calibrated(weak, spread, 1.5, 1, "strong")[0].mean == pytest.approx(c.play(-7.5))
+    # a model's prior may put the uncorrected mean apart from equal samples: not certain, the line
+    assert kept_if_certain(9.0, estimate("play", (8.0, 8.0), 7.0, 1.0)) == 9.0
+    assert kept_if_certain(9.0, estimate("play", (8.0, 8.0), 8.0, 0.0)) == 8.0
+    assert kept_if_certain(5.5, estimate("play", (), 5.0, 2.0)) == 5.5  # no samples (the model's answer): the line
 
 
 def test_the_hint_is_calibrated_against_the_table_s_opponents() -> None:
@@ -128,8 +132,8 @@ def test_a_correction_changes_what_the_hint_and_analyse_show(monkeypatch: pytest
     data = h.to_json()
     raw_play_e = dataclasses.replace(h.advice.play, mean=raw_play)
     raw_pass_e = dataclasses.replace(h.advice.pass_, mean=raw_pass)
-    assert data["play"]["mean"] == pytest.approx(within_samples(1.5 + 0.5 * raw_play, raw_play_e)) != pytest.approx(raw_play)
-    assert data["pass"]["mean"] == pytest.approx(within_samples(-1.0 + 2.0 * raw_pass, raw_pass_e))
+    assert data["play"]["mean"] == pytest.approx(kept_if_certain(1.5 + 0.5 * raw_play, raw_play_e)) != pytest.approx(raw_play)
+    assert data["pass"]["mean"] == pytest.approx(kept_if_certain(-1.0 + 2.0 * raw_pass, raw_pass_e))
     assert data["against"] == "medium" and data["uncalibrated"] == {"play": raw_play, "pass": raw_pass}
     assert data["command"].endswith("--seat 1 --seed 1 --against medium")
     args = ["analyse", "--deal", "5", "--seat", "1", "--seed", "1", *FAST, "--against", "medium"]
@@ -137,7 +141,7 @@ def test_a_correction_changes_what_the_hint_and_analyse_show(monkeypatch: pytest
     assert res.exit_code == 0, res.stderr
     adv = json.loads(res.stdout)["advice"]
     shown = adv["play"]["mean"]
-    assert shown == pytest.approx(within_samples(1.5 + 0.5 * adv["uncalibrated"]["play"], raw_play_e))
+    assert shown == pytest.approx(kept_if_certain(1.5 + 0.5 * adv["uncalibrated"]["play"], raw_play_e))
     res = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.stderr
     text = " ".join(res.stdout.split())
@@ -179,4 +183,4 @@ def test_the_review_calibrates_a_call_as_the_table_s_hint(monkeypatch: pytest.Mo
             "pass": (h.advice.pass_.mean, h.advice.pass_.stderr),
         }
         raw_play = dataclasses.replace(h.advice.play, mean=h.advice.uncalibrated[0])
-        assert h.advice.play.mean == pytest.approx(within_samples(AGAINST.index(want) + 1.0 + raw_play.mean, raw_play))
+        assert h.advice.play.mean == pytest.approx(kept_if_certain(AGAINST.index(want) + 1.0 + raw_play.mean, raw_play))
