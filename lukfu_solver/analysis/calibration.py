@@ -101,7 +101,7 @@ class Correction:
         return a + b * x + c * x0 * (2 * x - x0)
 
     def _slope(self, fit: Curve, x: float) -> float:
-        _, b, c = fit
+        b, c = fit[1], fit[2]
         return b + 2 * c * min(max(x, self.span[0]), self.span[1])
 
 
