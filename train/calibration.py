@@ -189,6 +189,7 @@ def crossval(path: Path = DATA, folds: int = 5, shuffles: int = 10) -> dict[str,
     deals = sorted({(r["against"], r["seed"], r["deal"]) for r in rows})
     result: dict[str, Any] = {"folds": folds, "shuffles": shuffles, "decisions": len(rows), "forms": {}}
     errors: dict[str, list[list[float]]] = {}  # each form's squared errors of calling, a shuffle each, row by row
+    index = {a: [i for i, r in enumerate(rows) if r["against"] == a] for a in AGAINST}
     for form in FORMS:
         runs: dict[str, list[tuple[float, float, float, float, int, float]]] = {a: [] for a in AGAINST}
         for shuffle in range(shuffles):
@@ -202,14 +203,15 @@ def crossval(path: Path = DATA, folds: int = 5, shuffles: int = 10) -> dict[str,
                 for i, r in enumerate(rows):
                     if fold[(r["against"], r["seed"], r["deal"])] == f:
                         c = fitted[(r["against"], r["seat"])]
-                        corrected.append((r, c.play(r["raw_play"]), c.pass_(r["raw_pass"])))
-                        errors[form][-1][i] = (r["real_play"] - c.play(r["raw_play"])) ** 2
+                        play = c.play(r["raw_play"])
+                        corrected.append((r, play, c.pass_(r["raw_pass"])))
+                        errors[form][-1][i] = (r["real_play"] - play) ** 2
             for against in AGAINST:
                 calls = [(play, r["real_play"]) for r, play, pass_ in corrected if r["against"] == against and play > pass_]
                 overall, table = bias(calls), deciles(calls)
                 worst = max((abs(d["bias"]) for d in table if d["n"] >= 50), default=0.0)
                 chi2 = sum((d["bias"] / d["se"]) ** 2 for d in table if d["se"])
-                mse = statistics.fmean((r["real_play"] - play) ** 2 for r, play, _ in corrected if r["against"] == against)
+                mse = statistics.fmean(errors[form][-1][i] for i in index[against])
                 runs[against].append((overall["bias"], overall["se"], worst, chi2, overall["n"], mse))
         result["forms"][form] = {
             against: {
@@ -223,8 +225,7 @@ def crossval(path: Path = DATA, folds: int = 5, shuffles: int = 10) -> dict[str,
             for against, v in runs.items()
         }
         for against in AGAINST:  # paired against the shipped form, decision by decision
-            mine = [i for i, r in enumerate(rows) if r["against"] == against]
-            diffs = [[run[i] - first[i] for i in mine] for run, first in zip(errors[form], errors[FORMS[0]], strict=True)]
+            diffs = [[run[i] - first[i] for i in index[against]] for run, first in zip(errors[form], errors[FORMS[0]], strict=True)]
             result["forms"][form][against]["play_mse_minus_first"] = round(statistics.fmean(statistics.fmean(d) for d in diffs), 3)
             result["forms"][form][against]["its_se"] = round(statistics.fmean(statistics.stdev(d) / len(d) ** 0.5 for d in diffs), 3)
     return result

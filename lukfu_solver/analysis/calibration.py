@@ -97,12 +97,15 @@ class Correction:
 
     def _at(self, fit: Curve, x: float) -> float:
         a, b, c = fit
-        x0 = min(max(x, self.span[0]), self.span[1])
+        x0 = self._in_span(x)
         return a + b * x + c * x0 * (2 * x - x0)
 
     def _slope(self, fit: Curve, x: float) -> float:
-        b, c = fit[1], fit[2]
-        return b + 2 * c * min(max(x, self.span[0]), self.span[1])
+        return fit[1] + 2 * fit[2] * self._in_span(x)
+
+    def _in_span(self, x: float) -> float:
+        """``x`` moved into :attr:`span`: where the bend stops and the tangent goes on."""
+        return min(max(x, self.span[0]), self.span[1])
 
 
 def _curve(values: list[float]) -> Curve:
